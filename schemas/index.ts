@@ -1,0 +1,5 @@
+export * from "./primitives.ts";
+export * from "./request.ts";
+export * from "./resources.ts";
+export * from "./events.ts";
+export * from "./errors.ts";

@@ -1,0 +1,203 @@
+/**
+ * The requirements catalog: what "conforms" means, one entry per normative statement.
+ * IDs are stable once published; add new ones, never renumber.
+ *
+ * MUST: the spec states it, or it follows necessarily from what it states. A failure fails the run.
+ * SHOULD: the spec is silent (a listed gap) and we recommend the common convention.
+ *   A failure is a warning; --strict makes it fail.
+ */
+
+export type Level = "MUST" | "SHOULD";
+export type Family =
+  | "auth"
+  | "responses"
+  | "idempotency"
+  | "streaming"
+  | "listing"
+  | "delete"
+  | "scope"
+  | "errors"
+  | "client";
+
+export interface Requirement {
+  id: string;
+  level: Level;
+  family: Family;
+  /** The SPEC.md section the requirement rests on. */
+  section: string;
+  /** The spec sentence it rests on (or, for a SHOULD, the gap it fills). */
+  spec: string;
+  /** One line: what is checked. */
+  summary: string;
+}
+
+const requirement = (
+  id: string,
+  level: Level,
+  family: Family,
+  section: string,
+  spec: string,
+  summary: string,
+): Requirement => ({ id, level, family, section, spec, summary });
+
+export const REQUIREMENTS: readonly Requirement[] = [
+  // Authentication
+  requirement("AUTH-1", "MUST", "auth", "Authentication",
+    "Every request carries the header `Authorization: Bearer <API_KEY>`. The key gives access within an authorized scope.",
+    "A request with no bearer key, or an unknown key, gets a non-2xx status on every endpoint (create, stream, list, delete), no data, and changes nothing."),
+  requirement("AUTH-2", "SHOULD", "auth", "Authentication",
+    "Codes and statuses for authentication failures: not shown.",
+    "That status is 401 with `WWW-Authenticate: Bearer`."),
+
+  // Create a response
+  requirement("RESP-1", "MUST", "responses", "Endpoints / 1. Create a response",
+    "Response body: Response result (`conversation_id`, `response`, `citations`).",
+    "Create returns 2xx JSON `{conversation_id: UUID, response: string, citations: array}`."),
+  requirement("RESP-2", "MUST", "responses", "Resources / Response request",
+    "conversation_id: UUID or null — Continues a specific conversation.",
+    "A create naming an existing conversation in scope continues it: the same `conversation_id` comes back and its message listing grows."),
+  requirement("RESP-3", "SHOULD", "responses", "Resources / Gaps",
+    "Behavior when `conversation_id` is null: not shown.",
+    "A create with `conversation_id` absent or null starts a new conversation with a fresh UUID."),
+  requirement("RESP-4", "MUST", "responses", "Resources / Response request",
+    "message: string, required — The user's query.",
+    "A body without `message`, or with a non-string `message`, is rejected with a 4xx and changes nothing."),
+  requirement("RESP-5", "SHOULD", "responses", "Errors / Gaps",
+    "Codes and statuses for validation failures: not shown.",
+    "Validation failures are 400 (or 422) with a JSON error body carrying a code."),
+  requirement("RESP-6", "MUST", "responses", "Resources / Response request",
+    "external_reference: string or null, optional — Stable client-side correlation value. metadata: object (JSON), optional — Traceability data.",
+    "`external_reference` (string or null) and `metadata` (a small flat object of strings) are accepted."),
+  requirement("RESP-7", "SHOULD", "responses", "Resources / Response request",
+    "metadata: object (JSON) — the service validates it.",
+    "`metadata` that is not a JSON object is rejected with a 4xx."),
+  requirement("RESP-8", "SHOULD", "responses", "Resources / Gaps",
+    "A conversation that belongs to another agent or channel cannot be read or deleted through this agent.",
+    "Continuing an unknown `conversation_id` is 404 `conversation_not_found`."),
+
+  // Idempotency
+  requirement("IDEM-1", "MUST", "idempotency", "Endpoints / 1. Idempotency rules",
+    "The same key with the same payload returns the earlier result and does not consume the operation again.",
+    "Same Idempotency-Key and same payload returns the earlier result (same `conversation_id`, `response`, `citations`)."),
+  requirement("IDEM-2", "MUST", "idempotency", "Endpoints / 1. Idempotency rules",
+    "The same key with the same payload returns the earlier result and does not consume the operation again.",
+    "A replay does not consume the operation again: the conversation's `total` is unchanged."),
+  requirement("IDEM-3", "MUST", "idempotency", "Endpoints / 1. Idempotency rules",
+    "The same key with a different payload returns HTTP 409.",
+    "Same key with a different payload is HTTP 409, and nothing is consumed."),
+  requirement("IDEM-4", "MUST", "idempotency", "Endpoints / 2. Create a response as a stream",
+    "Accepts the same body and the same `Idempotency-Key` header as operation 1.",
+    "The stream operation honours the same rules: a replay gives the same completed response and consumes nothing; a different payload is 409."),
+  requirement("IDEM-5", "MUST", "idempotency", "Endpoints / 1. Idempotency rules",
+    "The same key with the same payload returns the earlier result and does not consume the operation again.",
+    "Concurrent requests with the same key and payload take effect at most once (the losers' status, 409 or a replay, is open)."),
+  requirement("IDEM-6", "SHOULD", "idempotency", "Endpoints / 1. Create a response",
+    "Request headers: `Idempotency-Key: <unique_key>`.",
+    "A create without Idempotency-Key is rejected with 400."),
+  requirement("IDEM-7", "SHOULD", "idempotency", "Limits",
+    "The retention and scope of idempotency keys: not shown.",
+    "Keys are scoped per API key and agent: the same key value under another scope never replays another scope's result."),
+  requirement("IDEM-8", "SHOULD", "idempotency", "Endpoints / 1. Idempotency rules",
+    "The same key with the same payload returns the earlier result.",
+    "Payloads equal as JSON but differing in key order or whitespace count as the same payload."),
+
+  // Streaming
+  requirement("SSE-1", "MUST", "streaming", "Endpoints / 2. Create a response as a stream",
+    "The client must send `Accept: text/event-stream` and must check that the response has `Content-Type: text/event-stream`.",
+    "The stream answers 2xx with `Content-Type: text/event-stream` (case and parameters ignored)."),
+  requirement("SSE-2", "MUST", "streaming", "Endpoints / 2. Create a response as a stream",
+    "Each event has an `event:` line naming the event and a `data:` line holding a JSON object with a `type` field equal to the event name.",
+    "Each event has an `event:` line and a `data:` line holding JSON whose `type` equals the event name."),
+  requirement("SSE-3", "MUST", "streaming", "Events",
+    "Normal order: `response.created`, then zero or more `response.output_text.delta`, then `response.completed`.",
+    "`response.created` first, zero or more deltas, `response.completed` last; nothing follows and the response ends. A stream that ends without a terminal event fails."),
+  requirement("SSE-4", "MUST", "streaming", "Events",
+    "response.output_text.delta: type (string, equals the event name), delta (string, a text fragment).",
+    "A delta payload is `{type, delta: string}`."),
+  requirement("SSE-5", "MUST", "streaming", "Events",
+    "response.completed: type (string), response (object: conversation_id UUID, output_text string, citations array).",
+    "The completed payload is `{type, response: {conversation_id: UUID, output_text: string, citations: array}}`."),
+  requirement("SSE-6", "MUST", "streaming", "Events",
+    "error: code (string), message (string) — The stream fails and ends. An `error` event ends the stream.",
+    "An `error` event carries `{code: string, message: string}` and nothing follows it."),
+  requirement("SSE-7", "MUST", "streaming", "What the service does",
+    "The same operation exists as a stream of server-sent events, which delivers the answer in text fragments.",
+    "The deltas concatenated equal `output_text`."),
+  requirement("SSE-8", "MUST", "streaming", "Resources / Completed response",
+    "conversation_id: UUID — Conversation the exchange belongs to.",
+    "A streamed exchange belongs to its conversation: the listing shows it and the id can be continued."),
+  requirement("SSE-9", "SHOULD", "streaming", "Endpoints / 2. Client rules",
+    "A client reading the stream should not buffer it.",
+    "Events are delivered as they are produced, not buffered until the end."),
+  requirement("SSE-10", "SHOULD", "streaming", "Errors / Gaps",
+    "Body format of HTTP error responses: not shown.",
+    "Failures before the stream starts (auth, validation, 409) are plain HTTP errors with a JSON body, not an event stream."),
+
+  // Listing
+  requirement("LIST-1", "MUST", "listing", "Endpoints / 3. List messages of a conversation",
+    "Response body: Message listing page (`conversation`, `items`, `page`, `page_size`, `total`, `has_more`).",
+    "Listing returns 2xx JSON `{conversation: {id, created_at, updated_at}, items, page, page_size, total, has_more}` with `conversation.id` the requested id."),
+  requirement("LIST-2", "MUST", "listing", "Endpoints / 3. List messages of a conversation",
+    "page: integer, default 1. page_size: integer, default 50.",
+    "No parameters means page 1 and page_size 50."),
+  requirement("LIST-3", "MUST", "listing", "Limits",
+    "page_size maximum: 100.",
+    "A page never holds more than 100 items; page_size above 100 is rejected (4xx) or clamped (echoed as at most 100)."),
+  requirement("LIST-4", "MUST", "listing", "Limits",
+    "page minimum: 1 (first page).",
+    "page or page_size below 1 is never served as if valid: a 4xx, or an echoed page/page_size of at least 1 that matches the items (a 400 is recommended)."),
+  requirement("LIST-5", "MUST", "listing", "Resources / Message listing page",
+    "page: Page number returned. page_size: Page size used. total: Total number of messages. has_more: Whether further pages exist.",
+    "Echoed page/page_size are the ones used; items.length = min(page_size, max(0, total − (page−1)·page_size)); has_more = page·page_size < total; total is stable; pages 1..n hold every message once, in a stable order."),
+  requirement("LIST-6", "SHOULD", "listing", "Resources / Message listing page",
+    "has_more: Whether further pages exist.",
+    "A page past the last is 2xx with `items: []` and `has_more: false`."),
+  requirement("LIST-7", "MUST", "listing", "Resources / Message listing page",
+    "total: Total number of messages (of the conversation listed).",
+    "`total` counts this conversation's messages only."),
+  requirement("LIST-8", "SHOULD", "listing", "Resources / Gaps",
+    "Fields of a message item; timestamp format of `created_at` and `updated_at`: not shown.",
+    "Items are objects; an assistant item's `citations`, when present, is an array; timestamps are RFC 3339; created_at ≤ updated_at, and updated_at advances with a new exchange."),
+  requirement("LIST-9", "SHOULD", "listing", "Endpoints / 4. Delete a conversation",
+    "When the conversation does not exist or is outside the authorized scope, the response is HTTP 404 with error code `conversation_not_found`.",
+    "Listing an unknown conversation is 404 `conversation_not_found`."),
+
+  // Delete
+  requirement("DEL-1", "MUST", "delete", "Endpoints / 4. Delete a conversation",
+    "Deletes the conversation permanently.",
+    "Deleting an in-scope conversation is 2xx; afterwards it cannot be listed (4xx), and a second delete is 404 `conversation_not_found`."),
+  requirement("DEL-2", "MUST", "delete", "Endpoints / 4. Delete a conversation",
+    "When the conversation does not exist or is outside the authorized scope, the response is HTTP 404 with error code `conversation_not_found`.",
+    "Deleting an unknown conversation is 404 with code `conversation_not_found`."),
+  requirement("DEL-3", "SHOULD", "delete", "Endpoints / 4. Delete a conversation",
+    "Deletes the conversation permanently.",
+    "A deleted conversation cannot be continued (404), and nothing of it comes back."),
+
+  // Scope
+  requirement("SCOPE-1", "MUST", "scope", "What the service does",
+    "Conversations are isolated per agent. A conversation that belongs to another agent or channel cannot be read or deleted through this agent.",
+    "A conversation created through agent A cannot be listed through agent B: non-2xx and nothing leaked (404 `conversation_not_found` recommended)."),
+  requirement("SCOPE-2", "MUST", "scope", "Endpoints / 4. Delete a conversation",
+    "Only conversations accessible through that agent can be deleted.",
+    "Deleting it through agent B is 404 `conversation_not_found`, and it still exists through agent A."),
+  requirement("SCOPE-3", "MUST", "scope", "Authentication",
+    "Conversations of another agent or channel are not reachable (a delete or read outside the scope behaves as not found for delete).",
+    "A key of another scope can neither list nor delete it (delete is 404 `conversation_not_found`), and it survives."),
+  requirement("SCOPE-4", "MUST", "scope", "What the service does",
+    "Conversations are isolated per agent.",
+    "Continuing another scope's conversation never appends to it."),
+
+  // Errors
+  requirement("ERR-1", "SHOULD", "errors", "Errors / Gaps",
+    "Body format of HTTP error responses: not shown.",
+    "HTTP error responses carry a JSON body with a machine-readable code (in `error.code`, a top-level `code`, or an RFC 9457 problem body)."),
+];
+
+const byId = new Map(REQUIREMENTS.map((r) => [r.id, r]));
+
+export function requirementById(id: string): Requirement | undefined {
+  return byId.get(id);
+}
+
+/** The requirements a service is judged on (the CLIENT-n ones bind clients and are judged by the fake). */
+export const SERVICE_REQUIREMENTS = REQUIREMENTS.filter((r) => r.family !== "client");
