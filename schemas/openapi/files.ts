@@ -1,0 +1,28 @@
+import { mkdir, readdir, rm, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { openApiDocument } from "./document.ts";
+import { schemaFiles } from "./json-schemas.ts";
+
+/** Two-space JSON with a trailing newline; key order is the order the generator builds. */
+const toFileText = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+
+/** Every generated file, by path relative to the output folder (`openapi.json`, `schemas/<Name>.json`). */
+export function renderOpenApiFiles(): Map<string, string> {
+  const files = new Map<string, string>([["openapi.json", toFileText(openApiDocument())]]);
+  for (const [name, schema] of schemaFiles()) files.set(`schemas/${name}.json`, toFileText(schema));
+  return files;
+}
+
+/** Writes the files into `dir` and removes schema files that are no longer generated. */
+export async function writeOpenApiFiles(dir: string): Promise<string[]> {
+  const files = renderOpenApiFiles();
+  await mkdir(join(dir, "schemas"), { recursive: true });
+  for (const name of await readdir(join(dir, "schemas"))) {
+    if (name.endsWith(".json") && !files.has(`schemas/${name}`)) await rm(join(dir, "schemas", name));
+  }
+  for (const [path, text] of files) {
+    await mkdir(dirname(join(dir, path)), { recursive: true });
+    await writeFile(join(dir, path), text);
+  }
+  return [...files.keys()];
+}
