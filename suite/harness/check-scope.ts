@@ -1,0 +1,68 @@
+/**
+ * The check currently running: the client finds it through AsyncLocalStorage to charge its
+ * budget, abort its requests when it times out, and keep the exchanges that explain a failure.
+ */
+
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { Reservation } from "./budget.ts";
+import { capText } from "./transcript.ts";
+import type { TimelineEvent } from "./report-types.ts";
+import type { StreamResult, Transcript } from "./types.ts";
+
+/** Evidence attached to a failing check's vitest meta, for the reporter. */
+export interface CheckEvidence {
+  transcripts: Transcript[];
+  timelines: TimelineEvent[][];
+}
+
+declare module "vitest" {
+  interface TaskMeta {
+    conformance?: CheckEvidence;
+  }
+}
+
+/** Kept per check: the last few exchanges are what explain a failure. */
+const KEEP_TRANSCRIPTS = 5;
+const KEEP_TIMELINES = 3;
+const TIMELINE_EVENTS = 60;
+const TIMELINE_DATA_CHARS = 300;
+
+export class CheckScope {
+  readonly title: string;
+  readonly reservation: Reservation;
+  readonly controller = new AbortController();
+  readonly #transcripts: Transcript[] = [];
+  readonly #timelines: TimelineEvent[][] = [];
+
+  constructor(title: string, reservation: Reservation) {
+    this.title = title;
+    this.reservation = reservation;
+  }
+
+  record(transcript: Transcript, stream?: StreamResult): void {
+    this.#transcripts.push(transcript);
+    if (this.#transcripts.length > KEEP_TRANSCRIPTS) this.#transcripts.shift();
+    if (stream !== undefined && stream.events.length > 0) {
+      const shown = stream.events.slice(0, TIMELINE_EVENTS).map((e) => ({
+        at: e.at,
+        event: e.event,
+        data: capText(e.data, TIMELINE_DATA_CHARS),
+      }));
+      this.#timelines.push(shown);
+      if (this.#timelines.length > KEEP_TIMELINES) this.#timelines.shift();
+    }
+  }
+
+  evidence(): CheckEvidence {
+    return { transcripts: [...this.#transcripts], timelines: [...this.#timelines] };
+  }
+}
+
+const STORAGE_KEY = Symbol.for("agent-conformance.check-scope");
+
+/**
+ * One storage per process, even if this module is evaluated again for another test file:
+ * the client built for the first file must see the checks of every later file.
+ */
+export const checkScopes: AsyncLocalStorage<CheckScope> = ((globalThis as Record<symbol, unknown>)[STORAGE_KEY] ??=
+  new AsyncLocalStorage<CheckScope>()) as AsyncLocalStorage<CheckScope>;

@@ -1,0 +1,251 @@
+/**
+ * The suite's configuration: flags > environment > defaults, validated with zod.
+ * Every option has a flag (--max-creates) and an environment variable (CONFORMANCE_MAX_CREATES).
+ * Keys are held here but never printed: see redact.ts.
+ */
+
+import { parseArgs } from "node:util";
+import { z } from "zod";
+
+const MiB = 1024 * 1024;
+
+export const DEFAULTS = {
+  maxCreates: 150,
+  concurrency: 4,
+  requestTimeoutMs: 10_000,
+  firstEventTimeoutMs: 10_000,
+  idleTimeoutMs: 10_000,
+  streamTimeoutMs: 30_000,
+  checkTimeoutMs: 120_000,
+  maxResponseBytes: 1 * MiB,
+  maxStreamBytes: 4 * MiB,
+  runs: 25,
+  reportDir: "reports",
+  checksDir: "suite/checks",
+} as const;
+
+/** The identities the embedded fake serves by default (fake-server DEFAULT_KEYS). */
+export const FAKE_IDENTITIES = {
+  apiKey: "sk-fake-a",
+  agentId: "agent-a",
+  otherAgentId: "agent-b",
+  otherApiKey: "sk-fake-b",
+} as const;
+
+/** A whole number given as a number (programmatic use) or as decimal digits (flags, environment). */
+const wholeNumber = (min: number, max: number) =>
+  z
+    .union([z.number(), z.string().trim().regex(/^\d+$/, "must be a whole number").transform(Number)])
+    .pipe(z.int("must be a whole number").min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
+
+const flag = z.union([
+  z.boolean(),
+  z.enum(["1", "true", "yes", "0", "false", "no", ""]).transform((v) => v === "1" || v === "true" || v === "yes"),
+]);
+
+const nonEmpty = z.string().trim().min(1, "must not be empty");
+
+const baseUrl = z
+  .string()
+  .trim()
+  .superRefine((value, ctx) => {
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      ctx.addIssue({ code: "custom", message: "must be an absolute http(s) URL, e.g. https://api.example.com" });
+      return;
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") {
+      ctx.addIssue({ code: "custom", message: "must use http or https" });
+    }
+    if (url.username !== "" || url.password !== "") {
+      ctx.addIssue({ code: "custom", message: "must not carry credentials; pass the key with --api-key" });
+    }
+    if (url.search !== "" || url.hash !== "") {
+      ctx.addIssue({ code: "custom", message: "must not carry a query or a fragment" });
+    }
+  })
+  .transform((value) => value.replace(/\/+$/, ""));
+
+/** A requirement glob for --only: letters, digits, '-', and the wildcards * and ?. */
+const onlyGlob = z.string().trim().regex(/^[A-Za-z0-9*?-]+$/, "must be a requirement ID or glob such as SSE-* or IDEM-1");
+
+const onlyList = z
+  .union([z.string(), z.array(z.string())])
+  .transform((value) => (Array.isArray(value) ? value : [value]).flatMap((v) => v.split(",")).map((v) => v.trim()).filter((v) => v !== ""))
+  .pipe(z.array(onlyGlob));
+
+export const ConfigSchema = z
+  .object({
+    baseUrl: baseUrl.optional(),
+    apiKey: nonEmpty.optional(),
+    agentId: nonEmpty.optional(),
+    otherAgentId: nonEmpty.optional(),
+    otherApiKey: nonEmpty.optional(),
+    maxCreates: wholeNumber(0, 100_000).default(DEFAULTS.maxCreates),
+    concurrency: wholeNumber(1, 64).default(DEFAULTS.concurrency),
+    requestTimeoutMs: wholeNumber(1, 600_000).default(DEFAULTS.requestTimeoutMs),
+    firstEventTimeoutMs: wholeNumber(1, 600_000).default(DEFAULTS.firstEventTimeoutMs),
+    idleTimeoutMs: wholeNumber(1, 600_000).default(DEFAULTS.idleTimeoutMs),
+    streamTimeoutMs: wholeNumber(1, 3_600_000).default(DEFAULTS.streamTimeoutMs),
+    checkTimeoutMs: wholeNumber(1, 3_600_000).default(DEFAULTS.checkTimeoutMs),
+    maxResponseBytes: wholeNumber(1024, 1024 * MiB).default(DEFAULTS.maxResponseBytes),
+    maxStreamBytes: wholeNumber(1024, 1024 * MiB).default(DEFAULTS.maxStreamBytes),
+    seed: wholeNumber(0, 2 ** 31 - 1).optional(),
+    runs: wholeNumber(1, 10_000).default(DEFAULTS.runs),
+    only: onlyList.default([]),
+    strict: flag.default(false),
+    reportDir: nonEmpty.default(DEFAULTS.reportDir),
+    checksDir: nonEmpty.default(DEFAULTS.checksDir),
+    /** Options passed to createFakeServer when no base URL is given (e.g. a mutant for the gate). */
+    fakeOptions: z.record(z.string(), z.unknown()).default({}),
+    help: flag.default(false),
+  })
+  .superRefine((config, ctx) => {
+    if (config.baseUrl !== undefined) {
+      if (config.apiKey === undefined) {
+        ctx.addIssue({ code: "custom", path: ["apiKey"], message: "is required with --base-url" });
+      }
+      if (config.agentId === undefined) {
+        ctx.addIssue({ code: "custom", path: ["agentId"], message: "is required with --base-url" });
+      }
+      if (Object.keys(config.fakeOptions).length > 0) {
+        ctx.addIssue({ code: "custom", path: ["fakeOptions"], message: "only applies to the embedded fake (no --base-url)" });
+      }
+    }
+  });
+
+export type ConformanceConfig = z.output<typeof ConfigSchema>;
+export type ConformanceInput = z.input<typeof ConfigSchema>;
+
+interface OptionSpec {
+  key: keyof ConformanceInput;
+  flag: string;
+  env: string | undefined;
+  type: "string" | "boolean";
+  multiple?: boolean;
+  value?: string;
+  help: string;
+}
+
+/** One row per option: its flag, its environment variable and its help line. */
+export const OPTIONS: readonly OptionSpec[] = [
+  { key: "baseUrl", flag: "base-url", env: "CONFORMANCE_BASE_URL", type: "string", value: "URL", help: "target base URL (may carry a path prefix); without it the embedded fake is started" },
+  { key: "apiKey", flag: "api-key", env: "CONFORMANCE_API_KEY", type: "string", value: "KEY", help: "API key of the primary identity (required with --base-url)" },
+  { key: "agentId", flag: "agent-id", env: "CONFORMANCE_AGENT_ID", type: "string", value: "ID", help: "agent the primary key may use (required with --base-url)" },
+  { key: "otherAgentId", flag: "other-agent-id", env: "CONFORMANCE_OTHER_AGENT_ID", type: "string", value: "ID", help: "a second agent reachable with the same key (scope checks)" },
+  { key: "otherApiKey", flag: "other-api-key", env: "CONFORMANCE_OTHER_API_KEY", type: "string", value: "KEY", help: "a key for the same agent whose scope excludes the primary key's conversations" },
+  { key: "maxCreates", flag: "max-creates", env: "CONFORMANCE_MAX_CREATES", type: "string", value: "N", help: `cap on create operations, plain and stream (default ${DEFAULTS.maxCreates})` },
+  { key: "concurrency", flag: "concurrency", env: "CONFORMANCE_CONCURRENCY", type: "string", value: "N", help: `requests in flight at once (default ${DEFAULTS.concurrency})` },
+  { key: "requestTimeoutMs", flag: "request-timeout", env: "CONFORMANCE_REQUEST_TIMEOUT", type: "string", value: "MS", help: `whole plain request, headers and body (default ${DEFAULTS.requestTimeoutMs})` },
+  { key: "firstEventTimeoutMs", flag: "first-event-timeout", env: "CONFORMANCE_FIRST_EVENT_TIMEOUT", type: "string", value: "MS", help: `stream: until the first event (default ${DEFAULTS.firstEventTimeoutMs})` },
+  { key: "idleTimeoutMs", flag: "idle-timeout", env: "CONFORMANCE_IDLE_TIMEOUT", type: "string", value: "MS", help: `stream: longest silence between reads (default ${DEFAULTS.idleTimeoutMs})` },
+  { key: "streamTimeoutMs", flag: "stream-timeout", env: "CONFORMANCE_STREAM_TIMEOUT", type: "string", value: "MS", help: `stream: whole stream (default ${DEFAULTS.streamTimeoutMs})` },
+  { key: "checkTimeoutMs", flag: "check-timeout", env: "CONFORMANCE_CHECK_TIMEOUT", type: "string", value: "MS", help: `one check, all its requests (default ${DEFAULTS.checkTimeoutMs})` },
+  { key: "maxResponseBytes", flag: "max-response-bytes", env: "CONFORMANCE_MAX_RESPONSE_BYTES", type: "string", value: "BYTES", help: `cap on a JSON response body (default ${DEFAULTS.maxResponseBytes})` },
+  { key: "maxStreamBytes", flag: "max-stream-bytes", env: "CONFORMANCE_MAX_STREAM_BYTES", type: "string", value: "BYTES", help: `cap on a stream body (default ${DEFAULTS.maxStreamBytes})` },
+  { key: "seed", flag: "seed", env: "CONFORMANCE_SEED", type: "string", value: "N", help: "fast-check seed (default: random, printed in the report)" },
+  { key: "runs", flag: "runs", env: "CONFORMANCE_RUNS", type: "string", value: "N", help: `cap on fast-check runs per property (default ${DEFAULTS.runs})` },
+  { key: "only", flag: "only", env: "CONFORMANCE_ONLY", type: "string", multiple: true, value: "GLOB", help: "run only requirements matching the glob (repeatable or comma list: SSE-*,IDEM-1)" },
+  { key: "strict", flag: "strict", env: "CONFORMANCE_STRICT", type: "boolean", help: "a failed SHOULD fails the run" },
+  { key: "reportDir", flag: "report-dir", env: "CONFORMANCE_REPORT_DIR", type: "string", value: "DIR", help: `where junit.xml and conformance.json go (default ${DEFAULTS.reportDir})` },
+  { key: "checksDir", flag: "checks-dir", env: "CONFORMANCE_CHECKS_DIR", type: "string", value: "DIR", help: `directory of *.check.ts files (default ${DEFAULTS.checksDir})` },
+  { key: "fakeOptions", flag: "fake-option", env: undefined, type: "string", multiple: true, value: "NAME=VALUE", help: "option for the embedded fake (repeatable; VALUE is JSON or a string), e.g. --fake-option seed=7" },
+  { key: "help", flag: "help", env: undefined, type: "boolean", help: "print this help" },
+];
+
+export type ConfigResult =
+  | { ok: true; config: ConformanceConfig }
+  | { ok: false; errors: string[] };
+
+/** `name=value` pairs; a value that parses as JSON is taken as JSON (numbers, booleans, arrays). */
+function parseFakeOptions(pairs: readonly string[]): { options: Record<string, unknown>; errors: string[] } {
+  const options: Record<string, unknown> = Object.create(null);
+  const errors: string[] = [];
+  for (const pair of pairs) {
+    const eq = pair.indexOf("=");
+    const name = eq === -1 ? "" : pair.slice(0, eq).trim();
+    if (name === "" || !/^[A-Za-z][A-Za-z0-9]*$/.test(name)) {
+      errors.push(`--fake-option ${JSON.stringify(pair)}: expected NAME=VALUE with a camelCase option name`);
+      continue;
+    }
+    const raw = pair.slice(eq + 1);
+    try {
+      options[name] = JSON.parse(raw);
+    } catch {
+      options[name] = raw;
+    }
+  }
+  return { options: { ...options }, errors };
+}
+
+function describeKey(key: PropertyKey | undefined): string {
+  const spec = OPTIONS.find((o) => o.key === key);
+  if (spec === undefined) return String(key ?? "configuration");
+  return spec.env === undefined ? `--${spec.flag}` : `--${spec.flag} (or ${spec.env})`;
+}
+
+/** Validates a programmatic or merged configuration; messages name the flag and variable. */
+export function validateConfig(input: ConformanceInput): ConfigResult {
+  const result = ConfigSchema.safeParse(input);
+  if (result.success) return { ok: true, config: result.data };
+  return {
+    ok: false,
+    errors: result.error.issues.map((issue) => `${describeKey(issue.path[0])}: ${issue.message}`),
+  };
+}
+
+/** Flags > environment > defaults. Unknown flags and stray arguments are errors. */
+export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): ConfigResult {
+  const parseOptions: Record<string, { type: "string" | "boolean"; multiple?: boolean }> = {};
+  for (const o of OPTIONS) parseOptions[o.flag] = o.multiple ? { type: o.type, multiple: true } : { type: o.type };
+  let values: Record<string, string | boolean | (string | boolean)[] | undefined>;
+  try {
+    const parsed = parseArgs({ args: [...argv], options: parseOptions, strict: true, allowPositionals: false });
+    values = parsed.values;
+  } catch (error) {
+    return { ok: false, errors: [error instanceof Error ? error.message : String(error)] };
+  }
+
+  const merged: Record<string, unknown> = {};
+  const errors: string[] = [];
+  for (const o of OPTIONS) {
+    const fromFlag = values[o.flag];
+    if (o.key === "fakeOptions") {
+      const pairs = Array.isArray(fromFlag) ? fromFlag.map(String) : [];
+      const fake = parseFakeOptions(pairs);
+      errors.push(...fake.errors);
+      merged.fakeOptions = fake.options;
+      continue;
+    }
+    const fromEnv = o.env === undefined ? undefined : env[o.env];
+    if (fromFlag !== undefined) merged[o.key] = fromFlag;
+    else if (fromEnv !== undefined && fromEnv !== "") merged[o.key] = fromEnv;
+  }
+  if (errors.length > 0) return { ok: false, errors };
+  return validateConfig(merged as ConformanceInput);
+}
+
+/** The --help text. */
+export function usage(): string {
+  const lines = [
+    "Usage: agent-conformance [options]",
+    "",
+    "Runs the conformance suite of the Conversational Agent Service against --base-url,",
+    "or against the embedded reference fake when no base URL is given.",
+    "Every option can also come from its environment variable; a flag wins.",
+    "",
+    "Options:",
+  ];
+  for (const o of OPTIONS) {
+    const name = `--${o.flag}${o.value ? ` ${o.value}` : ""}`;
+    lines.push(`  ${name.padEnd(30)} ${o.help}${o.env ? ` [${o.env}]` : ""}`);
+  }
+  lines.push(
+    "",
+    "Exit codes: 0 every MUST passed; 1 a MUST failed (or a SHOULD under --strict);",
+    "            2 usage or configuration error, target unreachable, harness error, or no test ran.",
+  );
+  return lines.join("\n");
+}

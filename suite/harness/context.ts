@@ -1,0 +1,115 @@
+/**
+ * The worker side of a run: the Target every check receives, built once per worker from the
+ * settings the runner provides (vitest provide/inject), with the process-wide budget ledger,
+ * concurrency cap and connection pool.
+ */
+
+import { inject } from "vitest";
+import { BudgetLedger, Semaphore } from "./budget.ts";
+import { checkScopes } from "./check-scope.ts";
+import { createClient, createPool } from "./client.ts";
+import { HarnessError } from "./errors.ts";
+import { appendJournal, type KeyRole } from "./journal.ts";
+import { displayUrl, Redactor } from "./redact.ts";
+import { RUN_SETTINGS_KEY, RunSettingsSchema, type RunSettings } from "./run-settings.ts";
+import type { Identity, Target } from "./types.ts";
+
+export interface WorkerState {
+  settings: RunSettings;
+  ledger: BudgetLedger;
+  target: Target;
+}
+
+const STATE_KEY = Symbol.for("agent-conformance.worker-state");
+
+function loadSettings(): RunSettings {
+  const provided: unknown = inject(RUN_SETTINGS_KEY);
+  if (provided === undefined) {
+    throw new HarnessError("configuration", "the checks run only through the conformance runner (npm run conformance); no run settings were provided");
+  }
+  const parsed = RunSettingsSchema.safeParse(provided);
+  if (!parsed.success) throw new HarnessError("configuration", `invalid run settings: ${parsed.error.message}`);
+  return parsed.data;
+}
+
+/** Labels become part of idempotency keys and messages: keep them short and plain. */
+function cleanLabel(label: string): string {
+  return label.replace(/[^A-Za-z0-9_.-]+/g, "_").slice(0, 40) || "x";
+}
+
+function keyRole(settings: RunSettings, apiKey: string | null): KeyRole {
+  if (apiKey === null) return "none";
+  if (apiKey === settings.primary.apiKey) return "primary";
+  if (apiKey === settings.otherKey?.apiKey) return "other";
+  return "unknown";
+}
+
+function buildState(settings: RunSettings): WorkerState {
+  const ledger = new BudgetLedger(settings.maxCreates);
+  const semaphore = new Semaphore(settings.concurrency);
+  const redactor = new Redactor([settings.primary.apiKey, settings.otherKey?.apiKey, settings.otherAgent?.apiKey]);
+  const pool = createPool(settings.baseUrl, settings.concurrency, settings.requestTimeoutMs);
+  let counter = 0;
+  const runScoped = (label: string) => `conf-${settings.runId}-${cleanLabel(label)}-${++counter}`;
+
+  const client = createClient({
+    baseUrl: settings.baseUrl,
+    primary: settings.primary,
+    limits: settings,
+    dispatcher: pool,
+    semaphore,
+    redactor,
+    idempotencyKey: () => runScoped("key"),
+    observer: {
+      beforeCreate: () => {
+        const scope = checkScopes.getStore();
+        if (scope !== undefined) {
+          if (!scope.reservation.trySpend()) {
+            throw new HarnessError("budget", `the check "${scope.title}" declared creates: ${scope.reservation.reserved} but tried to make more`);
+          }
+        } else if (!ledger.trySpendUnreserved()) {
+          throw new HarnessError("budget", "a create outside any check found the budget exhausted");
+        }
+        appendJournal(settings.journalPath, { type: "create", check: scope?.title ?? "" });
+      },
+      onExchange: (transcript, stream) => checkScopes.getStore()?.record(transcript, stream),
+      signal: () => checkScopes.getStore()?.controller.signal,
+    },
+  });
+
+  const target: Target = {
+    describe: `${displayUrl(settings.baseUrl)} (agent ${settings.primary.agentId})`,
+    runId: settings.runId,
+    primary: settings.primary,
+    otherAgent: settings.otherAgent,
+    otherKey: settings.otherKey,
+    client,
+    idempotencyKey: (label = "key") => runScoped(label),
+    message: (label = "message") => runScoped(label),
+    track: (conversationId: string, owner: Identity = settings.primary) => {
+      appendJournal(settings.journalPath, {
+        type: "track",
+        conversationId,
+        owner: { agentId: owner.agentId, key: keyRole(settings, owner.apiKey) },
+        check: checkScopes.getStore()?.title ?? "",
+      });
+    },
+    fc: (max: number) => ({ seed: settings.seed, numRuns: Math.max(1, Math.min(Math.floor(max), settings.runs)) }),
+    remainingCreates: () => {
+      const scope = checkScopes.getStore();
+      return scope !== undefined ? scope.reservation.reserved - scope.reservation.spent() : ledger.remaining();
+    },
+  };
+  return { settings, ledger, target };
+}
+
+/** The process-wide state, built on first use. */
+export function workerState(): WorkerState {
+  const slot = globalThis as Record<symbol, WorkerState | undefined>;
+  return (slot[STATE_KEY] ??= buildState(loadSettings()));
+}
+
+/** The target every check is given. */
+export function getTarget(): Target {
+  return workerState().target;
+}

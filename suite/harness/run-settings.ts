@@ -1,0 +1,46 @@
+/**
+ * What the runner hands to the worker that runs the checks (through vitest's provide/inject):
+ * the resolved target, its identities, budgets and the run's identifiers.
+ * Validated again on the worker side, so a wrongly started run fails loudly.
+ */
+
+import { z } from "zod";
+import type { Identity } from "./types.ts";
+
+const IdentitySchema = z.object({
+  apiKey: z.string().min(1).nullable(),
+  agentId: z.string().min(1),
+}) satisfies z.ZodType<Identity>;
+
+export const RunSettingsSchema = z.object({
+  baseUrl: z.url(),
+  primary: IdentitySchema,
+  otherAgent: IdentitySchema.optional(),
+  otherKey: IdentitySchema.optional(),
+  runId: z.string().regex(/^[a-z0-9]+$/),
+  seed: z.int().nonnegative(),
+  runs: z.int().positive(),
+  maxCreates: z.int().nonnegative(),
+  concurrency: z.int().positive(),
+  requestTimeoutMs: z.int().positive(),
+  firstEventTimeoutMs: z.int().positive(),
+  idleTimeoutMs: z.int().positive(),
+  streamTimeoutMs: z.int().positive(),
+  checkTimeoutMs: z.int().positive(),
+  maxResponseBytes: z.int().positive(),
+  maxStreamBytes: z.int().positive(),
+  only: z.array(z.string()),
+  /** JSON-lines file where the worker records what the run created, for cleanup by the runner. */
+  journalPath: z.string().min(1),
+});
+
+export type RunSettings = z.infer<typeof RunSettingsSchema>;
+
+/** The key under which the runner provides the settings. */
+export const RUN_SETTINGS_KEY = "conformanceRunSettings";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    conformanceRunSettings: RunSettings;
+  }
+}

@@ -1,0 +1,33 @@
+/**
+ * --only: which requirements a run selects. A check runs when any of its requirement IDs is
+ * selected; the report marks the others "not selected" rather than skipped or passed.
+ */
+
+/** "SSE-*" → /^SSE-.*$/i; "?" matches one character. Nothing else is special. */
+export function globToRegExp(glob: string): RegExp {
+  const body = glob
+    .split("")
+    .map((c) => (c === "*" ? ".*" : c === "?" ? "." : c.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+    .join("");
+  return new RegExp(`^${body}$`, "i");
+}
+
+export function isSelected(id: string, only: readonly string[]): boolean {
+  return only.length === 0 || only.some((glob) => globToRegExp(glob).test(id));
+}
+
+export function isAnySelected(ids: readonly string[], only: readonly string[]): boolean {
+  return ids.some((id) => isSelected(id, only));
+}
+
+/** The `[ID ID] name` title a check registers under, and its inverse. */
+export function checkTitle(ids: readonly string[], name: string): string {
+  return `[${ids.join(" ")}] ${name}`;
+}
+
+export function idsOfTitle(title: string): string[] | undefined {
+  const match = /^\[([^\]]+)\]/.exec(title);
+  if (match === null || match[1] === undefined) return undefined;
+  const ids = match[1].split(/\s+/).filter((id) => id !== "");
+  return ids.length > 0 ? ids : undefined;
+}
