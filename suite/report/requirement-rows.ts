@@ -1,0 +1,76 @@
+import type { RequirementReport, RequirementStatus, TestReport } from "../harness/report-types.ts";
+import type { Family } from "../requirements.ts";
+import { renderTimeline, renderTranscript } from "./evidence.ts";
+import { html, withInlineCode, type SafeHtml } from "./safe-html.ts";
+
+const FAMILY_TITLES: Record<Family, string> = {
+  auth: "Authentication",
+  responses: "Create a response",
+  idempotency: "Idempotency",
+  streaming: "Streaming",
+  listing: "Message listing",
+  delete: "Delete a conversation",
+  scope: "Scope",
+  errors: "Errors",
+  client: "Client rules",
+};
+
+const familyTitle = (family: string) => FAMILY_TITLES[family as Family] ?? family;
+
+/** Status as text and colour together, so it reads without colour too. */
+const BADGE_TEXT: Record<RequirementStatus, string> = { pass: "✓ PASS", fail: "✗ FAIL", warn: "! WARN", skip: "– SKIP" };
+
+export const badge = (status: RequirementStatus) => html`<span class="badge ${status}">${BADGE_TEXT[status]}</span>`;
+
+/** Failed and warned requirements open their evidence by default. */
+const needsAttention = (status: RequirementStatus) => status === "fail" || status === "warn";
+
+function renderTest(test: TestReport): SafeHtml {
+  return html`<li class="test ${test.status}">
+<div class="test-head">${badge(test.status)}<span class="name">${test.name}</span><span class="file">${test.file}</span><span class="duration">${Math.round(test.durationMs)} ms</span></div>
+${test.message === undefined ? null : html`<pre class="message">${test.message}</pre>`}
+${(test.transcripts ?? []).map(renderTranscript)}
+${(test.timelines ?? []).map(renderTimeline)}
+</li>`;
+}
+
+function testsSummary(tests: readonly TestReport[]): string {
+  const failed = tests.filter((t) => t.status === "fail").length;
+  const skipped = tests.filter((t) => t.status === "skip").length;
+  const parts = [`${tests.length} test${tests.length === 1 ? "" : "s"}`];
+  if (failed) parts.push(`${failed} failed`);
+  if (skipped) parts.push(`${skipped} skipped`);
+  return parts.join(", ");
+}
+
+export function renderRequirement(req: RequirementReport): SafeHtml {
+  const open = needsAttention(req.status) ? html` open` : null;
+  return html`<article class="req ${req.status}" id="req-${req.id}" data-status="${req.status}">
+<div class="req-head"><span class="id">${req.id}</span><span class="level">${req.level}</span>${badge(req.status)}<span class="summary">${withInlineCode(req.summary)}</span></div>
+<blockquote class="spec">${withInlineCode(req.spec)}</blockquote>
+${req.reason === undefined ? null : html`<p class="reason">${req.status === "skip" ? "Skipped: " : "Reason: "}${req.reason}</p>`}
+${req.tests.length ? html`<details class="tests"${open}><summary>${testsSummary(req.tests)}</summary><ol>${req.tests.map(renderTest)}</ol></details>` : html`<p class="reason">No test ran for this requirement.</p>`}
+</article>`;
+}
+
+/** Requirements grouped by family, families in the order they first appear in the report. */
+export function groupByFamily(requirements: readonly RequirementReport[]): Map<string, RequirementReport[]> {
+  const groups = new Map<string, RequirementReport[]>();
+  for (const req of requirements) {
+    const group = groups.get(req.family);
+    if (group) group.push(req);
+    else groups.set(req.family, [req]);
+  }
+  return groups;
+}
+
+export function renderFamilies(requirements: readonly RequirementReport[]): SafeHtml {
+  const sections = [...groupByFamily(requirements)].map(([family, reqs]) => {
+    const problems = reqs.filter((r) => needsAttention(r.status)).length;
+    return html`<section class="family" id="family-${family}">
+<h2>${familyTitle(family)} <small>(${reqs.length} requirement${reqs.length === 1 ? "" : "s"}${problems ? `, ${problems} failed or warned` : ""})</small></h2>
+${reqs.map(renderRequirement)}
+</section>`;
+  });
+  return html`${sections}`;
+}

@@ -1,0 +1,56 @@
+import type { ConformanceReport } from "../harness/report-types.ts";
+import { html, type SafeHtml } from "./safe-html.ts";
+
+/** "850 ms", "12.3 s", "4 min 05 s". */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  const seconds = Math.round(ms / 1000);
+  return `${Math.floor(seconds / 60)} min ${String(seconds % 60).padStart(2, "0")} s`;
+}
+
+function verdict(report: ConformanceReport): string {
+  const { fail, warn } = report.counts;
+  if (report.result === "pass") return warn ? `Every MUST passed; ${warn} SHOULD warned.` : "Every requirement passed or was skipped with a reason.";
+  if (fail) return `${fail} requirement${fail === 1 ? "" : "s"} failed${report.strict ? " (strict: SHOULD failures count)" : ""}.`;
+  return report.harnessErrors.length ? "The harness could not complete the run." : "The run failed.";
+}
+
+function cleanupNote(report: ConformanceReport): SafeHtml | null {
+  const { failed } = report.cleanup;
+  if (!failed.length) return null;
+  return html`<div class="alert cleanup"><h3>Cleanup problems</h3>
+<p>${failed.length} conversation${failed.length === 1 ? "" : "s"} created by this run could not be deleted (not a conformance verdict).</p>
+<ul>${failed.map((f) => html`<li><code>${f.conversationId}</code>: ${f.reason}</li>`)}</ul></div>`;
+}
+
+function harnessNote(report: ConformanceReport): SafeHtml | null {
+  if (!report.harnessErrors.length) return null;
+  return html`<div class="alert harness"><h3>Harness errors</h3>
+<p>Failures of the test engine itself, not of the target.</p>
+<ul>${report.harnessErrors.map((e) => html`<li><pre>${e}</pre></li>`)}</ul></div>`;
+}
+
+export function renderSummary(report: ConformanceReport): SafeHtml {
+  const { counts, creates, cleanup } = report;
+  const result = report.result === "pass" ? "PASS" : "FAIL";
+  return html`<header>
+<h1>Conformance report</h1>
+<div class="banner ${report.result}" role="status" id="result"><strong>${result}</strong><span>${verdict(report)}</span></div>
+<dl class="facts">
+<dt>Target</dt><dd>${report.target}</dd>
+<dt>Requirements</dt><dd><ul class="counts" id="counts">
+<li class="badge pass">${counts.pass} passed</li><li class="badge fail">${counts.fail} failed</li><li class="badge warn">${counts.warn} warned</li><li class="badge skip">${counts.skip} skipped</li></ul></dd>
+<dt>Tests</dt><dd>${counts.tests}</dd>
+<dt>Creates</dt><dd>${creates.spent} spent of a budget of ${creates.budget}</dd>
+<dt>Run id</dt><dd><code>${report.runId}</code></dd>
+<dt>Seed</dt><dd><code>${report.seed}</code></dd>
+<dt>Started</dt><dd><time datetime="${report.startedAt}">${report.startedAt}</time></dd>
+<dt>Duration</dt><dd>${formatDuration(report.durationMs)}</dd>
+<dt>Strict</dt><dd>${report.strict ? "yes: SHOULD failures fail the run" : "no: SHOULD failures are warnings"}</dd>
+<dt>Cleanup</dt><dd>${cleanup.deleted} conversation${cleanup.deleted === 1 ? "" : "s"} deleted${cleanup.failed.length ? `, ${cleanup.failed.length} could not be deleted` : ""}</dd>
+</dl>
+${cleanupNote(report)}
+${harnessNote(report)}
+</header>`;
+}
