@@ -1,0 +1,169 @@
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import polka, { type Middleware } from "polka";
+import { RequestLog } from "./admin/request-log.ts";
+import { createAnswerEngine, type AnswerEngine } from "./answers/engine.ts";
+import { bearerToken, authenticate } from "./auth.ts";
+import { DEFAULT_BEHAVIOR, type Behavior } from "./behavior.ts";
+import { systemClock, type Clock } from "./clock.ts";
+import type { AppContext, FakeRequest } from "./context.ts";
+import { ConversationStore, type StoreStats } from "./conversations/store.ts";
+import { formatTimestamp } from "./conversations/timestamps.ts";
+import { ApiError } from "./http/api-error.ts";
+import { fail } from "./http/fail.ts";
+import { IdempotencyStore } from "./idempotency/store.ts";
+import { InFlight } from "./in-flight.ts";
+import { redactKey } from "./keys.ts";
+import { resolveOptions, type FakeServerOptions, type ResolvedOptions } from "./options.ts";
+import { buildRoutes, describeRoutes, type Route } from "./routes/table.ts";
+import { TimerRegistry } from "./timers.ts";
+
+/** What tests and benchmarks may swap; everything else comes from FakeServerOptions. */
+export interface AppDependencies {
+  behavior: Behavior;
+  clock: Clock;
+  newId: () => string;
+  engine: AnswerEngine;
+}
+
+/** The stores and registries behind an app, for tests that seed or inspect them directly. */
+export interface FakeInternals {
+  readonly options: ResolvedOptions;
+  readonly conversations: ConversationStore;
+  readonly idempotency: IdempotencyStore;
+  readonly timers: TimerRegistry;
+  readonly inFlight: InFlight;
+  readonly requestLog: RequestLog;
+  snapshot(): StoreStats & { idempotencyRecords: number };
+}
+
+export interface FakeApp {
+  /** A plain Node request listener: `http.createServer(app.handler)`. */
+  readonly handler: (req: IncomingMessage, res: ServerResponse) => void;
+  /** Empties every store. */
+  reset(): void;
+  /** Stops every running exchange and timer; the caller closes its own server. */
+  close(): void;
+  readonly internals: FakeInternals;
+}
+
+const isUnder = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
+
+function logRequests(ctx: AppContext): Middleware<FakeRequest> {
+  return (req, res, next) => {
+    const { method, path } = req;
+    if (isUnder(path, "/__fake")) return next();
+    const started = performance.now();
+    const at = formatTimestamp(ctx.clock.now());
+    const token = bearerToken(req);
+    res.once("close", () => {
+      ctx.requestLog.add({
+        at,
+        method,
+        path,
+        status: res.statusCode,
+        duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
+        api_key: token === undefined ? null : redactKey(token),
+        warnings: req.warnings ?? [],
+      });
+    });
+    return next();
+  };
+}
+
+/** Every /v1 request, known route or not, must first show a valid key. */
+function requireKey(ctx: AppContext): Middleware<FakeRequest> {
+  return (req, res, next) => {
+    if (!isUnder(req.path, "/v1")) return next();
+    try {
+      req.grant = authenticate(req, ctx.options.keys);
+    } catch (error) {
+      fail(ctx, req, res, error);
+      return;
+    }
+    return next();
+  };
+}
+
+function dispatch(ctx: AppContext, route: Route): Middleware<FakeRequest> {
+  return (req, res) => {
+    const handler = route.methods.get(req.method);
+    if (!handler) {
+      const allow = [...route.methods.keys()].join(", ");
+      fail(ctx, req, res, new ApiError(405, "method_not_allowed", `${req.method} is not allowed on ${req.path}; use ${allow}`, { Allow: allow }));
+      return;
+    }
+    return ctx.inFlight.run(async () => {
+      try {
+        await handler(ctx, req, res);
+      } catch (error) {
+        fail(ctx, req, res, error);
+      }
+    });
+  };
+}
+
+export function createFakeApp(options: FakeServerOptions = {}, dependencies: Partial<AppDependencies> = {}): FakeApp {
+  const resolved = resolveOptions(options);
+  const clock = dependencies.clock ?? systemClock;
+  const shutdown = new AbortController();
+  const ctx: AppContext = {
+    options: resolved,
+    behavior: dependencies.behavior ?? DEFAULT_BEHAVIOR,
+    clock,
+    engine: dependencies.engine ?? createAnswerEngine(resolved.seed),
+    conversations: new ConversationStore(clock, dependencies.newId ?? randomUUID),
+    idempotency: new IdempotencyStore(clock, resolved.idempotencyTtlMs),
+    timers: new TimerRegistry(),
+    requestLog: new RequestLog(resolved.requestLogSize),
+    inFlight: new InFlight(),
+    shutdown: shutdown.signal,
+    log: (line) => {
+      try {
+        resolved.log(line);
+      } catch {
+        // A failing logger must not take the server down with it.
+      }
+    },
+  };
+  const reset = () => {
+    ctx.conversations.clear();
+    ctx.idempotency.clear();
+    ctx.requestLog.clear();
+  };
+
+  const routes = buildRoutes(reset);
+  const routeSummary = describeRoutes(routes);
+  const app = polka<FakeRequest>({
+    onNoMatch: (req, res) => {
+      fail(ctx, req, res, new ApiError(404, "not_found", `no route matches ${req.method} ${req.path}; the routes are: ${routeSummary}`));
+    },
+    onError: (error, req, res) => fail(ctx, req, res, error),
+  });
+  app.use(logRequests(ctx));
+  app.use(requireKey(ctx));
+  for (const route of routes) app.all(route.pattern, dispatch(ctx, route));
+
+  // Expired records also go lazily on access; the sweep bounds memory for keys never seen again.
+  const sweeper = setInterval(() => ctx.idempotency.sweep(), Math.min(resolved.idempotencyTtlMs, 60_000));
+  sweeper.unref();
+
+  const handler = app.handler as unknown as (req: IncomingMessage, res: ServerResponse) => void;
+  return {
+    handler,
+    reset,
+    close: () => {
+      clearInterval(sweeper);
+      shutdown.abort();
+    },
+    internals: {
+      options: resolved,
+      conversations: ctx.conversations,
+      idempotency: ctx.idempotency,
+      timers: ctx.timers,
+      inFlight: ctx.inFlight,
+      requestLog: ctx.requestLog,
+      snapshot: () => ({ ...ctx.conversations.stats(), idempotencyRecords: ctx.idempotency.size }),
+    },
+  };
+}

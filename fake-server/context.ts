@@ -1,0 +1,39 @@
+import type { Request as PolkaRequest } from "polka";
+import type { ServerResponse } from "node:http";
+import type { RequestLog } from "./admin/request-log.ts";
+import type { AnswerEngine } from "./answers/engine.ts";
+import type { Behavior } from "./behavior.ts";
+import type { Clock } from "./clock.ts";
+import type { ConversationStore } from "./conversations/store.ts";
+import type { IdempotencyStore } from "./idempotency/store.ts";
+import type { InFlight } from "./in-flight.ts";
+import type { ApiKeyGrant } from "./keys.ts";
+import type { ResolvedOptions } from "./options.ts";
+import type { TimerRegistry } from "./timers.ts";
+
+/** Everything a handler may use; built once per app in app.ts. */
+export interface AppContext {
+  readonly options: ResolvedOptions;
+  readonly behavior: Behavior;
+  readonly clock: Clock;
+  readonly engine: AnswerEngine;
+  readonly conversations: ConversationStore;
+  readonly idempotency: IdempotencyStore;
+  readonly timers: TimerRegistry;
+  readonly requestLog: RequestLog;
+  readonly inFlight: InFlight;
+  /** Aborted when the app closes: every pause ends and every running exchange stops. */
+  readonly shutdown: AbortSignal;
+  /** Logs an unexpected error; never throws. */
+  log(line: string): void;
+}
+
+/** A polka request with what the fake's middleware learns about it. */
+export interface FakeRequest extends PolkaRequest {
+  /** Set by the auth middleware on every /v1 request that gets past it. */
+  grant?: ApiKeyGrant;
+  /** Client rules this request broke, for the request log. */
+  warnings?: string[];
+}
+
+export type Handler = (ctx: AppContext, req: FakeRequest, res: ServerResponse) => Promise<void> | void;

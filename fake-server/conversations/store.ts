@@ -1,0 +1,109 @@
+import type { Citation } from "../../schemas/index.ts";
+import type { Clock } from "../clock.ts";
+
+// Classes rather than object literals: a million messages share one compact hidden class,
+// and no message holds a closure. Citations point at the corpus's frozen arrays.
+export class StoredMessage {
+  constructor(
+    readonly id: string,
+    readonly role: "user" | "assistant",
+    readonly content: string,
+    readonly createdAt: number,
+    readonly citations: readonly Citation[] | undefined,
+  ) {}
+}
+
+export class StoredConversation {
+  /** Oldest first; only ever appended to, so a page is one slice. */
+  readonly messages: StoredMessage[] = [];
+  updatedAt: number;
+
+  constructor(
+    readonly id: string,
+    readonly agentId: string,
+    readonly channel: string,
+    readonly createdAt: number,
+  ) {
+    this.updatedAt = createdAt;
+  }
+}
+
+export interface StoreStats {
+  conversations: number;
+  messages: number;
+}
+
+/**
+ * Every conversation, owned by the (agent, channel) that created it. `find` is the only way
+ * in for a request, and it answers only for the owner: everything else is "not found".
+ */
+export class ConversationStore {
+  private readonly conversations = new Map<string, StoredConversation>();
+  private messageCount = 0;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly newId: () => string,
+  ) {}
+
+  open(agentId: string, channel: string): StoredConversation {
+    const conversation = new StoredConversation(this.newId(), agentId, channel, this.clock.now());
+    this.conversations.set(conversation.id, conversation);
+    return conversation;
+  }
+
+  find(id: string, agentId: string, channel: string): StoredConversation | undefined {
+    const conversation = this.conversations.get(id);
+    return conversation && conversation.agentId === agentId && conversation.channel === channel ? conversation : undefined;
+  }
+
+  /**
+   * Appends one exchange (user message, then assistant message) if the conversation still
+   * exists; returns false when it was deleted meanwhile. Each exchange moves `updatedAt`
+   * forward by at least 1 ms, so it advances even within one millisecond.
+   */
+  appendExchange(id: string, userText: string, answerText: string, citations: readonly Citation[]): boolean {
+    const conversation = this.conversations.get(id);
+    if (!conversation) return false;
+    const now = this.clock.now();
+    const stamp = conversation.messages.length === 0
+      ? Math.max(now, conversation.createdAt)
+      : Math.max(now, conversation.updatedAt + 1);
+    conversation.messages.push(
+      new StoredMessage(this.newId(), "user", userText, stamp, undefined),
+      new StoredMessage(this.newId(), "assistant", answerText, stamp, citations),
+    );
+    conversation.updatedAt = stamp;
+    this.messageCount += 2;
+    return true;
+  }
+
+  delete(id: string, agentId: string, channel: string): boolean {
+    const conversation = this.find(id, agentId, channel);
+    if (!conversation) return false;
+    this.conversations.delete(id);
+    this.messageCount -= conversation.messages.length;
+    return true;
+  }
+
+  clear(): void {
+    this.conversations.clear();
+    this.messageCount = 0;
+  }
+
+  stats(): StoreStats {
+    return { conversations: this.conversations.size, messages: this.messageCount };
+  }
+
+  /**
+   * Test and benchmark support: a conversation of `exchanges` exchanges built directly,
+   * without going through HTTP.
+   */
+  seed(agentId: string, channel: string, exchanges: number, citations: readonly Citation[] = []): StoredConversation {
+    const conversation = this.open(agentId, channel);
+    for (let i = 0; i < exchanges; i++) {
+      this.appendExchange(conversation.id, `seeded question ${i}`, `seeded answer ${i}`, citations);
+    }
+    return conversation;
+  }
+}

@@ -1,0 +1,59 @@
+import { ResponseResult, type FakeErrorCode } from "../../schemas/index.ts";
+import type { Answer } from "../answers/engine.ts";
+import type { AppContext } from "../context.ts";
+import { successStatus } from "../http/respond.ts";
+import type { StoredOutcome } from "../idempotency/store.ts";
+import type { FreshExchange } from "./prepare.ts";
+
+/** The id of the conversation the exchange belongs to, starting a new (empty) one if needed. */
+export function conversationFor(ctx: AppContext, exchange: FreshExchange): string {
+  if (exchange.conversationId !== undefined) return exchange.conversationId;
+  return ctx.conversations.open(exchange.caller.agentId, exchange.caller.grant.channel).id;
+}
+
+function resultOf(conversationId: string, answer: Answer): ResponseResult {
+  return { conversation_id: conversationId, response: answer.text, citations: [...answer.citations] };
+}
+
+/**
+ * The exchange took place: both messages are appended (unless the conversation was deleted
+ * meanwhile) and the serialised result is stored for replays under the reserved key.
+ */
+export function commitAnswered(ctx: AppContext, exchange: FreshExchange, conversationId: string, answer: Answer): ResponseResult {
+  ctx.conversations.appendExchange(conversationId, exchange.request.message, answer.text, answer.citations);
+  const result = resultOf(conversationId, answer);
+  ctx.idempotency.complete(exchange.reservation, {
+    kind: "answered",
+    status: successStatus(ctx.behavior, "create"),
+    body: JSON.stringify(result),
+  });
+  return result;
+}
+
+/**
+ * The stream ended in an `error` event: no message is appended, and replays of the key
+ * give the same failure rather than running the exchange again.
+ */
+export function commitFailed(
+  ctx: AppContext,
+  exchange: FreshExchange,
+  conversationId: string,
+  answer: Answer,
+  failure: { deltasBeforeError: number; code: FakeErrorCode; message: string },
+): void {
+  ctx.idempotency.complete(exchange.reservation, {
+    kind: "failed",
+    body: JSON.stringify(resultOf(conversationId, answer)),
+    ...failure,
+  });
+}
+
+/** The exchange did not take place (unexpected error, shutdown): its key is free again. */
+export function abandon(ctx: AppContext, exchange: FreshExchange): void {
+  ctx.idempotency.release(exchange.reservation);
+}
+
+/** The stored result behind a replay. */
+export function storedResult(outcome: StoredOutcome): ResponseResult {
+  return ResponseResult.parse(JSON.parse(outcome.body));
+}

@@ -1,0 +1,57 @@
+import type { ServerResponse } from "node:http";
+import { EVENT, type CompletedResponse } from "../../schemas/index.ts";
+import type { AppContext } from "../context.ts";
+import { clientGoneSignal } from "../http/disconnect.ts";
+import { writeEvent } from "../http/sse.ts";
+import { pause } from "./pause.ts";
+
+/** What one stream plays, whether it is a fresh exchange or a replay of a stored one. */
+export interface StreamScript {
+  readonly conversationId: string;
+  readonly deltas: readonly string[];
+  /** End with an `error` event once this many deltas are out (at most all of them). */
+  readonly errorAfter: number | undefined;
+  /** Destroy the connection once this many deltas are out (at most all of them). */
+  readonly dropAfter: number | undefined;
+  /** Reached the end: take effect and give the completed response. */
+  complete(): CompletedResponse;
+  /** Reached the error point after `deltasSent` deltas: take effect and give the error. */
+  fail(deltasSent: number): { code: string; message: string };
+}
+
+export interface StreamDelays {
+  readonly firstEventMs: number;
+  /** The pause before each delta and before the terminal event. */
+  readonly betweenMs: number;
+}
+
+/**
+ * Plays a script on a started event stream: created, the deltas, then completed or error,
+ * each written when produced. If the client goes away (or the connection is dropped on
+ * purpose) the script still runs to its end without further pauses, so the exchange is
+ * stored exactly as if it had been watched.
+ */
+export async function playStream(ctx: AppContext, res: ServerResponse, script: StreamScript, delays: StreamDelays): Promise<void> {
+  const gone = clientGoneSignal(res);
+  const atMostAll = (count: number | undefined) =>
+    count === undefined ? undefined : Math.min(count, script.deltas.length);
+  const errorAt = atMostAll(script.errorAfter);
+  const dropAt = atMostAll(script.dropAfter);
+
+  await pause(ctx, delays.firstEventMs, gone);
+  writeEvent(res, ctx.behavior, { type: EVENT.created, conversation_id: script.conversationId });
+  for (let sent = 0; sent <= script.deltas.length; sent++) {
+    if (sent === dropAt) res.destroy();
+    await pause(ctx, delays.betweenMs, gone);
+    if (sent === errorAt) {
+      const { code, message } = script.fail(sent);
+      writeEvent(res, ctx.behavior, { type: EVENT.error, code, message });
+      if (!res.destroyed) res.end();
+      return;
+    }
+    const delta = script.deltas[sent];
+    if (delta !== undefined) writeEvent(res, ctx.behavior, { type: EVENT.delta, delta });
+  }
+  writeEvent(res, ctx.behavior, { type: EVENT.completed, response: script.complete() });
+  if (!res.destroyed) res.end();
+}

@@ -1,0 +1,65 @@
+import type { FakeResponseRequest } from "../../schemas/index.ts";
+import type { AppContext, FakeRequest } from "../context.ts";
+import { FAULT_HEADER, injectedStatusError, parseFaultHeader, type FaultPlan } from "../faults.ts";
+import { ApiError } from "../http/api-error.ts";
+import { readJsonBody } from "../http/read-body.ts";
+import { canonicalJson } from "../idempotency/fingerprint.ts";
+import { readIdempotencyKey } from "../idempotency/key-header.ts";
+import { IdempotencyStore, type Reservation, type StoredOutcome } from "../idempotency/store.ts";
+import { conversationNotFound, exchangeCaller, type Caller } from "../routes/access.ts";
+import { validateResponseRequest } from "./validate-request.ts";
+
+/** A create (plain or stream) that passed every check and holds its Idempotency-Key. */
+export interface FreshExchange {
+  readonly caller: Caller;
+  readonly request: FakeResponseRequest;
+  readonly reservation: Reservation;
+  /** The conversation to continue, or undefined to start a new one. */
+  readonly conversationId: string | undefined;
+}
+
+export type PreparedExchange =
+  | { readonly kind: "replay"; readonly outcome: StoredOutcome; readonly faults: FaultPlan }
+  | { readonly kind: "fresh"; readonly exchange: FreshExchange; readonly faults: FaultPlan };
+
+/**
+ * The checks shared by both create operations, in order: agent, X-Fake-Fault,
+ * Idempotency-Key, Content-Type and body, schema, injected status, then the idempotency
+ * record and the conversation. Everything after the body is read runs without awaiting,
+ * so the key is reserved before any other request can look at it.
+ */
+export async function prepareExchange(ctx: AppContext, req: FakeRequest): Promise<PreparedExchange> {
+  const caller = exchangeCaller(req);
+  const faults = parseFaultHeader(req.headers[FAULT_HEADER], ctx.options.faults);
+  const idempotencyKey = readIdempotencyKey(req);
+  const body = await readJsonBody(req, ctx.options.maxBodyBytes);
+  const request = validateResponseRequest(body);
+  const injected = injectedStatusError(faults);
+  if (injected) throw injected;
+
+  const key = IdempotencyStore.scopeKey(caller.grant.token, caller.agentId, idempotencyKey);
+  const fingerprint = canonicalJson(body);
+  const found = ctx.idempotency.lookup(key, fingerprint);
+  if (found.kind === "replay") return { kind: "replay", outcome: found.outcome, faults };
+  if (found.kind === "conflict") {
+    throw new ApiError(
+      409,
+      "idempotency_key_reused",
+      "this Idempotency-Key was already used with a different request body; use a new key for a new operation",
+    );
+  }
+  if (found.kind === "in_flight") {
+    throw new ApiError(
+      409,
+      "idempotency_key_in_use",
+      "a request with this Idempotency-Key is still running; retry after it finishes to get its result",
+      { "Retry-After": "1" },
+    );
+  }
+  const conversationId = request.conversation_id ?? undefined;
+  if (conversationId !== undefined && !ctx.conversations.find(conversationId, caller.agentId, caller.grant.channel)) {
+    throw conversationNotFound(conversationId);
+  }
+  const reservation = ctx.idempotency.reserve(key, fingerprint);
+  return { kind: "fresh", exchange: { caller, request, reservation, conversationId }, faults };
+}

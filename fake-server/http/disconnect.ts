@@ -1,0 +1,11 @@
+import type { ServerResponse } from "node:http";
+
+/** Aborts when the connection closes before the response was finished (client gone or dropped). */
+export function clientGoneSignal(res: ServerResponse): AbortSignal {
+  const controller = new AbortController();
+  if (res.destroyed) controller.abort();
+  res.once("close", () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  return controller.signal;
+}

@@ -1,0 +1,35 @@
+import type { ServerResponse } from "node:http";
+import { EVENT } from "../../schemas/index.ts";
+import type { AppContext, FakeRequest } from "../context.ts";
+import { ServerClosingError } from "../exchange/pause.ts";
+import { ApiError, ClientGoneError } from "./api-error.ts";
+import { sendError } from "./respond.ts";
+import { writeEvent } from "./sse.ts";
+
+const INTERNAL_MESSAGE = "the fake server hit an unexpected error (it is logged on the server side); the request may be retried";
+
+/**
+ * Turns whatever a handler threw into a response: an ApiError becomes its error body; an
+ * unexpected exception is logged and becomes a 500 (or, once a stream has started, an
+ * `error` event), and the server keeps serving.
+ */
+export function fail(ctx: AppContext, req: FakeRequest, res: ServerResponse, error: unknown): void {
+  if (error instanceof ApiError && !res.headersSent) {
+    sendError(res, error.status, error.code, error.message, error.headers);
+    return;
+  }
+  if (error instanceof ClientGoneError || error instanceof ServerClosingError) {
+    res.destroy();
+    return;
+  }
+  const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  ctx.log(`fake-server: unexpected error in ${req.method} ${req.path}: ${detail}`);
+  if (!res.headersSent) {
+    sendError(res, 500, "internal_error", INTERNAL_MESSAGE);
+  } else if (String(res.getHeader("content-type")).startsWith("text/event-stream") && !res.writableEnded && !res.destroyed) {
+    writeEvent(res, ctx.behavior, { type: EVENT.error, code: "internal_error", message: INTERNAL_MESSAGE });
+    res.end();
+  } else {
+    res.destroy();
+  }
+}

@@ -1,0 +1,33 @@
+import type { ServerResponse } from "node:http";
+import { Uuid } from "../../schemas/index.ts";
+import type { AppContext, FakeRequest } from "../context.ts";
+import type { StoredConversation } from "../conversations/store.ts";
+import { pause } from "../exchange/pause.ts";
+import { FAULT_HEADER, injectedStatusError, parseFaultHeader } from "../faults.ts";
+import { clientGoneSignal } from "../http/disconnect.ts";
+import { conversationCaller, conversationNotFound, type Caller } from "./access.ts";
+
+/**
+ * The steps list and delete share: the agent, X-Fake-Fault, the request's own checks
+ * (`validate`), an injected status, the injected delay, and then the conversation,
+ * which exists only for its own (agent, channel). An id that is not a UUID cannot exist.
+ */
+export async function conversationRequest<T>(
+  ctx: AppContext,
+  req: FakeRequest,
+  res: ServerResponse,
+  validate: () => T,
+): Promise<{ caller: Caller; conversation: StoredConversation; checked: T }> {
+  const caller = conversationCaller(req);
+  const faults = parseFaultHeader(req.headers[FAULT_HEADER], ctx.options.faults);
+  const checked = validate();
+  const injected = injectedStatusError(faults);
+  if (injected) throw injected;
+  await pause(ctx, faults.firstEventDelayMs, clientGoneSignal(res));
+  const id = req.params["conversation_id"] ?? "";
+  const conversation = Uuid.safeParse(id).success
+    ? ctx.conversations.find(id, caller.agentId, caller.grant.channel)
+    : undefined;
+  if (!conversation) throw conversationNotFound(id);
+  return { caller, conversation, checked };
+}

@@ -1,0 +1,83 @@
+import type { ServerResponse } from "node:http";
+import type { AppContext, FakeRequest } from "../context.ts";
+import { splitIntoDeltas } from "../answers/split.ts";
+import { abandon, commitAnswered, commitFailed, conversationFor, storedResult } from "../exchange/commit.ts";
+import { playStream, type StreamDelays, type StreamScript } from "../exchange/play-stream.ts";
+import { prepareExchange, type FreshExchange } from "../exchange/prepare.ts";
+import type { FaultPlan } from "../faults.ts";
+import { successStatus } from "../http/respond.ts";
+import { startEventStream } from "../http/sse.ts";
+import type { StoredOutcome } from "../idempotency/store.ts";
+
+function delaysOf(ctx: AppContext, faults: FaultPlan): StreamDelays {
+  return { firstEventMs: faults.firstEventDelayMs, betweenMs: faults.deltaDelayMs ?? ctx.options.deltaDelayMs };
+}
+
+/** A replay re-emits the stored answer and ends as the original did; only the delays of X-Fake-Fault apply. */
+function replayScript(ctx: AppContext, outcome: StoredOutcome): StreamScript {
+  const result = storedResult(outcome);
+  const failure = outcome.kind === "failed" ? outcome : undefined;
+  return {
+    conversationId: result.conversation_id,
+    deltas: splitIntoDeltas(result.response, ctx.options.seed, ctx.behavior),
+    errorAfter: failure?.deltasBeforeError,
+    dropAfter: undefined,
+    complete: () => ({ conversation_id: result.conversation_id, output_text: result.response, citations: result.citations }),
+    fail: () => {
+      if (!failure) throw new Error("the replay of a completed exchange reached an error point");
+      return failure;
+    },
+  };
+}
+
+function freshScript(ctx: AppContext, exchange: FreshExchange, faults: FaultPlan): StreamScript {
+  const answer = ctx.engine.answer(exchange.request.message);
+  // The conversation exists from response.created on, so the id it announces is real.
+  const conversationId = conversationFor(ctx, exchange);
+  return {
+    conversationId,
+    deltas: splitIntoDeltas(answer.text, ctx.options.seed, ctx.behavior),
+    errorAfter: faults.errorAfter,
+    dropAfter: faults.dropAfter,
+    complete: () => {
+      const result = commitAnswered(ctx, exchange, conversationId, answer);
+      return { conversation_id: result.conversation_id, output_text: result.response, citations: result.citations };
+    },
+    fail: (deltasSent) => {
+      const failure = {
+        deltasBeforeError: deltasSent,
+        code: "agent_failed" as const,
+        message:
+          `the agent failed after ${deltasSent} deltas (injected by X-Fake-Fault error-after); ` +
+          "replays of this Idempotency-Key give the same error, use a new key to try again",
+      };
+      commitFailed(ctx, exchange, conversationId, answer, failure);
+      return failure;
+    },
+  };
+}
+
+/** POST /v1/agents/:agent_id/responses/stream */
+export async function streamResponse(ctx: AppContext, req: FakeRequest, res: ServerResponse): Promise<void> {
+  if (!/\btext\/event-stream\b/i.test(req.headers.accept ?? "")) {
+    (req.warnings ??= []).push("stream request without Accept: text/event-stream (the spec requires clients to send it)");
+  }
+  const prepared = await prepareExchange(ctx, req);
+  const status = successStatus(ctx.behavior, "stream");
+  const delays = delaysOf(ctx, prepared.faults);
+  if (prepared.kind === "replay") {
+    const script = replayScript(ctx, prepared.outcome);
+    startEventStream(res, status, { "Idempotent-Replayed": "true" });
+    await playStream(ctx, res, script, delays);
+    return;
+  }
+  const { exchange } = prepared;
+  try {
+    const script = freshScript(ctx, exchange, prepared.faults);
+    startEventStream(res, status);
+    await playStream(ctx, res, script, delays);
+  } catch (error) {
+    abandon(ctx, exchange);
+    throw error;
+  }
+}

@@ -1,0 +1,34 @@
+import type { Handler } from "../context.ts";
+import { healthRoute, requestsRoute, resetRoute } from "./admin.ts";
+import { createResponse } from "./create-response.ts";
+import { deleteConversation } from "./delete-conversation.ts";
+import { listMessages } from "./list-messages.ts";
+import { streamResponse } from "./stream-response.ts";
+
+export interface Route {
+  readonly pattern: string;
+  /** Method -> handler; any other method on this path is 405 with these in `Allow`. */
+  readonly methods: ReadonlyMap<string, Handler>;
+}
+
+const route = (pattern: string, methods: [string, Handler][]): Route => ({ pattern, methods: new Map(methods) });
+
+/** Every route of the fake: the service under /v1, the fake's own controls under /__fake. */
+export function buildRoutes(reset: () => void): Route[] {
+  return [
+    route("/v1/agents/:agent_id/responses", [["POST", createResponse]]),
+    route("/v1/agents/:agent_id/responses/stream", [["POST", streamResponse]]),
+    route("/v1/agents/:agent_id/conversations/:conversation_id/messages", [["GET", listMessages], ["HEAD", listMessages]]),
+    route("/v1/agents/:agent_id/conversations/:conversation_id", [["DELETE", deleteConversation]]),
+    route("/__fake/reset", [["POST", resetRoute(reset)]]),
+    route("/__fake/requests", [["GET", requestsRoute]]),
+    route("/__fake/health", [["GET", healthRoute]]),
+  ];
+}
+
+/** The routes as one line, for the 404 message. */
+export function describeRoutes(routes: readonly Route[]): string {
+  return routes
+    .map((r) => `${[...r.methods.keys()][0]} ${r.pattern.replace(/:(\w+)/g, "{$1}")}`)
+    .join(", ");
+}
