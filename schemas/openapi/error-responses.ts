@@ -46,7 +46,7 @@ export const METHOD_NOT_ALLOWED: ErrorCase = {
 const codeList = (codes: readonly FakeErrorCode[]) => codes.map((code) => `\`${code}\``).join(", ");
 
 /** The OpenAPI Response Object of one error case: the fake's ErrorBody, its codes in the description. */
-export function errorResponse(errorCase: ErrorCase): JsonObject {
+function errorResponse(errorCase: ErrorCase): JsonObject {
   const headers = ERROR_HEADERS[errorCase.status];
   return {
     description: `${errorCase.when} Error codes sent by the fake: ${codeList(errorCase.codes)}.`,

@@ -34,7 +34,7 @@ function emit(entries: readonly NamedSchema[], io: NamedSchema["io"], uri: (name
  * referring to the others through `uri(name)`. Request and response schemas are
  * emitted separately because they are read from opposite sides (input vs output).
  */
-export function namedJsonSchemas(uri: (name: string) => string): Map<string, JsonSchema> {
+function namedJsonSchemas(uri: (name: string) => string): Map<string, JsonSchema> {
   const emitted = {
     input: emit(NAMED_SCHEMAS.filter((s) => s.io === "input"), "input", uri),
     output: emit(NAMED_SCHEMAS.filter((s) => s.io === "output"), "output", uri),

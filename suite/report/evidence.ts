@@ -1,5 +1,6 @@
 import type { TimelineEvent } from "../harness/report-types.ts";
 import type { Transcript } from "../harness/types.ts";
+import { count } from "./format.ts";
 import { html, type SafeHtml } from "./safe-html.ts";
 
 /** Header lines as they travel on the wire, in the order the harness recorded them. */
@@ -26,7 +27,7 @@ export function renderTimeline(events: readonly TimelineEvent[], index: number):
     (e) => html`<tr><td class="at">${Math.round(e.at)}</td><td>${e.event ?? html`<em>(no event line)</em>`}</td><td class="data">${e.data}</td></tr>`,
   );
   return html`<table class="timeline">
-<caption>Stream ${index + 1}: ${events.length} event${events.length === 1 ? "" : "s"}</caption>
+<caption>Stream ${index + 1}: ${count(events.length, "event")}</caption>
 <thead><tr><th>at (ms)</th><th>event</th><th>data</th></tr></thead>
 <tbody>${rows.length ? rows : html`<tr><td colspan="3">No events arrived.</td></tr>`}</tbody>
 </table>`;

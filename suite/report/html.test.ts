@@ -7,7 +7,7 @@ import { renderHtmlReport, writeHtmlReport } from "./html.ts";
 import { groupByFamily } from "./requirement-rows.ts";
 import { SafeHtml, escapeHtml, html, withInlineCode } from "./safe-html.ts";
 import { HOSTILE_BODY, HOSTILE_MESSAGE, REQUEST_URL, sampleReport } from "./sample-report.ts";
-import { formatDuration } from "./summary.ts";
+import { count, formatDuration } from "./format.ts";
 
 /** The markup of one requirement's article. */
 function article(page: string, id: string): string {
@@ -163,6 +163,10 @@ describe("the page is self-contained", () => {
     expect(page).not.toMatch(/<[^>]*\s(src|href)=/i);
     expect(page).not.toMatch(/@import|url\(/i);
   });
+});
+
+test("count pluralises its noun", () => {
+  expect([count(0, "test"), count(1, "test"), count(2, "test")]).toEqual(["0 tests", "1 test", "2 tests"]);
 });
 
 test.each([

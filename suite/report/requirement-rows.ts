@@ -1,6 +1,7 @@
 import type { RequirementReport, RequirementStatus, TestReport } from "../harness/report-types.ts";
 import type { Family } from "../requirements.ts";
 import { renderTimeline, renderTranscript } from "./evidence.ts";
+import { count } from "./format.ts";
 import { html, withInlineCode, type SafeHtml } from "./safe-html.ts";
 
 const FAMILY_TITLES: Record<Family, string> = {
@@ -20,7 +21,7 @@ const familyTitle = (family: string) => FAMILY_TITLES[family as Family] ?? famil
 /** Status as text and colour together, so it reads without colour too. */
 const BADGE_TEXT: Record<RequirementStatus, string> = { pass: "✓ PASS", fail: "✗ FAIL", warn: "! WARN", skip: "– SKIP" };
 
-export const badge = (status: RequirementStatus) => html`<span class="badge ${status}">${BADGE_TEXT[status]}</span>`;
+const badge = (status: RequirementStatus) => html`<span class="badge ${status}">${BADGE_TEXT[status]}</span>`;
 
 /** Failed and warned requirements open their evidence by default. */
 const needsAttention = (status: RequirementStatus) => status === "fail" || status === "warn";
@@ -37,7 +38,7 @@ ${(test.timelines ?? []).map(renderTimeline)}
 function testsSummary(tests: readonly TestReport[]): string {
   const failed = tests.filter((t) => t.status === "fail").length;
   const skipped = tests.filter((t) => t.status === "skip").length;
-  const parts = [`${tests.length} test${tests.length === 1 ? "" : "s"}`];
+  const parts = [count(tests.length, "test")];
   if (failed) parts.push(`${failed} failed`);
   if (skipped) parts.push(`${skipped} skipped`);
   return parts.join(", ");
@@ -68,7 +69,7 @@ export function renderFamilies(requirements: readonly RequirementReport[]): Safe
   const sections = [...groupByFamily(requirements)].map(([family, reqs]) => {
     const problems = reqs.filter((r) => needsAttention(r.status)).length;
     return html`<section class="family" id="family-${family}">
-<h2>${familyTitle(family)} <small>(${reqs.length} requirement${reqs.length === 1 ? "" : "s"}${problems ? `, ${problems} failed or warned` : ""})</small></h2>
+<h2>${familyTitle(family)} <small>(${count(reqs.length, "requirement")}${problems ? `, ${problems} failed or warned` : ""})</small></h2>
 ${reqs.map(renderRequirement)}
 </section>`;
   });

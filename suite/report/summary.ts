@@ -1,18 +1,11 @@
 import type { ConformanceReport } from "../harness/report-types.ts";
+import { count, formatDuration } from "./format.ts";
 import { html, type SafeHtml } from "./safe-html.ts";
-
-/** "850 ms", "12.3 s", "4 min 05 s". */
-export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
-  const seconds = Math.round(ms / 1000);
-  return `${Math.floor(seconds / 60)} min ${String(seconds % 60).padStart(2, "0")} s`;
-}
 
 function verdict(report: ConformanceReport): string {
   const { fail, warn } = report.counts;
   if (report.result === "pass") return warn ? `Every MUST passed; ${warn} SHOULD warned.` : "Every requirement passed or was skipped with a reason.";
-  if (fail) return `${fail} requirement${fail === 1 ? "" : "s"} failed${report.strict ? " (strict: SHOULD failures count)" : ""}.`;
+  if (fail) return `${count(fail, "requirement")} failed${report.strict ? " (strict: SHOULD failures count)" : ""}.`;
   return report.harnessErrors.length ? "The harness could not complete the run." : "The run failed.";
 }
 
@@ -20,7 +13,7 @@ function cleanupNote(report: ConformanceReport): SafeHtml | null {
   const { failed } = report.cleanup;
   if (!failed.length) return null;
   return html`<div class="alert cleanup"><h3>Cleanup problems</h3>
-<p>${failed.length} conversation${failed.length === 1 ? "" : "s"} created by this run could not be deleted (not a conformance verdict).</p>
+<p>${count(failed.length, "conversation")} created by this run could not be deleted (not a conformance verdict).</p>
 <ul>${failed.map((f) => html`<li><code>${f.conversationId}</code>: ${f.reason}</li>`)}</ul></div>`;
 }
 
@@ -48,7 +41,7 @@ export function renderSummary(report: ConformanceReport): SafeHtml {
 <dt>Started</dt><dd><time datetime="${report.startedAt}">${report.startedAt}</time></dd>
 <dt>Duration</dt><dd>${formatDuration(report.durationMs)}</dd>
 <dt>Strict</dt><dd>${report.strict ? "yes: SHOULD failures fail the run" : "no: SHOULD failures are warnings"}</dd>
-<dt>Cleanup</dt><dd>${cleanup.deleted} conversation${cleanup.deleted === 1 ? "" : "s"} deleted${cleanup.failed.length ? `, ${cleanup.failed.length} could not be deleted` : ""}</dd>
+<dt>Cleanup</dt><dd>${count(cleanup.deleted, "conversation")} deleted${cleanup.failed.length ? `, ${cleanup.failed.length} could not be deleted` : ""}</dd>
 </dl>
 ${cleanupNote(report)}
 ${harnessNote(report)}
