@@ -1,5 +1,6 @@
 import { EVENT } from "../events.ts";
 import {
+  BAD_FAULT_HEADER,
   INJECTED,
   METHOD_NOT_ALLOWED,
   UNAUTHORIZED,
@@ -17,14 +18,17 @@ const CREATE_ERRORS: readonly ErrorCase[] = [
     status: 400,
     codes: ["invalid_json", "invalid_request", "invalid_metadata", "idempotency_key_missing", "idempotency_key_invalid"],
     when:
-      "The body is not JSON or does not match ResponseRequest, its metadata breaks the fake's limits, or the Idempotency-Key " +
-      "header is missing or malformed. The spec does not give validation statuses. Validation failures are not stored under the key.",
+      "The body is not JSON or does not match ResponseRequest, its metadata breaks the fake's limits, the Idempotency-Key " +
+      `header is missing or malformed, or ${BAD_FAULT_HEADER}. The spec does not give validation statuses. ` +
+      "Validation failures are not stored under the key.",
   },
   UNAUTHORIZED,
   {
     status: 404,
-    codes: ["conversation_not_found"],
-    when: "`conversation_id` names a conversation that does not exist, was deleted, or belongs to another agent or channel.",
+    codes: ["conversation_not_found", "not_found"],
+    when:
+      "`conversation_id` names a conversation that does not exist, was deleted, or belongs to another agent or channel " +
+      "(`conversation_not_found`), or the agent is not available to this API key (`not_found`).",
   },
   METHOD_NOT_ALLOWED,
   {
@@ -34,7 +38,7 @@ const CREATE_ERRORS: readonly ErrorCase[] = [
       "The spec's 409: the Idempotency-Key was used before with a different payload (`idempotency_key_reused`; the spec gives no code). " +
       "The fake also answers 409 `idempotency_key_in_use` while a request with the same key is still running. Nothing is consumed.",
   },
-  { status: 413, codes: ["payload_too_large"], when: "The body is larger than the fake accepts." },
+  { status: 413, codes: ["payload_too_large"], when: "The body is larger than the fake's limit (1 MiB unless configured otherwise)." },
   { status: 415, codes: ["unsupported_media_type"], when: "The Content-Type is not `application/json`." },
   ...INJECTED,
 ];
@@ -48,8 +52,10 @@ const CONVERSATION_NOT_FOUND: ErrorCase = {
 const LIST_ERRORS: readonly ErrorCase[] = [
   {
     status: 400,
-    codes: ["invalid_pagination"],
-    when: "`page` or `page_size` is not an integer in range (page ≥ 1, 1 ≤ page_size ≤ 100). The spec does not say how bad values are answered.",
+    codes: ["invalid_pagination", "invalid_request"],
+    when:
+      "`page` or `page_size` is not an integer in range (page ≥ 1, 1 ≤ page_size ≤ 100; `invalid_pagination`), or " +
+      `${BAD_FAULT_HEADER} (\`invalid_request\`). The spec does not say how bad values are answered.`,
   },
   UNAUTHORIZED,
   CONVERSATION_NOT_FOUND,
@@ -58,6 +64,7 @@ const LIST_ERRORS: readonly ErrorCase[] = [
 ];
 
 const DELETE_ERRORS: readonly ErrorCase[] = [
+  { status: 400, codes: ["invalid_request"], when: `Sent for ${BAD_FAULT_HEADER}.` },
   UNAUTHORIZED,
   { ...CONVERSATION_NOT_FOUND, when: `${CONVERSATION_NOT_FOUND.when} The spec names this status and code.` },
   METHOD_NOT_ALLOWED,
@@ -86,7 +93,7 @@ const STREAM_DESCRIPTION = [
   `- \`${EVENT.created}\` (CreatedEvent): first; the stream has started.`,
   `- \`${EVENT.delta}\` (DeltaEvent): zero or more fragments of the answer, which concatenate to the final text.`,
   `- \`${EVENT.completed}\` (CompletedEvent): last on success; the stream ends.`,
-  `- \`${EVENT.error}\` (ErrorEvent): the stream fails and ends; nothing follows it.`,
+  `- \`${EVENT.error}\` (ErrorEvent): the stream fails and ends; nothing follows it. The fake sends \`agent_failed\` when \`X-Fake-Fault: error-after=N\` asks for it.`,
   "",
   "A replay under the same Idempotency-Key and payload re-emits the stored answer. Failures before the stream starts",
   "(authentication, validation, 409) are plain HTTP errors with a JSON body. Example:",
@@ -135,7 +142,7 @@ export function openApiDocument(): JsonObject {
     ],
     paths: {
       "/v1/agents/{agent_id}/responses": {
-        parameters: [ref("AgentId")],
+        parameters: [ref("AgentId"), ref("FakeFault")],
         post: {
           operationId: "createResponse",
           tags: ["responses"],
@@ -154,7 +161,7 @@ export function openApiDocument(): JsonObject {
         },
       },
       "/v1/agents/{agent_id}/responses/stream": {
-        parameters: [ref("AgentId")],
+        parameters: [ref("AgentId"), ref("FakeFault")],
         post: {
           operationId: "createResponseStream",
           tags: ["responses"],
@@ -173,7 +180,7 @@ export function openApiDocument(): JsonObject {
         },
       },
       "/v1/agents/{agent_id}/conversations/{conversation_id}/messages": {
-        parameters: [ref("AgentId"), ref("ConversationId")],
+        parameters: [ref("AgentId"), ref("ConversationId"), ref("FakeFault")],
         get: {
           operationId: "listMessages",
           tags: ["conversations"],
@@ -190,7 +197,7 @@ export function openApiDocument(): JsonObject {
         },
       },
       "/v1/agents/{agent_id}/conversations/{conversation_id}": {
-        parameters: [ref("AgentId"), ref("ConversationId")],
+        parameters: [ref("AgentId"), ref("ConversationId"), ref("FakeFault")],
         delete: {
           operationId: "deleteConversation",
           tags: ["conversations"],

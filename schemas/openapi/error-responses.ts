@@ -20,16 +20,23 @@ const RETRY_AFTER = "RFC 9110 `Retry-After`: how long to wait before trying agai
 /** Headers the fake adds to some error statuses. */
 const ERROR_HEADERS: Partial<Record<ErrorStatus, JsonObject>> = {
   401: { "WWW-Authenticate": header("Always `Bearer`.", { type: "string", const: "Bearer" }) },
+  405: { Allow: header("The methods this path supports.") },
   409: { "Retry-After": header(`${RETRY_AFTER} Sent with \`idempotency_key_in_use\` only.`) },
   429: { "Retry-After": header(RETRY_AFTER) },
+  503: { "Retry-After": header(RETRY_AFTER) },
 };
+
+const INJECTED_WHEN = "Sent by the fake only when the request's `X-Fake-Fault` header asks for this status; nothing is changed.";
 
 /** The fault-injection statuses: never sent unless a client asks the fake for them. */
 export const INJECTED: readonly ErrorCase[] = [
-  { status: 429, codes: ["rate_limited"], when: "Injected by the fake's fault injection when a request asks for it." },
-  { status: 500, codes: ["internal_error"], when: "Injected by the fake's fault injection when a request asks for it." },
-  { status: 503, codes: ["service_unavailable"], when: "Injected by the fake's fault injection when a request asks for it." },
+  { status: 429, codes: ["rate_limited"], when: INJECTED_WHEN },
+  { status: 500, codes: ["internal_error"], when: INJECTED_WHEN },
+  { status: 503, codes: ["service_unavailable"], when: INJECTED_WHEN },
 ];
+
+/** A malformed `X-Fake-Fault` header, or one sent while fault injection is switched off. */
+export const BAD_FAULT_HEADER = "a malformed `X-Fake-Fault` header, or one sent to a fake started with fault injection off";
 
 export const UNAUTHORIZED: ErrorCase = {
   status: 401,

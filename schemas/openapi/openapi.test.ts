@@ -1,14 +1,13 @@
 import { readFile, readdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { Validator } from "@seriousme/openapi-schema-validator";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormatsModule from "ajv-formats";
 import { beforeAll, describe, expect, test } from "vitest";
 import type { z } from "zod";
 import { FakeErrorCode } from "../errors.ts";
 import { openApiDocument } from "./document.ts";
 import type { JsonObject } from "./error-responses.ts";
 import { renderOpenApiFiles } from "./files.ts";
+import { generatedSchemaValidator } from "./json-schema-validator.ts";
 import { NAMED_SCHEMAS } from "./named-schemas.ts";
 
 const OUT_DIR = fileURLToPath(new URL("../../openapi/", import.meta.url));
@@ -34,21 +33,6 @@ const at = (node: unknown, ...keys: string[]): JsonObject =>
     if (typeof next !== "object" || next === null) throw new Error(`no ${keys.join(".")} (missing ${key})`);
     return next as JsonObject;
   }, node as JsonObject);
-
-// ajv-formats is CommonJS: its plugin is the module's default export.
-const addFormats = addFormatsModule.default;
-
-/** Every generated schema file loaded into one strict 2020-12 validator, so relative $refs resolve. */
-function schemaValidator() {
-  const ajv = new Ajv2020({ strict: true, allErrors: true });
-  addFormats(ajv);
-  for (const [path, text] of renderOpenApiFiles()) if (path.startsWith("schemas/")) ajv.addSchema(JSON.parse(text));
-  return (name: string, value: unknown) => {
-    const validate = ajv.getSchema(`${name}.json`);
-    if (!validate) throw new Error(`no schema ${name}.json`);
-    return { valid: validate(value) as boolean, errors: ajv.errorsText(validate.errors) };
-  };
-}
 
 test("the committed openapi/ folder is what the generator produces now", async () => {
   const generated = Object.fromEntries(renderOpenApiFiles());
@@ -136,9 +120,9 @@ describe("the document describes the service", () => {
 });
 
 describe("the emitted JSON Schemas agree with the Zod schemas", () => {
-  let check: ReturnType<typeof schemaValidator>;
+  let check: ReturnType<typeof generatedSchemaValidator>;
   beforeAll(() => {
-    check = schemaValidator();
+    check = generatedSchemaValidator();
   });
   const id = "0b7e2c3a-2f4e-4c1e-9d8a-5b6c7d8e9f01";
   const at1 = "2026-01-02T03:04:05.678Z";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_IDEMPOTENCY_KEY_LENGTH } from "../../fake-server/idempotency/key-header.ts";
 import { Uuid } from "../primitives.ts";
 import { MessagePage } from "../resources.ts";
 import type { JsonObject } from "./error-responses.ts";
@@ -51,8 +52,9 @@ export const PARAMETERS: Record<string, JsonObject> = {
       "A new key for each logical operation. The same key with the same payload returns the earlier result without consuming the " +
       "operation again; with a different payload it is 409. The fake scopes keys by API key and agent, compares payloads as " +
       "canonical JSON (key order and whitespace ignored), shares keys between the plain and the stream operation, " +
-      "answers 400 `idempotency_key_missing` without one and keeps records for 24 hours by default.",
-    schema: { type: "string", minLength: 1 },
+      "and keeps records for 24 hours by default. It answers 400 `idempotency_key_missing` without one and " +
+      `400 \`idempotency_key_invalid\` for a blank key, one longer than ${MAX_IDEMPOTENCY_KEY_LENGTH} characters, or one with control characters.`,
+    schema: { type: "string", minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH },
   },
   AcceptEventStream: {
     name: "Accept",
@@ -60,8 +62,21 @@ export const PARAMETERS: Record<string, JsonObject> = {
     required: true,
     description:
       "The spec requires clients to send `Accept: text/event-stream` on the stream and to check the response's Content-Type. " +
+      "The fake streams without it but records the omission as a client-rule warning. " +
       "(OpenAPI tools derive this header from the response media type and ignore this entry.)",
     schema: { type: "string", const: "text/event-stream" },
+  },
+  FakeFault: {
+    name: "X-Fake-Fault",
+    in: "header",
+    required: false,
+    description:
+      "Reference fake only (not part of the service): comma-separated `name=value` items that make this one request misbehave. " +
+      "`first-event-delay=MS` (pause before the first event, or before the answer), `delta-delay=MS` (pause between deltas), " +
+      "`error-after=N` (an `error` event with code `agent_failed` after N deltas), `drop-after=N` (the connection is cut after N deltas), " +
+      "`status=429|500|503` (answer that status instead), `retry-after=S` (its Retry-After, with `status`). " +
+      "A malformed header, or any header when fault injection is off, is 400 `invalid_request`.",
+    schema: { type: "string", examples: ["delta-delay=50,error-after=2", "status=503,retry-after=5"] },
   },
 };
 
