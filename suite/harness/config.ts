@@ -35,7 +35,7 @@ export const FAKE_IDENTITIES = {
 /** A whole number given as a number (programmatic use) or as decimal digits (flags, environment). */
 const wholeNumber = (min: number, max: number) =>
   z
-    .union([z.number(), z.string().trim().regex(/^\d+$/, "must be a whole number").transform(Number)])
+    .union([z.number(), z.string().trim().regex(/^\d+$/).transform(Number)], { error: "must be a whole number" })
     .pipe(z.int("must be a whole number").min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
 
 const flag = z.union([

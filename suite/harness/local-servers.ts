@@ -16,7 +16,7 @@ export interface LocalServer {
 
 /** An HTTP server whose handler gets the request with its body already read. */
 export async function serveHttp(
-  handler: (req: IncomingMessage, res: ServerResponse, body: string) => void | Promise<void>,
+  handler: (req: IncomingMessage, res: ServerResponse, body: string) => unknown,
 ): Promise<LocalServer> {
   const requests: LocalServer["requests"] = [];
   const server = createHttpServer((req, res) => {
@@ -71,4 +71,25 @@ export async function writeParts(res: ServerResponse, parts: readonly (string | 
     if (res.destroyed) return;
     await new Promise<void>((resolve) => res.write(part, () => resolve()));
   }
+}
+
+/** Writes `block` until `total` bytes went out or the client went away; returns the bytes written. */
+export async function writeFlood(res: ServerResponse, block: Buffer, total: number): Promise<number> {
+  let written = 0;
+  while (written < total && !res.destroyed) {
+    written += block.length;
+    if (!res.write(block)) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          res.off("drain", done);
+          res.off("close", done);
+          resolve();
+        };
+        res.on("drain", done);
+        res.on("close", done);
+      });
+    }
+  }
+  if (!res.destroyed) res.end();
+  return written;
 }

@@ -2,7 +2,7 @@ import type { ServerResponse } from "node:http";
 import { Agent } from "undici";
 import { afterEach, describe, expect, test } from "vitest";
 import { HarnessError } from "./errors.ts";
-import { closedPortUrl, serveHttp, serveTcp, writeParts } from "./local-servers.ts";
+import { closedPortUrl, serveHttp, serveTcp, writeFlood, writeParts } from "./local-servers.ts";
 import { Redactor } from "./redact.ts";
 import { readStream, type StreamLimits, type StreamReadOptions } from "./stream-reader.ts";
 import type { StreamProblemKind, StreamResult } from "./types.ts";
@@ -365,12 +365,7 @@ describe("the reader never hangs", () => {
     let written = 0;
     const server = await serveHttp(async (_req, res) => {
       startEventStream(res);
-      const block = Buffer.from(`: ${"x".repeat(64 * 1024 - 4)}\n\n`);
-      while (written < 50 * 1024 * 1024 && !res.destroyed) {
-        written += block.length;
-        if (!res.write(block)) await new Promise((resolve) => res.once("drain", resolve).once("close", resolve));
-      }
-      res.end();
+      written = await writeFlood(res, Buffer.from(`: ${"x".repeat(64 * 1024 - 4)}\n\n`), 50 * 1024 * 1024);
     });
     const result = await read(server.url, { maxStreamBytes: 256 * 1024 });
     expect(kinds(result)).toEqual(["byte-cap"]);

@@ -1,0 +1,37 @@
+/**
+ * agent-conformance: runs the conformance suite against --base-url, or against the embedded
+ * reference fake when none is given. Exit codes: 0 conforms, 1 a MUST failed (or a SHOULD
+ * under --strict), 2 usage/configuration error, unreachable target, harness error, no test ran.
+ */
+
+import { FAKE_IDENTITIES, parseConfig, usage } from "../suite/harness/config.ts";
+import { Redactor } from "../suite/harness/redact.ts";
+import { runConformance } from "../suite/runner/run.ts";
+
+let redactor = new Redactor([FAKE_IDENTITIES.apiKey, FAKE_IDENTITIES.otherApiKey]);
+
+async function main(): Promise<number> {
+  const parsed = parseConfig(process.argv.slice(2), process.env);
+  if (!parsed.ok) {
+    for (const error of parsed.errors) process.stderr.write(`agent-conformance: ${error}\n`);
+    process.stderr.write("run with --help for usage\n");
+    return 2;
+  }
+  redactor = new Redactor([parsed.config.apiKey, parsed.config.otherApiKey, FAKE_IDENTITIES.apiKey, FAKE_IDENTITIES.otherApiKey]);
+  if (parsed.config.help) {
+    process.stdout.write(`${usage()}\n`);
+    return 0;
+  }
+  const { exitCode } = await runConformance(parsed.config);
+  return exitCode;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    // Only reachable through a harness bug; the message still goes through the redactor.
+    const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    process.stderr.write(`agent-conformance: harness error: ${redactor.scrub(text)}\n`);
+    process.exit(2);
+  },
+);

@@ -1,0 +1,87 @@
+import { describe, expect, test } from "vitest";
+import { BudgetLedger, Semaphore } from "./budget.ts";
+
+describe("BudgetLedger", () => {
+  test("a reservation holds creates until spent or released", () => {
+    const ledger = new BudgetLedger(10);
+    const r = ledger.tryReserve(4);
+    expect(r).toBeDefined();
+    expect(ledger.remaining()).toBe(6);
+    expect(r?.trySpend()).toBe(true);
+    expect(ledger.spent).toBe(1);
+    expect(ledger.remaining()).toBe(6);
+    r?.release();
+    expect(ledger.remaining()).toBe(9);
+    expect(ledger.spent).toBe(1);
+  });
+
+  test("a check cannot spend beyond what it reserved", () => {
+    const ledger = new BudgetLedger(10);
+    const r = ledger.tryReserve(2);
+    expect([r?.trySpend(), r?.trySpend(), r?.trySpend()]).toEqual([true, true, false]);
+    expect(ledger.spent).toBe(2);
+  });
+
+  test("a reservation the budget cannot cover is refused, with the skip reason", () => {
+    const ledger = new BudgetLedger(5);
+    ledger.tryReserve(3);
+    expect(ledger.tryReserve(3)).toBeUndefined();
+    expect(ledger.skipReason(3)).toBe("budget: needs 3 creates, 2 left");
+    expect(ledger.tryReserve(2)).toBeDefined();
+    expect(ledger.tryReserve(0)).toBeDefined();
+  });
+
+  test("a released reservation cannot spend and is not returned twice", () => {
+    const ledger = new BudgetLedger(5);
+    const r = ledger.tryReserve(3);
+    r?.release();
+    r?.release();
+    expect(ledger.remaining()).toBe(5);
+    expect(r?.trySpend()).toBe(false);
+  });
+
+  test("spending outside a reservation respects the cap", () => {
+    const ledger = new BudgetLedger(1);
+    expect(ledger.trySpendUnreserved()).toBe(true);
+    expect(ledger.trySpendUnreserved()).toBe(false);
+  });
+});
+
+describe("Semaphore", () => {
+  test("never lets more than the limit hold at once, and serves waiters in order", async () => {
+    const semaphore = new Semaphore(2);
+    const order: number[] = [];
+    const a = await semaphore.acquire();
+    const b = await semaphore.acquire();
+    const third = semaphore.acquire().then((release) => {
+      order.push(3);
+      return release;
+    });
+    const fourth = semaphore.acquire().then((release) => {
+      order.push(4);
+      return release;
+    });
+    expect(semaphore.held).toBe(2);
+    a();
+    const releaseThird = await third;
+    expect(order).toEqual([3]);
+    expect(semaphore.held).toBe(2);
+    b();
+    (await fourth)();
+    releaseThird();
+    expect(order).toEqual([3, 4]);
+    expect(semaphore.held).toBe(0);
+  });
+
+  test("an aborted waiter leaves the queue without taking a slot", async () => {
+    const semaphore = new Semaphore(1);
+    const release = await semaphore.acquire();
+    const controller = new AbortController();
+    const waiting = semaphore.acquire(controller.signal);
+    controller.abort(new Error("gave up"));
+    await expect(waiting).rejects.toThrow("gave up");
+    release();
+    expect(semaphore.held).toBe(0);
+    (await semaphore.acquire())();
+  });
+});

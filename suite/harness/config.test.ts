@@ -1,0 +1,140 @@
+import { describe, expect, test } from "vitest";
+import { DEFAULTS, parseConfig, usage, validateConfig, type ConfigResult, type ConformanceConfig } from "./config.ts";
+
+function ok(result: ConfigResult): ConformanceConfig {
+  if (!result.ok) throw new Error(`expected a valid configuration, got: ${result.errors.join("; ")}`);
+  return result.config;
+}
+
+function errors(result: ConfigResult): string {
+  if (result.ok) throw new Error("expected a configuration error");
+  return result.errors.join("\n");
+}
+
+describe("precedence", () => {
+  test("defaults apply when nothing is given", () => {
+    const config = ok(parseConfig([], {}));
+    expect(config.baseUrl).toBeUndefined();
+    expect(config).toMatchObject({
+      maxCreates: 150,
+      concurrency: 4,
+      requestTimeoutMs: 10_000,
+      firstEventTimeoutMs: 10_000,
+      idleTimeoutMs: 10_000,
+      streamTimeoutMs: 30_000,
+      maxResponseBytes: 1024 * 1024,
+      maxStreamBytes: 4 * 1024 * 1024,
+      runs: 25,
+      only: [],
+      strict: false,
+      reportDir: DEFAULTS.reportDir,
+      fakeOptions: {},
+      help: false,
+    });
+    expect(config.seed).toBeUndefined();
+  });
+
+  test("the environment overrides defaults and a flag overrides the environment", () => {
+    const env = {
+      CONFORMANCE_BASE_URL: "https://env.example/api/",
+      CONFORMANCE_API_KEY: "sk-env",
+      CONFORMANCE_AGENT_ID: "env-agent",
+      CONFORMANCE_MAX_CREATES: "40",
+      CONFORMANCE_STRICT: "true",
+      CONFORMANCE_ONLY: "SSE-*,IDEM-1",
+    };
+    const fromEnv = ok(parseConfig([], env));
+    expect(fromEnv).toMatchObject({
+      baseUrl: "https://env.example/api",
+      apiKey: "sk-env",
+      agentId: "env-agent",
+      maxCreates: 40,
+      strict: true,
+      only: ["SSE-*", "IDEM-1"],
+    });
+    const fromFlags = ok(parseConfig(["--base-url", "http://flag.example", "--max-creates", "7", "--only", "LIST-*", "--only", "DEL-1,DEL-2"], env));
+    expect(fromFlags).toMatchObject({
+      baseUrl: "http://flag.example",
+      apiKey: "sk-env",
+      maxCreates: 7,
+      only: ["LIST-*", "DEL-1", "DEL-2"],
+    });
+  });
+
+  test("an empty environment variable counts as unset", () => {
+    expect(ok(parseConfig([], { CONFORMANCE_MAX_CREATES: "" })).maxCreates).toBe(150);
+  });
+
+  test("every numeric flag is read", () => {
+    const config = ok(parseConfig([
+      "--concurrency", "2", "--request-timeout", "500", "--first-event-timeout", "600", "--idle-timeout", "700",
+      "--stream-timeout", "800", "--check-timeout", "900", "--max-response-bytes", "2048", "--max-stream-bytes", "4096",
+      "--seed", "42", "--runs", "3", "--report-dir", "out", "--checks-dir", "elsewhere", "--strict",
+    ], {}));
+    expect(config).toMatchObject({
+      concurrency: 2, requestTimeoutMs: 500, firstEventTimeoutMs: 600, idleTimeoutMs: 700, streamTimeoutMs: 800,
+      checkTimeoutMs: 900, maxResponseBytes: 2048, maxStreamBytes: 4096, seed: 42, runs: 3, reportDir: "out",
+      checksDir: "elsewhere", strict: true,
+    });
+  });
+
+  test("fake options are NAME=VALUE with JSON values when they parse", () => {
+    const config = ok(parseConfig(["--fake-option", "seed=7", "--fake-option", "mutant=off-by-one", "--fake-option", 'keys=["t=a@web"]'], {}));
+    expect(config.fakeOptions).toEqual({ seed: 7, mutant: "off-by-one", keys: ["t=a@web"] });
+  });
+
+  test("programmatic configuration takes numbers and is validated the same way", () => {
+    expect(ok(validateConfig({ maxCreates: 3, fakeOptions: { mutant: "x" } }))).toMatchObject({ maxCreates: 3, fakeOptions: { mutant: "x" } });
+    expect(errors(validateConfig({ concurrency: 0 }))).toContain("--concurrency");
+  });
+});
+
+describe("validation", () => {
+  test("a base URL without an API key or agent id names both missing flags", () => {
+    const message = errors(parseConfig(["--base-url", "https://api.example"], {}));
+    expect(message).toContain("--api-key (or CONFORMANCE_API_KEY): is required with --base-url");
+    expect(message).toContain("--agent-id (or CONFORMANCE_AGENT_ID): is required with --base-url");
+  });
+
+  test.each([
+    [["--base-url", "ftp://x.example", "--api-key", "k", "--agent-id", "a"], "--base-url", "http or https"],
+    [["--base-url", "not a url", "--api-key", "k", "--agent-id", "a"], "--base-url", "absolute"],
+    [["--base-url", "https://u:p@x.example", "--api-key", "k", "--agent-id", "a"], "--base-url", "credentials"],
+    [["--base-url", "https://x.example/?a=1", "--api-key", "k", "--agent-id", "a"], "--base-url", "query"],
+    [["--max-creates=-1"], "--max-creates", "whole number"],
+    [["--max-creates", "1.5"], "--max-creates", "whole number"],
+    [["--concurrency", "abc"], "--concurrency", "whole number"],
+    [["--concurrency", "0"], "--concurrency", "at least 1"],
+    [["--request-timeout", "0"], "--request-timeout", "at least 1"],
+    [["--only", "SSE-1;rm"], "--only", "requirement ID or glob"],
+    [["--fake-option", "novalue"], "--fake-option", "NAME=VALUE"],
+    [["--base-url", "http://x.example", "--api-key", "k", "--agent-id", "a", "--fake-option", "seed=1"], "--fake-option", "embedded fake"],
+  ])("%j is rejected naming %s", (argv, flag, words) => {
+    const message = errors(parseConfig(argv, {}));
+    expect(message).toContain(flag);
+    expect(message).toContain(words);
+  });
+
+  test("an invalid environment value names the variable", () => {
+    expect(errors(parseConfig([], { CONFORMANCE_RUNS: "many" }))).toContain("CONFORMANCE_RUNS");
+  });
+
+  test("unknown flags and positional arguments are errors", () => {
+    expect(errors(parseConfig(["--bogus"], {}))).toContain("--bogus");
+    expect(errors(parseConfig(["stray"], {}))).toContain("stray");
+  });
+
+  test("a validation error never repeats a key", () => {
+    const message = errors(parseConfig(["--base-url", "https://x.example", "--api-key", "sk-secret-value", "--concurrency", "0"], {}));
+    expect(message).not.toContain("sk-secret-value");
+  });
+});
+
+test("usage lists every flag with its environment variable", () => {
+  const text = usage();
+  for (const flag of ["--base-url", "--api-key", "--agent-id", "--other-agent-id", "--other-api-key", "--max-creates", "--only", "--strict", "--report-dir", "--fake-option", "--help"]) {
+    expect(text).toContain(flag);
+  }
+  expect(text).toContain("CONFORMANCE_BASE_URL");
+  expect(text).toContain("Exit codes");
+});

@@ -1,0 +1,93 @@
+/**
+ * The vitest reporter of a conformance run: collects every test's outcome, lets the runner
+ * clean up after the last check, then maps the outcomes to requirements (build-report.ts)
+ * and writes report-dir/conformance.json.
+ */
+
+import { mkdir, writeFile } from "node:fs/promises";
+import { basename, dirname } from "node:path";
+import type { Reporter, SerializedError, TestModule, TestRunEndReason } from "vitest/node";
+import type { ConformanceReport } from "../harness/report-types.ts";
+import { buildReport, type BuiltReport, type ReportContext, type TestOutcome } from "./build-report.ts";
+
+export interface ConformanceReporterOptions {
+  reportPath: string;
+  /** Runs after the last check and before the report is built (cleanup, journal totals). */
+  finish: () => Promise<ReportContext>;
+}
+
+/** "suite/checks/idempotency.check.ts" → "idempotency". */
+export function familyOfFile(moduleId: string): string {
+  return basename(moduleId).replace(/\.check\.[cm]?[jt]s$/, "").replace(/\.[cm]?[jt]s$/, "");
+}
+
+function errorText(error: SerializedError): string {
+  return error.message || error.name || "error without a message";
+}
+
+export function outcomesOf(modules: ReadonlyArray<TestModule>): { outcomes: TestOutcome[]; moduleErrors: string[] } {
+  const outcomes: TestOutcome[] = [];
+  const moduleErrors: string[] = [];
+  for (const module of modules) {
+    const file = familyOfFile(module.moduleId);
+    for (const error of module.errors()) moduleErrors.push(`${module.relativeModuleId}: ${errorText(error)}`);
+    for (const test of module.children.allTests()) {
+      const result = test.result();
+      outcomes.push({
+        name: test.name,
+        file,
+        state: result.state,
+        errors: (result.errors ?? []).map((e) => ({ name: typeof e.name === "string" ? e.name : undefined, message: errorText(e) })),
+        note: result.state === "skipped" ? result.note : undefined,
+        durationMs: test.diagnostic()?.duration ?? 0,
+        evidence: test.meta().conformance,
+      });
+    }
+  }
+  return { outcomes, moduleErrors };
+}
+
+export class ConformanceReporter implements Reporter {
+  readonly #options: ConformanceReporterOptions;
+  #built: BuiltReport | undefined;
+  #failure: string | undefined;
+
+  constructor(options: ConformanceReporterOptions) {
+    this.#options = options;
+  }
+
+  /** The report, once the run ended; undefined if the reporter could not build it. */
+  get built(): BuiltReport | undefined {
+    return this.#built;
+  }
+
+  /** Why the report could not be built or written, if so. */
+  get failure(): string | undefined {
+    return this.#failure;
+  }
+
+  async onTestRunEnd(
+    testModules: ReadonlyArray<TestModule>,
+    unhandledErrors: ReadonlyArray<SerializedError>,
+    reason: TestRunEndReason,
+  ): Promise<void> {
+    try {
+      const { outcomes, moduleErrors } = outcomesOf(testModules);
+      const harnessErrors = [
+        ...moduleErrors,
+        ...unhandledErrors.map((e) => `unhandled error: ${errorText(e)}`),
+        ...(reason === "interrupted" ? ["the run was interrupted"] : []),
+      ];
+      const context = await this.#options.finish();
+      this.#built = buildReport(outcomes, { ...context, harnessErrors: [...context.harnessErrors, ...harnessErrors] });
+      await writeReport(this.#options.reportPath, this.#built.report);
+    } catch (error) {
+      this.#failure = error instanceof Error ? error.message : String(error);
+    }
+  }
+}
+
+export async function writeReport(path: string, report: ConformanceReport): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, `${JSON.stringify(report, null, 2)}\n`);
+}

@@ -1,0 +1,69 @@
+/**
+ * The lines printed at the end of a run: one per family, then every failed or warned
+ * requirement with its spec sentence, the failure and the exchange that showed it.
+ */
+
+import type { ConformanceReport, RequirementStatus } from "../harness/report-types.ts";
+import { formatTranscript } from "../harness/transcript.ts";
+
+const STATUSES: RequirementStatus[] = ["pass", "fail", "warn", "skip"];
+/** Console evidence stays short; conformance.json and report.html hold the rest. */
+const MESSAGE_LINES = 30;
+
+function clip(text: string, lines = MESSAGE_LINES): string {
+  const all = text.split("\n");
+  return all.length <= lines ? text : `${all.slice(0, lines).join("\n")}\n… (${all.length - lines} more lines in conformance.json)`;
+}
+
+function indent(text: string, prefix = "    "): string {
+  return text.split("\n").map((line) => `${prefix}${line}`).join("\n");
+}
+
+export function familyLines(report: ConformanceReport): string[] {
+  const families = [...new Set(report.requirements.map((r) => r.family))];
+  const width = Math.max(...families.map((f) => f.length), 0);
+  return families.map((family) => {
+    const inFamily = report.requirements.filter((r) => r.family === family);
+    const counts = STATUSES.map((status) => `${String(inFamily.filter((r) => r.status === status).length).padStart(2)} ${status}`);
+    return `${family.padEnd(width)}  ${counts.join("  ")}`;
+  });
+}
+
+export function problemLines(report: ConformanceReport): string[] {
+  const lines: string[] = [];
+  for (const r of report.requirements.filter((x) => x.status === "fail" || x.status === "warn")) {
+    lines.push("", `${r.status.toUpperCase()} ${r.id} (${r.level}) ${r.summary}`, `  spec: ${r.spec}`);
+    const failed = r.tests.find((t) => t.status === "fail");
+    if (failed !== undefined) {
+      lines.push(`  check: ${failed.name}`);
+      if (failed.message !== undefined) lines.push(indent(clip(failed.message)));
+      const last = failed.transcripts?.at(-1);
+      if (last !== undefined) lines.push("  exchange:", indent(clip(formatTranscript(last))));
+    }
+  }
+  return lines;
+}
+
+export function summaryLines(report: ConformanceReport, reportDir: string): string[] {
+  const { counts } = report;
+  const lines = [
+    "",
+    `Conformance of ${report.target} — run ${report.runId}, seed ${report.seed}`,
+    ...familyLines(report),
+    ...problemLines(report),
+    "",
+  ];
+  if (report.harnessErrors.length > 0) {
+    lines.push("Harness errors (not verdicts on the target):", ...report.harnessErrors.map((e) => indent(clip(e, 10), "  - ")), "");
+  }
+  if (report.cleanup.failed.length > 0) {
+    lines.push(`Cleanup: ${report.cleanup.failed.length} conversation(s) could not be deleted:`,
+      ...report.cleanup.failed.map((f) => `  - ${f.conversationId}: ${f.reason}`), "");
+  }
+  lines.push(
+    `Result: ${report.result.toUpperCase()}${report.strict ? " (strict)" : ""} — ${counts.pass} pass, ${counts.fail} fail, ${counts.warn} warn, ${counts.skip} skip; ` +
+      `${report.creates.spent} of ${report.creates.budget} creates; ${report.cleanup.deleted} conversation(s) cleaned up`,
+    `Reports: ${reportDir}`,
+  );
+  return lines;
+}

@@ -1,0 +1,20 @@
+/**
+ * One cheap request before any check: can the harness reach the target at all?
+ * Any HTTP answer is enough; refused, DNS, TLS or no answer means the run cannot start.
+ */
+
+import { randomUUID } from "node:crypto";
+import type { ServiceClient } from "../harness/types.ts";
+
+export type Preflight = { ok: true; status: number } | { ok: false; reason: string };
+
+export async function preflight(client: ServiceClient, describe: string): Promise<Preflight> {
+  try {
+    // Listing a conversation that cannot exist reads nothing and changes nothing.
+    const response = await client.list(randomUUID());
+    return { ok: true, status: response.status };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { ok: false, reason: `the target ${describe} did not answer a first request: ${message}` };
+  }
+}

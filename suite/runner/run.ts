@@ -1,0 +1,206 @@
+/**
+ * runConformance: one conformance run, callable in-process (the project's gate tests) or from
+ * the command line (scripts/conformance.ts). In order: validate the configuration, pick the
+ * target (or start the embedded fake), check that it answers, run the checks in vitest,
+ * delete what the run created, write the reports, print the summary, and choose the exit code.
+ */
+
+import { randomBytes, randomInt } from "node:crypto";
+import { existsSync, statSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { REQUIREMENTS } from "../requirements.ts";
+import { Semaphore } from "../harness/budget.ts";
+import { createClient, createPool } from "../harness/client.ts";
+import { FAKE_IDENTITIES, validateConfig, type ConformanceConfig, type ConformanceInput } from "../harness/config.ts";
+import { readJournal } from "../harness/journal.ts";
+import { displayUrl, Redactor } from "../harness/redact.ts";
+import type { ConformanceReport } from "../harness/report-types.ts";
+import type { RunSettings } from "../harness/run-settings.ts";
+import { globToRegExp } from "../harness/selection.ts";
+import type { ServiceClient } from "../harness/types.ts";
+import { exitCodeOf, type ReportContext } from "./build-report.ts";
+import { cleanupConversations, journalTotals } from "./cleanup.ts";
+import { ConformanceReporter } from "./conformance-reporter.ts";
+import { summaryLines } from "./console-summary.ts";
+import { startEmbeddedFake, type EmbeddedFake } from "./embedded-fake.ts";
+import { preflight } from "./preflight.ts";
+import { runChecks } from "./vitest-run.ts";
+
+export interface RunOptions {
+  /** Where the runner's own lines go (default: stdout). */
+  print?: (line: string) => void;
+  /** Where errors go (default: stderr). */
+  printError?: (line: string) => void;
+  /** vitest's own progress output (default: on). */
+  progress?: boolean;
+  /** Base for relative paths such as --report-dir (default: the current directory). */
+  cwd?: string;
+}
+
+export interface RunOutcome {
+  exitCode: 0 | 1 | 2;
+  /** Undefined when the run stopped before the checks (configuration, unreachable target). */
+  report: ConformanceReport | undefined;
+}
+
+const PROJECT_ROOT = resolve(import.meta.dirname, "../..");
+
+/** Globs that select no requirement are a usage error: a typo must not silently shrink a gate. */
+function unmatchedGlobs(only: readonly string[]): string[] {
+  return only.filter((glob) => !REQUIREMENTS.some((r) => globToRegExp(glob).test(r.id)));
+}
+
+function newRunId(): string {
+  return `${Date.now().toString(36)}${randomBytes(3).toString("hex")}`;
+}
+
+interface Resolved {
+  settings: Omit<RunSettings, "journalPath">;
+  describe: string;
+}
+
+function resolveTarget(config: ConformanceConfig, baseUrl: string, embedded: boolean): Resolved {
+  const apiKey = config.apiKey ?? (embedded ? FAKE_IDENTITIES.apiKey : undefined);
+  const agentId = config.agentId ?? (embedded ? FAKE_IDENTITIES.agentId : undefined);
+  const otherAgentId = config.otherAgentId ?? (embedded ? FAKE_IDENTITIES.otherAgentId : undefined);
+  const otherApiKey = config.otherApiKey ?? (embedded ? FAKE_IDENTITIES.otherApiKey : undefined);
+  if (apiKey === undefined || agentId === undefined) throw new Error("an API key and an agent id are required");
+  const settings: Resolved["settings"] = {
+    baseUrl,
+    primary: { apiKey, agentId },
+    runId: newRunId(),
+    seed: config.seed ?? randomInt(0, 2 ** 31 - 1),
+    runs: config.runs,
+    maxCreates: config.maxCreates,
+    concurrency: config.concurrency,
+    requestTimeoutMs: config.requestTimeoutMs,
+    firstEventTimeoutMs: config.firstEventTimeoutMs,
+    idleTimeoutMs: config.idleTimeoutMs,
+    streamTimeoutMs: config.streamTimeoutMs,
+    checkTimeoutMs: config.checkTimeoutMs,
+    maxResponseBytes: config.maxResponseBytes,
+    maxStreamBytes: config.maxStreamBytes,
+    only: config.only,
+  };
+  if (otherAgentId !== undefined) settings.otherAgent = { apiKey, agentId: otherAgentId };
+  if (otherApiKey !== undefined) settings.otherKey = { apiKey: otherApiKey, agentId };
+  const describe = `${displayUrl(baseUrl)}${embedded ? " (embedded fake)" : ""} (agent ${agentId})`;
+  return { settings, describe };
+}
+
+export async function runConformance(input: ConformanceInput, options: RunOptions = {}): Promise<RunOutcome> {
+  const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const printError = options.printError ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const cwd = options.cwd ?? process.cwd();
+  let redactor = new Redactor([]);
+  const usageError = (lines: string[]): RunOutcome => {
+    for (const line of lines) printError(redactor.scrub(`agent-conformance: ${line}`));
+    return { exitCode: 2, report: undefined };
+  };
+
+  const validated = validateConfig(input);
+  if (!validated.ok) return usageError([...validated.errors, "run with --help for usage"]);
+  const config = validated.config;
+  redactor = new Redactor([config.apiKey, config.otherApiKey]);
+
+  const unmatched = unmatchedGlobs(config.only);
+  if (unmatched.length > 0) return usageError(unmatched.map((glob) => `--only ${glob} selects no requirement`));
+
+  const checksDir = resolve(cwd, config.checksDir);
+  if (!existsSync(checksDir) || !statSync(checksDir).isDirectory()) {
+    return usageError([`--checks-dir ${config.checksDir}: no such directory`]);
+  }
+  const reportDir = resolve(cwd, config.reportDir);
+
+  let fake: EmbeddedFake | undefined;
+  let pool: ReturnType<typeof createPool> | undefined;
+  let journalDir: string | undefined;
+  try {
+    if (config.baseUrl === undefined) {
+      try {
+        fake = await startEmbeddedFake(config.fakeOptions);
+      } catch (error) {
+        return usageError([`could not start the embedded fake: ${error instanceof Error ? error.message : String(error)}`]);
+      }
+    }
+    const { settings, describe } = resolveTarget(config, config.baseUrl ?? fake?.url ?? "", fake !== undefined);
+    const runRedactor = new Redactor([settings.primary.apiKey, settings.otherKey?.apiKey]);
+    redactor = runRedactor;
+
+    pool = createPool(settings.baseUrl, settings.concurrency, settings.requestTimeoutMs);
+    const client: ServiceClient = createClient({
+      baseUrl: settings.baseUrl,
+      primary: settings.primary,
+      limits: settings,
+      dispatcher: pool,
+      semaphore: new Semaphore(settings.concurrency),
+      redactor: runRedactor,
+      // The runner itself never creates; a key is still well-formed should that change.
+      idempotencyKey: () => `conf-${settings.runId}-runner-${randomBytes(4).toString("hex")}`,
+    });
+
+    const reachable = await preflight(client, describe);
+    if (!reachable.ok) return usageError([reachable.reason]);
+
+    journalDir = await mkdtemp(join(tmpdir(), "agent-conformance-"));
+    const journalPath = join(journalDir, "journal.jsonl");
+    const startedAt = new Date();
+    const started = performance.now();
+
+    const finish = async (): Promise<ReportContext> => {
+      const journal = readJournal(journalPath);
+      const totals = journalTotals(journal.entries);
+      const cleanup = await cleanupConversations(totals.tracked, client, {
+        primary: settings.primary.apiKey,
+        other: settings.otherKey?.apiKey ?? undefined,
+      }, settings.concurrency);
+      return {
+        target: describe,
+        strict: config.strict,
+        only: config.only,
+        runId: settings.runId,
+        seed: settings.seed,
+        startedAt: startedAt.toISOString(),
+        durationMs: performance.now() - started,
+        creates: { budget: settings.maxCreates, spent: totals.creates },
+        cleanup,
+        harnessErrors: journal.malformed > 0 ? [`${journal.malformed} journal line(s) could not be read`] : [],
+        redactor: runRedactor,
+      };
+    };
+
+    const reporter = new ConformanceReporter({ reportPath: join(reportDir, "conformance.json"), finish });
+    try {
+      await runChecks({
+        root: PROJECT_ROOT,
+        checksDir,
+        reportDir,
+        settings: { ...settings, journalPath },
+        reporter,
+        progress: options.progress ?? true,
+      });
+    } catch (error) {
+      return usageError([`the test runner failed: ${error instanceof Error ? error.message : String(error)}`]);
+    }
+
+    const built = reporter.built;
+    if (built === undefined) {
+      return usageError([`no report was produced: ${reporter.failure ?? "the test runner did not finish the run"}`]);
+    }
+    try {
+      const { writeHtmlReport } = await import("../report/html.ts");
+      await writeHtmlReport(built.report, reportDir);
+    } catch (error) {
+      printError(redactor.scrub(`agent-conformance: report.html was not written: ${error instanceof Error ? error.message : String(error)}`));
+    }
+    for (const line of summaryLines(built.report, reportDir)) print(runRedactor.scrub(line));
+    if (built.executed === 0) printError("agent-conformance: no check was executed (all skipped or none selected)");
+    return { exitCode: exitCodeOf(built), report: built.report };
+  } finally {
+    await pool?.close().catch(() => {});
+    await fake?.close().catch(() => {});
+    if (journalDir !== undefined) await rm(journalDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * Runs the checks with vitest's Node API and an inline configuration: the check files only,
+ * one worker without isolation (the budget ledger and the connection pool are process-wide,
+ * and checks run one after another), the run settings provided to that worker, and the
+ * JUnit and conformance reporters.
+ */
+
+import { join } from "node:path";
+import { startVitest } from "vitest/node";
+import { RUN_SETTINGS_KEY, type RunSettings } from "../harness/run-settings.ts";
+import type { ConformanceReporter } from "./conformance-reporter.ts";
+
+export interface VitestRunOptions {
+  /** The project root (where node_modules is). */
+  root: string;
+  /** Absolute directory holding the *.check.ts files. */
+  checksDir: string;
+  reportDir: string;
+  settings: RunSettings;
+  reporter: ConformanceReporter;
+  /** vitest's own progress output on stdout. */
+  progress: boolean;
+}
+
+/** Beyond the checks' own deadlines, vitest's timeouts are a backstop only. */
+const BACKSTOP_MS = 10_000;
+
+export async function runChecks(options: VitestRunOptions): Promise<void> {
+  const { settings } = options;
+  const exitCodeBefore = process.exitCode;
+  const vitest = await startVitest("test", [], {
+    config: false,
+    root: options.root,
+    dir: options.checksDir,
+    include: ["**/*.check.ts"],
+    exclude: ["**/node_modules/**"],
+    watch: false,
+    pool: "forks",
+    maxWorkers: 1,
+    isolate: false,
+    fileParallelism: false,
+    passWithNoTests: true,
+    testTimeout: settings.checkTimeoutMs + BACKSTOP_MS,
+    hookTimeout: settings.checkTimeoutMs + BACKSTOP_MS,
+    teardownTimeout: BACKSTOP_MS,
+    provide: { [RUN_SETTINGS_KEY]: settings },
+    reporters: [
+      ...(options.progress ? ["default" as const] : []),
+      ["junit", { outputFile: join(options.reportDir, "junit.xml"), suiteName: "conformance" }],
+      options.reporter,
+    ],
+  });
+  await vitest.close();
+  // vitest sets process.exitCode for failed tests; the runner decides the exit code itself.
+  process.exitCode = exitCodeBefore;
+}
