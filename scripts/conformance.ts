@@ -1,3 +1,4 @@
+#!/usr/bin/env -S npx tsx
 /**
  * agent-conformance: runs the conformance suite against --base-url, or against the embedded
  * reference fake when none is given. Exit codes: 0 conforms, 1 a MUST failed (or a SHOULD

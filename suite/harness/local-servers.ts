@@ -1,6 +1,8 @@
 /**
  * Hand-built local servers for the harness's own tests: each listens on 127.0.0.1, port 0,
  * and is closed (with every open connection) when the test that started it finishes.
+ * Concurrent tests pass their own context's onTestFinished, since the global one cannot
+ * tell which of several running tests is meant.
  */
 
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -15,8 +17,11 @@ export interface LocalServer {
 }
 
 /** An HTTP server whose handler gets the request with its body already read. */
+export type Register = (cleanup: () => Promise<void>) => void;
+
 export async function serveHttp(
   handler: (req: IncomingMessage, res: ServerResponse, body: string) => unknown,
+  register: Register = onTestFinished,
 ): Promise<LocalServer> {
   const requests: LocalServer["requests"] = [];
   const server = createHttpServer((req, res) => {
@@ -30,7 +35,7 @@ export async function serveHttp(
   });
   server.keepAliveTimeout = 1000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  onTestFinished(async () => {
+  register(async () => {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
@@ -39,7 +44,7 @@ export async function serveHttp(
 }
 
 /** A TCP server that answers each connection with `onConnection` (for bytes that are not HTTP). */
-export async function serveTcp(onConnection: (socket: Socket) => void): Promise<{ url: string }> {
+export async function serveTcp(onConnection: (socket: Socket) => void, register: Register = onTestFinished): Promise<{ url: string }> {
   const sockets = new Set<Socket>();
   const server = createNetServer((socket) => {
     sockets.add(socket);
@@ -48,7 +53,7 @@ export async function serveTcp(onConnection: (socket: Socket) => void): Promise<
     onConnection(socket);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  onTestFinished(async () => {
+  register(async () => {
     for (const socket of sockets) socket.destroy();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });

@@ -180,6 +180,7 @@ export async function runConformance(input: ConformanceInput, options: RunOption
         settings: { ...settings, journalPath },
         reporter,
         progress: options.progress ?? true,
+        redactor: runRedactor,
       });
     } catch (error) {
       return usageError([`the test runner failed: ${error instanceof Error ? error.message : String(error)}`]);

@@ -7,8 +7,10 @@
 
 import { join } from "node:path";
 import { startVitest } from "vitest/node";
+import type { Redactor } from "../harness/redact.ts";
 import { RUN_SETTINGS_KEY, type RunSettings } from "../harness/run-settings.ts";
 import type { ConformanceReporter } from "./conformance-reporter.ts";
+import { scrubbingStream, scrubFile } from "./scrubbed-output.ts";
 
 export interface VitestRunOptions {
   /** The project root (where node_modules is). */
@@ -20,14 +22,17 @@ export interface VitestRunOptions {
   reporter: ConformanceReporter;
   /** vitest's own progress output on stdout. */
   progress: boolean;
+  /** Every line vitest prints, and the JUnit file, pass through it. */
+  redactor: Redactor;
 }
 
 /** Beyond the checks' own deadlines, vitest's timeouts are a backstop only. */
 const BACKSTOP_MS = 10_000;
 
 export async function runChecks(options: VitestRunOptions): Promise<void> {
-  const { settings } = options;
+  const { settings, redactor } = options;
   const exitCodeBefore = process.exitCode;
+  const junitPath = join(options.reportDir, "junit.xml");
   const vitest = await startVitest("test", [], {
     config: false,
     root: options.root,
@@ -46,11 +51,15 @@ export async function runChecks(options: VitestRunOptions): Promise<void> {
     provide: { [RUN_SETTINGS_KEY]: settings },
     reporters: [
       ...(options.progress ? ["default" as const] : []),
-      ["junit", { outputFile: join(options.reportDir, "junit.xml"), suiteName: "conformance" }],
+      ["junit", { outputFile: junitPath, suiteName: "conformance" }],
       options.reporter,
     ],
+  }, undefined, {
+    stdout: scrubbingStream(redactor, (text) => process.stdout.write(text)),
+    stderr: scrubbingStream(redactor, (text) => process.stderr.write(text)),
   });
   await vitest.close();
+  await scrubFile(junitPath, redactor);
   // vitest sets process.exitCode for failed tests; the runner decides the exit code itself.
   process.exitCode = exitCodeBefore;
 }

@@ -1,0 +1,158 @@
+import { describe, expect, test } from "vitest";
+import { Redactor } from "../harness/redact.ts";
+import { REQUIREMENTS } from "../requirements.ts";
+import { buildReport, exitCodeOf, type ReportContext, type TestOutcome } from "./build-report.ts";
+
+const KEY = "sk-secret-abcdef123456";
+
+function context(overrides: Partial<ReportContext> = {}): ReportContext {
+  return {
+    target: "http://127.0.0.1:1 (agent a)",
+    strict: false,
+    only: [],
+    runId: "run1",
+    seed: 7,
+    startedAt: "2026-01-01T00:00:00.000Z",
+    durationMs: 12.4,
+    creates: { budget: 150, spent: 3 },
+    cleanup: { deleted: 2, failed: [] },
+    harnessErrors: [],
+    redactor: new Redactor([KEY]),
+    ...overrides,
+  };
+}
+
+function outcome(name: string, state: TestOutcome["state"], extra: Partial<TestOutcome> = {}): TestOutcome {
+  return { name, file: "family", state, errors: state === "failed" ? [{ name: "AssertionError", message: "expected 409, got 422" }] : [], durationMs: 1, ...extra };
+}
+
+const statusOf = (outcomes: TestOutcome[], id: string, ctx = context()) =>
+  buildReport(outcomes, ctx).report.requirements.find((r) => r.id === id);
+
+describe("requirement status", () => {
+  test("a MUST with a failing test fails, even if another test passed", () => {
+    const r = statusOf([outcome("[IDEM-3] a", "passed"), outcome("[IDEM-3 IDEM-1] b", "failed")], "IDEM-3");
+    expect(r?.status).toBe("fail");
+    expect(r?.reason).toBe("expected 409, got 422");
+    expect(r?.tests.map((t) => t.status)).toEqual(["pass", "fail"]);
+  });
+
+  test("a test naming several requirements counts for each of them", () => {
+    const built = buildReport([outcome("[IDEM-1 IDEM-2] replay", "passed")], context());
+    const ids = built.report.requirements.filter((r) => r.status === "pass").map((r) => r.id);
+    expect(ids).toEqual(["IDEM-1", "IDEM-2"]);
+  });
+
+  test("a failing SHOULD warns, and fails under --strict", () => {
+    expect(statusOf([outcome("[AUTH-2] 401", "failed")], "AUTH-2")?.status).toBe("warn");
+    expect(statusOf([outcome("[AUTH-2] 401", "failed")], "AUTH-2", context({ strict: true }))?.status).toBe("fail");
+  });
+
+  test("passes when at least one test passed and none failed; skipped siblings do not matter", () => {
+    expect(statusOf([outcome("[LIST-1] a", "passed"), outcome("[LIST-1] b", "skipped", { note: "budget: needs 51 creates, 3 left" })], "LIST-1")?.status).toBe("pass");
+  });
+
+  test("skips with every distinct reason when all its tests were skipped", () => {
+    const r = statusOf([
+      outcome("[SCOPE-3] a", "skipped", { note: "needs --other-api-key" }),
+      outcome("[SCOPE-3] b", "skipped", { note: "needs --other-api-key" }),
+      outcome("[SCOPE-3] c", "skipped", { note: "budget: needs 4 creates, 0 left" }),
+    ], "SCOPE-3");
+    expect(r?.status).toBe("skip");
+    expect(r?.reason).toBe("needs --other-api-key; budget: needs 4 creates, 0 left");
+  });
+
+  test("skips when no test covers it", () => {
+    const r = statusOf([], "DEL-2");
+    expect(r).toMatchObject({ status: "skip", reason: "no check covers this requirement" });
+  });
+
+  test("requirements outside --only are not selected, never passed or skipped for another reason", () => {
+    const built = buildReport([outcome("[SSE-1] a", "passed"), outcome("[IDEM-1] b", "skipped")], context({ only: ["SSE-*"] }));
+    const idem = built.report.requirements.find((r) => r.id === "IDEM-1");
+    expect(idem).toMatchObject({ status: "skip", reason: "not selected by --only", tests: [] });
+    expect(built.report.requirements.find((r) => r.id === "SSE-1")?.status).toBe("pass");
+    expect(built.report.counts.tests).toBe(1);
+  });
+
+  test("every service requirement of the catalog appears once, in catalog order", () => {
+    const ids = buildReport([], context()).report.requirements.map((r) => r.id);
+    expect(ids).toEqual(REQUIREMENTS.filter((r) => r.family !== "client").map((r) => r.id));
+  });
+});
+
+describe("harness failures are not verdicts", () => {
+  test("a test that failed with a HarnessError judges nothing and is listed as a harness error", () => {
+    const built = buildReport([
+      outcome("[RESP-1] a", "failed", { errors: [{ name: "HarnessError", message: "cannot reach http://x: ECONNREFUSED" }] }),
+    ], context());
+    const r = built.report.requirements.find((x) => x.id === "RESP-1");
+    expect(r?.status).toBe("skip");
+    expect(r?.tests[0]?.message).toContain("harness error");
+    expect(built.report.harnessErrors).toHaveLength(1);
+    expect(built.report.result).toBe("pass");
+    expect(exitCodeOf(built)).toBe(2);
+  });
+
+  test("a test without an [ID] prefix or with an unknown ID is a harness error", () => {
+    const built = buildReport([outcome("no prefix", "passed"), outcome("[NOPE-1] x", "passed"), outcome("[RESP-1] ok", "passed")], context());
+    expect(built.report.harnessErrors).toHaveLength(2);
+    expect(exitCodeOf(built)).toBe(2);
+  });
+
+  test("an interrupted test is a skip, not a pass", () => {
+    expect(statusOf([outcome("[DEL-1] a", "pending")], "DEL-1")?.status).toBe("skip");
+  });
+});
+
+describe("exit code", () => {
+  test("0 when every MUST that ran passed, even with warnings", () => {
+    expect(exitCodeOf(buildReport([outcome("[RESP-1] a", "passed"), outcome("[AUTH-2] b", "failed")], context()))).toBe(0);
+  });
+
+  test("1 when a MUST failed, or a SHOULD under --strict", () => {
+    expect(exitCodeOf(buildReport([outcome("[RESP-1] a", "failed")], context()))).toBe(1);
+    expect(exitCodeOf(buildReport([outcome("[RESP-1] a", "passed"), outcome("[AUTH-2] b", "failed")], context({ strict: true })))).toBe(1);
+  });
+
+  test("2 when no test was executed", () => {
+    expect(exitCodeOf(buildReport([outcome("[RESP-1] a", "skipped", { note: "budget" })], context()))).toBe(2);
+    expect(exitCodeOf(buildReport([], context()))).toBe(2);
+  });
+
+  test("2 when the harness reported an error outside the tests", () => {
+    expect(exitCodeOf(buildReport([outcome("[RESP-1] a", "passed")], context({ harnessErrors: ["module failed to load"] })))).toBe(2);
+  });
+});
+
+describe("the report", () => {
+  test("carries counts, budget, cleanup and run identifiers", () => {
+    const { report } = buildReport([outcome("[RESP-1] a", "passed"), outcome("[RESP-4] b", "failed"), outcome("[AUTH-2] c", "failed")], context());
+    expect(report).toMatchObject({
+      target: "http://127.0.0.1:1 (agent a)",
+      result: "fail",
+      strict: false,
+      runId: "run1",
+      seed: 7,
+      durationMs: 12,
+      creates: { budget: 150, spent: 3 },
+      cleanup: { deleted: 2, failed: [] },
+    });
+    expect(report.counts).toMatchObject({ pass: 1, fail: 1, warn: 1, tests: 3 });
+    expect(report.counts.pass + report.counts.fail + report.counts.warn + report.counts.skip).toBe(report.requirements.length);
+  });
+
+  test("a failing test keeps its evidence, scrubbed of keys", () => {
+    const { report } = buildReport([outcome("[RESP-1] a", "failed", {
+      errors: [{ message: `server said ${KEY}` }],
+      evidence: {
+        transcripts: [{ request: { method: "POST", url: "http://x/v1", headers: {} }, response: { status: 500, headers: {}, body: KEY }, durationMs: 3 }],
+        timelines: [[{ at: 1, event: "error", data: KEY }]],
+      },
+    })], context());
+    const test0 = report.requirements.find((r) => r.id === "RESP-1")?.tests[0];
+    expect(test0?.transcripts).toHaveLength(1);
+    expect(test0?.timelines).toHaveLength(1);
+    expect(JSON.stringify(report)).not.toContain(KEY);
+  });
+});

@@ -1,0 +1,71 @@
+/**
+ * The command line itself: a real process, its exit code and its output.
+ * (run.test.ts covers the runner's behaviour in-process; this proves the process wiring.)
+ */
+
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { closedPortUrl } from "../harness/local-servers.ts";
+import { readFile } from "node:fs/promises";
+import { checksDir, FAILING_MUST, KEY, QUOTING_ECHO, ROOT, tempDir, tinyTarget } from "./test-fixtures.ts";
+
+const TSX = join(ROOT, "node_modules/tsx/dist/cli.mjs");
+const CLI = join(ROOT, "scripts/conformance.ts");
+const SPAWN_LIMIT_MS = 60_000;
+
+/** The environment without this process's own vitest and conformance variables. */
+function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (!name.startsWith("VITEST") && !name.startsWith("CONFORMANCE_") && name !== "TEST" && name !== "NODE_ENV") env[name] = value;
+  }
+  return { ...env, ...extra };
+}
+
+function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [TSX, CLI, ...args], { cwd: ROOT, env: cleanEnv(env), timeout: SPAWN_LIMIT_MS });
+    let output = "";
+    child.stdout.on("data", (part: Buffer) => (output += part.toString()));
+    child.stderr.on("data", (part: Buffer) => (output += part.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, output }));
+  });
+}
+
+describe.concurrent("agent-conformance", () => {
+  test("--help prints usage and exits 0", async () => {
+    const run = await runCli(["--help"]);
+    expect(run.code).toBe(0);
+    expect(run.output).toContain("Usage: agent-conformance");
+  });
+
+  test("a bad flag exits 2 with a message", async () => {
+    const run = await runCli(["--concurrency", "none"]);
+    expect(run.code).toBe(2);
+    expect(run.output).toContain("--concurrency (or CONFORMANCE_CONCURRENCY): must be a whole number");
+  });
+
+  test("an unreachable target from the environment exits 2 without printing the key", async () => {
+    const run = await runCli([], { CONFORMANCE_BASE_URL: await closedPortUrl(), CONFORMANCE_API_KEY: KEY, CONFORMANCE_AGENT_ID: "a" });
+    expect(run.code).toBe(2);
+    expect(run.output).toContain("ECONNREFUSED");
+    expect(run.output).not.toContain(KEY);
+  });
+
+  test("a failed MUST exits 1, and no key is printed even when a check quotes the target echoing it", async ({ onTestFinished }) => {
+    const server = await tinyTarget(onTestFinished);
+    const reports = await tempDir("conformance-reports-", onTestFinished);
+    const checks = await checksDir(FAILING_MUST + QUOTING_ECHO, onTestFinished);
+    const run = await runCli(["--base-url", server.url, "--api-key", KEY, "--agent-id", "agent-x", "--checks-dir", checks, "--report-dir", reports]);
+    expect(run.code, run.output).toBe(1);
+    expect(run.output).toContain("FAIL DEL-2 (MUST)");
+    // vitest printed the check's message, with the key scrubbed on the way out.
+    expect(run.output).toContain('target said: {"items":[],"echo":"Bearer sk-r…(redacted)"}');
+    expect(run.output).not.toContain(KEY);
+    for (const file of ["junit.xml", "conformance.json", "report.html"]) {
+      expect(await readFile(join(reports, file), "utf8")).not.toContain(KEY);
+    }
+  });
+});

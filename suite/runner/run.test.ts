@@ -1,0 +1,171 @@
+/**
+ * runConformance in-process: every exit code reached on purpose, with tiny check directories
+ * against a hand-built target or the embedded fake.
+ */
+
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { closedPortUrl, serveHttp } from "../harness/local-servers.ts";
+import type { ConformanceInput } from "../harness/config.ts";
+import { runConformance, type RunOutcome } from "./run.ts";
+import {
+  checksDir, FAILING_MUST, FAILING_SHOULD, KEY, OVERSPENDING, PASSING_MUST, readReport, SLOW, tempDir, TINY_CONVERSATION, tinyTarget,
+} from "./test-fixtures.ts";
+
+interface Captured extends RunOutcome {
+  output: string;
+}
+
+async function run(input: ConformanceInput): Promise<Captured> {
+  const lines: string[] = [];
+  const outcome = await runConformance(input, { progress: false, print: (l) => lines.push(l), printError: (l) => lines.push(l) });
+  return { ...outcome, output: lines.join("\n") };
+}
+
+const live = (url: string) => ({ baseUrl: url, apiKey: KEY, agentId: "agent-x" });
+
+describe("exit 2 before any check runs", () => {
+  test("an unreachable base URL, with the reason and without the key", async () => {
+    const result = await run(live(await closedPortUrl()));
+    expect(result.exitCode).toBe(2);
+    expect(result.report).toBeUndefined();
+    expect(result.output).toContain("ECONNREFUSED");
+    expect(result.output).not.toContain(KEY);
+  });
+
+  test("a target that accepts the connection but never answers", async () => {
+    const server = await serveHttp(() => {
+      // Never answers.
+    });
+    const result = await run({ ...live(server.url), requestTimeoutMs: 200 });
+    expect(result.exitCode).toBe(2);
+    expect(result.output).toContain("did not answer a first request");
+  });
+
+  test("a base URL without an API key or agent id", async () => {
+    const result = await run({ baseUrl: "http://127.0.0.1:9" });
+    expect(result.exitCode).toBe(2);
+    expect(result.output).toContain("--api-key (or CONFORMANCE_API_KEY): is required with --base-url");
+    expect(result.output).toContain("--agent-id (or CONFORMANCE_AGENT_ID): is required with --base-url");
+  });
+
+  test("an --only glob that selects no requirement", async () => {
+    const result = await run({ only: ["SSE-1", "NOPE-*"] });
+    expect(result.exitCode).toBe(2);
+    expect(result.output).toContain("--only NOPE-* selects no requirement");
+  });
+
+  test("a checks directory that does not exist", async () => {
+    const result = await run({ checksDir: "/nonexistent/checks" });
+    expect(result.exitCode).toBe(2);
+    expect(result.output).toContain("no such directory");
+  });
+
+  test("fake options the embedded fake refuses", async () => {
+    const result = await run({ checksDir: await checksDir(PASSING_MUST), fakeOptions: { seed: -1 } });
+    expect(result.exitCode).toBe(2);
+    expect(result.output).toContain("could not start the embedded fake");
+  });
+});
+
+describe("runs that reach the checks", () => {
+  test("0 when every MUST passes; a failed SHOULD warns; skips carry reasons; cleanup deletes as the owner", async () => {
+    const server = await tinyTarget();
+    const reports = await tempDir("conformance-reports-");
+    const result = await run({ ...live(server.url), checksDir: await checksDir(PASSING_MUST + FAILING_SHOULD), reportDir: reports });
+    expect(result.exitCode, result.output).toBe(0);
+    const report = await readReport(reports);
+    expect(result.report).toEqual(report);
+    const requirement = (id: string) => report.requirements.find((r) => r.id === id);
+    expect(requirement("DEL-2")?.status).toBe("pass");
+    expect(requirement("AUTH-2")).toMatchObject({ status: "warn", reason: "expected 401, got 200" });
+    expect(requirement("SCOPE-3")).toMatchObject({ status: "skip", reason: "needs --other-api-key" });
+    expect(requirement("LIST-5")).toMatchObject({ status: "skip", reason: "budget: needs 500 creates, 149 left" });
+    expect(report.creates).toEqual({ budget: 150, spent: 1 });
+    expect(report.cleanup).toEqual({ deleted: 1, failed: [] });
+    // The create carried run-scoped key and message; cleanup deleted exactly that conversation, as its owner.
+    const create = server.requests.find((r) => r.method === "POST");
+    expect(create?.headers["idempotency-key"]).toMatch(new RegExp(`^conf-${report.runId}-`));
+    expect(create?.body).toContain(`conf-${report.runId}-tiny-`);
+    const deletes = server.requests.filter((r) => r.method === "DELETE").map((r) => `${r.url} ${r.headers.authorization}`);
+    expect(deletes).toEqual([
+      `/v1/agents/agent-x/conversations/00000000-0000-4000-8000-000000000000 Bearer ${KEY}`,
+      `/v1/agents/agent-x/conversations/${TINY_CONVERSATION} Bearer ${KEY}`,
+    ]);
+    expect(result.output).toMatch(/delete\s+1 pass\s+0 fail\s+0 warn\s+\d+ skip/);
+    expect(result.output).toContain("WARN AUTH-2 (SHOULD)");
+    expect(result.output).not.toContain(KEY);
+    const files = await Promise.all(["conformance.json", "junit.xml", "report.html"].map((f) => readFile(join(reports, f), "utf8")));
+    for (const text of files) expect(text).not.toContain(KEY);
+    expect(files[1]).toContain("[DEL-2] deleting an unknown conversation is 404");
+  });
+
+  test("1 when a SHOULD fails under --strict", async () => {
+    const server = await tinyTarget();
+    const reports = await tempDir("conformance-reports-");
+    const result = await run({ ...live(server.url), checksDir: await checksDir(FAILING_SHOULD), reportDir: reports, strict: true });
+    expect(result.exitCode, result.output).toBe(1);
+    expect(result.report?.requirements.find((r) => r.id === "AUTH-2")?.status).toBe("fail");
+  });
+
+  test("1 when a MUST fails, and the summary shows the exchange that showed it", async () => {
+    const server = await tinyTarget();
+    const reports = await tempDir("conformance-reports-");
+    const result = await run({ ...live(server.url), checksDir: await checksDir(FAILING_MUST), reportDir: reports });
+    expect(result.exitCode, result.output).toBe(1);
+    expect(result.output).toContain("FAIL DEL-2 (MUST)");
+    expect(result.output).toContain("expected 204, got 404");
+    expect(result.output).toContain("< 404");
+    expect(result.output).toContain("Bearer sk-r…(redacted)");
+    expect(result.output).not.toContain(KEY);
+    const failed = result.report?.requirements.find((r) => r.id === "DEL-2")?.tests[0];
+    expect(failed?.transcripts?.[0]?.response?.status).toBe(404);
+  });
+
+  test("1 when a check outlives its deadline, and its request is cut off", async () => {
+    let hungRequestClosed = false;
+    const server = await serveHttp((req, res) => {
+      if (req.url?.includes("/conversations/c/")) {
+        res.on("close", () => (hungRequestClosed = true));
+        return; // Never answers the check.
+      }
+      res.writeHead(404, { "content-type": "application/json" }).end("{}");
+    });
+    const reports = await tempDir("conformance-reports-");
+    const result = await run({ ...live(server.url), checksDir: await checksDir(SLOW), reportDir: reports, requestTimeoutMs: 20_000 });
+    expect(result.exitCode, result.output).toBe(1);
+    expect(result.report?.requirements.find((r) => r.id === "DEL-2")?.reason).toContain("did not finish within 300 ms");
+    expect(hungRequestClosed).toBe(true);
+  });
+
+  test("2 when a check breaks the harness contract by spending creates it did not declare", async () => {
+    const server = await tinyTarget();
+    const reports = await tempDir("conformance-reports-");
+    const result = await run({ ...live(server.url), checksDir: await checksDir(OVERSPENDING), reportDir: reports });
+    expect(result.exitCode, result.output).toBe(2);
+    expect(result.report?.harnessErrors.join("\n")).toContain("declared creates: 0");
+    expect(server.requests.filter((r) => r.method === "POST")).toEqual([]);
+  });
+
+  test("2 when --only selects requirements no check here covers (nothing executed)", async () => {
+    const server = await tinyTarget();
+    const reports = await tempDir("conformance-reports-");
+    const result = await run({ ...live(server.url), checksDir: await checksDir(FAILING_MUST), reportDir: reports, only: ["SSE-*"] });
+    expect(result.exitCode, result.output).toBe(2);
+    expect(result.report?.requirements.find((r) => r.id === "DEL-2")?.reason).toBe("not selected by --only");
+    expect(server.requests.filter((r) => r.method === "DELETE")).toEqual([]);
+  });
+
+  test("without a base URL the embedded fake is the target, with its default identities", async () => {
+    const reports = await tempDir("conformance-reports-");
+    const result = await run({ checksDir: await checksDir(PASSING_MUST), reportDir: reports, fakeOptions: { seed: 3 } });
+    expect(result.exitCode, result.output).toBe(0);
+    expect(result.report?.target).toContain("embedded fake");
+    // The fake's default identities include another key, so the check that needs it ran.
+    expect(result.report?.requirements.filter((r) => r.status === "pass").map((r) => r.id)).toEqual(["RESP-1", "DEL-2", "SCOPE-3"]);
+    expect(result.report?.cleanup).toEqual({ deleted: 1, failed: [] });
+    expect(result.output).not.toContain("sk-fake-a");
+    expect(result.output).not.toContain("sk-fake-b");
+  });
+});
