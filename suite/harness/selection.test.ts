@@ -1,0 +1,38 @@
+import { describe, expect, test } from "vitest";
+import { checkTitle, globToRegExp, idsOfTitle, isAnySelected, isSelected } from "./selection.ts";
+
+describe("--only selection", () => {
+  test.each([
+    ["SSE-*", "SSE-10", true],
+    ["SSE-*", "SSE-1", true],
+    ["SSE-*", "IDEM-1", false],
+    ["IDEM-1", "IDEM-1", true],
+    ["IDEM-1", "IDEM-10", false],
+    ["idem-?", "IDEM-7", true],
+    ["*", "LIST-3", true],
+  ])("%s matches %s: %s", (glob, id, expected) => {
+    expect(globToRegExp(glob).test(id)).toBe(expected);
+  });
+
+  test("nothing given selects everything", () => {
+    expect(isSelected("AUTH-1", [])).toBe(true);
+  });
+
+  test("a check runs when any of its requirements is selected", () => {
+    expect(isAnySelected(["IDEM-1", "SSE-3"], ["SSE-*"])).toBe(true);
+    expect(isAnySelected(["IDEM-1", "IDEM-2"], ["SSE-*", "LIST-1"])).toBe(false);
+  });
+});
+
+describe("titles", () => {
+  test("a title names its requirements and round-trips", () => {
+    const title = checkTitle(["IDEM-1", "IDEM-2"], "a replay returns the earlier result");
+    expect(title).toBe("[IDEM-1 IDEM-2] a replay returns the earlier result");
+    expect(idsOfTitle(title)).toEqual(["IDEM-1", "IDEM-2"]);
+  });
+
+  test("a title without the prefix has no IDs", () => {
+    expect(idsOfTitle("no prefix")).toBeUndefined();
+    expect(idsOfTitle("[] empty")).toBeUndefined();
+  });
+});
