@@ -1,0 +1,110 @@
+/**
+ * Isolation between agents and channels (SCOPE-1 … SCOPE-4).
+ * Create cost: 7 at most — SCOPE-1: 1, SCOPE-2: 1, SCOPE-3: 1, SCOPE-4: 2 per other identity
+ * (1 conversation + 1 refused continuation).
+ * The other agent shares the primary key; the other key reaches the same agent id through
+ * another scope, so isolation broken only across channels is caught while agents look intact.
+ */
+import { CONVERSATION_NOT_FOUND } from "../../schemas/index.ts";
+import { check } from "../harness/check.ts";
+import { expectErrorCode, expectNon2xx, expectSame, expectStatus, expectThat } from "../harness/expect.ts";
+import type { HttpResult, Identity, Target } from "../harness/types.ts";
+import { listPage, sameId, startConversation, trackIfCreated } from "./support/conversations.ts";
+
+/** The other identity a check needs; `needs` guarantees it, this makes the type say so. */
+function other(target: Target, which: "otherAgent" | "otherKey"): Identity {
+  const identity = target[which];
+  expectThat(identity !== undefined, `the ${which} identity is not configured`);
+  return identity;
+}
+
+/** The owner still sees the conversation, with the same total as before. */
+async function expectIntact(target: Target, conversationId: string, total: number, context: string, ...evidence: HttpResult[]) {
+  const after = await listPage(target, conversationId);
+  expectSame(after.page.total, total, `${context}: the owner's total`, ...evidence, after.http);
+}
+
+function expectNoLeak(res: HttpResult, message: string, context: string): void {
+  expectThat(!res.text.includes(message), `${context}: the answer contains the conversation's message text`, res);
+}
+
+check(
+  ["SCOPE-1"],
+  "another agent cannot list the conversation and learns nothing of it",
+  { creates: 1, needs: ["otherAgent"] },
+  async (target) => {
+    const { conversationId, message } = await startConversation(target, "scope-1");
+    const res = await target.client.list(conversationId, { as: other(target, "otherAgent") });
+    expectNon2xx(res, "listing through the other agent");
+    expectNoLeak(res, message, "listing through the other agent");
+  },
+);
+
+check(
+  ["SCOPE-2"],
+  "deleting through another agent is 404 conversation_not_found and the conversation survives",
+  { creates: 1, needs: ["otherAgent"] },
+  async (target) => {
+    const { conversationId } = await startConversation(target, "scope-2");
+    const before = await listPage(target, conversationId);
+    const res = await target.client.delete(conversationId, { as: other(target, "otherAgent") });
+    expectStatus(res, 404, "deleting through the other agent");
+    expectErrorCode(res, CONVERSATION_NOT_FOUND, "deleting through the other agent");
+    await expectIntact(target, conversationId, before.page.total, "after the other agent's delete", res);
+  },
+);
+
+check(
+  ["SCOPE-3"],
+  "a key of another scope can neither list nor delete the conversation, and it survives",
+  { creates: 1, needs: ["otherApiKey"] },
+  async (target) => {
+    const { conversationId, message } = await startConversation(target, "scope-3");
+    const before = await listPage(target, conversationId);
+    const as = other(target, "otherKey");
+    const listed = await target.client.list(conversationId, { as });
+    expectNon2xx(listed, "listing with the other key");
+    expectNoLeak(listed, message, "listing with the other key");
+    const deleted = await target.client.delete(conversationId, { as });
+    expectStatus(deleted, 404, "deleting with the other key");
+    expectErrorCode(deleted, CONVERSATION_NOT_FOUND, "deleting with the other key");
+    await expectIntact(target, conversationId, before.page.total, "after the other key's list and delete", listed, deleted);
+  },
+);
+
+/** Continuing the conversation from another scope never appends to it. */
+async function expectNoForeignAppend(target: Target, as: Identity, label: string): Promise<void> {
+  const { conversationId } = await startConversation(target, `scope-4-${label}`);
+  const before = await listPage(target, conversationId);
+  const res = await target.client.create({
+    as,
+    body: { message: target.message(`scope-4-${label}-intruder`), conversation_id: conversationId },
+  });
+  const answered = (res.json as { conversation_id?: unknown } | undefined)?.conversation_id;
+  expectThat(
+    !(typeof answered === "string" && sameId(answered, conversationId)),
+    `continuing through the ${label} answered for the owner's conversation ${conversationId}`,
+    res,
+  );
+  // Only now: the owner's conversation must not be tracked a second time under the other identity.
+  trackIfCreated(target, res, as);
+  await expectIntact(target, conversationId, before.page.total, `after continuing through the ${label}`, res);
+}
+
+check(
+  ["SCOPE-4"],
+  "continuing the conversation through another agent never appends to it",
+  { creates: 2, needs: ["otherAgent"] },
+  async (target) => {
+    await expectNoForeignAppend(target, other(target, "otherAgent"), "other agent");
+  },
+);
+
+check(
+  ["SCOPE-4"],
+  "continuing the conversation with a key of another scope never appends to it",
+  { creates: 2, needs: ["otherApiKey"] },
+  async (target) => {
+    await expectNoForeignAppend(target, other(target, "otherKey"), "other key");
+  },
+);
