@@ -87,6 +87,8 @@ function buildState(settings: RunSettings): WorkerState {
     idempotencyKey: (label = "key") => runScoped(label),
     message: (label = "message") => runScoped(label),
     track: (conversationId: string, owner: Identity = settings.primary) => {
+      // A target that answered without an id left nothing to delete; that is the check's verdict, not cleanup's.
+      if (typeof conversationId !== "string" || conversationId === "") return;
       appendJournal(settings.journalPath, {
         type: "track",
         conversationId,
