@@ -1,0 +1,142 @@
+/**
+ * The named expectations (suite/harness/expect.ts) that every check relies on: each must throw
+ * on the wrong answer, say what was expected and what came, and carry the exchange.
+ */
+import { describe, expect, test } from "vitest";
+import { z } from "zod";
+import { CONVERSATION_NOT_FOUND } from "../../../schemas/index.ts";
+import {
+  ExpectationError,
+  expect2xx,
+  expect4xx,
+  expectErrorCode,
+  expectJson,
+  expectNon2xx,
+  expectPlainHttpAnswer,
+  expectSame,
+  expectSomeErrorCode,
+  expectStatus,
+  expectStreamOk,
+  isEventStream,
+  sameJson,
+} from "../../harness/expect.ts";
+import type { HttpResult, StreamResult, Transcript } from "../../harness/types.ts";
+
+function transcript(status: number, body: string): Transcript {
+  return {
+    request: { method: "GET", url: "http://127.0.0.1:1/v1/x", headers: { authorization: "Bearer sk-f…(redacted)" } },
+    response: { status, headers: { "content-type": "application/json" }, body },
+    durationMs: 3,
+  };
+}
+
+function http(status: number, json: unknown): HttpResult {
+  const text = json === undefined ? "not json" : JSON.stringify(json);
+  return { status, headers: { "content-type": "application/json" }, text, json, transcript: transcript(status, text) };
+}
+
+function stream(overrides: Partial<StreamResult>): StreamResult {
+  return {
+    status: 200,
+    headers: { "content-type": "text/event-stream; charset=utf-8" },
+    events: [],
+    terminal: "response.completed",
+    ended: true,
+    chunks: 1,
+    problems: [],
+    http: undefined,
+    transcript: transcript(200, ""),
+    ...overrides,
+  };
+}
+
+/** The failure a call throws, so its message can be inspected. */
+function failureOf(run: () => unknown): ExpectationError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof ExpectationError) return error;
+    throw error;
+  }
+  throw new Error("expected an ExpectationError, but nothing was thrown");
+}
+
+describe("status expectations", () => {
+  test("expect2xx passes 200 and 204, and fails 301 naming both statuses and the exchange", () => {
+    expect2xx(http(200, {}));
+    expect2xx(http(204, undefined));
+    const failure = failureOf(() => expect2xx(http(301, {}), "create"));
+    expect(failure.message).toContain("create: expected a 2xx status, got 301");
+    expect(failure.message).toContain("> GET http://127.0.0.1:1/v1/x");
+    expect(failure.message).toContain("Bearer sk-f…(redacted)");
+    expect(failure.transcripts).toHaveLength(1);
+  });
+
+  test("expectNon2xx, expect4xx and expectStatus reject what they should", () => {
+    expectNon2xx(http(401, {}));
+    expect(() => expectNon2xx(http(201, {}))).toThrow(ExpectationError);
+    expect4xx(http(422, {}));
+    expect(() => expect4xx(http(500, {}))).toThrow("expected a 4xx status, got 500");
+    expectStatus(http(422, {}), [400, 422]);
+    expect(() => expectStatus(http(422, {}), 409)).toThrow("expected status 409, got 422");
+  });
+});
+
+describe("body expectations", () => {
+  const Shape = z.object({ id: z.string() });
+
+  test("expectJson returns the parsed body and explains a wrong shape with prettifyError", () => {
+    expect(expectJson(Shape, http(200, { id: "a" }))).toEqual({ id: "a" });
+    const failure = failureOf(() => expectJson(Shape, http(200, { id: 1 }), "listing"));
+    expect(failure.message).toContain("listing: the JSON body does not have the expected shape");
+    expect(failure.message).toContain(z.prettifyError(Shape.safeParse({ id: 1 }).error!));
+    expect(() => expectJson(Shape, http(200, undefined))).toThrow("expected a JSON body");
+  });
+
+  test.each([
+    [{ error: { code: CONVERSATION_NOT_FOUND, message: "x" } }],
+    [{ code: CONVERSATION_NOT_FOUND }],
+    [{ type: `https://errors.example/${CONVERSATION_NOT_FOUND}`, status: 404 }],
+  ])("expectErrorCode reads the code from %j", (body) => {
+    expectErrorCode(http(404, body), CONVERSATION_NOT_FOUND);
+    expect(expectSomeErrorCode(http(404, body))).toBe(CONVERSATION_NOT_FOUND);
+  });
+
+  test("expectErrorCode fails on another code and on a body without one", () => {
+    expect(() => expectErrorCode(http(404, { error: { code: "not_found" } }), CONVERSATION_NOT_FOUND)).toThrow(
+      `expected error code "${CONVERSATION_NOT_FOUND}", got "not_found"`,
+    );
+    expect(() => expectSomeErrorCode(http(400, { message: "bad" }))).toThrow("machine-readable code");
+  });
+
+  test("expectSame compares JSON values ignoring key order, and shows both values when they differ", () => {
+    expectSame({ a: 1, b: [1, { c: 2 }] }, { b: [1, { c: 2 }], a: 1 }, "value");
+    expect(() => expectSame([1, 2], [2, 1], "order")).toThrow("order: expected [2,1], got [1,2]");
+    expect(sameJson({ a: undefined }, {})).toBe(false);
+    expect(sameJson([], {})).toBe(false);
+  });
+});
+
+describe("stream expectations", () => {
+  test("the event-stream media type is matched case-insensitively, parameters ignored", () => {
+    expect(isEventStream({ "content-type": "Text/Event-Stream;charset=UTF-8" })).toBe(true);
+    expect(isEventStream({ "content-type": "text/event-stream-x" })).toBe(false);
+    expect(isEventStream({ "content-type": "application/json" })).toBe(false);
+    expect(isEventStream({})).toBe(false);
+  });
+
+  test("expectStreamOk fails on a wrong media type, a problem, or a missing terminal event", () => {
+    expectStreamOk(stream({}));
+    expect(() => expectStreamOk(stream({ headers: { "content-type": "text/plain" } }))).toThrow("text/event-stream");
+    expect(() => expectStreamOk(stream({ problems: [{ kind: "after-terminal", detail: "a delta" }] }))).toThrow(
+      "after-terminal: a delta",
+    );
+    expect(() => expectStreamOk(stream({ terminal: undefined }))).toThrow("without a terminal event");
+  });
+
+  test("expectPlainHttpAnswer refuses an event stream and returns the plain body otherwise", () => {
+    const plain = http(401, { error: { code: "unauthorized" } });
+    expect(expectPlainHttpAnswer(stream({ status: 401, headers: plain.headers, http: plain }))).toBe(plain);
+    expect(() => expectPlainHttpAnswer(stream({ status: 200 }))).toThrow("expected a plain HTTP answer");
+  });
+});
