@@ -4,8 +4,8 @@
  * (counted because a server that skips auth would process them); AUTH-2: 2 refused attempts.
  */
 import { randomUUID } from "node:crypto";
-import { check } from "../harness/check.ts";
 import { SpecMessagePage } from "../../schemas/index.ts";
+import { check } from "../harness/check.ts";
 import { expect2xx, expectJson, expectNon2xx, expectSame, expectStatus, expectThat } from "../harness/expect.ts";
 import type { HttpResult, Identity, RequestOptions, StreamResult, Target } from "../harness/types.ts";
 import { startConversation, totalOf, trackIfCreated } from "./support/conversations.ts";

@@ -31,6 +31,7 @@ import {
   startConversation,
   totalOf,
 } from "./support/conversations.ts";
+import { skipCheck } from "./support/skip.ts";
 
 const MAX_PAGE_SIZE = 100;
 const DEFAULT_PAGE_SIZE = 50;
@@ -213,6 +214,9 @@ check(
         seen.push(...listed.page.items);
       }
       expectSame(seen, reference, `the messages of every page of size ${size}, compared with the full listing`);
+    }
+    if (reference.length <= MAX_PAGE_SIZE) {
+      skipCheck(`budget: ${LARGE_CONVERSATION_CREATES} creates built a conversation of only ${reference.length} messages; more than 100 are needed to judge the page cap`);
     }
   },
 );
