@@ -9,7 +9,7 @@ import { check } from "../harness/check.ts";
 import { expect2xx, expectJson, expectNon2xx, expectSame, expectStatus, expectThat } from "../harness/expect.ts";
 import type { HttpResult, Identity, RequestOptions, StreamResult, Target } from "../harness/types.ts";
 import { startConversation, totalOf, trackIfCreated } from "./support/conversations.ts";
-import { openStream } from "./support/streams.ts";
+import { openStream, trackStream } from "./support/streams.ts";
 
 interface BadCredentials {
   label: string;
@@ -85,6 +85,7 @@ check(
     const created = await target.client.create({ as, body: { message: target.message("auth-401") } });
     trackIfCreated(target, created, target.primary);
     const streamed = await openStream(target, { as, body: { message: target.message("auth-401") } });
+    trackStream(target, streamed);
     const answers: [string, HttpResult | StreamResult][] = [
       ["create", created],
       ["stream", streamed],
