@@ -1,0 +1,34 @@
+import fc from "fast-check";
+import { expect, test } from "vitest";
+import { canonicalJson } from "./fingerprint.ts";
+
+test("key order and whitespace do not change the fingerprint", () => {
+  const a = JSON.parse('{"message":"hi","metadata":{"b":"2","a":"1"}}');
+  const b = JSON.parse(' { "metadata" : { "a":"1", "b":"2" }, "message" : "hi" } ');
+  expect(canonicalJson(a)).toBe(canonicalJson(b));
+});
+
+test("different values, or a null where a field was absent, are different payloads", () => {
+  expect(canonicalJson({ message: "hi" })).not.toBe(canonicalJson({ message: "hi!" }));
+  expect(canonicalJson({ message: "hi" })).not.toBe(canonicalJson({ message: "hi", conversation_id: null }));
+});
+
+test("a __proto__ key is an ordinary key", () => {
+  const withProto = JSON.parse('{"metadata":{"__proto__":"x"}}');
+  expect(canonicalJson(withProto)).toBe('{"metadata":{"__proto__":"x"}}');
+  expect(canonicalJson(withProto)).not.toBe(canonicalJson({ metadata: {} }));
+});
+
+test("any JSON value survives a round trip and is insensitive to key order", () => {
+  fc.assert(
+    fc.property(fc.jsonValue(), (value) => {
+      const canonical = canonicalJson(value);
+      expect(canonicalJson(JSON.parse(canonical))).toBe(canonical);
+      const reordered = JSON.parse(JSON.stringify(value, (_key, v: unknown) =>
+        v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).reverse()) : v,
+      ));
+      expect(canonicalJson(reordered)).toBe(canonical);
+    }),
+    { numRuns: 100 },
+  );
+});

@@ -1,0 +1,104 @@
+/**
+ * npm run fake -- [--port N] [--host H] [--key TOKEN=AGENT[,AGENT...][@CHANNEL]]... [--seed N]
+ *                 [--no-faults] [--idempotency-ttl SECONDS]
+ * Runs the in-memory reference fake until SIGINT or SIGTERM. First stdout line:
+ * "listening on http://HOST:PORT". Bad flags: a message on stderr and exit code 2.
+ */
+import { parseArgs } from "node:util";
+import { createFakeServer, DEFAULT_KEYS, type FakeServerOptions } from "../fake-server/index.ts";
+
+const USAGE = `Usage: npm run fake -- [options]
+
+Runs the in-memory reference fake of the Conversational Agent Service.
+
+  --port N                  port to listen on (default 0: any free port)
+  --host HOST               address to listen on (default 127.0.0.1)
+  --key TOKEN=AGENT[,AGENT...][@CHANNEL]
+                            an API key and the agents it grants on one channel
+                            (repeatable; channel defaults to "default";
+                            default keys: ${DEFAULT_KEYS.join(" and ")})
+  --seed N                  seed of the answer engine (default 1)
+  --no-faults               refuse the X-Fake-Fault header (400)
+  --idempotency-ttl SECONDS how long idempotency records live (default 86400)
+  --help                    show this help
+
+See fake-server/README.md for the routes, the scope rule and fault injection.`;
+
+class UsageError extends Error {}
+
+function integerFlag(name: string, value: string | undefined, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const parsed = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!(parsed >= min && parsed <= max)) throw new UsageError(`--${name} must be an integer from ${min} to ${max}, not ${JSON.stringify(value)}`);
+  return parsed;
+}
+
+function parseFlags(argv: string[]): FakeServerOptions | "help" {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        port: { type: "string" },
+        host: { type: "string" },
+        key: { type: "string", multiple: true },
+        seed: { type: "string" },
+        "no-faults": { type: "boolean" },
+        "idempotency-ttl": { type: "string" },
+        help: { type: "boolean" },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  if (values.help) return "help";
+  const ttlSeconds = integerFlag("idempotency-ttl", values["idempotency-ttl"], 1, 10 * 365 * 24 * 3600);
+  const options: FakeServerOptions = {
+    port: integerFlag("port", values.port, 0, 65_535),
+    host: values.host,
+    keys: values.key,
+    seed: integerFlag("seed", values.seed, 0, 0xffff_ffff),
+    faults: !values["no-faults"],
+    idempotencyTtlMs: ttlSeconds === undefined ? undefined : ttlSeconds * 1000,
+  };
+  return options;
+}
+
+async function main(): Promise<number> {
+  let flags: FakeServerOptions | "help";
+  try {
+    flags = parseFlags(process.argv.slice(2));
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`fake: ${error.message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  if (flags === "help") {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  let server;
+  try {
+    server = await createFakeServer(flags);
+  } catch (error) {
+    // Invalid keys or an unusable address are configuration errors, like a bad flag.
+    process.stderr.write(`fake: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 2;
+  }
+  process.stdout.write(`listening on ${server.url}\n`);
+  const running = server;
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      void running.close().then(resolve);
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  });
+  return 0;
+}
+
+process.exitCode = await main();
