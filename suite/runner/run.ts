@@ -13,7 +13,7 @@ import { join, resolve } from "node:path";
 import { REQUIREMENTS } from "../requirements.ts";
 import { Semaphore } from "../harness/budget.ts";
 import { createClient, createPool } from "../harness/client.ts";
-import { FAKE_IDENTITIES, validateConfig, type ConformanceConfig, type ConformanceInput } from "../harness/config.ts";
+import { DEFAULTS, FAKE_IDENTITIES, validateConfig, type ConformanceConfig, type ConformanceInput } from "../harness/config.ts";
 import { readJournal } from "../harness/journal.ts";
 import { displayUrl, Redactor } from "../harness/redact.ts";
 import type { ConformanceReport } from "../harness/report-types.ts";
@@ -108,7 +108,9 @@ export async function runConformance(input: ConformanceInput, options: RunOption
   const unmatched = unmatchedGlobs(config.only);
   if (unmatched.length > 0) return usageError(unmatched.map((glob) => `--only ${glob} selects no requirement`));
 
-  const checksDir = resolve(cwd, config.checksDir);
+  // The default checks are the ones beside this module (suite/checks, or dist/suite/checks in
+  // the installed package), wherever the run is started from.
+  const checksDir = config.checksDir === DEFAULTS.checksDir ? join(PROJECT_ROOT, DEFAULTS.checksDir) : resolve(cwd, config.checksDir);
   if (!existsSync(checksDir) || !statSync(checksDir).isDirectory()) {
     return usageError([`--checks-dir ${config.checksDir}: no such directory`]);
   }

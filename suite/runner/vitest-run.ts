@@ -37,7 +37,8 @@ export async function runChecks(options: VitestRunOptions): Promise<void> {
     config: false,
     root: options.root,
     dir: options.checksDir,
-    include: ["**/*.check.ts"],
+    // .check.js: the built checks of the installed package.
+    include: ["**/*.check.{ts,js}"],
     exclude: ["**/node_modules/**"],
     watch: false,
     pool: "forks",
@@ -45,6 +46,8 @@ export async function runChecks(options: VitestRunOptions): Promise<void> {
     isolate: false,
     fileParallelism: false,
     passWithNoTests: true,
+    // No results cache: check order stays fixed, and an installed package is not written to.
+    cache: false,
     testTimeout: settings.checkTimeoutMs + BACKSTOP_MS,
     hookTimeout: settings.checkTimeoutMs + BACKSTOP_MS,
     teardownTimeout: BACKSTOP_MS,

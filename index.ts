@@ -1,0 +1,16 @@
+/**
+ * The package's main entry: the schemas (and their types), the reference fake, the suite's
+ * HTTP client and the requirements catalog. The runner is a separate entry
+ * ("agent-service-conformance/runner") so that importing a schema never loads vitest.
+ */
+
+export * from "./schemas/index.ts";
+export { createFakeApp, createFakeServer, DEFAULT_KEYS, type FakeApp, type FakeServer, type FakeServerOptions } from "./fake-server/index.ts";
+export { createClient, createPool, type ClientLimits, type ClientObserver, type ClientOptions } from "./suite/harness/client.ts";
+export { Semaphore } from "./suite/harness/budget.ts";
+export { Redactor } from "./suite/harness/redact.ts";
+export type {
+  CreateOptions, HttpResult, Identity, ListOptions, RequestOptions, ServiceClient, StreamResult, Transcript,
+} from "./suite/harness/types.ts";
+export { REQUIREMENTS, requirementById, SERVICE_REQUIREMENTS, type Family, type Level, type Requirement } from "./suite/requirements.ts";
+export type { ConformanceReport, RequirementReport, RequirementStatus, TestReport } from "./suite/harness/report-types.ts";
