@@ -98,6 +98,8 @@ export const ConfigSchema = z
     strict: flag.default(false),
     reportDir: nonEmpty.default(DEFAULTS.reportDir),
     checksDir: nonEmpty.default(DEFAULTS.checksDir),
+    /** Known failures that do not fail the run (suite/runner/baseline.ts). */
+    baseline: nonEmpty.optional(),
     /** Options passed to createFakeServer when no base URL is given (e.g. a mutant for the gate). */
     fakeOptions: z.record(z.string(), z.unknown()).default({}),
     help: flag.default(false),
@@ -151,6 +153,7 @@ export const OPTIONS: readonly OptionSpec[] = [
   { key: "strict", flag: "strict", env: "CONFORMANCE_STRICT", type: "boolean", help: "a failed SHOULD fails the run" },
   { key: "reportDir", flag: "report-dir", env: "CONFORMANCE_REPORT_DIR", type: "string", value: "DIR", help: `where junit.xml and conformance.json go (default ${DEFAULTS.reportDir})` },
   { key: "checksDir", flag: "checks-dir", env: "CONFORMANCE_CHECKS_DIR", type: "string", value: "DIR", help: `directory of *.check.ts files (default ${DEFAULTS.checksDir})` },
+  { key: "baseline", flag: "baseline", env: "CONFORMANCE_BASELINE", type: "string", value: "FILE", help: "JSON file of known failures that do not fail the run (see docs/USING.md)" },
   { key: "fakeOptions", flag: "fake-option", env: undefined, type: "string", multiple: true, value: "NAME=VALUE", help: "option for the embedded fake (repeatable; VALUE is JSON or a string), e.g. --fake-option seed=7" },
   { key: "help", flag: "help", env: undefined, type: "boolean", help: "print this help" },
 ];

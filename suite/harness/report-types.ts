@@ -35,7 +35,22 @@ export interface RequirementReport {
   spec: string;
   status: RequirementStatus;
   reason?: string;
+  /** A known failure listed in the --baseline file: it does not fail the run. */
+  baselined?: boolean;
+  /** The baseline entry's reason and expiry date, when baselined. */
+  baselineReason?: string;
+  baselineExpires?: string;
   tests: TestReport[];
+}
+
+/** What the --baseline file did to the run. */
+export interface BaselineReport {
+  /** The file as given. */
+  file: string;
+  /** Requirements whose failure the baseline accepted. */
+  baselined: string[];
+  /** Stale (listed but passed) and expired entries: each fails the run. */
+  problems: string[];
 }
 
 export interface ConformanceReport {
@@ -53,5 +68,7 @@ export interface ConformanceReport {
   cleanup: { deleted: number; failed: { conversationId: string; reason: string }[] };
   /** Failures of the harness itself (as opposed to the target). */
   harnessErrors: string[];
+  /** Present when the run had a --baseline file. */
+  baseline?: BaselineReport;
   requirements: RequirementReport[];
 }

@@ -8,12 +8,15 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import type { Reporter, SerializedError, TestModule, TestRunEndReason } from "vitest/node";
 import type { ConformanceReport } from "../harness/report-types.ts";
+import { applyBaseline, type Baseline } from "./baseline.ts";
 import { buildReport, type BuiltReport, type ReportContext, type TestOutcome } from "./build-report.ts";
 
 export interface ConformanceReporterOptions {
   reportPath: string;
   /** Runs after the last check and before the report is built (cleanup, journal totals). */
   finish: () => Promise<ReportContext>;
+  /** Known failures (--baseline), applied before the report is written. */
+  baseline?: Baseline | undefined;
 }
 
 /** "suite/checks/idempotency.check.ts" → "idempotency". */
@@ -79,7 +82,10 @@ export class ConformanceReporter implements Reporter {
         ...(reason === "interrupted" ? ["the run was interrupted"] : []),
       ];
       const context = await this.#options.finish();
-      this.#built = buildReport(outcomes, { ...context, harnessErrors: [...context.harnessErrors, ...harnessErrors] });
+      const built = buildReport(outcomes, { ...context, harnessErrors: [...context.harnessErrors, ...harnessErrors] });
+      // Expiry is judged on the run's start date (UTC).
+      const baseline = this.#options.baseline;
+      this.#built = baseline === undefined ? built : applyBaseline(built, baseline, context.startedAt.slice(0, 10));
       await writeReport(this.#options.reportPath, this.#built.report);
     } catch (error) {
       this.#failure = error instanceof Error ? error.message : String(error);

@@ -32,7 +32,9 @@ export function familyLines(report: ConformanceReport): string[] {
 export function problemLines(report: ConformanceReport): string[] {
   const lines: string[] = [];
   for (const r of report.requirements.filter((x) => x.status === "fail" || x.status === "warn")) {
-    lines.push("", `${r.status.toUpperCase()} ${r.id} (${r.level}) ${r.summary}`, `  spec: ${r.spec}`);
+    lines.push("", `${r.status.toUpperCase()} ${r.id} (${r.level}) ${r.summary}`);
+    if (r.baselined === true) lines.push(`  baselined until ${r.baselineExpires ?? "?"}: ${r.baselineReason ?? ""}`);
+    lines.push(`  spec: ${r.spec}`);
     const failed = r.tests.find((t) => t.status === "fail");
     if (failed !== undefined) {
       lines.push(`  check: ${failed.name}`);
@@ -42,6 +44,12 @@ export function problemLines(report: ConformanceReport): string[] {
     }
   }
   return lines;
+}
+
+/** " (2 baselined)" when the baseline accepted failures or warnings. */
+function baselinedNote(report: ConformanceReport): string {
+  const n = report.baseline?.baselined.length ?? 0;
+  return n > 0 ? ` (${n} baselined)` : "";
 }
 
 export function summaryLines(report: ConformanceReport, reportDir: string): string[] {
@@ -56,12 +64,15 @@ export function summaryLines(report: ConformanceReport, reportDir: string): stri
   if (report.harnessErrors.length > 0) {
     lines.push("Harness errors (not verdicts on the target):", ...report.harnessErrors.map((e) => indent(clip(e, 10), "  - ")), "");
   }
+  if (report.baseline !== undefined && report.baseline.problems.length > 0) {
+    lines.push(`Baseline ${report.baseline.file}:`, ...report.baseline.problems.map((p) => `  - ${p}`), "");
+  }
   if (report.cleanup.failed.length > 0) {
     lines.push(`Cleanup: ${report.cleanup.failed.length} conversation(s) could not be deleted:`,
       ...report.cleanup.failed.map((f) => `  - ${f.conversationId}: ${f.reason}`), "");
   }
   lines.push(
-    `Result: ${report.result.toUpperCase()}${report.strict ? " (strict)" : ""} — ${counts.pass} pass, ${counts.fail} fail, ${counts.warn} warn, ${counts.skip} skip; ` +
+    `Result: ${report.result.toUpperCase()}${report.strict ? " (strict)" : ""} — ${counts.pass} pass, ${counts.fail} fail, ${counts.warn} warn, ${counts.skip} skip${baselinedNote(report)}; ` +
       `${report.creates.spent} of ${report.creates.budget} creates; ${report.cleanup.deleted} conversation(s) cleaned up`,
     `Reports: ${reportDir}`,
   );

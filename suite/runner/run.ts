@@ -20,6 +20,7 @@ import type { ConformanceReport } from "../harness/report-types.ts";
 import type { RunSettings } from "../harness/run-settings.ts";
 import { globToRegExp } from "../harness/selection.ts";
 import type { ServiceClient } from "../harness/types.ts";
+import { loadBaseline, type Baseline } from "./baseline.ts";
 import { exitCodeOf, type ReportContext } from "./build-report.ts";
 import { cleanupConversations, journalTotals } from "./cleanup.ts";
 import { ConformanceReporter } from "./conformance-reporter.ts";
@@ -116,6 +117,13 @@ export async function runConformance(input: ConformanceInput, options: RunOption
   }
   const reportDir = resolve(cwd, config.reportDir);
 
+  let baseline: Baseline | undefined;
+  if (config.baseline !== undefined) {
+    const loaded = await loadBaseline(config.baseline, resolve(cwd, config.baseline));
+    if (!loaded.ok) return usageError(loaded.errors);
+    baseline = loaded.baseline;
+  }
+
   let fake: EmbeddedFake | undefined;
   let pool: ReturnType<typeof createPool> | undefined;
   let journalDir: string | undefined;
@@ -173,7 +181,7 @@ export async function runConformance(input: ConformanceInput, options: RunOption
       };
     };
 
-    const reporter = new ConformanceReporter({ reportPath: join(reportDir, "conformance.json"), finish });
+    const reporter = new ConformanceReporter({ reportPath: join(reportDir, "conformance.json"), finish, baseline });
     try {
       await runChecks({
         root: PROJECT_ROOT,

@@ -1,0 +1,126 @@
+/**
+ * Known failures: `--baseline FILE` (or CONFORMANCE_BASELINE) names a JSON file
+ * `{ "entries": [{ "requirement": "LIST-6", "reason": "…", "expires": "2027-01-31" }] }`.
+ *
+ * - A listed requirement that fails stays `fail` (or `warn`) with `baselined: true` and its
+ *   reason, and does not fail the run.
+ * - A listed requirement that passes fails the run: the entry is stale and must be removed.
+ * - An entry past its expiry date (the day after `expires`, UTC) fails the run and no longer
+ *   excuses its failure.
+ * - A listed requirement that was skipped or not selected is left as it is.
+ * - A file that cannot be read, is not JSON, does not have this shape, lists a requirement twice
+ *   or names one the catalog does not have stops the run before it starts (exit 2).
+ */
+
+import { readFile } from "node:fs/promises";
+import { z } from "zod";
+import { requirementById } from "../requirements.ts";
+import type { RequirementReport } from "../harness/report-types.ts";
+import type { BuiltReport } from "./build-report.ts";
+
+export const BaselineEntrySchema = z.strictObject({
+  requirement: z.string().regex(/^[A-Z]+-[0-9]+$/, "must be a requirement ID such as LIST-6"),
+  reason: z.string().trim().min(1, "must say why the failure is accepted"),
+  expires: z.iso.date({ error: "must be a date written YYYY-MM-DD" }),
+});
+
+export const BaselineFileSchema = z.strictObject({
+  entries: z.array(BaselineEntrySchema),
+});
+
+export type BaselineEntry = z.infer<typeof BaselineEntrySchema>;
+export type BaselineFile = z.infer<typeof BaselineFileSchema>;
+
+export interface Baseline {
+  /** The file as the user named it, for messages. */
+  file: string;
+  /** By requirement ID. */
+  entries: ReadonlyMap<string, BaselineEntry>;
+}
+
+export type BaselineLoad = { ok: true; baseline: Baseline } | { ok: false; errors: string[] };
+
+/** Validates an already parsed file; every message names the file and the faulty entry. */
+export function parseBaseline(file: string, json: unknown): BaselineLoad {
+  const parsed = BaselineFileSchema.safeParse(json);
+  if (!parsed.success) {
+    return { ok: false, errors: [`--baseline ${file}: not a baseline file:\n${z.prettifyError(parsed.error)}`] };
+  }
+  const errors: string[] = [];
+  const entries = new Map<string, BaselineEntry>();
+  for (const entry of parsed.data.entries) {
+    if (requirementById(entry.requirement) === undefined) {
+      errors.push(`--baseline ${file}: ${entry.requirement} is not a requirement of the catalog`);
+    } else if (entries.has(entry.requirement)) {
+      errors.push(`--baseline ${file}: ${entry.requirement} is listed more than once`);
+    } else {
+      entries.set(entry.requirement, entry);
+    }
+  }
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, baseline: { file, entries } };
+}
+
+/** Reads `path` (named `file` in messages) and validates it. */
+export async function loadBaseline(file: string, path: string): Promise<BaselineLoad> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message;
+    return { ok: false, errors: [`--baseline ${file}: cannot be read: ${reason}`] };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, errors: [`--baseline ${file}: not JSON: ${(error as Error).message}`] };
+  }
+  return parseBaseline(file, json);
+}
+
+/** Dates are compared as YYYY-MM-DD strings; an entry still holds on its `expires` day. */
+export function isExpired(entry: BaselineEntry, today: string): boolean {
+  return entry.expires < today;
+}
+
+export function staleMessage(id: string): string {
+  return `${id} is listed in the baseline but passed: remove it`;
+}
+
+export function expiredMessage(entry: BaselineEntry): string {
+  return `${entry.requirement}: the baseline entry expired on ${entry.expires} (${entry.reason}): fix the failure or renew the entry`;
+}
+
+/**
+ * The report with the baseline applied. `today` is the run's UTC date (YYYY-MM-DD).
+ * The result is fail when a failure is not excused or the baseline has a problem.
+ */
+export function applyBaseline(built: BuiltReport, baseline: Baseline, today: string): BuiltReport {
+  const problems: string[] = [];
+  const excused: string[] = [];
+  const requirements = built.report.requirements.map((requirement): RequirementReport => {
+    const entry = baseline.entries.get(requirement.id);
+    if (entry === undefined) return requirement;
+    if (requirement.status === "pass") {
+      problems.push(staleMessage(requirement.id));
+      return requirement;
+    }
+    if (isExpired(entry, today)) {
+      problems.push(expiredMessage(entry));
+      return requirement;
+    }
+    if (requirement.status === "skip") return requirement;
+    excused.push(requirement.id);
+    return { ...requirement, baselined: true, baselineReason: entry.reason, baselineExpires: entry.expires };
+  });
+  const unexcused = requirements.some((r) => r.status === "fail" && r.baselined !== true);
+  return {
+    ...built,
+    report: {
+      ...built.report,
+      result: unexcused || problems.length > 0 ? "fail" : "pass",
+      baseline: { file: baseline.file, baselined: excused, problems },
+      requirements,
+    },
+  };
+}
