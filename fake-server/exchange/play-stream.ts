@@ -1,7 +1,7 @@
 import type { ServerResponse } from "node:http";
-import { EVENT, type CompletedResponse } from "../../schemas/index.ts";
+import { EVENT, type CompletedResponse, type StreamEvent } from "../../schemas/index.ts";
 import type { AppContext } from "../context.ts";
-import { clientGoneSignal } from "../http/disconnect.ts";
+import { clientGoneSignal, dropConnection } from "../http/disconnect.ts";
 import { writeEvent } from "../http/sse.ts";
 import { pause } from "./pause.ts";
 
@@ -38,20 +38,31 @@ export async function playStream(ctx: AppContext, res: ServerResponse, script: S
   const errorAt = atMostAll(script.errorAfter);
   const dropAt = atMostAll(script.dropAfter);
 
+  // Settles once the latest event has left the process, so a drop cuts after it, not before.
+  let flushed = Promise.resolve();
+  const emit = (event: StreamEvent) => {
+    flushed = new Promise((resolve) => {
+      if (!writeEvent(res, ctx.behavior, event, resolve)) resolve();
+    });
+  };
+
   await pause(ctx, delays.firstEventMs, gone);
-  writeEvent(res, ctx.behavior, { type: EVENT.created, conversation_id: script.conversationId });
+  emit({ type: EVENT.created, conversation_id: script.conversationId });
   for (let sent = 0; sent <= script.deltas.length; sent++) {
-    if (sent === dropAt) res.destroy();
+    if (sent === dropAt) {
+      await flushed;
+      dropConnection(res);
+    }
     await pause(ctx, delays.betweenMs, gone);
     if (sent === errorAt) {
       const { code, message } = script.fail(sent);
-      writeEvent(res, ctx.behavior, { type: EVENT.error, code, message });
+      emit({ type: EVENT.error, code, message });
       if (!res.destroyed) res.end();
       return;
     }
     const delta = script.deltas[sent];
-    if (delta !== undefined) writeEvent(res, ctx.behavior, { type: EVENT.delta, delta });
+    if (delta !== undefined) emit({ type: EVENT.delta, delta });
   }
-  writeEvent(res, ctx.behavior, { type: EVENT.completed, response: script.complete() });
+  emit({ type: EVENT.completed, response: script.complete() });
   if (!res.destroyed) res.end();
 }

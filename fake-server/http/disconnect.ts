@@ -9,3 +9,9 @@ export function clientGoneSignal(res: ServerResponse): AbortSignal {
   });
   return controller.signal;
 }
+
+/** Cuts the connection as a network failure would. */
+export function dropConnection(res: ServerResponse): void {
+  res.socket?.destroy();
+  res.destroy();
+}

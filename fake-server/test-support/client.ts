@@ -126,3 +126,44 @@ export function listMessages(
 export function deleteConversation(baseUrl: string, conversationId: string, options: CallOptions = {}): Promise<Reply> {
   return call(baseUrl, "DELETE", `/v1/agents/${options.agent ?? "agent-a"}/conversations/${conversationId}`, requestHeaders(options));
 }
+
+/** A stream read event by event, for tests that act in the middle of it. */
+export interface OpenStream {
+  status: number;
+  headers: Record<string, string>;
+  /** The next event, or undefined once the body has ended. */
+  next(): Promise<EventSourceMessage | undefined>;
+  /** Hangs up, as a client that stops reading would. */
+  abort(): void;
+}
+
+export async function openStream(baseUrl: string, options: CreateCallOptions = {}): Promise<OpenStream> {
+  const { headers, body } = createRequest(options);
+  const controller = new AbortController();
+  const response = await request(`${baseUrl}/v1/agents/${options.agent ?? "agent-a"}/responses/stream`, {
+    method: "POST",
+    headers: { accept: "text/event-stream", ...headers },
+    body,
+    signal: controller.signal,
+  });
+  const queue: EventSourceMessage[] = [];
+  const parser = createParser({ onEvent: (event) => queue.push(event) });
+  const decoder = new TextDecoder();
+  const chunks = response.body[Symbol.asyncIterator]();
+  return {
+    status: response.statusCode,
+    headers: flatten(response.headers),
+    async next() {
+      while (queue.length === 0) {
+        const { done, value } = await chunks.next();
+        if (done) return undefined;
+        parser.feed(decoder.decode(value as Buffer, { stream: true }));
+      }
+      return queue.shift();
+    },
+    abort() {
+      controller.abort();
+      response.body.destroy();
+    },
+  };
+}
