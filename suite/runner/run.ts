@@ -27,6 +27,7 @@ import { ConformanceReporter } from "./conformance-reporter.ts";
 import { summaryLines } from "./console-summary.ts";
 import { startEmbeddedFake, type EmbeddedFake } from "./embedded-fake.ts";
 import { preflight } from "./preflight.ts";
+import { stdoutSink, type ProgressSink } from "./progress.ts";
 import { runChecks } from "./vitest-run.ts";
 
 export interface RunOptions {
@@ -34,8 +35,11 @@ export interface RunOptions {
   print?: (line: string) => void;
   /** Where errors go (default: stderr). */
   printError?: (line: string) => void;
-  /** vitest's own progress output (default: on). */
-  progress?: boolean;
+  /**
+   * Per-family progress while the checks run (default: on, to stdout, redrawn in place on a
+   * terminal outside CI). A sink receives it instead; false turns it off.
+   */
+  progress?: boolean | ProgressSink;
   /** Base for relative paths such as --report-dir (default: the current directory). */
   cwd?: string;
 }
@@ -51,6 +55,12 @@ const PROJECT_ROOT = resolve(import.meta.dirname, "../..");
 /** Globs that select no requirement are a usage error: a typo must not silently shrink a gate. */
 function unmatchedGlobs(only: readonly string[]): string[] {
   return only.filter((glob) => !REQUIREMENTS.some((r) => globToRegExp(glob).test(r.id)));
+}
+
+function progressSink(progress: boolean | ProgressSink, redactor: Redactor): ProgressSink | undefined {
+  if (progress === false) return undefined;
+  if (progress === true) return stdoutSink((text) => redactor.scrub(text));
+  return { live: progress.live, write: (text) => progress.write(redactor.scrub(text)) };
 }
 
 function newRunId(): string {
@@ -189,7 +199,7 @@ export async function runConformance(input: ConformanceInput, options: RunOption
         reportDir,
         settings: { ...settings, journalPath },
         reporter,
-        progress: options.progress ?? true,
+        progress: progressSink(options.progress ?? true, runRedactor),
         redactor: runRedactor,
       });
     } catch (error) {

@@ -10,6 +10,7 @@ import { startVitest } from "vitest/node";
 import type { Redactor } from "../harness/redact.ts";
 import { RUN_SETTINGS_KEY, type RunSettings } from "../harness/run-settings.ts";
 import type { ConformanceReporter } from "./conformance-reporter.ts";
+import { ProgressReporter, type ProgressSink } from "./progress.ts";
 import { scrubbingStream, scrubFile } from "./scrubbed-output.ts";
 
 export interface VitestRunOptions {
@@ -20,8 +21,8 @@ export interface VitestRunOptions {
   reportDir: string;
   settings: RunSettings;
   reporter: ConformanceReporter;
-  /** vitest's own progress output on stdout. */
-  progress: boolean;
+  /** Where per-family progress goes; none when undefined. */
+  progress: ProgressSink | undefined;
   /** Every line vitest prints, and the JUnit file, pass through it. */
   redactor: Redactor;
 }
@@ -53,7 +54,7 @@ export async function runChecks(options: VitestRunOptions): Promise<void> {
     teardownTimeout: BACKSTOP_MS,
     provide: { [RUN_SETTINGS_KEY]: settings },
     reporters: [
-      ...(options.progress ? ["default" as const] : []),
+      ...(options.progress === undefined ? [] : [new ProgressReporter(options.progress)]),
       ["junit", { outputFile: junitPath, suiteName: "conformance" }],
       options.reporter,
     ],

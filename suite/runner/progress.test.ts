@@ -1,0 +1,86 @@
+/**
+ * Progress per family: the line format, when lines are redrawn, and a real run whose progress
+ * goes to a sink: one line per finished family, redraws only when live, never a key.
+ */
+
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { isCi, stdoutSink, tallyLine } from "./progress.ts";
+import { runConformance } from "./run.ts";
+import { FAILING_MUST, KEY, QUOTING_ECHO, ROOT, tempDir, tinyTarget } from "./test-fixtures.ts";
+
+describe("the progress line", () => {
+  test("shows the family, done/total, and failures and skips only when there are some", () => {
+    expect(tallyLine({ family: "responses", total: 12, passed: 5, failed: 1, skipped: 1 }, 11)).toBe("responses     7/12  1 failed, 1 skipped");
+    expect(tallyLine({ family: "auth", total: 2, passed: 2, failed: 0, skipped: 0 }, 11)).toBe("auth         2/2");
+  });
+
+  test.each([
+    [{ CI: "true" }, true],
+    [{ CI: "1" }, true],
+    [{ CI: "woodpecker" }, true],
+    [{ CI: "false" }, false],
+    [{ CI: "0" }, false],
+    [{ CI: "" }, false],
+    [{}, false],
+  ])("CI environment %o is CI: %s", (env, expected) => {
+    expect(isCi(env)).toBe(expected);
+  });
+
+  test("CI never redraws lines, even on a terminal", () => {
+    expect(stdoutSink((t) => t, { CI: "true" }).live).toBe(false);
+  });
+});
+
+const PASSING_DELETE = `
+check(["DEL-2"], "deleting an unknown conversation is 404", { creates: 0 }, async (target) => {
+  const res = await target.client.delete("00000000-0000-4000-8000-000000000000");
+  if (res.status !== 404) throw new Error("expected 404, got " + res.status);
+});`;
+
+/** Two families: "alpha" (a passing and a failing check) and "beta" (one check quoting an echoed key). */
+async function twoFamilies(): Promise<string> {
+  const dir = await tempDir("conformance-progress-");
+  const header = `import { check } from ${JSON.stringify(join(ROOT, "suite/harness/check.ts"))};\n`;
+  await writeFile(join(dir, "alpha.check.ts"), header + PASSING_DELETE + FAILING_MUST);
+  await writeFile(join(dir, "beta.check.ts"), header + QUOTING_ECHO);
+  return dir;
+}
+
+async function runWithProgress(live: boolean): Promise<string> {
+  const server = await tinyTarget();
+  let text = "";
+  const outcome = await runConformance(
+    { baseUrl: server.url, apiKey: KEY, agentId: "agent-x", checksDir: await twoFamilies(), reportDir: await tempDir("conformance-reports-") },
+    { progress: { live, write: (t) => (text += t) }, print: () => {}, printError: () => {} },
+  );
+  expect(outcome.exitCode).toBe(1);
+  return text;
+}
+
+describe("progress of a real run", () => {
+  test("in CI: one plain line per finished family, nothing redrawn", async () => {
+    const text = await runWithProgress(false);
+    expect(text).not.toMatch(/[\r\x1b]/);
+    expect(text.endsWith("\n")).toBe(true);
+    expect(text.trimEnd().split("\n").sort()).toEqual(["alpha  2/2  1 failed", "beta   1/1  1 failed"]);
+  });
+
+  test("on a terminal: the family's line is redrawn as checks finish, and stays when it is done", async () => {
+    const text = await runWithProgress(true);
+    const alpha = text.split("\r\x1b[2K").filter((s) => s.startsWith("alpha"));
+    expect(alpha[0]).toBe("alpha  0/2");
+    expect(alpha).toContain("alpha  1/2");
+    expect(alpha.at(-1)).toBe("alpha  2/2  1 failed\n");
+    expect(text.split("\n").filter((l) => l !== "")).toHaveLength(2);
+  });
+
+  test("never prints a key, even when a check's failure quotes the target echoing it", async () => {
+    for (const live of [false, true]) {
+      const text = await runWithProgress(live);
+      expect(text).toContain("beta");
+      expect(text).not.toContain(KEY);
+    }
+  });
+});
