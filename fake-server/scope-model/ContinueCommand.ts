@@ -1,0 +1,37 @@
+import type { AsyncCommand } from "fast-check";
+import { expect } from "vitest";
+import { createResponse } from "../test-support/client.ts";
+import { expectError, expectResult } from "../test-support/expect.ts";
+import { describe, grants, pickTarget, reaches, type Identity, type Real, type ScopeModel } from "./model.ts";
+
+/** Continues a conversation: only its own scope may append to it. */
+export class ContinueCommand implements AsyncCommand<ScopeModel, Real> {
+  constructor(
+    readonly who: Identity,
+    readonly targetIndex: number,
+    readonly unknownId: string,
+  ) {}
+
+  check(): boolean {
+    return true;
+  }
+
+  async run(model: ScopeModel, real: Real): Promise<void> {
+    const target = pickTarget(model, this.targetIndex, this.unknownId);
+    const reply = await createResponse(real.url, {
+      key: this.who.key.token,
+      agent: this.who.agent,
+      body: { message: "continue", conversation_id: target.id },
+    });
+    if (target.conversation && reaches(this.who, target.conversation)) {
+      expect(expectResult(reply).conversation_id).toBe(target.id);
+      target.conversation.messages += 2;
+    } else {
+      expectError(reply, 404, grants(this.who) ? "conversation_not_found" : "not_found");
+    }
+  }
+
+  toString(): string {
+    return `continue(${describe(this.who)}, #${this.targetIndex})`;
+  }
+}
