@@ -1,0 +1,161 @@
+/**
+ * The package as a user gets it: built and packed from a private copy of the sources, installed
+ * from the tarball into an empty project (dependencies come from the registry), then used the
+ * way USING.md says: `npx agent-service-fake`, `npx agent-conformance`, imports from ESM and
+ * from TypeScript. Everything runs on plain node: the consumer has neither tsx nor TypeScript.
+ */
+
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { ResponseResult } from "../../schemas/index.ts";
+import { CONSUMER_PACKAGE_JSON, CONSUMER_TS, consumerTsconfig, SMOKE_MJS } from "./consumer-files.ts";
+import { cleanEnv, runCommand } from "./command.ts";
+import { stagePackage } from "./stage.ts";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+const NAME = "agent-service-conformance";
+/** Build, pack and install share this; each step below has its own, smaller limit. */
+const SETUP_LIMIT_MS = 90_000;
+const STEP_LIMIT_MS = 60_000;
+
+let work: string | undefined;
+let app = "";
+let packed: string[] = [];
+
+afterAll(async () => {
+  if (work !== undefined) await rm(work, { recursive: true, force: true });
+});
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), "agent-conformance-pack-"));
+  const stage = await stagePackage(ROOT, join(work, "stage"));
+
+  const build = await runCommand("npm", ["run", "build"], { cwd: stage, timeoutMs: STEP_LIMIT_MS });
+  expect(build.code, build.output).toBe(0);
+
+  const pack = await runCommand("npm", ["pack", "--json", "--pack-destination", work], { cwd: stage, timeoutMs: STEP_LIMIT_MS });
+  expect(pack.code, pack.output).toBe(0);
+  const [info] = JSON.parse(pack.stdout) as { filename: string; files: { path: string }[] }[];
+  if (info === undefined) throw new Error(`npm pack described no tarball:\n${pack.output}`);
+  packed = info.files.map((f) => f.path);
+
+  app = join(work, "app");
+  await mkdir(app);
+  await writeFile(join(app, "package.json"), CONSUMER_PACKAGE_JSON);
+  const install = await runCommand("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", join(work, info.filename)], {
+    cwd: app,
+    timeoutMs: STEP_LIMIT_MS,
+  });
+  expect(install.code, install.output).toBe(0);
+}, SETUP_LIMIT_MS);
+
+/** `npx --no -- <bin> …`: never fetches a same-named package from the registry. */
+const npx = (bin: string, args: string[]) => ["--no", "--", bin, ...args];
+
+describe("the tarball", () => {
+  test("holds the built JavaScript, declarations, the built checks, both bins and the docs", async () => {
+    const families = (await readdir(join(ROOT, "suite/checks"))).filter((f) => f.endsWith(".check.ts"));
+    expect(families.length).toBeGreaterThan(0);
+    const expected = [
+      "package.json", "README.md", "docs/USING.md", "openapi/openapi.json",
+      "dist/index.js", "dist/index.d.ts", "dist/schemas/index.d.ts", "dist/suite/runner/run.js",
+      "dist/scripts/package/bin/agent-conformance.js", "dist/scripts/package/bin/agent-service-fake.js",
+      ...families.map((f) => `dist/suite/checks/${f.replace(/\.ts$/, ".js")}`),
+    ];
+    for (const path of expected) expect(packed, path).toContain(path);
+  });
+
+  test("holds no TypeScript sources and no tests", () => {
+    expect(packed.filter((p) => p.endsWith(".ts") && !p.endsWith(".d.ts"))).toEqual([]);
+    expect(packed.filter((p) => /\.test\.|test-fixtures|test-support/.test(p))).toEqual([]);
+  });
+});
+
+describe("installed into an empty project", () => {
+  test("brings vitest and the other runtime needs as dependencies, and neither tsx nor TypeScript", async () => {
+    const manifest = JSON.parse(await readFile(join(app, "node_modules", NAME, "package.json"), "utf8")) as { dependencies: Record<string, string> };
+    expect(Object.keys(manifest.dependencies).sort()).toEqual(["eventsource-parser", "fast-check", "polka", "undici", "vitest", "zod"]);
+    expect(existsSync(join(app, "node_modules/vitest/package.json"))).toBe(true);
+    expect(existsSync(join(app, "node_modules/tsx"))).toBe(false);
+    expect(existsSync(join(app, "node_modules/typescript"))).toBe(false);
+    for (const bin of ["agent-conformance", "agent-service-fake"]) {
+      const text = await readFile(join(app, "node_modules/.bin", bin), "utf8");
+      expect(text.startsWith("#!/usr/bin/env node\n"), bin).toBe(true);
+    }
+  });
+
+  test("npx agent-service-fake --port 0 prints where it listens, serves the API, and stops on SIGTERM", async ({ onTestFinished }) => {
+    // Its own process group, signalled as a whole the way a terminal's Ctrl-C is: npx runs the
+    // bin through a shell that does not pass signals on.
+    const child = spawn("npx", npx("agent-service-fake", ["--port", "0"]), { cwd: app, env: cleanEnv(), stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const signalGroup = (signal: NodeJS.Signals) => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, signal);
+      } catch {
+        // The group is gone already.
+      }
+    };
+    onTestFinished(() => signalGroup("SIGKILL"));
+    // "close": every process of the group has exited and let go of the output pipes.
+    const closed = new Promise<void>((resolve) => child.on("close", () => resolve()));
+    let stdout = "";
+    let stderr = "";
+    child.stderr.on("data", (part: Buffer) => (stderr += part.toString()));
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on("data", (part: Buffer) => {
+        stdout += part.toString();
+        const match = /^listening on (http:\/\/\S+)\n/.exec(stdout);
+        if (match?.[1] !== undefined) resolve(match[1]);
+      });
+      child.on("close", (code) => reject(new Error(`the fake exited (${code}) before listening:\n${stdout}${stderr}`)));
+    });
+    const res = await fetch(`${url}/v1/agents/agent-a/responses`, {
+      method: "POST",
+      headers: { authorization: "Bearer sk-fake-a", "content-type": "application/json", "idempotency-key": "pack-test-1" },
+      body: JSON.stringify({ message: "What are your opening hours?" }),
+      signal: AbortSignal.timeout(STEP_LIMIT_MS),
+    });
+    expect(res.status).toBe(200);
+    expect(ResponseResult.safeParse(await res.json()).success).toBe(true);
+
+    signalGroup("SIGTERM");
+    await closed;
+    await expect(fetch(url, { signal: AbortSignal.timeout(STEP_LIMIT_MS) })).rejects.toThrow();
+  }, STEP_LIMIT_MS);
+
+  test("npx agent-conformance runs the built checks against its embedded fake, from any directory", async () => {
+    const run = await runCommand("npx", npx("agent-conformance", ["--report-dir", "out"]), { cwd: app, timeoutMs: STEP_LIMIT_MS, env: { CI: "true" } });
+    expect(run.code, run.output).toBe(0);
+    expect(run.stdout).toMatch(/^responses\s+\d+\/\d+/m);
+    expect(run.stdout).toContain("Result: PASS");
+    expect(run.output).not.toContain("sk-fake-a");
+    const report = JSON.parse(await readFile(join(app, "out/conformance.json"), "utf8")) as { result: string; counts: { pass: number; fail: number } };
+    expect(report.result).toBe("pass");
+    expect(report.counts.fail).toBe(0);
+    expect(report.counts.pass).toBeGreaterThan(0);
+    expect(existsSync(join(app, "out/report.html"))).toBe(true);
+    // The installed package is not written to (vitest keeps no results cache there).
+    expect(existsSync(join(app, "node_modules", NAME, "dist/node_modules"))).toBe(false);
+  }, STEP_LIMIT_MS);
+
+  test("its exports work from an ESM script: schemas parse, the fake starts, the client talks to it", async () => {
+    await writeFile(join(app, "smoke.mjs"), SMOKE_MJS);
+    const run = await runCommand(process.execPath, ["smoke.mjs"], { cwd: app, timeoutMs: STEP_LIMIT_MS });
+    expect(run.code, run.output).toBe(0);
+    const printed = JSON.parse(run.stdout.trim()) as { ok: boolean; requirements: number; openapi: string };
+    expect(printed).toMatchObject({ ok: true, openapi: expect.stringMatching(/^3\.1/) });
+    expect(printed.requirements).toBeGreaterThan(0);
+  }, STEP_LIMIT_MS);
+
+  test("its declarations type-check a TypeScript consumer, and still reject wrong types", async () => {
+    await writeFile(join(app, "consumer.ts"), CONSUMER_TS);
+    await writeFile(join(app, "tsconfig.json"), consumerTsconfig(join(ROOT, "node_modules/@types")));
+    const tsc = join(ROOT, "node_modules/typescript/bin/tsc");
+    const run = await runCommand(process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: app, timeoutMs: STEP_LIMIT_MS });
+    expect(run.code, run.output).toBe(0);
+  }, STEP_LIMIT_MS);
+});
