@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import polka, { type Middleware } from "polka";
 import { RequestLog } from "./admin/request-log.ts";
@@ -12,6 +11,7 @@ import { formatTimestamp } from "./conversations/timestamps.ts";
 import { ApiError } from "./http/api-error.ts";
 import { fail } from "./http/fail.ts";
 import { IdempotencyStore } from "./idempotency/store.ts";
+import { newUuid } from "./ids.ts";
 import { InFlight } from "./in-flight.ts";
 import { redactKey } from "./keys.ts";
 import { resolveOptions, type FakeServerOptions, type ResolvedOptions } from "./options.ts";
@@ -112,7 +112,7 @@ export function createFakeApp(options: FakeServerOptions = {}, dependencies: Par
     behavior: dependencies.behavior ?? DEFAULT_BEHAVIOR,
     clock,
     engine: dependencies.engine ?? createAnswerEngine(resolved.seed),
-    conversations: new ConversationStore(clock, dependencies.newId ?? randomUUID),
+    conversations: new ConversationStore(clock, dependencies.newId ?? newUuid),
     idempotency: new IdempotencyStore(clock, resolved.idempotencyTtlMs),
     timers: new TimerRegistry(),
     requestLog: new RequestLog(resolved.requestLogSize),
@@ -145,7 +145,7 @@ export function createFakeApp(options: FakeServerOptions = {}, dependencies: Par
   for (const route of routes) app.all(route.pattern, dispatch(ctx, route));
 
   // Expired records also go lazily on access; the sweep bounds memory for keys never seen again.
-  const sweeper = setInterval(() => ctx.idempotency.sweep(), Math.min(resolved.idempotencyTtlMs, 60_000));
+  const sweeper = setInterval(() => ctx.idempotency.sweep(), Math.max(1_000, Math.min(resolved.idempotencyTtlMs, 60_000)));
   sweeper.unref();
 
   const handler = app.handler as unknown as (req: IncomingMessage, res: ServerResponse) => void;

@@ -3,7 +3,7 @@ import type { AppContext, FakeRequest } from "../context.ts";
 import { FAULT_HEADER, injectedStatusError, parseFaultHeader, type FaultPlan } from "../faults.ts";
 import { ApiError } from "../http/api-error.ts";
 import { readJsonBody } from "../http/read-body.ts";
-import { canonicalJson } from "../idempotency/fingerprint.ts";
+import { payloadFingerprint } from "../idempotency/fingerprint.ts";
 import { readIdempotencyKey } from "../idempotency/key-header.ts";
 import { IdempotencyStore, type Reservation, type StoredOutcome } from "../idempotency/store.ts";
 import { conversationNotFound, exchangeCaller, type Caller } from "../routes/access.ts";
@@ -38,7 +38,7 @@ export async function prepareExchange(ctx: AppContext, req: FakeRequest): Promis
   if (injected) throw injected;
 
   const key = IdempotencyStore.scopeKey(caller.grant.token, caller.agentId, idempotencyKey);
-  const fingerprint = canonicalJson(body);
+  const fingerprint = payloadFingerprint(body);
   const found = ctx.idempotency.lookup(key, fingerprint);
   if (found.kind === "replay") return { kind: "replay", outcome: found.outcome, faults };
   if (found.kind === "conflict") {

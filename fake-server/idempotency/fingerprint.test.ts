@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { expect, test } from "vitest";
-import { canonicalJson } from "./fingerprint.ts";
+import { canonicalJson, payloadFingerprint } from "./fingerprint.ts";
 
 test("key order and whitespace do not change the fingerprint", () => {
   const a = JSON.parse('{"message":"hi","metadata":{"b":"2","a":"1"}}');
@@ -31,4 +31,11 @@ test("any JSON value survives a round trip and is insensitive to key order", () 
     }),
     { numRuns: 100 },
   );
+});
+
+test("the stored fingerprint is a fixed-size digest of the canonical JSON", () => {
+  const big = { message: "x".repeat(30_000) };
+  expect(payloadFingerprint(big).length).toBeLessThan(50);
+  expect(payloadFingerprint(JSON.parse('{"b":1,"a":2}'))).toBe(payloadFingerprint({ a: 2, b: 1 }));
+  expect(payloadFingerprint({ a: 1 })).not.toBe(payloadFingerprint({ a: 2 }));
 });

@@ -1,3 +1,5 @@
+import { createHash } from "node:crypto";
+
 /**
  * Canonical JSON of a parsed JSON value: object keys sorted, no whitespace. Two bodies
  * that are equal as JSON (whatever their key order or spacing) get the same text.
@@ -10,4 +12,9 @@ export function canonicalJson(value: unknown): string {
     return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(",")}}`;
   }
   return JSON.stringify(value) ?? "null";
+}
+
+/** What a record keeps of a payload: a digest of its canonical JSON, never the body itself. */
+export function payloadFingerprint(value: unknown): string {
+  return createHash("sha256").update(canonicalJson(value)).digest("base64");
 }
