@@ -10,19 +10,22 @@ export class TimerRegistry {
     return this.pending.size;
   }
 
-  /** Resolves after `ms`, or as soon as `signal` aborts (never rejects). */
-  sleep(ms: number, signal: AbortSignal): Promise<void> {
-    if (ms <= 0 || signal.aborted) return Promise.resolve();
+  /**
+   * Resolves after `ms`, or as soon as any of `signals` aborts (never rejects). Listeners
+   * are removed when it settles, so long-lived signals do not collect them.
+   */
+  sleep(ms: number, signals: readonly AbortSignal[]): Promise<void> {
+    if (ms <= 0 || signals.some((signal) => signal.aborted)) return Promise.resolve();
     return new Promise<void>((resolve) => {
       const done = () => {
         clearTimeout(handle);
         this.pending.delete(handle);
-        signal.removeEventListener("abort", done);
+        for (const signal of signals) signal.removeEventListener("abort", done);
         resolve();
       };
       const handle = setTimeout(done, ms);
       this.pending.add(handle);
-      signal.addEventListener("abort", done, { once: true });
+      for (const signal of signals) signal.addEventListener("abort", done, { once: true });
     });
   }
 }

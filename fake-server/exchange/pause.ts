@@ -13,6 +13,6 @@ export class ServerClosingError extends Error {
  * then completes without further delay) and throws when the server is closing.
  */
 export async function pause(ctx: AppContext, ms: number, clientGone: AbortSignal): Promise<void> {
-  await ctx.timers.sleep(ms, AbortSignal.any([ctx.shutdown, clientGone]));
+  await ctx.timers.sleep(ms, [ctx.shutdown, clientGone]);
   if (ctx.shutdown.aborted) throw new ServerClosingError();
 }
