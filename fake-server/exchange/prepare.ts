@@ -6,7 +6,7 @@ import { readJsonBody } from "../http/read-body.ts";
 import { payloadFingerprint } from "../idempotency/fingerprint.ts";
 import { readIdempotencyKey } from "../idempotency/key-header.ts";
 import { IdempotencyStore, type Reservation, type StoredOutcome } from "../idempotency/store.ts";
-import { conversationNotFound, exchangeCaller, type Caller } from "../routes/access.ts";
+import { conversationNotFound, exchangeCaller, type Caller } from "../access.ts";
 import { validateResponseRequest } from "./validate-request.ts";
 
 /** A create (plain or stream) that passed every check and holds its Idempotency-Key. */

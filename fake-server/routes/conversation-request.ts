@@ -5,7 +5,7 @@ import type { StoredConversation } from "../conversations/store.ts";
 import { pause } from "../exchange/pause.ts";
 import { FAULT_HEADER, injectedStatusError, parseFaultHeader } from "../faults.ts";
 import { clientGoneSignal } from "../http/disconnect.ts";
-import { conversationCaller, conversationNotFound, type Caller } from "./access.ts";
+import { conversationCaller, conversationNotFound, type Caller } from "../access.ts";
 
 /**
  * The steps list and delete share: the agent, X-Fake-Fault, the request's own checks

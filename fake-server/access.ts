@@ -1,6 +1,6 @@
-import { ApiError } from "../http/api-error.ts";
-import type { FakeRequest } from "../context.ts";
-import type { ApiKeyGrant } from "../keys.ts";
+import { ApiError } from "./http/api-error.ts";
+import type { FakeRequest } from "./context.ts";
+import type { ApiKeyGrant } from "./keys.ts";
 
 export interface Caller {
   readonly grant: ApiKeyGrant;
