@@ -61,7 +61,7 @@ describe("the tarball", () => {
     const families = (await readdir(join(ROOT, "suite/checks"))).filter((f) => f.endsWith(".check.ts"));
     expect(families.length).toBeGreaterThan(0);
     const expected = [
-      "package.json", "README.md", "docs/USING.md", "openapi/openapi.json",
+      "package.json", "README.md", "docs/USING.md", "fake-server/README.md", "openapi/openapi.json",
       "dist/index.js", "dist/index.d.ts", "dist/schemas/index.d.ts", "dist/suite/runner/run.js",
       "dist/scripts/package/bin/agent-conformance.js", "dist/scripts/package/bin/agent-service-fake.js",
       ...families.map((f) => `dist/suite/checks/${f.replace(/\.ts$/, ".js")}`),
