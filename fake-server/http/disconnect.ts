@@ -10,8 +10,7 @@ export function clientGoneSignal(res: ServerResponse): AbortSignal {
   return controller.signal;
 }
 
-/** Cuts the connection as a network failure would. */
+/** Cuts the connection as a network failure would (the socket goes with the response). */
 export function dropConnection(res: ServerResponse): void {
-  res.socket?.destroy();
   res.destroy();
 }

@@ -2,7 +2,7 @@ import type { AsyncCommand } from "fast-check";
 import { expect } from "vitest";
 import { createResponse } from "../test-support/client.ts";
 import { expectError, expectResult } from "../test-support/expect.ts";
-import { describe, grants, pickTarget, reaches, type Identity, type Real, type ScopeModel } from "./model.ts";
+import { label, grants, pickTarget, reaches, type Identity, type Real, type ScopeModel } from "./model.ts";
 
 /** Continues a conversation: only its own scope may append to it. */
 export class ContinueCommand implements AsyncCommand<ScopeModel, Real> {
@@ -32,6 +32,6 @@ export class ContinueCommand implements AsyncCommand<ScopeModel, Real> {
   }
 
   toString(): string {
-    return `continue(${describe(this.who)}, #${this.targetIndex})`;
+    return `continue(${label(this.who)}, #${this.targetIndex})`;
   }
 }

@@ -2,7 +2,7 @@ import type { AsyncCommand } from "fast-check";
 import { expect } from "vitest";
 import { createResponse } from "../test-support/client.ts";
 import { expectError, expectResult } from "../test-support/expect.ts";
-import { describe, grants, type Identity, type Real, type ScopeModel } from "./model.ts";
+import { label, grants, type Identity, type Real, type ScopeModel } from "./model.ts";
 
 /** Starts a new conversation: it belongs to the caller's agent and channel. */
 export class CreateCommand implements AsyncCommand<ScopeModel, Real> {
@@ -24,6 +24,6 @@ export class CreateCommand implements AsyncCommand<ScopeModel, Real> {
   }
 
   toString(): string {
-    return `create(${describe(this.who)})`;
+    return `create(${label(this.who)})`;
   }
 }

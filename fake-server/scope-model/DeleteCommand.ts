@@ -2,7 +2,7 @@ import type { AsyncCommand } from "fast-check";
 import { expect } from "vitest";
 import { deleteConversation } from "../test-support/client.ts";
 import { expectError } from "../test-support/expect.ts";
-import { describe, pickTarget, reaches, type Identity, type Real, type ScopeModel } from "./model.ts";
+import { label, pickTarget, reaches, type Identity, type Real, type ScopeModel } from "./model.ts";
 
 /** Deletes a conversation: only its own scope can; for anyone else it does not exist. */
 export class DeleteCommand implements AsyncCommand<ScopeModel, Real> {
@@ -30,6 +30,6 @@ export class DeleteCommand implements AsyncCommand<ScopeModel, Real> {
   }
 
   toString(): string {
-    return `delete(${describe(this.who)}, #${this.targetIndex})`;
+    return `delete(${label(this.who)}, #${this.targetIndex})`;
   }
 }

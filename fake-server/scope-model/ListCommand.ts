@@ -2,7 +2,7 @@ import type { AsyncCommand } from "fast-check";
 import { expect } from "vitest";
 import { listMessages } from "../test-support/client.ts";
 import { expectError, expectPage } from "../test-support/expect.ts";
-import { describe, pickTarget, reaches, type Identity, type Real, type ScopeModel } from "./model.ts";
+import { label, pickTarget, reaches, type Identity, type Real, type ScopeModel } from "./model.ts";
 
 /** Lists a conversation: its own scope sees all of it and only it; anyone else sees nothing. */
 export class ListCommand implements AsyncCommand<ScopeModel, Real> {
@@ -29,6 +29,6 @@ export class ListCommand implements AsyncCommand<ScopeModel, Real> {
   }
 
   toString(): string {
-    return `list(${describe(this.who)}, #${this.targetIndex})`;
+    return `list(${label(this.who)}, #${this.targetIndex})`;
   }
 }

@@ -26,7 +26,7 @@ export interface Identity {
   agent: string;
 }
 
-export const describe = (who: Identity): string => `${who.key.token}/${who.agent}`;
+export const label = (who: Identity): string => `${who.key.token}/${who.agent}`;
 
 export interface ModelConversation {
   id: string;

@@ -1,3 +1,4 @@
+import type { Readable } from "node:stream";
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { request } from "undici";
 
@@ -56,7 +57,7 @@ export async function call(
   method: string,
   path: string,
   headers: Record<string, string>,
-  body?: string | Buffer,
+  body?: string | Readable,
 ): Promise<Reply> {
   const response = await request(`${baseUrl}${path}`, { method: method as "GET", headers, body });
   const text = await response.body.text();
@@ -80,8 +81,6 @@ export function createResponse(baseUrl: string, options: CreateCallOptions = {})
 export interface StreamReply extends Reply {
   /** The parsed events in order (empty when the answer is not an event stream). */
   events: EventSourceMessage[];
-  /** Network reads that carried body bytes. */
-  chunks: number;
 }
 
 /** POSTs to the stream endpoint and reads the whole answer, parsing it as SSE when it is one. */
@@ -96,9 +95,7 @@ export async function streamResponse(baseUrl: string, options: CreateCallOptions
   const parser = createParser({ onEvent: (event) => events.push(event) });
   const decoder = new TextDecoder();
   let text = "";
-  let chunks = 0;
   for await (const chunk of response.body) {
-    chunks++;
     const piece = decoder.decode(chunk as Buffer, { stream: true });
     text += piece;
     parser.feed(piece);
@@ -110,7 +107,6 @@ export async function streamResponse(baseUrl: string, options: CreateCallOptions
     text,
     json: isStream ? undefined : parseJson(text),
     events,
-    chunks,
   };
 }
 
