@@ -5,6 +5,7 @@
  * JUnit and conformance reporters.
  */
 
+import { CheckOrder } from "./check-order.ts";
 import { join } from "node:path";
 import { startVitest } from "vitest/node";
 import type { Redactor } from "../harness/redact.ts";
@@ -46,6 +47,7 @@ export async function runChecks(options: VitestRunOptions): Promise<void> {
     maxWorkers: 1,
     isolate: false,
     fileParallelism: false,
+    sequence: { sequencer: CheckOrder },
     passWithNoTests: true,
     // No results cache: check order stays fixed, and an installed package is not written to.
     cache: false,
