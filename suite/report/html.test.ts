@@ -116,6 +116,21 @@ describe("layout", () => {
   });
 });
 
+test("a baseline is summarised, and a baselined failure says it was accepted and until when", () => {
+  const report = sampleReport({
+    baseline: { file: "known-failures.json", baselined: ["IDEM-3"], problems: ["LIST-6 is listed in the baseline but passed: remove it"] },
+  });
+  report.requirements = report.requirements.map((r) =>
+    r.id === "IDEM-3" ? { ...r, baselined: true, baselineReason: "<fix> due in Q1", baselineExpires: "2027-01-31" } : r,
+  );
+  const page = renderHtmlReport(report);
+  expect(page).toContain('Baseline <code>known-failures.json</code>');
+  expect(page).toContain('<a href="#req-IDEM-3">IDEM-3</a>');
+  expect(page).toContain("LIST-6 is listed in the baseline but passed: remove it");
+  expect(article(page, "IDEM-3")).toContain("Known failure, accepted by the baseline until 2027-01-31: &lt;fix&gt; due in Q1");
+  expect(renderHtmlReport(sampleReport())).not.toContain('id="baseline"');
+});
+
 describe("requirement rows", () => {
   const page = renderHtmlReport(sampleReport());
 

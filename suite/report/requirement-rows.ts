@@ -49,6 +49,7 @@ export function renderRequirement(req: RequirementReport): SafeHtml {
   return html`<article class="req ${req.status}" id="req-${req.id}" data-status="${req.status}">
 <div class="req-head"><span class="id">${req.id}</span><span class="level">${req.level}</span>${badge(req.status)}<span class="summary">${withInlineCode(req.summary)}</span></div>
 <blockquote class="spec">${withInlineCode(req.spec)}</blockquote>
+${req.baselined ? html`<p class="reason baselined">Known failure, accepted by the baseline${req.baselineExpires === undefined ? "" : ` until ${req.baselineExpires}`}: ${req.baselineReason ?? "no reason given"}</p>` : null}
 ${req.reason === undefined ? null : html`<p class="reason">${req.status === "skip" ? "Skipped: " : "Reason: "}${req.reason}</p>`}
 ${req.tests.length ? html`<details class="tests"${open}><summary>${testsSummary(req.tests)}</summary><ol>${req.tests.map(renderTest)}</ol></details>` : html`<p class="reason">No test ran for this requirement.</p>`}
 </article>`;

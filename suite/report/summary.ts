@@ -24,6 +24,18 @@ function harnessNote(report: ConformanceReport): SafeHtml | null {
 <ul>${report.harnessErrors.map((e) => html`<li><pre>${e}</pre></li>`)}</ul></div>`;
 }
 
+function baselineNote(report: ConformanceReport): SafeHtml | null {
+  const { baseline } = report;
+  if (baseline === undefined) return null;
+  const accepted = baseline.baselined.length
+    ? html`<p>Known failures accepted by the baseline: ${baseline.baselined.map((id, i) => html`${i ? ", " : ""}<a href="#req-${id}">${id}</a>`)}.</p>`
+    : html`<p>No failure needed the baseline.</p>`;
+  const problems = baseline.problems.length
+    ? html`<p>Baseline problems (each fails the run):</p><ul>${baseline.problems.map((p) => html`<li>${p}</li>`)}</ul>`
+    : null;
+  return html`<div class="alert baseline" id="baseline"><h3>Baseline <code>${baseline.file}</code></h3>${accepted}${problems}</div>`;
+}
+
 export function renderSummary(report: ConformanceReport): SafeHtml {
   const { counts, creates, cleanup } = report;
   const result = report.result === "pass" ? "PASS" : "FAIL";
@@ -43,6 +55,7 @@ export function renderSummary(report: ConformanceReport): SafeHtml {
 <dt>Strict</dt><dd>${report.strict ? "yes: SHOULD failures fail the run" : "no: SHOULD failures are warnings"}</dd>
 <dt>Cleanup</dt><dd>${count(cleanup.deleted, "conversation")} deleted${cleanup.failed.length ? `, ${cleanup.failed.length} could not be deleted` : ""}</dd>
 </dl>
+${baselineNote(report)}
 ${cleanupNote(report)}
 ${harnessNote(report)}
 </header>`;
