@@ -3,3 +3,4 @@ export * from "./request.ts";
 export * from "./resources.ts";
 export * from "./events.ts";
 export * from "./errors.ts";
+export * from "./client-violations.ts";

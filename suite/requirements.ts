@@ -29,6 +29,15 @@ export interface Requirement {
   spec: string;
   /** One line: what is checked. */
   summary: string;
+  /** Client requirements only: what the fake can and cannot see of it from its side of the wire. */
+  observation?: ClientObservation;
+}
+
+export interface ClientObservation {
+  /** Whether the fake records violations of it (each recorded one has tests in fake-server/client-rules). */
+  observable: boolean;
+  /** Plainly: what the fake sees, and what it cannot see. */
+  note: string;
 }
 
 const requirement = (
@@ -39,6 +48,15 @@ const requirement = (
   spec: string,
   summary: string,
 ): Requirement => ({ id, level, family, section, spec, summary });
+
+const clientRequirement = (
+  id: string,
+  level: Level,
+  section: string,
+  spec: string,
+  summary: string,
+  observation: ClientObservation,
+): Requirement => ({ id, level, family: "client", section, spec, summary, observation });
 
 export const REQUIREMENTS: readonly Requirement[] = [
   // Authentication
@@ -191,6 +209,49 @@ export const REQUIREMENTS: readonly Requirement[] = [
   requirement("ERR-1", "SHOULD", "errors", "Errors / Gaps",
     "Body format of HTTP error responses: not shown.",
     "HTTP error responses carry a JSON body with a machine-readable code (in `error.code`, a top-level `code`, or an RFC 9457 problem body)."),
+
+  // Clients: rules the spec sets for callers. The fake judges them from its side of the wire
+  // and reports violations (fake-server/client-rules); the suite never checks them.
+  clientRequirement("CLIENT-1", "MUST", "Authentication",
+    "Every request carries the header `Authorization: Bearer <API_KEY>`.",
+    "Every request under /v1 carries an Authorization header of the form `Bearer <API_KEY>`.",
+    { observable: true, note: "Seen: whether the header is there and has the form `Bearer <token>` (the scheme in any case). A well-formed header with an unknown key is a 401 but not a broken rule. The header's value is never shown." }),
+  clientRequirement("CLIENT-2", "MUST", "Endpoints / 1. Create a response",
+    "Request headers: `Authorization: Bearer <API_KEY>`, `Content-Type: application/json`, `Idempotency-Key: <unique_key>`. (The stream accepts the same `Idempotency-Key` header.)",
+    "Every create, plain or streamed, carries a non-blank `Idempotency-Key`.",
+    { observable: true, note: "Seen: the header on every create and stream request." }),
+  clientRequirement("CLIENT-3", "MUST", "Endpoints / 1. Idempotency rules",
+    "A new idempotency key is used for each logical operation. The same key with a different payload returns HTTP 409.",
+    "One `Idempotency-Key` is never sent to one agent with two different payloads (compared as JSON, key order and whitespace ignored), on either create operation.",
+    { observable: true, note: "Seen: the key, the agent and a digest of every create body that passed validation and took hold of its key (answered 2xx, or still running). Not seen: two logical operations that send the same payload under one key look exactly like a retry and are treated as one." }),
+  clientRequirement("CLIENT-4", "MUST", "Endpoints / 2. Client rules",
+    "A stream that has started is not retried automatically unless the same idempotency key is reused; otherwise the message may be duplicated.",
+    "After a started stream ends in an `error` event or a cut connection, its message is not sent again to the same agent and conversation under a new `Idempotency-Key` within the duplicate window (default 10 s).",
+    { observable: true, note: "Seen: streams that started and then failed or were cut, and later creates carrying the same message. Not seen: whether a re-send was automatic or a person's deliberate retry; a re-send within `duplicateWindowMs` is taken as automatic, a likely duplicate, and reported with both requests." }),
+  clientRequirement("CLIENT-5", "MUST", "Endpoints / 2. Create a response as a stream",
+    "The client must send `Accept: text/event-stream` and must check that the response has `Content-Type: text/event-stream`.",
+    "The stream request carries an `Accept` header that lists `text/event-stream` (with a non-zero q); `*/*` alone does not count.",
+    { observable: true, note: "Seen: the Accept header of every stream request. The fake serves the stream anyway." }),
+  clientRequirement("CLIENT-6", "MUST", "Endpoints / 1. Create a response",
+    "Request headers: `Authorization: Bearer <API_KEY>`, `Content-Type: application/json`, `Idempotency-Key: <unique_key>`.",
+    "Every create, plain or streamed, carries `Content-Type: application/json` (parameters such as charset allowed).",
+    { observable: true, note: "Seen: the Content-Type header of every create and stream request." }),
+  clientRequirement("CLIENT-7", "SHOULD", "Limits",
+    "Rate limits, message length limits, metadata size limits and the retention time of idempotency keys: not shown.",
+    "Retries of one `Idempotency-Key` are paced: more than 5 retries within 10 s that do not wait for the `Retry-After` of the answer before them (sent while an attempt still runs, before that Retry-After elapsed, or after an answer without one) is a retry storm.",
+    { observable: true, note: "Seen: when each attempt of a key arrives, and the status and Retry-After of the answers before it. The thresholds are options (`stormWindowMs`, `stormMaxRetries`, `retryAfterSlackMs`). Not seen: retries of requests that carry no Idempotency-Key, which cannot be told from new operations." }),
+  clientRequirement("CLIENT-8", "MUST", "Endpoints / 2. Create a response as a stream",
+    "The client must send `Accept: text/event-stream` and must check that the response has `Content-Type: text/event-stream`.",
+    "The client checks that the stream response's Content-Type is `text/event-stream` before it reads events.",
+    { observable: false, note: "Not seen: what a client does with an answer happens on its side of the wire. Test it in the client's own tests, against a stub that answers JSON where a stream is expected." }),
+  clientRequirement("CLIENT-9", "MUST", "Endpoints / 2. Client rules",
+    "The client closes the connection on completion, on an error event, or on cancellation.",
+    "The client stops reading and releases the stream on `response.completed`, on an `error` event and when it cancels.",
+    { observable: false, note: "Not seen: the fake ends every stream itself after its terminal event, so a client that would keep waiting cannot show; a hang-up mid-stream is visible, but that is what an allowed cancellation looks like." }),
+  clientRequirement("CLIENT-10", "SHOULD", "Endpoints / 2. Client rules",
+    "A client reading the stream should not buffer it.",
+    "The client hands each event on as it arrives rather than waiting for the end of the stream.",
+    { observable: false, note: "Not seen: the fake writes each event as it is produced; whether the client passes them on at once or collects them first happens inside the client." }),
 ];
 
 const byId = new Map(REQUIREMENTS.map((r) => [r.id, r]));
