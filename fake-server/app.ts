@@ -2,8 +2,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import polka, { type Middleware } from "polka";
 import { RequestLog } from "./admin/request-log.ts";
 import { createAnswerEngine, type AnswerEngine } from "./answers/engine.ts";
-import { bearerToken, authenticate } from "./auth.ts";
-import { DEFAULT_BEHAVIOR, type Behavior } from "./behavior.ts";
+import { bearerToken, authenticate, skippedAuthGrant } from "./auth.ts";
+import type { Behavior } from "./behavior.ts";
 import { systemClock, type Clock } from "./clock.ts";
 import type { AppContext, FakeRequest } from "./context.ts";
 import { ConversationStore, type StoreStats } from "./conversations/store.ts";
@@ -47,7 +47,12 @@ export interface FakeApp {
   readonly internals: FakeInternals;
 }
 
-const isUnder = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
+// polka matches routes case-insensitively (/V1/AGENTS/... reaches the /v1 handlers), so the
+// prefix checks must too, or such a path would skip the key check.
+const isUnder = (path: string, prefix: string) => {
+  const lower = path.toLowerCase();
+  return lower === prefix || lower.startsWith(`${prefix}/`);
+};
 
 function logRequests(ctx: AppContext): Middleware<FakeRequest> {
   return (req, res, next) => {
@@ -78,8 +83,13 @@ function requireKey(ctx: AppContext): Middleware<FakeRequest> {
     try {
       req.grant = authenticate(req, ctx.options.keys);
     } catch (error) {
-      fail(ctx, req, res, error);
-      return;
+      // Only a mutant lets such a request through (behavior.broken.authSkippedOn).
+      const skipped = skippedAuthGrant(req, ctx.behavior, ctx.options.keys);
+      if (skipped === undefined) {
+        fail(ctx, req, res, error);
+        return;
+      }
+      req.grant = skipped;
     }
     return next();
   };
@@ -109,7 +119,7 @@ export function createFakeApp(options: FakeServerOptions = {}, dependencies: Par
   const shutdown = new AbortController();
   const ctx: AppContext = {
     options: resolved,
-    behavior: dependencies.behavior ?? DEFAULT_BEHAVIOR,
+    behavior: dependencies.behavior ?? resolved.behavior,
     clock,
     engine: dependencies.engine ?? createAnswerEngine(resolved.seed),
     conversations: new ConversationStore(clock, dependencies.newId ?? newUuid),

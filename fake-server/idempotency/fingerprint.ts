@@ -1,17 +1,48 @@
 import { createHash } from "node:crypto";
 
+/** Text written as is, as opposed to a value still to be written. */
+class Token {
+  constructor(readonly text: string) {}
+}
+const COMMA = new Token(",");
+const CLOSE_ARRAY = new Token("]");
+const CLOSE_OBJECT = new Token("}");
+
 /**
  * Canonical JSON of a parsed JSON value: object keys sorted, no whitespace. Two bodies
  * that are equal as JSON (whatever their key order or spacing) get the same text.
  * Keys are read with Object.entries, so "__proto__" is an ordinary key here.
+ * It walks an explicit stack rather than recursing: a body may nest arrays thousands deep
+ * inside a field the schema ignores, and that must not overflow the call stack (a 500).
  */
 export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (typeof value === "object" && value !== null) {
-    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(",")}}`;
+  const out: string[] = [];
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const item = pending.pop();
+    if (item instanceof Token) {
+      out.push(item.text);
+    } else if (Array.isArray(item)) {
+      out.push("[");
+      pending.push(CLOSE_ARRAY);
+      for (let i = item.length - 1; i >= 0; i--) {
+        pending.push(item[i]);
+        if (i > 0) pending.push(COMMA);
+      }
+    } else if (typeof item === "object" && item !== null) {
+      const entries = Object.entries(item).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      out.push("{");
+      pending.push(CLOSE_OBJECT);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, child] = entries[i] ?? ["", null];
+        pending.push(child, new Token(`${JSON.stringify(key)}:`));
+        if (i > 0) pending.push(COMMA);
+      }
+    } else {
+      out.push(JSON.stringify(item) ?? "null");
+    }
   }
-  return JSON.stringify(value) ?? "null";
+  return out.join("");
 }
 
 /** What a record keeps of a payload: a digest of its canonical JSON, never the body itself. */
