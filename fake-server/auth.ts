@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import type { Behavior, Operation } from "./behavior.ts";
 import { ApiError } from "./http/api-error.ts";
 import type { ApiKeyGrant } from "./keys.ts";
 
@@ -28,4 +29,27 @@ export function authenticate(req: IncomingMessage, keys: ReadonlyMap<string, Api
 export function bearerToken(req: IncomingMessage): string | undefined {
   const header = req.headers.authorization;
   return header === undefined ? undefined : BEARER.exec(header)?.[1];
+}
+
+/** The operation a request is for, from its method and path (undefined: none of the four). */
+function operationOf(method: string | undefined, path: string): Operation | undefined {
+  if (method === "POST" && /^\/v1\/agents\/[^/]+\/responses$/i.test(path)) return "create";
+  if (method === "POST" && /^\/v1\/agents\/[^/]+\/responses\/stream$/i.test(path)) return "stream";
+  if (method === "GET" && /^\/v1\/agents\/[^/]+\/conversations\/[^/]+\/messages$/i.test(path)) return "list";
+  if (method === "DELETE" && /^\/v1\/agents\/[^/]+\/conversations\/[^/]+$/i.test(path)) return "delete";
+  return undefined;
+}
+
+/**
+ * Mutant support: on the one operation whose key check a mutant skips, a request without a
+ * valid key is served as the first configured key. Undefined everywhere else.
+ */
+export function skippedAuthGrant(
+  req: IncomingMessage & { path: string },
+  behavior: Behavior,
+  keys: ReadonlyMap<string, ApiKeyGrant>,
+): ApiKeyGrant | undefined {
+  const skipped = behavior.broken.authSkippedOn;
+  if (skipped === null || operationOf(req.method, req.path) !== skipped) return undefined;
+  return keys.values().next().value;
 }

@@ -1,9 +1,90 @@
 /**
- * The fake's choices in the spec's gaps, gathered in one plain object so that a variant
- * (another legal choice) or a mutant (one requirement deliberately broken) can later be
- * expressed as a different object instead of a fork of the code. Each field is read in
- * exactly one place, named beside it.
+ * The fake's choices, gathered in one plain object so that a variant (another legal choice
+ * in the spec's gaps, variants.ts) or a mutant (one requirement deliberately broken,
+ * mutants.ts) is a different object instead of a fork of the code. Each field is read in
+ * exactly one place, named beside it. DEFAULT_BEHAVIOR is the conforming reference fake.
  */
+
+export type Operation = "create" | "stream" | "list" | "delete";
+
+/** Where the conversation id comes from when scope is checked (access.ts `findInScope`). */
+export type ScopedOperation = "continue" | "list" | "delete";
+
+/**
+ * Deliberate breakage, all off in DEFAULT_BEHAVIOR. Each switch breaks one requirement of
+ * suite/requirements.ts and is turned on only by a mutant.
+ */
+export interface Breakage {
+  /** A request without a valid key is served as the first configured key on this operation; read by `skippedAuthGrant` (auth.ts). */
+  readonly authSkippedOn: Operation | null;
+  /** The create result's conversation_id loses its dashes; read by `createResponse` (routes/create-response.ts). */
+  readonly createIdNotUuid: boolean;
+  /** `conversation_id` in a create body is ignored; read by `prepareExchange` (exchange/prepare.ts). */
+  readonly continueStartsNew: boolean;
+  /** A body without a string `message` is served with a stand-in message; read by `validateResponseRequest`. */
+  readonly messageOptional: boolean;
+  /** Any `metadata` is refused with 400 invalid_metadata; read by `validateResponseRequest`. */
+  readonly metadataRejected: boolean;
+  /** A plain replay answers another text than the original; read by `createResponse`. */
+  readonly replayAltersAnswer: boolean;
+  /** A plain replay appends the exchange again; read by `createResponse`. */
+  readonly replayAppends: boolean;
+  /** What a key reused with another payload gets; read by `prepareExchange`. */
+  readonly conflict: "409" | "422" | "replay";
+  /** false: a key is recorded only when its operation completes, so simultaneous requests all run; read by `prepareExchange`. */
+  readonly inFlightReservation: boolean;
+  /** false: the stream operation neither looks up nor records keys; read by `prepareExchange`. */
+  readonly streamIdempotency: boolean;
+  /** Content-Type of an event stream; read by `startEventStream` (http/sse.ts). */
+  readonly streamContentType: string;
+  /** response.created carries another `type` than its event name; read by `eventPayload` (http/sse.ts). */
+  readonly createdTypeMismatch: boolean;
+  /** Deltas are written without their `event:` line; read by `writeEvent` (http/sse.ts). */
+  readonly deltaEventLine: boolean;
+  /** Name of the delta's text field; read by `eventPayload`. */
+  readonly deltaField: "delta" | "text";
+  /** Name of the completed response's text field; read by `eventPayload`. */
+  readonly completedTextField: "output_text" | "response";
+  /** The first delta overtakes response.created; read by `playStream` (exchange/play-stream.ts). */
+  readonly deltaBeforeCreated: boolean;
+  /** How many response.completed events end a stream (0: it just stops); read by `playStream`. */
+  readonly completedEvents: 0 | 1 | 2;
+  /** A delta follows the error event; read by `playStream`. */
+  readonly eventsAfterError: boolean;
+  /** Every delta is trimmed, so they no longer reassemble; read by `splitIntoDeltas` (answers/split.ts). */
+  readonly deltasTrimmed: boolean;
+  /** false: a streamed exchange is never appended to its conversation; read by `freshScript` (routes/stream-response.ts). */
+  readonly streamStored: boolean;
+  /** Every event is held back and written in one piece at the end; read by `writeEvent` / `endEventStream`. */
+  readonly streamBuffered: boolean;
+  /** A validation failure on the stream is a 200 event stream holding one error event; read by `streamResponse`. */
+  readonly streamValidationAsEvents: boolean;
+  /** The listing names another conversation id than the one requested; read by `listMessages`. */
+  readonly listingOtherId: boolean;
+  /** page=0 is accepted and served; read by `parsePagination` (conversations/pagination.ts). */
+  readonly pageZeroServed: boolean;
+  /** Pages after the first start one item early; read by `slicePage`. */
+  readonly pageOffsetOffByOne: boolean;
+  /** has_more is true on a last page that ends exactly at `total`; read by `slicePage`. */
+  readonly hasMoreAtExactEnd: boolean;
+  /** `total` counts every message of the agent and channel; read by `listMessages`. */
+  readonly totalCountsScope: boolean;
+  /** false: a delete answers success and removes nothing; read by `deleteConversation`. */
+  readonly deleteRemoves: boolean;
+  /**
+   * What continuing a deleted conversation's id does: 404 ("gone"), bring it back with its
+   * messages ("restored") or start an empty one under that id ("reused"); read by
+   * `reviveDeleted` (access.ts).
+   */
+  readonly deletedConversations: "gone" | "restored" | "reused";
+  /** The code of a delete's 404; read by `deleteConversation`. */
+  readonly deleteNotFoundCode: "conversation_not_found" | "not_found";
+  /** Operations that find a conversation of another agent (same channel); read by `findInScope` (access.ts). */
+  readonly agentIgnoredOn: readonly ScopedOperation[];
+  /** Operations that find a conversation of another channel (same agent); read by `findInScope`. */
+  readonly channelIgnoredOn: readonly ScopedOperation[];
+}
+
 export interface Behavior {
   /** Success statuses per operation; read only by `successStatus` (http/respond.ts). */
   readonly successStatus: {
@@ -14,17 +95,130 @@ export interface Behavior {
   };
   /** Listing page sizes; read only by `parsePagination` (conversations/pagination.ts). */
   readonly pageSize: { readonly default: number; readonly max: number };
+  /** page_size above the maximum: 400 ("reject") or served as the maximum ("clamp"); read by `parsePagination`. */
+  readonly oversizePageSize: "reject" | "clamp";
   /** Line ending of every SSE line; read only by `writeEvent` (http/sse.ts). */
   readonly sseLineEnding: string;
+  /** `: keep-alive` comments between events and a `retry:` line first; read by `startEventStream` and `writeEvent`. */
+  readonly sseHeartbeats: boolean;
+  /** An `id:` line on every event; read by `writeEvent`. */
+  readonly sseEventIds: boolean;
+  /** Each event is written in several pieces cut at arbitrary bytes; read by `writeEvent`. */
+  readonly sseSplitWrites: boolean;
   /** How many deltas an answer is split into; read only by `splitIntoDeltas` (answers/split.ts). */
   readonly deltaCount: { readonly min: number; readonly max: number };
+  /** Shape of HTTP error bodies; read only by `sendError` (http/respond.ts). */
+  readonly errorFormat: "nested" | "flat" | "problem";
+  /** A successful delete's body: none, or the deleted conversation; read by `deleteConversation`. */
+  readonly deleteBody: "none" | "conversation";
+  /** Timestamps on the wire; read only by `wireTimestamp` (conversations/timestamps.ts). */
+  readonly timestamps: "rfc3339" | "epoch-seconds";
+  /** An exchange also stores a tool note between the user and assistant messages; read by `commitAnswered`. */
+  readonly exchangeNote: boolean;
+  /** Answers end with a sentence of multi-byte characters; read by `styledAnswer` (answers/style.ts). */
+  readonly multibyteAnswers: boolean;
+  /** Answers cite the documents they used; read by `styledAnswer`. */
+  readonly citations: boolean;
+  /** Every JSON body and event payload carries fields the spec does not name; read by `withExtraFields` (http/extra-fields.ts). */
+  readonly extraFields: boolean;
+  /** A plain create thinks this long before it answers; read by `createResponse`. */
+  readonly createLatencyMs: number;
+  readonly broken: Breakage;
 }
 
-export type Operation = keyof Behavior["successStatus"];
+export const NOTHING_BROKEN: Breakage = Object.freeze({
+  authSkippedOn: null,
+  createIdNotUuid: false,
+  continueStartsNew: false,
+  messageOptional: false,
+  metadataRejected: false,
+  replayAltersAnswer: false,
+  replayAppends: false,
+  conflict: "409",
+  inFlightReservation: true,
+  streamIdempotency: true,
+  streamContentType: "text/event-stream; charset=utf-8",
+  createdTypeMismatch: false,
+  deltaEventLine: true,
+  deltaField: "delta",
+  completedTextField: "output_text",
+  deltaBeforeCreated: false,
+  completedEvents: 1,
+  eventsAfterError: false,
+  deltasTrimmed: false,
+  streamStored: true,
+  streamBuffered: false,
+  streamValidationAsEvents: false,
+  listingOtherId: false,
+  pageZeroServed: false,
+  pageOffsetOffByOne: false,
+  hasMoreAtExactEnd: false,
+  totalCountsScope: false,
+  deleteRemoves: true,
+  deletedConversations: "gone",
+  deleteNotFoundCode: "conversation_not_found",
+  agentIgnoredOn: Object.freeze([]),
+  channelIgnoredOn: Object.freeze([]),
+} satisfies Breakage);
 
 export const DEFAULT_BEHAVIOR: Behavior = Object.freeze({
   successStatus: Object.freeze({ create: 200, stream: 200, list: 200, delete: 204 }),
   pageSize: Object.freeze({ default: 50, max: 100 }),
+  oversizePageSize: "reject",
   sseLineEnding: "\n",
+  sseHeartbeats: false,
+  sseEventIds: false,
+  sseSplitWrites: false,
   deltaCount: Object.freeze({ min: 3, max: 8 }),
-});
+  errorFormat: "nested",
+  deleteBody: "none",
+  timestamps: "rfc3339",
+  exchangeNote: false,
+  multibyteAnswers: false,
+  citations: true,
+  extraFields: false,
+  createLatencyMs: 0,
+  broken: NOTHING_BROKEN,
+} satisfies Behavior);
+
+/**
+ * A change to the default behavior: top-level fields replaced, and the grouped ones
+ * (`successStatus`, `pageSize`, `deltaCount`, `broken`) replaced field by field.
+ */
+export interface BehaviorPatch extends Partial<Omit<Behavior, "successStatus" | "pageSize" | "deltaCount" | "broken">> {
+  readonly successStatus?: Partial<Behavior["successStatus"]>;
+  readonly pageSize?: Partial<Behavior["pageSize"]>;
+  readonly deltaCount?: Partial<Behavior["deltaCount"]>;
+  readonly broken?: Partial<Breakage>;
+}
+
+const GROUPS = ["successStatus", "pageSize", "deltaCount", "broken"] as const;
+
+/** The paths a patch sets ("sseLineEnding", "successStatus.create"), to find patches that disagree. */
+export function patchedPaths(patch: BehaviorPatch): string[] {
+  const paths: string[] = [];
+  for (const [key, value] of Object.entries(patch)) {
+    if ((GROUPS as readonly string[]).includes(key) && typeof value === "object" && value !== null) {
+      for (const inner of Object.keys(value)) paths.push(`${key}.${inner}`);
+    } else {
+      paths.push(key);
+    }
+  }
+  return paths;
+}
+
+/** `base` with the patches applied in order; the result is frozen like the default. */
+export function patchBehavior(base: Behavior, patches: readonly BehaviorPatch[]): Behavior {
+  let next: Behavior = base;
+  for (const patch of patches) {
+    next = {
+      ...next,
+      ...patch,
+      successStatus: { ...next.successStatus, ...patch.successStatus },
+      pageSize: { ...next.pageSize, ...patch.pageSize },
+      deltaCount: { ...next.deltaCount, ...patch.deltaCount },
+      broken: { ...next.broken, ...patch.broken },
+    };
+  }
+  return Object.freeze(next);
+}

@@ -1,4 +1,6 @@
+import type { Behavior } from "./behavior.ts";
 import { parseKeySpecs, type ApiKeyGrant } from "./keys.ts";
+import { BehaviorSelectionError, selectBehavior, variantList } from "./variants.ts";
 
 export interface FakeServerOptions {
   port?: number;              // default 0 = any free port
@@ -11,6 +13,8 @@ export interface FakeServerOptions {
   maxBodyBytes?: number;      // default 1 MiB
   requestLogSize?: number;    // bounded request log; default 500
   log?: (line: string) => void; // where unexpected errors are logged; default console.error
+  mutant?: string;            // one requirement deliberately broken (mutants.ts); default none
+  variants?: string | readonly string[]; // other legal choices in the spec's gaps (variants.ts), or "all"; default none
 }
 
 export const DEFAULT_KEYS = ["sk-fake-a=agent-a,agent-b@web", "sk-fake-b=agent-a@sms"];
@@ -26,6 +30,8 @@ export interface ResolvedOptions {
   readonly maxBodyBytes: number;
   readonly requestLogSize: number;
   readonly log: (line: string) => void;
+  /** The default behavior with the variants and the mutant applied. */
+  readonly behavior: Behavior;
 }
 
 /** An option value the fake cannot run with; the message names the option. */
@@ -41,6 +47,22 @@ function integerOption(name: string, value: number | undefined, fallback: number
   return value;
 }
 
+function behaviorOption(options: FakeServerOptions): Behavior {
+  // Checked at run time too: the conformance runner passes --fake-option values untyped.
+  const { mutant, variants } = options as { mutant?: unknown; variants?: unknown };
+  if (mutant !== undefined && typeof mutant !== "string") throw new OptionsError("mutant must be a mutant name");
+  const isNames = Array.isArray(variants) && variants.every((v) => typeof v === "string");
+  if (variants !== undefined && typeof variants !== "string" && !isNames) {
+    throw new OptionsError("variants must be a list of variant names or one comma-separated string");
+  }
+  try {
+    return selectBehavior(options.mutant, variantList(options.variants));
+  } catch (error) {
+    if (error instanceof BehaviorSelectionError) throw new OptionsError(error.message);
+    throw error;
+  }
+}
+
 export function resolveOptions(options: FakeServerOptions = {}): ResolvedOptions {
   return {
     port: integerOption("port", options.port, 0, 0, 65_535),
@@ -53,5 +75,6 @@ export function resolveOptions(options: FakeServerOptions = {}): ResolvedOptions
     maxBodyBytes: integerOption("maxBodyBytes", options.maxBodyBytes, 1024 * 1024, 1, 2 ** 31),
     requestLogSize: integerOption("requestLogSize", options.requestLogSize, 500, 0, 1_000_000),
     log: options.log ?? ((line) => console.error(line)),
+    behavior: behaviorOption(options),
   };
 }
