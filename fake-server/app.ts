@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import polka, { type Middleware } from "polka";
 import { RequestLog } from "./admin/request-log.ts";
@@ -117,6 +118,8 @@ export function createFakeApp(options: FakeServerOptions = {}, dependencies: Par
   const resolved = resolveOptions(options);
   const clock = dependencies.clock ?? systemClock;
   const shutdown = new AbortController();
+  // Every running pause listens to it: hundreds at once are normal, not a leak to warn about.
+  setMaxListeners(0, shutdown.signal);
   const ctx: AppContext = {
     options: resolved,
     behavior: dependencies.behavior ?? resolved.behavior,
