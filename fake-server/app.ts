@@ -6,6 +6,8 @@ import { createAnswerEngine, type AnswerEngine } from "./answers/engine.ts";
 import { bearerToken, authenticate, skippedAuthGrant } from "./auth.ts";
 import type { Behavior } from "./behavior.ts";
 import { systemClock, type Clock } from "./clock.ts";
+import { observeClients } from "./client-rules/middleware.ts";
+import { ClientRuleObserver } from "./client-rules/observer.ts";
 import type { AppContext, FakeRequest } from "./context.ts";
 import { ConversationStore, type StoreStats } from "./conversations/store.ts";
 import { formatTimestamp } from "./conversations/timestamps.ts";
@@ -35,6 +37,7 @@ export interface FakeInternals {
   readonly timers: TimerRegistry;
   readonly inFlight: InFlight;
   readonly requestLog: RequestLog;
+  readonly clientRules: ClientRuleObserver;
   snapshot(): StoreStats & { idempotencyRecords: number };
 }
 
@@ -129,6 +132,7 @@ export function createFakeApp(options: FakeServerOptions = {}, dependencies: Par
     idempotency: new IdempotencyStore(clock, resolved.idempotencyTtlMs),
     timers: new TimerRegistry(),
     requestLog: new RequestLog(resolved.requestLogSize),
+    clientRules: new ClientRuleObserver(clock, new Set(resolved.keys.keys()), options.clientRules),
     inFlight: new InFlight(),
     shutdown: shutdown.signal,
     log: (line) => {
@@ -143,6 +147,7 @@ export function createFakeApp(options: FakeServerOptions = {}, dependencies: Par
     ctx.conversations.clear();
     ctx.idempotency.clear();
     ctx.requestLog.clear();
+    ctx.clientRules.clear();
   };
 
   const routes = buildRoutes(reset);
@@ -153,6 +158,8 @@ export function createFakeApp(options: FakeServerOptions = {}, dependencies: Par
     },
     onError: (error, req, res) => fail(ctx, req, res, error),
   });
+  // First, so the observer's findings are in req.warnings when the request log reads them.
+  app.use(observeClients(ctx.clientRules));
   app.use(logRequests(ctx));
   app.use(requireKey(ctx));
   for (const route of routes) app.all(route.pattern, dispatch(ctx, route));
@@ -176,6 +183,7 @@ export function createFakeApp(options: FakeServerOptions = {}, dependencies: Par
       timers: ctx.timers,
       inFlight: ctx.inFlight,
       requestLog: ctx.requestLog,
+      clientRules: ctx.clientRules,
       snapshot: () => ({ ...ctx.conversations.stats(), idempotencyRecords: ctx.idempotency.size }),
     },
   };

@@ -4,6 +4,7 @@ import type { RequestLog } from "./admin/request-log.ts";
 import type { AnswerEngine } from "./answers/engine.ts";
 import type { Behavior } from "./behavior.ts";
 import type { Clock } from "./clock.ts";
+import type { ClientRuleObserver } from "./client-rules/observer.ts";
 import type { ConversationStore } from "./conversations/store.ts";
 import type { IdempotencyStore } from "./idempotency/store.ts";
 import type { InFlight } from "./in-flight.ts";
@@ -21,6 +22,8 @@ export interface AppContext {
   readonly idempotency: IdempotencyStore;
   readonly timers: TimerRegistry;
   readonly requestLog: RequestLog;
+  /** Judges every /v1 request against the spec's client rules (client-rules/). */
+  readonly clientRules: ClientRuleObserver;
   readonly inFlight: InFlight;
   /** Aborted when the app closes: every pause ends and every running exchange stops. */
   readonly shutdown: AbortSignal;
@@ -32,7 +35,7 @@ export interface AppContext {
 export interface FakeRequest extends PolkaRequest {
   /** Set by the auth middleware on every /v1 request that gets past it. */
   grant?: ApiKeyGrant;
-  /** Client rules this request broke, for the request log. */
+  /** Client rules this request broke, as the client-rule observer found them, for the request log. */
   warnings?: string[];
 }
 

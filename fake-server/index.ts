@@ -7,6 +7,8 @@ import type { FakeServerOptions } from "./options.ts";
 
 export { DEFAULT_KEYS, type FakeServerOptions } from "./options.ts";
 export type { FakeServer } from "./server.ts";
+export type { ClientViolationFilter } from "./client-rules/filter.ts";
+export { DEFAULT_CLIENT_RULE_OPTIONS, type ClientRuleOptions } from "./client-rules/options.ts";
 export { createFakeApp, type FakeApp } from "./app.ts";
 
 export function createFakeServer(options?: FakeServerOptions): Promise<FakeServer> {

@@ -1,4 +1,5 @@
 import type { Behavior } from "./behavior.ts";
+import type { ClientRuleOptions } from "./client-rules/options.ts";
 import { parseKeySpecs, type ApiKeyGrant } from "./keys.ts";
 import { BehaviorSelectionError, selectBehavior, variantList } from "./variants.ts";
 
@@ -13,6 +14,7 @@ export interface FakeServerOptions {
   maxBodyBytes?: number;      // default 1 MiB
   requestLogSize?: number;    // bounded request log; default 500
   log?: (line: string) => void; // where unexpected errors are logged; default console.error
+  clientRules?: Partial<ClientRuleOptions>; // thresholds and caps of the client-rule observer (client-rules/options.ts)
   mutant?: string;            // one requirement deliberately broken (mutants.ts); default none
   variants?: string | readonly string[]; // other legal choices in the spec's gaps (variants.ts), or "all"; default none
 }

@@ -1,5 +1,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { ClientViolation, ClientViolationCount } from "../schemas/index.ts";
+import type { ClientViolationFilter } from "./client-rules/filter.ts";
 import { createFakeApp, type AppDependencies, type FakeApp } from "./app.ts";
 import type { FakeServerOptions } from "./options.ts";
 
@@ -7,7 +9,11 @@ export interface FakeServer {
   url: string;                // "http://127.0.0.1:PORT"
   port: number;
   close(): Promise<void>;     // closes sockets (incl. keep-alive and running streams) and timers
-  reset(): void;              // empties every store
+  reset(): void;              // empties every store, client violations included
+  /** Requests that broke the spec's client rules, oldest first (fake-server/CLIENT-TESTING.md). */
+  clientViolations(filter?: ClientViolationFilter): ClientViolation[];
+  /** How often each client rule was broken since the start or the last reset. */
+  clientViolationCounts(filter?: ClientViolationFilter): ClientViolationCount[];
 }
 
 /** A listening fake together with its app, for tests that reach into the stores. */
@@ -45,5 +51,14 @@ export async function startFakeServer(
       await closed;
       await app.internals.inFlight.whenIdle();
     })());
-  return { url, port, close, reset: app.reset, app };
+  const { clientRules } = app.internals;
+  return {
+    url,
+    port,
+    close,
+    reset: app.reset,
+    clientViolations: (filter) => clientRules.violations(filter),
+    clientViolationCounts: (filter) => clientRules.counts(filter),
+    app,
+  };
 }

@@ -29,9 +29,9 @@ export interface StreamDelays {
  * Plays a script on a started event stream: created, the deltas, then completed or error,
  * each written when produced. If the client goes away (or the connection is dropped on
  * purpose) the script still runs to its end without further pauses, so the exchange is
- * stored exactly as if it had been watched.
+ * stored exactly as if it had been watched. Resolves to the terminal event the script reached.
  */
-export async function playStream(ctx: AppContext, res: ServerResponse, script: StreamScript, delays: StreamDelays): Promise<void> {
+export async function playStream(ctx: AppContext, res: ServerResponse, script: StreamScript, delays: StreamDelays): Promise<"completed" | "error"> {
   const gone = clientGoneSignal(res);
   const atMostAll = (count: number | undefined) =>
     count === undefined ? undefined : Math.min(count, script.deltas.length);
@@ -58,11 +58,12 @@ export async function playStream(ctx: AppContext, res: ServerResponse, script: S
       const { code, message } = script.fail(sent);
       emit({ type: EVENT.error, code, message });
       if (!res.destroyed) res.end();
-      return;
+      return "error";
     }
     const delta = script.deltas[sent];
     if (delta !== undefined) emit({ type: EVENT.delta, delta });
   }
   emit({ type: EVENT.completed, response: script.complete() });
   if (!res.destroyed) res.end();
+  return "completed";
 }

@@ -34,6 +34,7 @@ export async function prepareExchange(ctx: AppContext, req: FakeRequest): Promis
   const idempotencyKey = readIdempotencyKey(req);
   const body = await readJsonBody(req, ctx.options.maxBodyBytes);
   const request = validateResponseRequest(body);
+  ctx.clientRules.payloadAccepted(req, body);
   const injected = injectedStatusError(faults);
   if (injected) throw injected;
 

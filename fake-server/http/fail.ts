@@ -15,6 +15,7 @@ const INTERNAL_MESSAGE = "the fake server hit an unexpected error (it is logged 
  */
 export function fail(ctx: AppContext, req: FakeRequest, res: ServerResponse, error: unknown): void {
   if (error instanceof ApiError && !res.headersSent) {
+    ctx.clientRules.errorAnswered(req, error.headers);
     sendError(res, error.status, error.code, error.message, error.headers);
     return;
   }

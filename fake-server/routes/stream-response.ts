@@ -59,23 +59,20 @@ function freshScript(ctx: AppContext, exchange: FreshExchange, faults: FaultPlan
 
 /** POST /v1/agents/:agent_id/responses/stream */
 export async function streamResponse(ctx: AppContext, req: FakeRequest, res: ServerResponse): Promise<void> {
-  if (!/\btext\/event-stream\b/i.test(req.headers.accept ?? "")) {
-    (req.warnings ??= []).push("stream request without Accept: text/event-stream (the spec requires clients to send it)");
-  }
   const prepared = await prepareExchange(ctx, req);
   const status = successStatus(ctx.behavior, "stream");
   const delays = delaysOf(ctx, prepared.faults);
   if (prepared.kind === "replay") {
     const script = replayScript(ctx, prepared.outcome);
     startEventStream(res, status, { "Idempotent-Replayed": "true" });
-    await playStream(ctx, res, script, delays);
+    ctx.clientRules.streamEnded(req, await playStream(ctx, res, script, delays));
     return;
   }
   const { exchange } = prepared;
   try {
     const script = freshScript(ctx, exchange, prepared.faults);
     startEventStream(res, status);
-    await playStream(ctx, res, script, delays);
+    ctx.clientRules.streamEnded(req, await playStream(ctx, res, script, delays));
   } catch (error) {
     abandon(ctx, exchange);
     throw error;

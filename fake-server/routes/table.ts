@@ -1,3 +1,4 @@
+import { clientViolationsRoute } from "../client-rules/route.ts";
 import type { Handler } from "../context.ts";
 import { healthRoute, requestsRoute, resetRoute } from "./admin.ts";
 import { createResponse } from "./create-response.ts";
@@ -23,6 +24,7 @@ export function buildRoutes(reset: () => void): Route[] {
     route("/__fake/reset", [["POST", resetRoute(reset)]]),
     route("/__fake/requests", [["GET", requestsRoute]]),
     route("/__fake/health", [["GET", healthRoute]]),
+    route("/__fake/client-violations", [["GET", clientViolationsRoute]]),
   ];
 }
 

@@ -1,0 +1,83 @@
+import type { IncomingMessage } from "node:http";
+
+/** The two create operations; every client rule about bodies and keys concerns only these. */
+export type CreateOperation = "create" | "stream";
+
+/** How a stream that started ended, as far as the client could have seen it. */
+export type StreamEnd = "completed" | "error" | "cut";
+
+/** What the observer keeps of a create body that passed validation. */
+export interface ObservedPayload {
+  /** Digest of the canonical JSON, as the idempotency store compares payloads. */
+  readonly fingerprint: string;
+  readonly message: string;
+  /** null for "start a new conversation" (absent or null in the body). */
+  readonly conversationId: string | null;
+  readonly excerpt: string;
+}
+
+/**
+ * One /v1 request as the observer sees it. The fields below the first block fill in as the
+ * request runs; violations keep a reference, so what they show is always the latest.
+ */
+export interface ObservedRequest {
+  readonly method: string;
+  readonly path: string;
+  /** Arrival, epoch milliseconds of the fake's clock. */
+  readonly at: number;
+  readonly operation: CreateOperation | undefined;
+  /** The agent path segment of a create; undefined for other requests. */
+  readonly agent: string | undefined;
+  /** The Idempotency-Key header as sent (repeats joined with ", "), or undefined. */
+  readonly idempotencyKey: string | undefined;
+  readonly headers: {
+    readonly authorization: string | undefined;
+    readonly accept: string | undefined;
+    readonly contentType: string | undefined;
+  };
+  payload?: ObservedPayload;
+  status?: number;
+  /** The Retry-After of the answer, in milliseconds. */
+  retryAfterMs?: number;
+  /** When the answer was finished or the connection closed. */
+  finishedAt?: number;
+  /** Streams that started only. */
+  streamEnd?: StreamEnd;
+}
+
+// polka routes case-insensitively, so /V1/Agents/x/Responses reaches the create handler too.
+const CREATE_PATH = /^\/v1\/agents\/([^/]+)\/responses(\/stream)?$/i;
+
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(", ") : value;
+}
+
+export function observeRequest(req: IncomingMessage & { path: string }, at: number): ObservedRequest {
+  const method = req.method ?? "GET";
+  const match = method === "POST" ? CREATE_PATH.exec(req.path) : null;
+  const operation: CreateOperation | undefined = match ? (match[2] ? "stream" : "create") : undefined;
+  return {
+    method,
+    path: req.path,
+    at,
+    operation,
+    agent: match?.[1],
+    idempotencyKey: operation ? single(req.headers["idempotency-key"]) : undefined,
+    headers: {
+      authorization: single(req.headers.authorization),
+      accept: single(req.headers.accept),
+      contentType: single(req.headers["content-type"]),
+    },
+  };
+}
+
+/** The answer settled the operation and its key: 2xx, or still running. */
+export function heldItsKey(request: ObservedRequest): boolean {
+  if (request.finishedAt === undefined) return true;
+  return request.status !== undefined && request.status >= 200 && request.status < 300;
+}
+
+/** Two creates of the same operation under the same key (same agent, same Idempotency-Key). */
+export function sameKey(a: ObservedRequest, b: ObservedRequest): boolean {
+  return a.agent === b.agent && a.idempotencyKey !== undefined && a.idempotencyKey === b.idempotencyKey;
+}

@@ -1,0 +1,30 @@
+import type { ClientRuleOptions } from "./options.ts";
+import type { ObservedRequest } from "./observed-request.ts";
+
+/** A broken rule: what to tell the client developer, and the requests that show it. */
+export interface Finding {
+  readonly message: string;
+  /** Earlier requests the offender is judged against first, the offender last. */
+  readonly requests: readonly ObservedRequest[];
+}
+
+export interface RuleInput {
+  readonly request: ObservedRequest;
+  /** Earlier create requests of the same API key, oldest first (bounded; see historyPerKey). */
+  readonly earlier: readonly ObservedRequest[];
+  readonly options: ClientRuleOptions;
+}
+
+/**
+ * One client rule of the spec. `arrival` rules judge a request from its headers as soon as
+ * it comes in, whatever the fake answers; `payload` rules judge a create once its body has
+ * been read and validated.
+ */
+export interface ClientRule {
+  /** The CLIENT-n requirement of suite/requirements.ts. */
+  readonly requirement: string;
+  /** A few words for the summary line. */
+  readonly title: string;
+  readonly stage: "arrival" | "payload";
+  judge(input: RuleInput): Finding | undefined;
+}

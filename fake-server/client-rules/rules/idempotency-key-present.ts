@@ -1,0 +1,18 @@
+import type { ClientRule } from "../rule.ts";
+
+/** CLIENT-2: every create, plain or streamed, carries a non-blank Idempotency-Key. */
+export const idempotencyKeyPresent: ClientRule = {
+  requirement: "CLIENT-2",
+  title: "create without an Idempotency-Key",
+  stage: "arrival",
+  judge({ request }) {
+    if (request.operation === undefined) return undefined;
+    const key = request.idempotencyKey;
+    if (key !== undefined && key.trim() !== "") return undefined;
+    const what = key === undefined ? "has no Idempotency-Key header" : "has a blank Idempotency-Key";
+    return {
+      message: `the ${request.operation} request ${what}; send a new unique key (e.g. a UUID) per logical operation and reuse it only to retry that operation`,
+      requests: [request],
+    };
+  },
+};

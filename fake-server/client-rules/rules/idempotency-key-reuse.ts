@@ -1,0 +1,28 @@
+import { heldItsKey, sameKey } from "../observed-request.ts";
+import type { ClientRule } from "../rule.ts";
+
+/**
+ * CLIENT-3: a new Idempotency-Key for each logical operation. A key that already holds one
+ * payload (answered 2xx, or still running) sent with another payload is a second operation
+ * under the first one's key. Earlier attempts that were refused (validation, 429, 404) never
+ * held the key, so fixing a body and retrying under the same key is not counted.
+ */
+export const idempotencyKeyReuse: ClientRule = {
+  requirement: "CLIENT-3",
+  title: "Idempotency-Key reused with a different payload",
+  stage: "payload",
+  judge({ request, earlier }) {
+    const payload = request.payload;
+    if (payload === undefined || request.idempotencyKey === undefined) return undefined;
+    const holder = earlier.findLast(
+      (other) => sameKey(other, request) && other.payload !== undefined && other.payload.fingerprint !== payload.fingerprint && heldItsKey(other),
+    );
+    if (holder === undefined) return undefined;
+    return {
+      message:
+        "this Idempotency-Key was already used for a request with a different body (the service answers 409); " +
+        "use a new key for each logical operation and reuse a key only to retry the same request",
+      requests: [holder, request],
+    };
+  },
+};

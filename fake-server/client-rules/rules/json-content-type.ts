@@ -1,0 +1,26 @@
+import type { ClientRule } from "../rule.ts";
+
+const MAX_SHOWN = 60;
+
+function mediaType(contentType: string): string {
+  return (contentType.split(";")[0] ?? "").trim().toLowerCase();
+}
+
+/** CLIENT-6: every create, plain or streamed, carries `Content-Type: application/json`. */
+export const jsonContentType: ClientRule = {
+  requirement: "CLIENT-6",
+  title: "create without Content-Type: application/json",
+  stage: "arrival",
+  judge({ request }) {
+    if (request.operation === undefined) return undefined;
+    const contentType = request.headers.contentType;
+    if (contentType !== undefined && mediaType(contentType) === "application/json") return undefined;
+    const sent = contentType === undefined
+      ? "no Content-Type"
+      : `Content-Type ${JSON.stringify(contentType.slice(0, MAX_SHOWN))}`;
+    return {
+      message: `the ${request.operation} request has ${sent}; send the JSON body with Content-Type: application/json`,
+      requests: [request],
+    };
+  },
+};

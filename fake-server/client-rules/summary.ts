@@ -1,0 +1,15 @@
+import type { ClientViolationCount } from "../../schemas/index.ts";
+import { requirementById } from "../../suite/requirements.ts";
+
+/**
+ * The lines `npm run fake` prints on exit: one per violated requirement with its count,
+ * or one saying there were none.
+ */
+export function summaryLines(counts: readonly ClientViolationCount[]): string[] {
+  if (counts.length === 0) return ["client violations: none"];
+  const total = counts.reduce((sum, c) => sum + c.count, 0);
+  return [
+    `client violations: ${total} (details: GET /__fake/client-violations while the fake runs)`,
+    ...counts.map((c) => `  ${c.requirement} ${requirementById(c.requirement)?.level ?? ""} ${c.title}: ${c.count}`),
+  ];
+}
