@@ -1,10 +1,12 @@
 /**
  * npm run fake -- [--port N] [--host H] [--key TOKEN=AGENT[,AGENT...][@CHANNEL]]... [--seed N]
  *                 [--no-faults] [--idempotency-ttl SECONDS]
- * Runs the in-memory reference fake until SIGINT or SIGTERM. First stdout line:
+ * Runs the in-memory reference fake until SIGINT or SIGTERM, then prints a summary of the
+ * client violations it saw on stderr. First stdout line:
  * "listening on http://HOST:PORT". Bad flags: a message on stderr and exit code 2.
  */
 import { parseArgs } from "node:util";
+import { summaryLines } from "../fake-server/client-rules/summary.ts";
 import { createFakeServer, DEFAULT_KEYS, type FakeServerOptions } from "../fake-server/index.ts";
 
 const USAGE = `Usage: npm run fake -- [options]
@@ -98,6 +100,8 @@ async function main(): Promise<number> {
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
   });
+  // What the clients broke while the fake ran (fake-server/CLIENT-TESTING.md), for the developer who stopped it.
+  process.stderr.write(`${summaryLines(running.clientViolationCounts()).join("\n")}\n`);
   return 0;
 }
 
