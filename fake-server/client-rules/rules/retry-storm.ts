@@ -5,19 +5,21 @@ import type { ClientRule } from "../rule.ts";
 const SHOWN = 8;
 
 /**
- * Whether a retry arriving at `at` waited as the answers before it asked: nothing of the
- * key still running, and the Retry-After of the latest finished answer elapsed. An answer
- * without Retry-After gives no pace, so a retry after it counts as unpaced.
+ * Whether attempt `index` waited as the answers before it asked: nothing of the key still
+ * running when it came, and the Retry-After of the latest finished answer elapsed. An answer
+ * without Retry-After gives no pace, so a retry after it counts as unpaced. Attempts are in
+ * arrival order; their millisecond timestamps may be equal.
  */
-function paced(at: number, attempts: readonly ObservedRequest[], slackMs: number): boolean {
-  const before = attempts.filter((a) => a.at < at);
-  if (before.some((a) => a.finishedAt === undefined || a.finishedAt > at)) return false;
-  const latest = before.reduce<ObservedRequest | undefined>(
-    (last, a) => (last === undefined || (a.finishedAt ?? 0) >= (last.finishedAt ?? 0) ? a : last),
-    undefined,
-  );
+function paced(index: number, attempts: readonly ObservedRequest[], slackMs: number): boolean {
+  const retry = attempts[index];
+  if (retry === undefined) return false;
+  let latest: ObservedRequest | undefined;
+  for (const before of attempts.slice(0, index)) {
+    if (before.finishedAt === undefined || before.finishedAt > retry.at) return false;
+    if (latest?.finishedAt === undefined || before.finishedAt >= latest.finishedAt) latest = before;
+  }
   if (latest?.finishedAt === undefined || latest.retryAfterMs === undefined) return false;
-  return at >= latest.finishedAt + latest.retryAfterMs - slackMs;
+  return retry.at >= latest.finishedAt + latest.retryAfterMs - slackMs;
 }
 
 /**
@@ -34,12 +36,14 @@ export function createRetryStorm(): ClientRule {
     judge({ request, earlier, options }) {
       if (request.operation === undefined || request.idempotencyKey === undefined) return undefined;
       const attempts = [...earlier.filter((other) => sameKey(other, request)), request];
-      const [first, ...retries] = attempts;
-      if (first === undefined || retries.length === 0) return undefined;
+      const [first] = attempts;
+      if (first === undefined || attempts.length < 2) return undefined;
       const windowStart = request.at - options.stormWindowMs;
-      const recent = retries.filter((retry) => retry.at > windowStart);
-      if (recent.some((retry) => stormsRecorded.has(retry))) return undefined;
-      const unpaced = recent.filter((retry) => !paced(retry.at, attempts, options.retryAfterSlackMs));
+      const recent = attempts.flatMap((retry, index) => (index > 0 && retry.at > windowStart ? [{ retry, index }] : []));
+      if (recent.some(({ retry }) => stormsRecorded.has(retry))) return undefined;
+      const unpaced = recent
+        .filter(({ index }) => !paced(index, attempts, options.retryAfterSlackMs))
+        .map(({ retry }) => retry);
       if (unpaced.length <= options.stormMaxRetries) return undefined;
       stormsRecorded.add(request);
       return {
