@@ -1,0 +1,68 @@
+/**
+ * The whole conformance suite, from its command line, against servers that misbehave:
+ * every run ends by itself within its configured timeouts, with the verdict the target
+ * earns (1: it does not conform, 2: the harness could not run) and never with the API key
+ * in its output or its reports.
+ */
+
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import type { ConformanceReport } from "../harness/report-types.ts";
+import { HOSTILE_TARGETS } from "./hostile-targets.ts";
+import { runConformanceCli } from "./run-cli.ts";
+
+const KEY = "sk-hostile-0f9e8d7c6b5a";
+/** Far beyond what the configured timeouts allow a run; reaching it means the run hung. */
+const HANG_LIMIT_MS = 120_000;
+/** The test itself outlives the run's limit, so that a hung run fails with exit null, not a vitest timeout. */
+const TEST_TIMEOUT_MS = HANG_LIMIT_MS + 30_000;
+const LIMITS = [
+  "--request-timeout", "500",
+  "--first-event-timeout", "500",
+  "--idle-timeout", "400",
+  "--stream-timeout", "700",
+  "--check-timeout", "4000",
+  "--max-response-bytes", "65536",
+  "--max-stream-bytes", "262144",
+  "--runs", "2",
+];
+
+async function filesIn(dir: string): Promise<{ name: string; text: string }[]> {
+  const names = await readdir(dir);
+  return Promise.all(names.map(async (name) => ({ name, text: await readFile(join(dir, name), "utf8") })));
+}
+
+describe.concurrent("the conformance command against a hostile target", () => {
+  test.for(HOSTILE_TARGETS)("$name: exit $exitCode", { timeout: TEST_TIMEOUT_MS }, async (target, { onTestFinished }) => {
+    const { url } = await target.start(onTestFinished);
+    const reportDir = await mkdtemp(join(tmpdir(), "conformance-hostile-"));
+    onTestFinished(() => rm(reportDir, { recursive: true, force: true }));
+
+    const run = await runConformanceCli(
+      ["--base-url", url, "--api-key", KEY, "--agent-id", "agent-x", "--report-dir", reportDir, ...LIMITS],
+      HANG_LIMIT_MS,
+    );
+    const transcript = `exit ${run.code}\n--- stdout\n${run.stdout}\n--- stderr\n${run.stderr}`;
+    expect(run.code, transcript).toBe(target.exitCode);
+    expect(run.stdout).not.toContain(KEY);
+    expect(run.stderr).not.toContain(KEY);
+    const files = await filesIn(reportDir);
+    for (const file of files) expect(file.text, file.name).not.toContain(KEY);
+
+    if (target.exitCode === 2) {
+      // Stopped before any check: a harness verdict, said on stderr, and no conformance report.
+      expect(run.stderr).toMatch(/^agent-conformance: /m);
+      expect(run.stderr).toMatch(target.evidence);
+      expect(files.map((file) => file.name)).not.toContain("conformance.json");
+      return;
+    }
+    const report = JSON.parse(files.find((file) => file.name === "conformance.json")?.text ?? "null") as ConformanceReport;
+    expect(report.result).toBe("fail");
+    expect(report.harnessErrors, "a misbehaving target is a conformance failure, not a harness error").toEqual([]);
+    expect(report.requirements.some((r) => r.level === "MUST" && r.status === "fail")).toBe(true);
+    const reasons = report.requirements.filter((r) => r.status === "fail").map((r) => r.reason ?? "");
+    expect(reasons.some((reason) => target.evidence.test(reason)), reasons.join("\n")).toBe(true);
+  });
+});

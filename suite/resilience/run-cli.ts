@@ -1,0 +1,39 @@
+/**
+ * Runs the conformance command line (scripts/conformance.ts) as a user would, in its own
+ * process with a hard time limit, and collects its exit code and everything it printed.
+ */
+
+import { spawn } from "node:child_process";
+import { join, resolve } from "node:path";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+const TSX = join(ROOT, "node_modules/tsx/dist/cli.mjs");
+const CLI = join(ROOT, "scripts/conformance.ts");
+
+export interface CliRun {
+  /** null when the process had to be killed at the time limit. */
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** This process's environment without the variables of the vitest run that hosts the test. */
+function cleanEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (!name.startsWith("VITEST") && !name.startsWith("CONFORMANCE_") && name !== "TEST" && name !== "NODE_ENV") env[name] = value;
+  }
+  return env;
+}
+
+export function runConformanceCli(args: readonly string[], limitMs: number): Promise<CliRun> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [TSX, CLI, ...args], { cwd: ROOT, env: cleanEnv(), timeout: limitMs, killSignal: "SIGKILL" });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (part: Buffer) => (stdout += part.toString()));
+    child.stderr.on("data", (part: Buffer) => (stderr += part.toString()));
+    child.on("error", fail);
+    child.on("close", (code) => done({ code, stdout, stderr }));
+  });
+}
