@@ -1,0 +1,43 @@
+/**
+ * Benchmark worker: the reference fake, exactly as `createFakeServer` builds it (idempotency
+ * and storage on), except for the Behavior a benchmark may swap (the number of deltas).
+ * `seedConversation` fills the store through the fake's internal API instead of HTTP.
+ */
+
+import { DEFAULT_BEHAVIOR } from "../../../fake-server/behavior.ts";
+import type { FakeServerOptions } from "../../../fake-server/options.ts";
+import { startFakeServer, type InspectableFakeServer } from "../../../fake-server/server.ts";
+import { serveCalls } from "../worker.ts";
+
+export interface FakeTargetStart {
+  options: FakeServerOptions;
+  /** Every stream answer is split into exactly this many deltas (when the text has enough words). */
+  deltas?: number;
+}
+
+let server: InspectableFakeServer | undefined;
+
+function running(): InspectableFakeServer {
+  if (!server) throw new Error("the fake is not started");
+  return server;
+}
+
+serveCalls({
+  async start({ options, deltas }: FakeTargetStart) {
+    const behavior = deltas === undefined ? DEFAULT_BEHAVIOR : { ...DEFAULT_BEHAVIOR, deltaCount: { min: deltas, max: deltas } };
+    server = await startFakeServer({ ...options, port: 0, host: "127.0.0.1" }, { behavior });
+    return { url: server.url };
+  },
+  /** A conversation of `messages` messages (an even number: user and assistant alternate) owned by agent/channel. */
+  seedConversation({ agentId, channel, messages }: { agentId: string; channel: string; messages: number }) {
+    const conversation = running().app.internals.conversations.seed(agentId, channel, messages / 2);
+    return { conversationId: conversation.id, messages: conversation.messages.length };
+  },
+  stats() {
+    return running().app.internals.snapshot();
+  },
+  async close() {
+    await running().close();
+    return null;
+  },
+});

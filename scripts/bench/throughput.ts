@@ -1,0 +1,125 @@
+/**
+ * Section 1: requests per second of plain creates against the fake (idempotency and storage
+ * on) versus a bare polka JSON handler, under one load generator with the same connections,
+ * duration and request bodies, each request with a fresh Idempotency-Key. Targets alternate
+ * round by round, each in a fresh process warmed up before it is measured.
+ */
+
+import { randomUUID } from "node:crypto";
+import autocannon from "autocannon";
+import { createAnswerEngine } from "../../fake-server/answers/engine.ts";
+import type { ResponseResult } from "../../schemas/index.ts";
+import { atLeast, type Section } from "./figures.ts";
+import type { BenchSettings } from "./settings.ts";
+import { median, round } from "./stats.ts";
+import { startWorker } from "./worker.ts";
+
+const AGENT = "agent-a";
+const KEY = "sk-fake-a";
+const PATH = `/v1/agents/${AGENT}/responses`;
+const MESSAGE = "How do I export my calendar?";
+
+interface Measured {
+  requestsPerSecond: number;
+  ok: number;
+  non2xx: number;
+  errors: number;
+  latencyP50Ms: number;
+  latencyP99Ms: number;
+}
+
+async function load(url: string, connections: number, seconds: number): Promise<Measured> {
+  const body = JSON.stringify({ message: MESSAGE });
+  const result = await autocannon({
+    url,
+    connections,
+    duration: seconds,
+    requests: [
+      {
+        method: "POST",
+        path: PATH,
+        headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json", accept: "application/json" },
+        body,
+        // A fresh key per request: every create is a new operation the fake must run and store.
+        setupRequest: (request) => ({ ...request, headers: { ...request.headers, "idempotency-key": randomUUID() } }),
+      },
+    ],
+  });
+  return {
+    requestsPerSecond: result.requests.total / result.duration,
+    ok: result["2xx"],
+    non2xx: result.non2xx,
+    errors: result.errors,
+    latencyP50Ms: result.latency.p50,
+    latencyP99Ms: result.latency.p99,
+  };
+}
+
+/** The fake's own answer to MESSAGE, so the bare handler sends the same number of bytes. */
+function fixedBody(): string {
+  const answer = createAnswerEngine(1).answer(MESSAGE);
+  const result: ResponseResult = { conversation_id: randomUUID(), response: answer.text, citations: [...answer.citations] };
+  return JSON.stringify(result);
+}
+
+async function measureFake(settings: BenchSettings["throughput"]): Promise<Measured & { stored: unknown }> {
+  const worker = startWorker("targets/fake-target.ts");
+  try {
+    const { url } = await worker.call<{ url: string }>("start", { options: {} });
+    await load(url, settings.connections, settings.warmupSeconds);
+    const before = await worker.call<{ conversations: number; messages: number; idempotencyRecords: number }>("stats");
+    const measured = await load(url, settings.connections, settings.durationSeconds);
+    const after = await worker.call<{ conversations: number; messages: number; idempotencyRecords: number }>("stats");
+    // Proof that the measured requests were served in full: one conversation, two messages
+    // and one idempotency record per 2xx answer.
+    const stored = {
+      conversations: after.conversations - before.conversations,
+      messages: after.messages - before.messages,
+      idempotencyRecords: after.idempotencyRecords - before.idempotencyRecords,
+    };
+    return { ...measured, stored };
+  } finally {
+    await worker.stop();
+  }
+}
+
+async function measureBare(settings: BenchSettings["throughput"], body: string): Promise<Measured> {
+  const worker = startWorker("targets/bare-target.ts");
+  try {
+    const { url } = await worker.call<{ url: string }>("start", { path: PATH, body });
+    await load(url, settings.connections, settings.warmupSeconds);
+    return await load(url, settings.connections, settings.durationSeconds);
+  } finally {
+    await worker.stop();
+  }
+}
+
+export async function throughputSection(settings: BenchSettings): Promise<Section> {
+  const config = settings.throughput;
+  const body = fixedBody();
+  const bare: Measured[] = [];
+  const fake: (Measured & { stored: unknown })[] = [];
+  for (let round = 0; round < config.rounds; round++) {
+    bare.push(await measureBare(config, body));
+    fake.push(await measureFake(config));
+  }
+  for (const run of fake) {
+    if (run.non2xx > 0 || run.errors > 0) {
+      throw new Error(`the fake answered ${run.non2xx} non-2xx and ${run.errors} errors under load; the figure would be meaningless`);
+    }
+  }
+  const bareRps = median(bare.map((run) => run.requestsPerSecond));
+  const fakeRps = median(fake.map((run) => run.requestsPerSecond));
+  return {
+    name: "throughput",
+    title: "Create throughput: fake vs bare polka JSON handler",
+    figures: [
+      { metric: "fake / bare requests per second", value: round(fakeRps / bareRps), unit: "ratio", target: atLeast(0.7) },
+      { metric: "fake requests per second (median of rounds)", value: Math.round(fakeRps), unit: "req/s" },
+      { metric: "bare requests per second (median of rounds)", value: Math.round(bareRps), unit: "req/s" },
+      { metric: "fake latency p99 (median of rounds)", value: round(median(fake.map((run) => run.latencyP99Ms)), 2), unit: "ms" },
+      { metric: "bare latency p99 (median of rounds)", value: round(median(bare.map((run) => run.latencyP99Ms)), 2), unit: "ms" },
+    ],
+    details: { ...config, responseBytes: Buffer.byteLength(body), bare, fake },
+  };
+}
