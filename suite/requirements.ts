@@ -238,7 +238,7 @@ export const REQUIREMENTS: readonly Requirement[] = [
     { observable: true, note: "Seen: the Content-Type header of every create and stream request." }),
   clientRequirement("CLIENT-7", "SHOULD", "Limits",
     "Rate limits, message length limits, metadata size limits and the retention time of idempotency keys: not shown.",
-    "Retries of one `Idempotency-Key` are paced: more than 5 retries within 10 s that do not wait for the `Retry-After` of the answer before them (sent while an attempt still runs, before that Retry-After elapsed, or after an answer without one) is a retry storm.",
+    "Retries of one `Idempotency-Key` are paced: more than 5 retries within 10 s that do not wait for the `Retry-After` of the answer before them (sent with no answer yet to an attempt still running, before the Retry-After of the latest answer elapsed, or after an answer without one) is a retry storm.",
     { observable: true, note: "Seen: when each attempt of a key arrives, and the status and Retry-After of the answers before it. The thresholds are options (`stormWindowMs`, `stormMaxRetries`, `retryAfterSlackMs`). Not seen: retries of requests that carry no Idempotency-Key, which cannot be told from new operations." }),
   clientRequirement("CLIENT-8", "MUST", "Endpoints / 2. Create a response as a stream",
     "The client must send `Accept: text/event-stream` and must check that the response has `Content-Type: text/event-stream`.",

@@ -44,7 +44,7 @@ test("CLIENT-3: retries of the same payload, in any key order or spacing, are no
   expect(fake.clientViolations()).toEqual([]);
 });
 
-test("CLIENT-3: a key whose first attempt was refused (invalid body, 429, unknown conversation) may carry a corrected payload", async () => {
+test("CLIENT-3: a corrected payload under a key whose first attempt was refused (invalid body, 429, unknown conversation) is not recorded", async () => {
   const fake = await fakeServer();
   expect((await createResponse(fake.url, { idempotencyKey: "a", body: { message: 42 } })).status).toBe(400);
   expect((await createResponse(fake.url, { idempotencyKey: "a", body: { message: "fixed" } })).status).toBe(200);
@@ -56,7 +56,7 @@ test("CLIENT-3: a key whose first attempt was refused (invalid body, 429, unknow
   expect(fake.clientViolations()).toEqual([]);
 });
 
-test("CLIENT-3: the same key value under another agent or another API key is another key", async () => {
+test("CLIENT-3: the same key value under another agent or another API key is another key and not recorded", async () => {
   const fake = await fakeServer();
   await createResponse(fake.url, { idempotencyKey: "k", body: { message: "one" } });
   await createResponse(fake.url, { idempotencyKey: "k", agent: "agent-b", body: { message: "two" } });

@@ -139,6 +139,11 @@ export class ClientRuleObserver {
     });
   }
 
+  /** How many API keys are tracked now (at most `maxKeys`). */
+  get trackedKeys(): number {
+    return this.buckets.size;
+  }
+
   /** The requirements this observer records, in catalog order. */
   get recordedRequirements(): string[] {
     return this.rules.map((rule) => rule.requirement);

@@ -37,13 +37,13 @@ test("CLIENT-7: a storm is recorded once per window, and again for a later storm
   expect(fake.clientViolations({ requirement: "CLIENT-7" })).toHaveLength(2);
 });
 
-test("CLIENT-7: five unpaced retries stay below the default threshold", async () => {
+test("CLIENT-7: five unpaced retries stay below the default threshold and are not recorded", async () => {
   const { fake } = await fakeWithClock();
   await attempts(fake.url, 6, OVERLOADED);
   expect(fake.clientViolations()).toEqual([]);
 });
 
-test("CLIENT-7: twenty retries that each wait for Retry-After are not a storm", async () => {
+test("CLIENT-7: twenty retries that each wait for Retry-After are not recorded", async () => {
   const { fake, clock } = await fakeWithClock();
   await attempts(fake.url, 21, OVERLOADED, () => clock.advance(1_000));
   expect(fake.clientViolations()).toEqual([]);

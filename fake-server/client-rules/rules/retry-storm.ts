@@ -5,21 +5,30 @@ import type { ClientRule } from "../rule.ts";
 const SHOWN = 8;
 
 /**
- * Whether attempt `index` waited as the answers before it asked: nothing of the key still
- * running when it came, and the Retry-After of the latest finished answer elapsed. An answer
- * without Retry-After gives no pace, so a retry after it counts as unpaced. Attempts are in
- * arrival order; their millisecond timestamps may be equal.
+ * Whether attempt `index` waited as the answers before it asked: the Retry-After of the
+ * latest answer it could have seen has elapsed, and no attempt sent after that answer is
+ * still running. An answer without Retry-After gives no pace, so a retry after it counts as
+ * unpaced. Attempts are in arrival order; their millisecond timestamps may be equal, and an
+ * attempt that runs on from before the latest answer (the one a 409 in_use points at) does
+ * not count against the retry.
  */
 function paced(index: number, attempts: readonly ObservedRequest[], slackMs: number): boolean {
   const retry = attempts[index];
   if (retry === undefined) return false;
-  let latest: ObservedRequest | undefined;
-  for (const before of attempts.slice(0, index)) {
-    if (before.finishedAt === undefined || before.finishedAt > retry.at) return false;
-    if (latest?.finishedAt === undefined || before.finishedAt >= latest.finishedAt) latest = before;
-  }
-  if (latest?.finishedAt === undefined || latest.retryAfterMs === undefined) return false;
-  return retry.at >= latest.finishedAt + latest.retryAfterMs - slackMs;
+  const before = attempts.slice(0, index);
+  let latest = -1;
+  before.forEach((attempt, i) => {
+    const finishedAt = attempt.finishedAt;
+    if (finishedAt === undefined || finishedAt > retry.at) return;
+    if (latest === -1 || finishedAt >= (before[latest]?.finishedAt ?? 0)) latest = i;
+  });
+  const answer = before[latest];
+  const since = answer?.finishedAt ?? Number.NEGATIVE_INFINITY;
+  const sentSince = (attempt: ObservedRequest, i: number) => attempt.at > since || (attempt.at === since && i > latest);
+  const running = (attempt: ObservedRequest) => attempt.finishedAt === undefined || attempt.finishedAt > retry.at;
+  if (before.some((attempt, i) => running(attempt) && sentSince(attempt, i))) return false;
+  if (answer?.finishedAt === undefined || answer.retryAfterMs === undefined) return false;
+  return retry.at >= answer.finishedAt + answer.retryAfterMs - slackMs;
 }
 
 /**
@@ -49,7 +58,7 @@ export function createRetryStorm(): ClientRule {
       return {
         message:
           `this Idempotency-Key was retried ${unpaced.length} times within ${options.stormWindowMs} ms without waiting for ` +
-          "Retry-After (while an attempt still ran, before Retry-After elapsed, or after an answer that gave none); " +
+          "Retry-After (with no answer yet to an attempt still running, before Retry-After elapsed, or after an answer that gave none); " +
           "wait for Retry-After, back off between retries and cap their number",
         requests: [first, ...unpaced.slice(-(SHOWN - 1))],
       };
