@@ -12,7 +12,7 @@ import type { ResponseResult } from "../../schemas/index.ts";
 import { atLeast, type Section } from "./figures.ts";
 import type { BenchSettings } from "./settings.ts";
 import { median, round } from "./stats.ts";
-import { startWorker } from "./worker.ts";
+import { startWorker, type CpuUsage, type Worker } from "./worker.ts";
 
 const AGENT = "agent-a";
 const KEY = "sk-fake-a";
@@ -21,6 +21,8 @@ const MESSAGE = "How do I export my calendar?";
 
 interface Measured {
   requestsPerSecond: number;
+  /** The server process's CPU time (user + system) per answered request, in microseconds. */
+  serverCpuPerRequestUs: number;
   ok: number;
   non2xx: number;
   errors: number;
@@ -28,7 +30,7 @@ interface Measured {
   latencyP99Ms: number;
 }
 
-async function load(url: string, connections: number, seconds: number): Promise<Measured> {
+async function load(url: string, connections: number, seconds: number): Promise<Omit<Measured, "serverCpuPerRequestUs">> {
   const body = JSON.stringify({ message: MESSAGE });
   const result = await autocannon({
     url,
@@ -62,22 +64,31 @@ function fixedBody(): string {
   return JSON.stringify(result);
 }
 
+/** Load after a warm-up, with the server's own CPU time over the measured window. */
+async function measured(worker: Worker, url: string, settings: BenchSettings["throughput"]): Promise<Measured> {
+  await load(url, settings.connections, settings.warmupSeconds);
+  const cpuBefore = await worker.call<CpuUsage>("cpuUsage");
+  const result = await load(url, settings.connections, settings.durationSeconds);
+  const cpuAfter = await worker.call<CpuUsage>("cpuUsage");
+  const cpuUs = cpuAfter.user - cpuBefore.user + (cpuAfter.system - cpuBefore.system);
+  return { ...result, serverCpuPerRequestUs: cpuUs / Math.max(1, result.ok + result.non2xx) };
+}
+
 async function measureFake(settings: BenchSettings["throughput"]): Promise<Measured & { stored: unknown }> {
   const worker = startWorker("targets/fake-target.ts");
   try {
     const { url } = await worker.call<{ url: string }>("start", { options: {} });
-    await load(url, settings.connections, settings.warmupSeconds);
     const before = await worker.call<{ conversations: number; messages: number; idempotencyRecords: number }>("stats");
-    const measured = await load(url, settings.connections, settings.durationSeconds);
+    const run = await measured(worker, url, settings);
     const after = await worker.call<{ conversations: number; messages: number; idempotencyRecords: number }>("stats");
-    // Proof that the measured requests were served in full: one conversation, two messages
-    // and one idempotency record per 2xx answer.
+    // Proof that the requests were served in full: one conversation, two messages and one
+    // idempotency record per 2xx answer (warm-up included).
     const stored = {
       conversations: after.conversations - before.conversations,
       messages: after.messages - before.messages,
       idempotencyRecords: after.idempotencyRecords - before.idempotencyRecords,
     };
-    return { ...measured, stored };
+    return { ...run, stored };
   } finally {
     await worker.stop();
   }
@@ -87,8 +98,7 @@ async function measureBare(settings: BenchSettings["throughput"], body: string):
   const worker = startWorker("targets/bare-target.ts");
   try {
     const { url } = await worker.call<{ url: string }>("start", { path: PATH, body });
-    await load(url, settings.connections, settings.warmupSeconds);
-    return await load(url, settings.connections, settings.durationSeconds);
+    return await measured(worker, url, settings);
   } finally {
     await worker.stop();
   }
@@ -99,9 +109,15 @@ export async function throughputSection(settings: BenchSettings): Promise<Sectio
   const body = fixedBody();
   const bare: Measured[] = [];
   const fake: (Measured & { stored: unknown })[] = [];
+  // Alternate which goes first, so that drift on a shared machine does not favour one.
   for (let round = 0; round < config.rounds; round++) {
-    bare.push(await measureBare(config, body));
-    fake.push(await measureFake(config));
+    if (round % 2 === 0) {
+      bare.push(await measureBare(config, body));
+      fake.push(await measureFake(config));
+    } else {
+      fake.push(await measureFake(config));
+      bare.push(await measureBare(config, body));
+    }
   }
   for (const run of fake) {
     if (run.non2xx > 0 || run.errors > 0) {
@@ -117,6 +133,13 @@ export async function throughputSection(settings: BenchSettings): Promise<Sectio
       { metric: "fake / bare requests per second", value: round(fakeRps / bareRps), unit: "ratio", target: atLeast(0.7) },
       { metric: "fake requests per second (median of rounds)", value: Math.round(fakeRps), unit: "req/s" },
       { metric: "bare requests per second (median of rounds)", value: Math.round(bareRps), unit: "req/s" },
+      {
+        metric: "server CPU per request, fake / bare",
+        value: round(median(fake.map((run) => run.serverCpuPerRequestUs)) / median(bare.map((run) => run.serverCpuPerRequestUs)), 2),
+        unit: "ratio",
+      },
+      { metric: "fake server CPU per request (median of rounds)", value: round(median(fake.map((run) => run.serverCpuPerRequestUs)), 1), unit: "µs" },
+      { metric: "bare server CPU per request (median of rounds)", value: round(median(bare.map((run) => run.serverCpuPerRequestUs)), 1), unit: "µs" },
       { metric: "fake latency p99 (median of rounds)", value: round(median(fake.map((run) => run.latencyP99Ms)), 2), unit: "ms" },
       { metric: "bare latency p99 (median of rounds)", value: round(median(bare.map((run) => run.latencyP99Ms)), 2), unit: "ms" },
     ],

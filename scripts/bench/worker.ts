@@ -76,12 +76,16 @@ export function startWorker(entry: string, options: WorkerOptions = {}): Worker 
   };
 }
 
+/** Every worker answers `cpuUsage`: its own CPU time so far, in microseconds. */
+export type CpuUsage = NodeJS.CpuUsage;
+
 /** The child side: answers calls with `handlers`; exits on SIGTERM or when the parent goes. */
 export function serveCalls(handlers: Record<string, (args: never) => unknown>): void {
   if (!process.send) throw new Error("this module runs as a benchmark worker (started by scripts/bench)");
+  const all: Record<string, (args: never) => unknown> = { ...handlers, cpuUsage: () => process.cpuUsage() };
   process.on("message", (raw) => {
     const { id, call, args } = raw as CallMessage;
-    const handler = handlers[call];
+    const handler = all[call];
     const answer = (message: AnswerMessage) => process.send?.(message);
     if (!handler) {
       answer({ id, ok: false, error: `unknown call ${call}` });
