@@ -1,5 +1,7 @@
 import { ApiError } from "./http/api-error.ts";
-import type { FakeRequest } from "./context.ts";
+import type { Behavior, ScopedOperation } from "./behavior.ts";
+import type { AppContext, FakeRequest } from "./context.ts";
+import type { StoredConversation } from "./conversations/store.ts";
 import type { ApiKeyGrant } from "./keys.ts";
 
 export interface Caller {
@@ -35,4 +37,30 @@ export function conversationCaller(req: FakeRequest): Caller {
   const caller = callerOf(req);
   if (!caller.grant.agents.has(caller.agentId)) throw conversationNotFound(req.params["conversation_id"] ?? "");
   return caller;
+}
+
+/**
+ * The conversation `id` if the caller reaches it for this operation: only its own agent and
+ * channel do. A mutant may relax the rule for one operation (behavior.broken.agentIgnoredOn,
+ * channelIgnoredOn); then the conversation of the other scope is returned.
+ */
+export function findInScope(ctx: AppContext, id: string, caller: Caller, operation: ScopedOperation): StoredConversation | undefined {
+  const { agentIgnoredOn, channelIgnoredOn } = ctx.behavior.broken;
+  const owner = ctx.conversations.ownerOf(id);
+  if (!owner) return undefined;
+  const agentId = agentIgnoredOn.includes(operation) ? owner.agentId : caller.agentId;
+  const channel = channelIgnoredOn.includes(operation) ? owner.channel : caller.grant.channel;
+  return ctx.conversations.find(id, agentId, channel);
+}
+
+/** Whether a delete keeps the conversation aside for `reviveDeleted` (mutants only). */
+export function keepsDeleted(behavior: Behavior): boolean {
+  return behavior.broken.deletedConversations !== "gone";
+}
+
+/** Mutants only: continuing a deleted conversation's id brings it back, or reuses the id. */
+export function reviveDeleted(ctx: AppContext, id: string, caller: Caller): StoredConversation | undefined {
+  const mode = ctx.behavior.broken.deletedConversations;
+  if (mode === "gone") return undefined;
+  return ctx.conversations.revive(id, caller.agentId, caller.grant.channel, mode === "restored" ? "restore" : "reuse");
 }

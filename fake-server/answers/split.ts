@@ -7,7 +7,11 @@ import { seededHash } from "./hash.ts";
  * the last ends with its separating space. The pieces concatenate exactly to `text`, and
  * the split is a pure function of (seed, text), so a replay re-emits the same deltas.
  */
-export function splitIntoDeltas(text: string, seed: number, behavior: Pick<Behavior, "deltaCount">): string[] {
+export function splitIntoDeltas(
+  text: string,
+  seed: number,
+  behavior: Pick<Behavior, "deltaCount"> & { readonly broken?: Pick<Behavior["broken"], "deltasTrimmed"> },
+): string[] {
   const { min, max } = behavior.deltaCount;
   const wordStarts: number[] = [];
   for (let i = 1; i < text.length; i++) {
@@ -24,5 +28,6 @@ export function splitIntoDeltas(text: string, seed: number, behavior: Pick<Behav
     start = cut;
   }
   deltas.push(text.slice(start));
-  return deltas;
+  // Mutant only: trimmed pieces lose the spaces between them.
+  return behavior.broken?.deltasTrimmed ? deltas.map((delta) => delta.trim()) : deltas;
 }

@@ -1,4 +1,4 @@
-import type { Behavior } from "../behavior.ts";
+import { NOTHING_BROKEN, type Behavior } from "../behavior.ts";
 import { ApiError } from "../http/api-error.ts";
 
 export interface PageRequest {
@@ -24,10 +24,17 @@ function readInteger(query: Readonly<Record<string, unknown>>, name: string, min
   return value;
 }
 
-export function parsePagination(query: Readonly<Record<string, unknown>>, behavior: Pick<Behavior, "pageSize">): PageRequest {
+export function parsePagination(
+  query: Readonly<Record<string, unknown>>,
+  behavior: Pick<Behavior, "pageSize" | "oversizePageSize"> & { readonly broken?: Pick<Behavior["broken"], "pageZeroServed"> },
+): PageRequest {
+  const { max } = behavior.pageSize;
+  // The clamp-page-size variant serves any larger page_size as the maximum.
+  const clamp = behavior.oversizePageSize === "clamp";
+  const pageSize = readInteger(query, "page_size", 1, clamp ? Number.MAX_SAFE_INTEGER : max, behavior.pageSize.default);
   return {
-    page: readInteger(query, "page", 1, Number.MAX_SAFE_INTEGER, 1),
-    pageSize: readInteger(query, "page_size", 1, behavior.pageSize.max, behavior.pageSize.default),
+    page: readInteger(query, "page", behavior.broken?.pageZeroServed ? 0 : 1, Number.MAX_SAFE_INTEGER, 1),
+    pageSize: Math.min(pageSize, max),
   };
 }
 
@@ -37,9 +44,15 @@ export interface Page<T> {
   readonly hasMore: boolean;
 }
 
-/** The one page slicer: O(page size), whatever the length of `all`. */
-export function slicePage<T>(all: readonly T[], request: PageRequest): Page<T> {
-  const start = (request.page - 1) * request.pageSize;
+/** The one page slicer: O(page size), whatever the length of `all`. Two mutants get it wrong on purpose. */
+export function slicePage<T>(
+  all: readonly T[],
+  request: PageRequest,
+  broken: Pick<Behavior["broken"], "pageOffsetOffByOne" | "hasMoreAtExactEnd"> = NOTHING_BROKEN,
+): Page<T> {
+  const shift = broken.pageOffsetOffByOne && request.page > 1 ? 1 : 0;
+  const start = (request.page - 1) * request.pageSize - shift;
   const end = start + request.pageSize;
-  return { items: all.slice(start, end), total: all.length, hasMore: end < all.length };
+  const hasMore = broken.hasMoreAtExactEnd ? end <= all.length : end < all.length;
+  return { items: all.slice(start, end), total: all.length, hasMore };
 }

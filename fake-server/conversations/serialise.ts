@@ -1,18 +1,22 @@
-import type { Conversation, MessageItem } from "../../schemas/index.ts";
+import type { SpecConversation, SpecMessageItem } from "../../schemas/index.ts";
+import { DEFAULT_BEHAVIOR, type Behavior } from "../behavior.ts";
 import type { StoredConversation, StoredMessage } from "./store.ts";
-import { formatTimestamp } from "./timestamps.ts";
+import { wireTimestamp } from "./timestamps.ts";
 
-export function toConversation(conversation: StoredConversation): Conversation {
+// Spec-strength types: under the default behavior these are exactly the fake's Conversation
+// and MessageItem; variants change the timestamp format and add a tool note.
+
+export function toConversation(conversation: StoredConversation, behavior: Behavior = DEFAULT_BEHAVIOR): SpecConversation {
   return {
     id: conversation.id,
-    created_at: formatTimestamp(conversation.createdAt),
-    updated_at: formatTimestamp(conversation.updatedAt),
+    created_at: wireTimestamp(behavior, conversation.createdAt),
+    updated_at: wireTimestamp(behavior, conversation.updatedAt),
   };
 }
 
-export function toMessageItem(message: StoredMessage): MessageItem {
-  const created_at = formatTimestamp(message.createdAt);
-  if (message.role === "user") return { id: message.id, role: "user", content: message.content, created_at };
+export function toMessageItem(message: StoredMessage, behavior: Behavior = DEFAULT_BEHAVIOR): SpecMessageItem {
+  const created_at = wireTimestamp(behavior, message.createdAt);
+  if (message.role !== "assistant") return { id: message.id, role: message.role, content: message.content, created_at };
   return {
     id: message.id,
     role: "assistant",

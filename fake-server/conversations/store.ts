@@ -6,7 +6,7 @@ import type { Clock } from "../clock.ts";
 export class StoredMessage {
   constructor(
     readonly id: string,
-    readonly role: "user" | "assistant",
+    readonly role: "user" | "tool" | "assistant",
     readonly content: string,
     readonly createdAt: number,
     readonly citations: readonly Citation[] | undefined,
@@ -39,6 +39,8 @@ export interface StoreStats {
  */
 export class ConversationStore {
   private readonly conversations = new Map<string, StoredConversation>();
+  /** Deleted conversations kept for a mutant that revives them (`delete(…, keep)`); empty otherwise. */
+  private readonly deleted = new Map<string, StoredConversation>();
   private messageCount = 0;
 
   constructor(
@@ -57,37 +59,70 @@ export class ConversationStore {
     return conversation && conversation.agentId === agentId && conversation.channel === channel ? conversation : undefined;
   }
 
+  /** Whose a conversation is, whatever the scope asking: only for the scope rule in access.ts. */
+  ownerOf(id: string): { readonly agentId: string; readonly channel: string } | undefined {
+    const conversation = this.conversations.get(id);
+    return conversation && { agentId: conversation.agentId, channel: conversation.channel };
+  }
+
+  /** Messages of every conversation of one agent and channel (a mutant's wrong `total`). */
+  messagesInScope(agentId: string, channel: string): number {
+    let count = 0;
+    for (const conversation of this.conversations.values()) {
+      if (conversation.agentId === agentId && conversation.channel === channel) count += conversation.messages.length;
+    }
+    return count;
+  }
+
   /**
    * Appends one exchange (user message, then assistant message) if the conversation still
    * exists; returns false when it was deleted meanwhile. Each exchange moves `updatedAt`
    * forward by at least 1 ms, so it advances even within one millisecond.
    */
-  appendExchange(id: string, userText: string, answerText: string, citations: readonly Citation[]): boolean {
+  appendExchange(id: string, userText: string, answerText: string, citations: readonly Citation[], note?: string): boolean {
     const conversation = this.conversations.get(id);
     if (!conversation) return false;
     const now = this.clock.now();
     const stamp = conversation.messages.length === 0
       ? Math.max(now, conversation.createdAt)
       : Math.max(now, conversation.updatedAt + 1);
-    conversation.messages.push(
-      new StoredMessage(this.newId(), "user", userText, stamp, undefined),
-      new StoredMessage(this.newId(), "assistant", answerText, stamp, citations),
-    );
+    const user = new StoredMessage(this.newId(), "user", userText, stamp, undefined);
+    // A tool note between question and answer: the three-messages variant.
+    const between = note === undefined ? [] : [new StoredMessage(this.newId(), "tool", note, stamp, undefined)];
+    const assistant = new StoredMessage(this.newId(), "assistant", answerText, stamp, citations);
+    conversation.messages.push(user, ...between, assistant);
     conversation.updatedAt = stamp;
-    this.messageCount += 2;
+    this.messageCount += 2 + between.length;
     return true;
   }
 
-  delete(id: string, agentId: string, channel: string): boolean {
+  /** Deletes for good, or (`keep`, mutants only) keeps it aside for `revive`. */
+  delete(id: string, agentId: string, channel: string, keep = false): boolean {
     const conversation = this.find(id, agentId, channel);
     if (!conversation) return false;
     this.conversations.delete(id);
     this.messageCount -= conversation.messages.length;
+    if (keep) this.deleted.set(id, conversation);
     return true;
+  }
+
+  /**
+   * Mutants only: a conversation deleted with `keep` comes back for its owner, with its
+   * messages ("restore") or empty under the same id ("reuse").
+   */
+  revive(id: string, agentId: string, channel: string, how: "restore" | "reuse"): StoredConversation | undefined {
+    const dead = this.deleted.get(id);
+    if (!dead || dead.agentId !== agentId || dead.channel !== channel) return undefined;
+    this.deleted.delete(id);
+    const alive = how === "restore" ? dead : new StoredConversation(id, agentId, channel, this.clock.now());
+    this.conversations.set(id, alive);
+    this.messageCount += alive.messages.length;
+    return alive;
   }
 
   clear(): void {
     this.conversations.clear();
+    this.deleted.clear();
     this.messageCount = 0;
   }
 

@@ -15,12 +15,27 @@ function resultOf(conversationId: string, answer: Answer): ResponseResult {
   return { conversation_id: conversationId, response: answer.text, citations: [...answer.citations] };
 }
 
+/** The tool note the three-messages variant stores between question and answer. */
+function noteOf(answer: Answer): string {
+  return `(tool) looked up ${answer.citations.length} help-center article(s)`;
+}
+
 /**
  * The exchange took place: both messages are appended (unless the conversation was deleted
- * meanwhile) and the serialised result is stored for replays under the reserved key.
+ * meanwhile, or a mutant says `append: false`) and the serialised result is stored for
+ * replays under the reserved key.
  */
-export function commitAnswered(ctx: AppContext, exchange: FreshExchange, conversationId: string, answer: Answer): ResponseResult {
-  ctx.conversations.appendExchange(conversationId, exchange.request.message, answer.text, answer.citations);
+export function commitAnswered(
+  ctx: AppContext,
+  exchange: FreshExchange,
+  conversationId: string,
+  answer: Answer,
+  append = true,
+): ResponseResult {
+  if (append) {
+    const note = ctx.behavior.exchangeNote ? noteOf(answer) : undefined;
+    ctx.conversations.appendExchange(conversationId, exchange.request.message, answer.text, answer.citations, note);
+  }
   const result = resultOf(conversationId, answer);
   ctx.idempotency.complete(exchange.reservation, {
     kind: "answered",

@@ -2,7 +2,7 @@ import type { ServerResponse } from "node:http";
 import { EVENT, type CompletedResponse, type StreamEvent } from "../../schemas/index.ts";
 import type { AppContext } from "../context.ts";
 import { clientGoneSignal, dropConnection } from "../http/disconnect.ts";
-import { writeEvent } from "../http/sse.ts";
+import { endEventStream, writeEvent } from "../http/sse.ts";
 import { pause } from "./pause.ts";
 
 /** What one stream plays, whether it is a fresh exchange or a replay of a stored one. */
@@ -46,9 +46,13 @@ export async function playStream(ctx: AppContext, res: ServerResponse, script: S
     });
   };
 
+  const { broken } = ctx.behavior;
+  // Mutant only: the first delta overtakes response.created.
+  const early = broken.deltaBeforeCreated && script.deltas.length > 0 ? 1 : 0;
   await pause(ctx, delays.firstEventMs, gone);
+  if (early === 1) emit({ type: EVENT.delta, delta: script.deltas[0] ?? "" });
   emit({ type: EVENT.created, conversation_id: script.conversationId });
-  for (let sent = 0; sent <= script.deltas.length; sent++) {
+  for (let sent = early; sent <= script.deltas.length; sent++) {
     if (sent === dropAt) {
       await flushed;
       dropConnection(res);
@@ -57,13 +61,16 @@ export async function playStream(ctx: AppContext, res: ServerResponse, script: S
     if (sent === errorAt) {
       const { code, message } = script.fail(sent);
       emit({ type: EVENT.error, code, message });
-      if (!res.destroyed) res.end();
+      if (broken.eventsAfterError) emit({ type: EVENT.delta, delta: " (written after the error)" });
+      endEventStream(res);
       return "error";
     }
     const delta = script.deltas[sent];
     if (delta !== undefined) emit({ type: EVENT.delta, delta });
   }
-  emit({ type: EVENT.completed, response: script.complete() });
-  if (!res.destroyed) res.end();
+  const response = script.complete();
+  // One completed event; mutants send none or two.
+  for (let i = 0; i < broken.completedEvents; i++) emit({ type: EVENT.completed, response });
+  endEventStream(res);
   return "completed";
 }

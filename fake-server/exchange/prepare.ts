@@ -1,12 +1,13 @@
 import type { FakeResponseRequest } from "../../schemas/index.ts";
+import type { Behavior } from "../behavior.ts";
 import type { AppContext, FakeRequest } from "../context.ts";
 import { FAULT_HEADER, injectedStatusError, parseFaultHeader, type FaultPlan } from "../faults.ts";
 import { ApiError } from "../http/api-error.ts";
 import { readJsonBody } from "../http/read-body.ts";
 import { payloadFingerprint } from "../idempotency/fingerprint.ts";
 import { readIdempotencyKey } from "../idempotency/key-header.ts";
-import { IdempotencyStore, type Reservation, type StoredOutcome } from "../idempotency/store.ts";
-import { conversationNotFound, exchangeCaller, type Caller } from "../access.ts";
+import { IdempotencyStore, type IdempotencyLookup, type Reservation, type ReservationVisibility, type StoredOutcome } from "../idempotency/store.ts";
+import { conversationNotFound, exchangeCaller, findInScope, reviveDeleted, type Caller } from "../access.ts";
 import { validateResponseRequest } from "./validate-request.ts";
 
 /** A create (plain or stream) that passed every check and holds its Idempotency-Key. */
@@ -19,8 +20,14 @@ export interface FreshExchange {
 }
 
 export type PreparedExchange =
-  | { readonly kind: "replay"; readonly outcome: StoredOutcome; readonly faults: FaultPlan }
+  | { readonly kind: "replay"; readonly outcome: StoredOutcome; readonly request: FakeResponseRequest; readonly faults: FaultPlan }
   | { readonly kind: "fresh"; readonly exchange: FreshExchange; readonly faults: FaultPlan };
+
+/** How this behavior records keys for an operation: held while running, unless a mutant says otherwise. */
+function visibilityOf(broken: Behavior["broken"], operation: "create" | "stream"): ReservationVisibility {
+  if (operation === "stream" && !broken.streamIdempotency) return "never";
+  return broken.inFlightReservation ? "now" : "on-completion";
+}
 
 /**
  * The checks shared by both create operations, in order: agent, X-Fake-Fault,
@@ -28,23 +35,27 @@ export type PreparedExchange =
  * record and the conversation. Everything after the body is read runs without awaiting,
  * so the key is reserved before any other request can look at it.
  */
-export async function prepareExchange(ctx: AppContext, req: FakeRequest): Promise<PreparedExchange> {
+export async function prepareExchange(ctx: AppContext, req: FakeRequest, operation: "create" | "stream"): Promise<PreparedExchange> {
+  const { broken } = ctx.behavior;
   const caller = exchangeCaller(req);
   const faults = parseFaultHeader(req.headers[FAULT_HEADER], ctx.options.faults);
   const idempotencyKey = readIdempotencyKey(req);
   const body = await readJsonBody(req, ctx.options.maxBodyBytes);
-  const request = validateResponseRequest(body);
+  const request = validateResponseRequest(body, ctx.behavior);
   ctx.clientRules.payloadAccepted(req, body);
   const injected = injectedStatusError(faults);
   if (injected) throw injected;
 
   const key = IdempotencyStore.scopeKey(caller.grant.token, caller.agentId, idempotencyKey);
   const fingerprint = payloadFingerprint(body);
-  const found = ctx.idempotency.lookup(key, fingerprint);
-  if (found.kind === "replay") return { kind: "replay", outcome: found.outcome, faults };
+  const visible = visibilityOf(broken, operation);
+  const found: IdempotencyLookup = visible === "never" ? { kind: "absent" } : ctx.idempotency.lookup(key, fingerprint);
+  if (found.kind === "replay") return { kind: "replay", outcome: found.outcome, request, faults };
+  const conflicting = found.kind === "conflict" && broken.conflict === "replay" ? ctx.idempotency.outcomeOf(key) : undefined;
+  if (conflicting !== undefined) return { kind: "replay", outcome: conflicting, request, faults };
   if (found.kind === "conflict") {
     throw new ApiError(
-      409,
+      broken.conflict === "422" ? 422 : 409,
       "idempotency_key_reused",
       "this Idempotency-Key was already used with a different request body; use a new key for a new operation",
     );
@@ -57,10 +68,10 @@ export async function prepareExchange(ctx: AppContext, req: FakeRequest): Promis
       { "Retry-After": "1" },
     );
   }
-  const conversationId = request.conversation_id ?? undefined;
-  if (conversationId !== undefined && !ctx.conversations.find(conversationId, caller.agentId, caller.grant.channel)) {
+  const conversationId = broken.continueStartsNew ? undefined : (request.conversation_id ?? undefined);
+  if (conversationId !== undefined && !(findInScope(ctx, conversationId, caller, "continue") ?? reviveDeleted(ctx, conversationId, caller))) {
     throw conversationNotFound(conversationId);
   }
-  const reservation = ctx.idempotency.reserve(key, fingerprint);
+  const reservation = ctx.idempotency.reserve(key, fingerprint, visible);
   return { kind: "fresh", exchange: { caller, request, reservation, conversationId }, faults };
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { FakeResponseRequest } from "../../schemas/index.ts";
+import { DEFAULT_BEHAVIOR, type Behavior } from "../behavior.ts";
 import { ApiError } from "../http/api-error.ts";
 
 const FIELDS =
@@ -10,8 +11,15 @@ const FIELDS =
  * The parsed JSON body checked against the fake's request schema. A failure that lies only
  * in `metadata` is `invalid_metadata`; any other is `invalid_request`. Nothing is stored.
  */
-export function validateResponseRequest(body: unknown): FakeResponseRequest {
-  const parsed = FakeResponseRequest.safeParse(body);
+export function validateResponseRequest(body: unknown, behavior: Pick<Behavior, "broken"> = DEFAULT_BEHAVIOR): FakeResponseRequest {
+  const { broken } = behavior;
+  const fields = typeof body === "object" && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
+  // Two mutants: one refuses any metadata, one answers a body without a string message.
+  if (broken.metadataRejected && fields !== undefined && Object.hasOwn(fields, "metadata")) {
+    throw new ApiError(400, "invalid_metadata", "metadata is not accepted by this server");
+  }
+  const lenient = broken.messageOptional && fields !== undefined && typeof fields["message"] !== "string";
+  const parsed = FakeResponseRequest.safeParse(lenient ? { ...fields, message: "(no message)" } : body);
   if (parsed.success) return parsed.data;
   const onlyMetadata = parsed.error.issues.every((issue) => issue.path[0] === "metadata");
   const detail = z.prettifyError(parsed.error).split("\n").map((line) => line.trim()).join(" ");

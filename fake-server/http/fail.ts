@@ -4,7 +4,7 @@ import type { AppContext, FakeRequest } from "../context.ts";
 import { ServerClosingError } from "../exchange/pause.ts";
 import { ApiError, ClientGoneError } from "./api-error.ts";
 import { sendError } from "./respond.ts";
-import { writeEvent } from "./sse.ts";
+import { endEventStream, writeEvent } from "./sse.ts";
 
 const INTERNAL_MESSAGE = "the fake server hit an unexpected error (it is logged on the server side); the request may be retried";
 
@@ -16,7 +16,7 @@ const INTERNAL_MESSAGE = "the fake server hit an unexpected error (it is logged 
 export function fail(ctx: AppContext, req: FakeRequest, res: ServerResponse, error: unknown): void {
   if (error instanceof ApiError && !res.headersSent) {
     ctx.clientRules.errorAnswered(req, error.headers);
-    sendError(res, error.status, error.code, error.message, error.headers);
+    sendError(res, ctx.behavior, error.status, error.code, error.message, error.headers);
     return;
   }
   if (error instanceof ClientGoneError || error instanceof ServerClosingError) {
@@ -26,10 +26,10 @@ export function fail(ctx: AppContext, req: FakeRequest, res: ServerResponse, err
   const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
   ctx.log(`fake-server: unexpected error in ${req.method} ${req.path}: ${detail}`);
   if (!res.headersSent) {
-    sendError(res, 500, "internal_error", INTERNAL_MESSAGE);
+    sendError(res, ctx.behavior, 500, "internal_error", INTERNAL_MESSAGE);
   } else if (String(res.getHeader("content-type")).startsWith("text/event-stream") && !res.writableEnded && !res.destroyed) {
     writeEvent(res, ctx.behavior, { type: EVENT.error, code: "internal_error", message: INTERNAL_MESSAGE });
-    res.end();
+    endEventStream(res);
   } else {
     res.destroy();
   }

@@ -1,6 +1,8 @@
 import type { ServerResponse } from "node:http";
-import type { ErrorBody, FakeErrorCode } from "../../schemas/index.ts";
+import type { z } from "zod";
+import type { ErrorBody, FakeErrorCode, FlatErrorBody, ProblemBody } from "../../schemas/index.ts";
 import type { Behavior, Operation } from "../behavior.ts";
+import { withExtraFields } from "./extra-fields.ts";
 
 type Headers = Readonly<Record<string, string>>;
 
@@ -14,11 +16,17 @@ function writable(res: ServerResponse): boolean {
 }
 
 /** Sends an already serialised JSON body (also used to replay a stored body byte for byte). */
-export function sendJsonText(res: ServerResponse, status: number, text: string, headers: Headers = {}): void {
+export function sendJsonText(
+  res: ServerResponse,
+  status: number,
+  text: string,
+  headers: Headers = {},
+  contentType = "application/json",
+): void {
   if (!writable(res)) return;
   res.writeHead(status, {
     ...headers,
-    "Content-Type": "application/json",
+    "Content-Type": contentType,
     "Content-Length": String(Buffer.byteLength(text)),
   });
   res.end(text);
@@ -34,14 +42,37 @@ export function sendEmpty(res: ServerResponse, status: number, headers: Headers 
   res.end();
 }
 
-/** The one function that writes an HTTP error body: `{"error": {"code", "message"}}`. */
+/** Where RFC 9457 `type` URIs of the problem-json variant point; the last segment is the code. */
+const PROBLEM_TYPE_BASE = "https://agent-service-fake.invalid/problems/";
+
+/**
+ * The one function that writes an HTTP error body, in the behavior's format: the fake's
+ * `{"error": {"code", "message"}}`, a flat `{code, message}`, or RFC 9457 problem details.
+ */
 export function sendError(
   res: ServerResponse,
+  behavior: Pick<Behavior, "errorFormat" | "extraFields">,
   status: number,
   code: FakeErrorCode,
   message: string,
   headers: Headers = {},
 ): void {
-  const body: ErrorBody = { error: { code, message } };
-  sendJson(res, status, body, headers);
+  switch (behavior.errorFormat) {
+    case "nested": {
+      const body: ErrorBody = { error: { code, message } };
+      sendJson(res, status, withExtraFields(behavior, body), headers);
+      return;
+    }
+    case "flat": {
+      const body: z.infer<typeof FlatErrorBody> = { code, message };
+      sendJson(res, status, withExtraFields(behavior, body), headers);
+      return;
+    }
+    case "problem": {
+      const body: z.infer<typeof ProblemBody> = { type: `${PROBLEM_TYPE_BASE}${code}`, title: code.replaceAll("_", " "), status, detail: message };
+      const text = JSON.stringify(withExtraFields(behavior, body));
+      sendJsonText(res, status, text, headers, "application/problem+json");
+      return;
+    }
+  }
 }

@@ -28,7 +28,16 @@ interface IdempotencyRecord {
 export interface Reservation {
   readonly key: string;
   readonly record: IdempotencyRecord;
+  /** When the record becomes visible to other requests (see `reserve`). */
+  readonly visible: ReservationVisibility;
 }
+
+/**
+ * "now": the key is held while the operation runs (the conforming choice). The other two
+ * exist for mutants only: "on-completion" records the key when the operation completes,
+ * so simultaneous requests all run; "never" records nothing.
+ */
+export type ReservationVisibility = "now" | "on-completion" | "never";
 
 export type IdempotencyLookup =
   | { readonly kind: "absent" }
@@ -60,16 +69,25 @@ export class IdempotencyStore {
     return record.outcome ? { kind: "replay", outcome: record.outcome } : { kind: "in_flight" };
   }
 
+  /** The outcome stored under a key whatever the payload (a mutant replays it for a different payload). */
+  outcomeOf(key: string): StoredOutcome | undefined {
+    return this.live(key)?.outcome;
+  }
+
   /** Holds the key for an operation about to run. Call only right after `lookup` said "absent". */
-  reserve(key: string, fingerprint: string): Reservation {
-    if (this.live(key)) throw new Error("idempotency key reserved twice");
+  reserve(key: string, fingerprint: string, visible: ReservationVisibility = "now"): Reservation {
     const record: IdempotencyRecord = { fingerprint, outcome: undefined, expiresAt: Number.POSITIVE_INFINITY };
-    this.records.set(key, record);
-    return { key, record };
+    if (visible === "now") {
+      if (this.live(key)) throw new Error("idempotency key reserved twice");
+      this.records.set(key, record);
+    }
+    return { key, record, visible };
   }
 
   /** Stores the outcome; a no-op if the store was reset while the operation ran. */
   complete(reservation: Reservation, outcome: StoredOutcome): void {
+    if (reservation.visible === "never") return;
+    if (reservation.visible === "on-completion") this.records.set(reservation.key, reservation.record);
     if (this.records.get(reservation.key) !== reservation.record) return;
     reservation.record.outcome = outcome;
     reservation.record.expiresAt = this.clock.now() + this.ttlMs;

@@ -5,7 +5,7 @@ import type { StoredConversation } from "../conversations/store.ts";
 import { pause } from "../exchange/pause.ts";
 import { FAULT_HEADER, injectedStatusError, parseFaultHeader } from "../faults.ts";
 import { clientGoneSignal } from "../http/disconnect.ts";
-import { conversationCaller, conversationNotFound, type Caller } from "../access.ts";
+import { conversationCaller, conversationNotFound, findInScope, type Caller } from "../access.ts";
 
 /**
  * The steps list and delete share: the agent, X-Fake-Fault, the request's own checks
@@ -16,6 +16,7 @@ export async function conversationRequest<T>(
   ctx: AppContext,
   req: FakeRequest,
   res: ServerResponse,
+  operation: "list" | "delete",
   validate: () => T,
 ): Promise<{ caller: Caller; conversation: StoredConversation; checked: T }> {
   const caller = conversationCaller(req);
@@ -26,7 +27,7 @@ export async function conversationRequest<T>(
   await pause(ctx, faults.firstEventDelayMs, clientGoneSignal(res));
   const id = req.params["conversation_id"] ?? "";
   const conversation = Uuid.safeParse(id).success
-    ? ctx.conversations.find(id, caller.agentId, caller.grant.channel)
+    ? findInScope(ctx, id, caller, operation)
     : undefined;
   if (!conversation) throw conversationNotFound(id);
   return { caller, conversation, checked };

@@ -1,25 +1,47 @@
 import type { ServerResponse } from "node:http";
+import type { ResponseResult } from "../../schemas/index.ts";
+import { styledAnswer } from "../answers/style.ts";
+import type { Behavior } from "../behavior.ts";
 import type { AppContext, FakeRequest } from "../context.ts";
-import { abandon, commitAnswered, conversationFor } from "../exchange/commit.ts";
+import { abandon, commitAnswered, conversationFor, storedResult } from "../exchange/commit.ts";
 import { pause } from "../exchange/pause.ts";
 import { prepareExchange } from "../exchange/prepare.ts";
 import { clientGoneSignal } from "../http/disconnect.ts";
+import { withExtraFields, withExtraFieldsText } from "../http/extra-fields.ts";
 import { sendError, sendJson, sendJsonText, successStatus } from "../http/respond.ts";
 
 const REPLAYED = { "Idempotent-Replayed": "true" } as const;
 
+/** The result as this behavior sends it; a mutant drops the dashes from its conversation_id. */
+function presented(behavior: Behavior, result: ResponseResult): ResponseResult {
+  const shown = behavior.broken.createIdNotUuid ? { ...result, conversation_id: result.conversation_id.replaceAll("-", "") } : result;
+  return withExtraFields(behavior, shown);
+}
+
+/** A stored result sent again: byte for byte, unless a mutant regenerates its text. */
+function replayText(behavior: Behavior, stored: string, result: ResponseResult): string {
+  if (!behavior.broken.replayAltersAnswer) return withExtraFieldsText(behavior, stored);
+  return JSON.stringify(withExtraFields(behavior, { ...result, response: `${result.response} (regenerated)` }));
+}
+
 /** POST /v1/agents/:agent_id/responses */
 export async function createResponse(ctx: AppContext, req: FakeRequest, res: ServerResponse): Promise<void> {
-  const prepared = await prepareExchange(ctx, req);
+  const prepared = await prepareExchange(ctx, req, "create");
   const gone = clientGoneSignal(res);
   if (prepared.kind === "replay") {
     await pause(ctx, prepared.faults.firstEventDelayMs, gone);
     const { outcome } = prepared;
     if (outcome.kind === "answered") {
-      sendJsonText(res, outcome.status, outcome.body, REPLAYED);
+      const result = storedResult(outcome);
+      // Mutant only: the replay consumes the operation again.
+      if (ctx.behavior.broken.replayAppends) {
+        ctx.conversations.appendExchange(result.conversation_id, prepared.request.message, result.response, result.citations);
+      }
+      sendJsonText(res, outcome.status, replayText(ctx.behavior, outcome.body, result), REPLAYED);
     } else {
       sendError(
         res,
+        ctx.behavior,
         502,
         outcome.code,
         `the streamed exchange first run under this Idempotency-Key failed (${outcome.message}); ` +
@@ -32,10 +54,10 @@ export async function createResponse(ctx: AppContext, req: FakeRequest, res: Ser
   const { exchange } = prepared;
   try {
     // A client that hangs up during the pause does not cancel the exchange: it completes now.
-    await pause(ctx, prepared.faults.firstEventDelayMs, gone);
-    const answer = ctx.engine.answer(exchange.request.message);
+    await pause(ctx, prepared.faults.firstEventDelayMs + ctx.behavior.createLatencyMs, gone);
+    const answer = styledAnswer(ctx, exchange.request.message);
     const result = commitAnswered(ctx, exchange, conversationFor(ctx, exchange), answer);
-    sendJson(res, successStatus(ctx.behavior, "create"), result);
+    sendJson(res, successStatus(ctx.behavior, "create"), presented(ctx.behavior, result));
   } catch (error) {
     abandon(ctx, exchange);
     throw error;

@@ -1,25 +1,30 @@
 import type { ServerResponse } from "node:http";
-import type { MessagePage } from "../../schemas/index.ts";
+import { randomUUID } from "node:crypto";
+import type { SpecMessagePage } from "../../schemas/index.ts";
 import type { AppContext, FakeRequest } from "../context.ts";
 import { parsePagination, slicePage } from "../conversations/pagination.ts";
 import { toConversation, toMessageItem } from "../conversations/serialise.ts";
+import { withExtraFields } from "../http/extra-fields.ts";
 import { sendJson, successStatus } from "../http/respond.ts";
 import { conversationRequest } from "./conversation-request.ts";
 
 /** GET /v1/agents/:agent_id/conversations/:conversation_id/messages */
 export async function listMessages(ctx: AppContext, req: FakeRequest, res: ServerResponse): Promise<void> {
   const query: Readonly<Record<string, unknown>> = req.query;
-  const { conversation, checked: pageRequest } = await conversationRequest(ctx, req, res, () =>
+  const { conversation, checked: pageRequest } = await conversationRequest(ctx, req, res, "list", () =>
     parsePagination(query, ctx.behavior),
   );
-  const page = slicePage(conversation.messages, pageRequest);
-  const body: MessagePage = {
-    conversation: toConversation(conversation),
-    items: page.items.map(toMessageItem),
+  const { broken } = ctx.behavior;
+  const page = slicePage(conversation.messages, pageRequest, broken);
+  const summary = toConversation(conversation, ctx.behavior);
+  const body: SpecMessagePage = {
+    // Two mutants: one names another conversation, one counts the whole scope's messages.
+    conversation: broken.listingOtherId ? { ...summary, id: randomUUID() } : summary,
+    items: page.items.map((message) => toMessageItem(message, ctx.behavior)),
     page: pageRequest.page,
     page_size: pageRequest.pageSize,
-    total: page.total,
+    total: broken.totalCountsScope ? ctx.conversations.messagesInScope(conversation.agentId, conversation.channel) : page.total,
     has_more: page.hasMore,
   };
-  sendJson(res, successStatus(ctx.behavior, "list"), body);
+  sendJson(res, successStatus(ctx.behavior, "list"), withExtraFields(ctx.behavior, body));
 }

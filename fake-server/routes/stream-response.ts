@@ -1,12 +1,15 @@
 import type { ServerResponse } from "node:http";
+import { EVENT } from "../../schemas/index.ts";
 import type { AppContext, FakeRequest } from "../context.ts";
 import { splitIntoDeltas } from "../answers/split.ts";
+import { styledAnswer } from "../answers/style.ts";
 import { abandon, commitAnswered, commitFailed, conversationFor, storedResult } from "../exchange/commit.ts";
 import { playStream, type StreamDelays, type StreamScript } from "../exchange/play-stream.ts";
-import { prepareExchange, type FreshExchange } from "../exchange/prepare.ts";
+import { prepareExchange, type FreshExchange, type PreparedExchange } from "../exchange/prepare.ts";
 import type { FaultPlan } from "../faults.ts";
 import { successStatus } from "../http/respond.ts";
-import { startEventStream } from "../http/sse.ts";
+import { ApiError } from "../http/api-error.ts";
+import { endEventStream, startEventStream, writeEvent } from "../http/sse.ts";
 import type { StoredOutcome } from "../idempotency/store.ts";
 
 function delaysOf(ctx: AppContext, faults: FaultPlan): StreamDelays {
@@ -31,7 +34,7 @@ function replayScript(ctx: AppContext, outcome: StoredOutcome): StreamScript {
 }
 
 function freshScript(ctx: AppContext, exchange: FreshExchange, faults: FaultPlan): StreamScript {
-  const answer = ctx.engine.answer(exchange.request.message);
+  const answer = styledAnswer(ctx, exchange.request.message);
   // The conversation exists from response.created on, so the id it announces is real.
   const conversationId = conversationFor(ctx, exchange);
   return {
@@ -40,7 +43,7 @@ function freshScript(ctx: AppContext, exchange: FreshExchange, faults: FaultPlan
     errorAfter: faults.errorAfter,
     dropAfter: faults.dropAfter,
     complete: () => {
-      const result = commitAnswered(ctx, exchange, conversationId, answer);
+      const result = commitAnswered(ctx, exchange, conversationId, answer, ctx.behavior.broken.streamStored);
       return { conversation_id: result.conversation_id, output_text: result.response, citations: result.citations };
     },
     fail: (deltasSent) => {
@@ -59,19 +62,29 @@ function freshScript(ctx: AppContext, exchange: FreshExchange, faults: FaultPlan
 
 /** POST /v1/agents/:agent_id/responses/stream */
 export async function streamResponse(ctx: AppContext, req: FakeRequest, res: ServerResponse): Promise<void> {
-  const prepared = await prepareExchange(ctx, req);
+  let prepared: PreparedExchange;
+  try {
+    prepared = await prepareExchange(ctx, req, "stream");
+  } catch (error) {
+    // Mutant only: a validation failure becomes a 200 event stream holding one error event.
+    if (!(ctx.behavior.broken.streamValidationAsEvents && error instanceof ApiError && error.status === 400)) throw error;
+    startEventStream(res, ctx.behavior, 200);
+    writeEvent(res, ctx.behavior, { type: EVENT.error, code: error.code, message: error.message });
+    endEventStream(res);
+    return;
+  }
   const status = successStatus(ctx.behavior, "stream");
   const delays = delaysOf(ctx, prepared.faults);
   if (prepared.kind === "replay") {
     const script = replayScript(ctx, prepared.outcome);
-    startEventStream(res, status, { "Idempotent-Replayed": "true" });
+    startEventStream(res, ctx.behavior, status, { "Idempotent-Replayed": "true" });
     ctx.clientRules.streamEnded(req, await playStream(ctx, res, script, delays));
     return;
   }
   const { exchange } = prepared;
   try {
     const script = freshScript(ctx, exchange, prepared.faults);
-    startEventStream(res, status);
+    startEventStream(res, ctx.behavior, status);
     ctx.clientRules.streamEnded(req, await playStream(ctx, res, script, delays));
   } catch (error) {
     abandon(ctx, exchange);
