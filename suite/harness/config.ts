@@ -68,6 +68,27 @@ const baseUrl = z
   })
   .transform((value) => value.replace(/\/+$/, ""));
 
+/** A header of the target's that makes it end a stream with an `error` event (SSE-6). */
+const streamErrorHeaderSchema = z.object({
+  name: z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'must be one header line "Name: value" whose name is a token, e.g. "X-Test-Fail: stream"'),
+  value: z.string().trim().min(1, 'must be one header line "Name: value" with a value').regex(/^[^\r\n\0]*$/, "must be a single line"),
+});
+
+/** "Name: value" as flags and the environment give it, or the parsed { name, value } (programmatic use). */
+const headerLine = z.union(
+  [
+    streamErrorHeaderSchema,
+    z
+      .string()
+      .transform((line) => {
+        const colon = line.indexOf(":");
+        return colon === -1 ? { name: "", value: "" } : { name: line.slice(0, colon).trim(), value: line.slice(colon + 1).trim() };
+      })
+      .pipe(streamErrorHeaderSchema),
+  ],
+  { error: 'must be one header line "Name: value", e.g. "X-Test-Fail: stream"' },
+);
+
 /** A requirement glob for --only: letters, digits, '-', and the wildcards * and ?. */
 const onlyGlob = z.string().trim().regex(/^[A-Za-z0-9*?-]+$/, "must be a requirement ID or glob such as SSE-* or IDEM-1");
 
@@ -83,6 +104,7 @@ export const ConfigSchema = z
     agentId: nonEmpty.optional(),
     otherAgentId: nonEmpty.optional(),
     otherApiKey: nonEmpty.optional(),
+    streamErrorHeader: headerLine.optional(),
     maxCreates: wholeNumber(0, 100_000).default(DEFAULTS.maxCreates),
     concurrency: wholeNumber(1, 64).default(DEFAULTS.concurrency),
     requestTimeoutMs: wholeNumber(1, 600_000).default(DEFAULTS.requestTimeoutMs),
@@ -138,6 +160,7 @@ export const OPTIONS: readonly OptionSpec[] = [
   { key: "agentId", flag: "agent-id", env: "CONFORMANCE_AGENT_ID", type: "string", value: "ID", help: "agent the primary key may use (required with --base-url)" },
   { key: "otherAgentId", flag: "other-agent-id", env: "CONFORMANCE_OTHER_AGENT_ID", type: "string", value: "ID", help: "a second agent reachable with the same key (scope checks)" },
   { key: "otherApiKey", flag: "other-api-key", env: "CONFORMANCE_OTHER_API_KEY", type: "string", value: "KEY", help: "a key for the same agent whose scope excludes the primary key's conversations" },
+  { key: "streamErrorHeader", flag: "stream-error-header", env: "CONFORMANCE_STREAM_ERROR_HEADER", type: "string", value: '"NAME: VALUE"', help: "a header that makes the target end a stream with an error event, to judge SSE-6 (the embedded fake: X-Fake-Fault: error-after=1)" },
   { key: "maxCreates", flag: "max-creates", env: "CONFORMANCE_MAX_CREATES", type: "string", value: "N", help: `cap on create operations, plain and stream (default ${DEFAULTS.maxCreates})` },
   { key: "concurrency", flag: "concurrency", env: "CONFORMANCE_CONCURRENCY", type: "string", value: "N", help: `requests in flight at once (default ${DEFAULTS.concurrency})` },
   { key: "requestTimeoutMs", flag: "request-timeout", env: "CONFORMANCE_REQUEST_TIMEOUT", type: "string", value: "MS", help: `whole plain request, headers and body (default ${DEFAULTS.requestTimeoutMs})` },

@@ -83,6 +83,7 @@ function buildState(settings: RunSettings): WorkerState {
     primary: settings.primary,
     otherAgent: settings.otherAgent,
     otherKey: settings.otherKey,
+    streamErrorHeader: settings.streamErrorHeader,
     client,
     idempotencyKey: (label = "key") => runScoped(label),
     message: (label = "message") => runScoped(label),

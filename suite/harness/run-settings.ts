@@ -17,6 +17,8 @@ export const RunSettingsSchema = z.object({
   primary: IdentitySchema,
   otherAgent: IdentitySchema.optional(),
   otherKey: IdentitySchema.optional(),
+  /** A header that makes the target end a stream with an `error` event (SSE-6), if one is known. */
+  streamErrorHeader: z.object({ name: z.string().min(1), value: z.string().min(1) }).optional(),
   runId: z.string().regex(/^[a-z0-9]+$/),
   seed: z.int().nonnegative(),
   runs: z.int().positive(),

@@ -124,6 +124,12 @@ export interface ServiceClient {
   delete(conversationId: string, options?: RequestOptions): Promise<HttpResult>;
 }
 
+/** One header line, e.g. { name: "X-Fake-Fault", value: "error-after=1" }. */
+export interface StreamErrorHeader {
+  name: string;
+  value: string;
+}
+
 /** Optional identities a check may need; missing ones skip the check with a reason. */
 export type Need = "otherAgent" | "otherApiKey";
 
@@ -138,6 +144,11 @@ export interface Target {
   /** A key whose scope excludes the primary key's conversations (same agent id), if configured. */
   otherKey: Identity | undefined;
   client: ServiceClient;
+  /**
+   * A request header that makes the target end a stream with an `error` event (a test hook
+   * many services have), if configured: SSE-6 then provokes one instead of waiting to see one.
+   */
+  streamErrorHeader?: StreamErrorHeader | undefined;
   /** A fresh Idempotency-Key containing the run id. */
   idempotencyKey(label?: string): string;
   /** A user message containing the run id, so anything the run created is recognisable. */

@@ -5,6 +5,9 @@
 
 import type { FakeServerOptions } from "../../fake-server/index.ts";
 
+/** The fake's test hook that ends a stream with an `error` event after one delta (SSE-6). */
+export const EMBEDDED_STREAM_ERROR_HEADER = Object.freeze({ name: "X-Fake-Fault", value: "error-after=1" });
+
 export interface EmbeddedFake {
   url: string;
   close(): Promise<void>;

@@ -25,7 +25,7 @@ import { exitCodeOf, type ReportContext } from "./build-report.ts";
 import { cleanupConversations, journalTotals } from "./cleanup.ts";
 import { ConformanceReporter } from "./conformance-reporter.ts";
 import { summaryLines } from "./console-summary.ts";
-import { startEmbeddedFake, type EmbeddedFake } from "./embedded-fake.ts";
+import { EMBEDDED_STREAM_ERROR_HEADER, startEmbeddedFake, type EmbeddedFake } from "./embedded-fake.ts";
 import { preflight } from "./preflight.ts";
 import { stdoutSink, type ProgressSink } from "./progress.ts";
 import { runChecks } from "./vitest-run.ts";
@@ -97,6 +97,10 @@ function resolveTarget(config: ConformanceConfig, baseUrl: string, embedded: boo
   };
   if (otherAgentId !== undefined) settings.otherAgent = { apiKey, agentId: otherAgentId };
   if (otherApiKey !== undefined) settings.otherKey = { apiKey: otherApiKey, agentId };
+  // The embedded fake's fault header provokes an error event, unless its faults are switched off.
+  const faultsOn = embedded && config.fakeOptions["faults"] !== false;
+  const streamErrorHeader = config.streamErrorHeader ?? (faultsOn ? { ...EMBEDDED_STREAM_ERROR_HEADER } : undefined);
+  if (streamErrorHeader !== undefined) settings.streamErrorHeader = streamErrorHeader;
   const describe = `${displayUrl(baseUrl)}${embedded ? " (embedded fake)" : ""} (agent ${agentId})`;
   return { settings, describe };
 }
