@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { CONVERSATION_NOT_FOUND, SpecResponseResult } from "../../schemas/index.ts";
-import { payloadParts, requestBody } from "../harness/arbitraries.ts";
+import { payloadParts, requestBody, type PayloadParts } from "../harness/arbitraries.ts";
 import { check } from "../harness/check.ts";
 import {
   expect2xx,
@@ -28,6 +28,13 @@ import {
 } from "./support/conversations.ts";
 
 const RESP6_RUNS = 3;
+/** A payload with a null external_reference and small flat metadata, including a hostile key. */
+const BOTH_OPTIONAL_FIELDS: PayloadParts = {
+  text: "café ☕ 日本語",
+  metadata: Object.fromEntries([["source", "conformance"], ["__proto__", "plain data"]]),
+  externalReference: null,
+  continueConversation: false,
+};
 
 check(
   ["RESP-1"],
@@ -118,8 +125,9 @@ check(
         }
         conversations.push(exchange.conversationId);
       }),
-      // No shrinking: every run costs a create on the target.
-      { ...target.fc(RESP6_RUNS), endOnFailure: true },
+      // No shrinking: every run costs a create on the target. The first run always sends both
+      // optional fields (examples count within the runs), so refusing either is always caught.
+      { ...target.fc(RESP6_RUNS), endOnFailure: true, examples: [[BOTH_OPTIONAL_FIELDS]] },
     );
   },
 );
