@@ -1,6 +1,6 @@
 /**
  * npm run fake -- [--port N] [--host H] [--key TOKEN=AGENT[,AGENT...][@CHANNEL]]... [--seed N]
- *                 [--no-faults] [--idempotency-ttl SECONDS]
+ *                 [--no-faults] [--idempotency-ttl SECONDS] [--mutant NAME] [--variant NAME[,NAME]]
  * Runs the in-memory reference fake until SIGINT or SIGTERM, then prints a summary of the
  * client violations it saw on stderr. First stdout line:
  * "listening on http://HOST:PORT". Bad flags: a message on stderr and exit code 2.
@@ -8,6 +8,25 @@
 import { parseArgs } from "node:util";
 import { summaryLines } from "../fake-server/client-rules/summary.ts";
 import { createFakeServer, DEFAULT_KEYS, type FakeServerOptions } from "../fake-server/index.ts";
+import { MUTANT_NAMES, mutantByName } from "../fake-server/mutants.ts";
+import { ALL_VARIANTS, VARIANT_NAMES, variantByName, variantList } from "../fake-server/variants.ts";
+
+/** Names as indented lines of at most 88 columns, for the help text. */
+function nameLines(names: readonly string[]): string {
+  const lines: string[] = [];
+  let line = "";
+  for (const name of names) {
+    const next = line === "" ? name : `${line}, ${name}`;
+    if (next.length > 60 && line !== "") {
+      lines.push(`${line},`);
+      line = name;
+    } else {
+      line = next;
+    }
+  }
+  lines.push(line);
+  return lines.map((l) => `                            ${l}`).join("\n");
+}
 
 const USAGE = `Usage: npm run fake -- [options]
 
@@ -22,6 +41,12 @@ Runs the in-memory reference fake of the Conversational Agent Service.
   --seed N                  seed of the answer engine (default 1)
   --no-faults               refuse the X-Fake-Fault header (400)
   --idempotency-ttl SECONDS how long idempotency records live (default 86400)
+  --variant NAME[,NAME]     other legal choices in the spec's gaps (repeatable;
+                            "${ALL_VARIANTS}": every one that combines with the others):
+${nameLines(VARIANT_NAMES)}
+  --mutant NAME             break one requirement on purpose, to prove a test suite
+                            (fake-server/mutants.ts says which):
+${nameLines(MUTANT_NAMES)}
   --help                    show this help
 
 See fake-server/README.md for the routes, the scope rule and fault injection.`;
@@ -49,6 +74,8 @@ function parseFlags(argv: string[]): FakeServerOptions | "help" {
         seed: { type: "string" },
         "no-faults": { type: "boolean" },
         "idempotency-ttl": { type: "string" },
+        mutant: { type: "string" },
+        variant: { type: "string", multiple: true },
         help: { type: "boolean" },
       },
     }));
@@ -57,6 +84,16 @@ function parseFlags(argv: string[]): FakeServerOptions | "help" {
   }
   if (values.help) return "help";
   const ttlSeconds = integerFlag("idempotency-ttl", values["idempotency-ttl"], 1, 10 * 365 * 24 * 3600);
+  const mutant = values.mutant;
+  if (mutant !== undefined && mutantByName(mutant) === undefined) {
+    throw new UsageError(`--mutant: unknown mutant ${JSON.stringify(mutant)}; known: ${MUTANT_NAMES.join(", ")}`);
+  }
+  const variants = (values.variant ?? []).flatMap((v) => variantList(v));
+  for (const name of variants) {
+    if (name !== ALL_VARIANTS && variantByName(name) === undefined) {
+      throw new UsageError(`--variant: unknown variant ${JSON.stringify(name)}; known: ${[...VARIANT_NAMES, ALL_VARIANTS].join(", ")}`);
+    }
+  }
   const options: FakeServerOptions = {
     port: integerFlag("port", values.port, 0, 65_535),
     host: values.host,
@@ -64,6 +101,8 @@ function parseFlags(argv: string[]): FakeServerOptions | "help" {
     seed: integerFlag("seed", values.seed, 0, 0xffff_ffff),
     faults: !values["no-faults"],
     idempotencyTtlMs: ttlSeconds === undefined ? undefined : ttlSeconds * 1000,
+    mutant,
+    variants,
   };
   return options;
 }
@@ -90,6 +129,9 @@ async function main(): Promise<number> {
     return 2;
   }
   process.stdout.write(`listening on ${server.url}\n`);
+  const broken = flags.mutant === undefined ? undefined : mutantByName(flags.mutant);
+  // A mutant is not the reference fake: say so where a person will see it.
+  if (broken) process.stderr.write(`fake: mutant ${broken.name} breaks ${broken.requirement} on purpose: ${broken.description}\n`);
   const running = server;
   await new Promise<void>((resolve) => {
     const stop = () => {
