@@ -5,7 +5,12 @@ import { createCarelessClient } from "./careless-client.ts";
 import { faultInjector } from "./fault-injection.ts";
 
 async function setUp() {
-  const fake: FakeServer = await createFakeServer({ port: 0, keys: ["sk-careless-1=helper"] });
+  // Wide windows: the verdicts must not depend on how fast this machine is.
+  const fake: FakeServer = await createFakeServer({
+    port: 0,
+    keys: ["sk-careless-1=helper"],
+    clientRules: { duplicateWindowMs: 600_000, stormWindowMs: 600_000 },
+  });
   onTestFinished(() => fake.close());
   const faults = faultInjector();
   const client = createCarelessClient({ baseUrl: fake.url, apiKey: "sk-careless-1", agentId: "helper", dispatcher: faults.dispatcher });

@@ -26,6 +26,20 @@ async function statuses(fake: FakeServer, pathSuffix: string): Promise<number[]>
   return requests.filter((r) => r.path.endsWith(pathSuffix)).map((r) => r.status);
 }
 
+async function health(fake: FakeServer): Promise<{ idempotency_records: number }> {
+  const response = await request(`${fake.url}/__fake/health`);
+  return (await response.body.json()) as { idempotency_records: number };
+}
+
+/** Polls a condition the fake reaches on its own; bounded in rounds and time. */
+async function until(condition: () => Promise<boolean>, what: string): Promise<void> {
+  for (let round = 0; round < 500; round++) {
+    if (await condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`gave up waiting for ${what}`);
+}
+
 test("create, stream, list and delete over one keep-alive pool break no client rule", async () => {
   const { fake, client } = await setUp();
   const created = await client.createResponse({ message: "How do reminders work?" });
@@ -80,19 +94,22 @@ test("a Retry-After longer than the client will wait fails the operation at once
   expect(fake.clientViolations()).toEqual([]);
 });
 
-test("one operation submitted twice under its own id: the second waits out 409 in_use and gets the same answer", async () => {
+test("one operation submitted twice under its own id: the second waits out 409 in_use and gets the stored answer", async () => {
   const { fake, faults, client } = await setUp({}, { maxAttempts: 10 });
-  faults.next("/responses/stream", "delta-delay=300");
+  // A minute between deltas: the first submit runs until the user cancels it.
+  faults.next("/responses/stream", "delta-delay=60000");
   const body = { message: "How do I share a list?" };
-  let firstText!: () => void;
-  const started = new Promise<void>((resolve) => (firstText = resolve));
-  const streamed = client.streamResponse(body, { idempotencyKey: "order-42", onText: () => firstText() });
-  await started;
-  const created = await client.createResponse(body, { idempotencyKey: "order-42" });
-  const completed = await streamed;
-  expect(created).toEqual({ conversation_id: completed.conversation_id, response: completed.output_text, citations: completed.citations });
-  expect((await statuses(fake, "/responses"))[0]).toBe(409);
-  expect((await client.listMessages(completed.conversation_id)).total).toBe(2);
+  const cancel = new AbortController();
+  const streamed = client.streamResponse(body, { idempotencyKey: "order-42", signal: cancel.signal });
+  await until(async () => (await health(fake)).idempotency_records === 1, "the stream to hold its key");
+  const created = client.createResponse(body, { idempotencyKey: "order-42" });
+  await until(async () => (await statuses(fake, "/responses")).includes(409), "the second submit to be told 409");
+  cancel.abort();
+  await expect(streamed).rejects.toThrow();
+  // The fake finishes an exchange whose client left, so the waiting submit gets its result.
+  const result = await created;
+  expect((await client.listMessages(result.conversation_id)).items.at(-1)).toMatchObject({ content: result.response });
+  expect((await client.listMessages(result.conversation_id)).total).toBe(2);
   expect(fake.clientViolations()).toEqual([]);
 });
 
