@@ -1,9 +1,10 @@
 /**
  * Section 3: many streams at once. N concurrent streams of exactly D deltas each (the fake's
  * Behavior swapped to split every answer into D pieces), with the fake's configured delay
- * between deltas. Counted: failed streams, time to first event, and the gaps between
- * consecutive events as the client saw them: a buffering server would show gaps near 0,
- * an incremental one gaps near the configured delay.
+ * between deltas, and the same load against a bare SSE handler playing the same script.
+ * Counted: failed streams, time to first event (connection set-up included: N connections
+ * open at once), and the gaps between consecutive events as the client saw them: a
+ * buffering server would show gaps near 0, an incremental one gaps near the configured delay.
  */
 
 import { randomUUID } from "node:crypto";
@@ -78,50 +79,83 @@ async function oneStream(pool: Pool, index: number, deltas: number): Promise<Str
   return outcome(undefined);
 }
 
-export async function streamsSection(settings: BenchSettings): Promise<Section> {
-  const config = settings.streams;
-  const worker = startWorker("targets/fake-target.ts");
-  let pool: Pool | undefined;
+interface LoadResult {
+  failures: string[];
+  firstEvent: number[];
+  gaps: number[];
+  wallMs: number;
+}
+
+/** One warm-up stream, then every stream at once, each on its own connection. */
+async function load(url: string, config: BenchSettings["streams"]): Promise<LoadResult> {
+  const pool = new Pool(url, { connections: config.streams, pipelining: 1 });
   try {
-    const { url } = await worker.call<{ url: string }>("start", {
-      options: { deltaDelayMs: config.deltaDelayMs },
-      deltas: config.deltas,
-    });
-    // One connection per stream: every stream is in flight at the same time.
-    pool = new Pool(url, { connections: config.streams, pipelining: 1 });
     const warm = await oneStream(pool, 0, config.deltas);
     if (warm.failure) throw new Error(`a single stream already fails: ${warm.failure}`);
     const began = performance.now();
-    const outcomes = await Promise.all(Array.from({ length: config.streams }, (_, i) => oneStream(pool as Pool, i, config.deltas)));
-    const wallMs = performance.now() - began;
-    const failures = outcomes.filter((o) => o.failure !== undefined);
-    const firstEvent = outcomes.flatMap((o) => (o.firstEventMs === undefined ? [] : [o.firstEventMs]));
-    const gaps = outcomes.filter((o) => o.failure === undefined).flatMap((o) => o.gaps);
-    const stored = await worker.call<{ conversations: number; messages: number }>("stats");
+    const outcomes = await Promise.all(Array.from({ length: config.streams }, (_, i) => oneStream(pool, i, config.deltas)));
     return {
-      name: "streams",
-      title: `${config.streams} concurrent streams of ${config.deltas} deltas, ${config.deltaDelayMs} ms apart`,
-      figures: [
-        { metric: "failed streams", value: failures.length, unit: "streams", target: atMost(0) },
-        { metric: "time to first event p50", value: round(median(firstEvent), 1), unit: "ms" },
-        { metric: "time to first event p99", value: round(percentile(firstEvent, 99), 1), unit: "ms" },
-        { metric: "median gap between events", value: round(median(gaps), 1), unit: "ms" },
-        { metric: "configured delay between events", value: config.deltaDelayMs, unit: "ms" },
-        { metric: "median gap / configured delay", value: round(median(gaps) / config.deltaDelayMs, 2), unit: "ratio" },
-      ],
-      details: {
-        ...config,
-        wallMs: round(wallMs, 1),
-        gapP10Ms: round(percentile(gaps, 10), 1),
-        gapP90Ms: round(percentile(gaps, 90), 1),
-        gapsBelowHalfDelay: gaps.filter((gap) => gap < config.deltaDelayMs / 2).length,
-        gapsCounted: gaps.length,
-        failures: failures.slice(0, 10).map((o) => o.failure),
-        storedAfterwards: stored,
-      },
+      wallMs: performance.now() - began,
+      failures: outcomes.flatMap((o) => (o.failure === undefined ? [] : [o.failure])),
+      firstEvent: outcomes.flatMap((o) => (o.firstEventMs === undefined ? [] : [o.firstEventMs])),
+      gaps: outcomes.filter((o) => o.failure === undefined).flatMap((o) => o.gaps),
     };
   } finally {
-    await pool?.close();
+    await pool.close();
+  }
+}
+
+async function measureFake(config: BenchSettings["streams"]): Promise<LoadResult & { stored: unknown }> {
+  const worker = startWorker("targets/fake-target.ts");
+  try {
+    const { url } = await worker.call<{ url: string }>("start", { options: { deltaDelayMs: config.deltaDelayMs }, deltas: config.deltas });
+    const result = await load(url, config);
+    return { ...result, stored: await worker.call("stats") };
+  } finally {
     await worker.stop();
   }
+}
+
+async function measureBare(config: BenchSettings["streams"]): Promise<LoadResult> {
+  const worker = startWorker("targets/bare-sse-target.ts");
+  try {
+    const { url } = await worker.call<{ url: string }>("start", { deltas: config.deltas, delayMs: config.deltaDelayMs });
+    return await load(url, config);
+  } finally {
+    await worker.stop();
+  }
+}
+
+export async function streamsSection(settings: BenchSettings): Promise<Section> {
+  const config = settings.streams;
+  const bare = await measureBare(config);
+  const fake = await measureFake(config);
+  const ratio = (a: number, b: number) => round(a / b, 2);
+  const summary = (result: LoadResult) => ({
+    wallMs: round(result.wallMs, 1),
+    failures: result.failures.length,
+    firstFailures: result.failures.slice(0, 10),
+    firstEventP50Ms: round(median(result.firstEvent), 1),
+    firstEventP99Ms: round(percentile(result.firstEvent, 99), 1),
+    gapP10Ms: round(percentile(result.gaps, 10), 1),
+    gapP50Ms: round(median(result.gaps), 1),
+    gapP90Ms: round(percentile(result.gaps, 90), 1),
+    gapsBelowHalfDelay: result.gaps.filter((gap) => gap < config.deltaDelayMs / 2).length,
+    gapsCounted: result.gaps.length,
+  });
+  return {
+    name: "streams",
+    title: `${config.streams} concurrent streams of ${config.deltas} deltas, ${config.deltaDelayMs} ms apart: fake vs bare SSE handler`,
+    figures: [
+      { metric: "failed streams (fake)", value: fake.failures.length, unit: "streams", target: atMost(0) },
+      { metric: "time to first event p50, fake / bare", value: ratio(median(fake.firstEvent), median(bare.firstEvent)), unit: "ratio" },
+      { metric: "time to first event p99, fake / bare", value: ratio(percentile(fake.firstEvent, 99), percentile(bare.firstEvent, 99)), unit: "ratio" },
+      { metric: "time to first event p50 (fake)", value: round(median(fake.firstEvent), 1), unit: "ms" },
+      { metric: "time to first event p99 (fake)", value: round(percentile(fake.firstEvent, 99), 1), unit: "ms" },
+      { metric: "time to first event p50 (bare)", value: round(median(bare.firstEvent), 1), unit: "ms" },
+      { metric: "median gap between events / configured delay (fake)", value: ratio(median(fake.gaps), config.deltaDelayMs), unit: "ratio" },
+      { metric: "median gap between events / configured delay (bare)", value: ratio(median(bare.gaps), config.deltaDelayMs), unit: "ratio" },
+    ],
+    details: { ...config, fake: { ...summary(fake), storedAfterwards: fake.stored }, bare: summary(bare) },
+  };
 }
