@@ -38,6 +38,7 @@ async function main(): Promise<number> {
   }
   const { settings } = parsed;
   const startedAt = new Date().toISOString();
+  const machine = describeMachine();
   const sections: Section[] = [];
   const failures: { section: SectionName; error: string }[] = [];
   for (const name of settings.only) {
@@ -58,14 +59,17 @@ async function main(): Promise<number> {
     command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(" ")}` : ""}`,
     quick: settings.quick,
     startedAt,
-    machine: describeMachine(),
+    machine,
     sections,
     failures,
   };
   await mkdir(dirname(out), { recursive: true });
   await writeFile(out, `${JSON.stringify(report, null, 2)}\n`);
 
-  process.stdout.write(`${renderTable(sections)}\n\nWritten: ${out}\n`);
+  process.stdout.write(
+    `${renderTable(sections)}\n\n${machine.cores} cores, ${machine.memoryGiB} GiB, Node ${machine.node}, ` +
+      `load average ${machine.loadAverageAtStart} at start\nWritten: ${out}\n`,
+  );
   if (failures.length > 0) return 2;
   return sections.some((section) => section.figures.some((figure) => meets(figure) === false)) ? 1 : 0;
 }

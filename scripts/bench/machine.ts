@@ -1,6 +1,6 @@
 /** The machine a run measured, recorded beside its figures. */
 
-import { cpus, totalmem } from "node:os";
+import { cpus, loadavg, totalmem } from "node:os";
 
 export interface Machine {
   cores: number;
@@ -8,6 +8,8 @@ export interface Machine {
   memoryGiB: number;
   node: string;
   platform: string;
+  /** 1-minute load average when the run started: above the core count, others shared the CPU. */
+  loadAverageAtStart: number;
 }
 
 export function describeMachine(): Machine {
@@ -18,5 +20,6 @@ export function describeMachine(): Machine {
     memoryGiB: Math.round((totalmem() / 1024 ** 3) * 10) / 10,
     node: process.version,
     platform: `${process.platform}-${process.arch}`,
+    loadAverageAtStart: Math.round((loadavg()[0] ?? 0) * 100) / 100,
   };
 }
