@@ -5,7 +5,10 @@
  */
 
 export * from "./schemas/index.ts";
-export { createFakeApp, createFakeServer, DEFAULT_KEYS, type FakeApp, type FakeServer, type FakeServerOptions } from "./fake-server/index.ts";
+export {
+  createFakeApp, createFakeServer, DEFAULT_CLIENT_RULE_OPTIONS, DEFAULT_KEYS,
+  type ClientRuleOptions, type ClientViolationFilter, type FakeApp, type FakeServer, type FakeServerOptions,
+} from "./fake-server/index.ts";
 export { createClient, createPool, type ClientLimits, type ClientObserver, type ClientOptions } from "./suite/harness/client.ts";
 export { Semaphore } from "./suite/harness/budget.ts";
 export { Redactor } from "./suite/harness/redact.ts";
