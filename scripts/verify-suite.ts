@@ -1,0 +1,104 @@
+/**
+ * npm run verify-suite -- [--out FILE] [--lanes N] [--runs N] [--seed N]
+ * Runs the whole conformance suite against the plain fake, every variant and every mutant
+ * (the same runs as the gate, suite/proof/gate.test.ts), prints the kill matrix, the
+ * mutation score and the variants' verdicts, and writes them as JSON
+ * (default reports/verify-suite.json). Exit 0 when the suite is proven, 1 when the gate
+ * would fail, 2 on a usage error.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { runTargets } from "../suite/proof/run-targets.ts";
+import { summarise, summaryText } from "../suite/proof/summary.ts";
+import { labelOf, proofTargets } from "../suite/proof/targets.ts";
+
+const USAGE = `Usage: npm run verify-suite -- [options]
+
+Runs the full conformance suite against the plain fake, every variant, all variants together
+and every mutant of the fake, and reports which mutants the suite kills.
+
+  --out FILE     where the JSON goes (default reports/verify-suite.json)
+  --lanes N      runs in parallel (default 2)
+  --runs N       fast-check runs per property (default: the suite's own)
+  --seed N       one fast-check seed for every run (default: a fresh one per run)
+  --help         show this help
+
+Exit codes: 0 the suite is proven; 1 a mutant survived, a variant failed, or a MUST has no
+killing mutant; 2 a usage error.`;
+
+class UsageError extends Error {}
+
+function wholeNumber(name: string, value: string | undefined, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const parsed = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!(parsed >= min && parsed <= max)) throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(value)}`);
+  return parsed;
+}
+
+function parseFlags(argv: string[]) {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        out: { type: "string" },
+        lanes: { type: "string" },
+        runs: { type: "string" },
+        seed: { type: "string" },
+        help: { type: "boolean" },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  return {
+    help: values.help === true,
+    out: resolve(values.out ?? "reports/verify-suite.json"),
+    lanes: wholeNumber("lanes", values.lanes, 1, 16) ?? 2,
+    runs: wholeNumber("runs", values.runs, 1, 10_000),
+    seed: wholeNumber("seed", values.seed, 0, 2 ** 31 - 1),
+  };
+}
+
+async function main(): Promise<number> {
+  let flags: ReturnType<typeof parseFlags>;
+  try {
+    flags = parseFlags(process.argv.slice(2));
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`verify-suite: ${error.message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  if (flags.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const targets = proofTargets();
+  const reportRoot = await mkdtemp(join(tmpdir(), "verify-suite-"));
+  try {
+    process.stdout.write(`verify-suite: ${targets.length} full conformance runs, ${flags.lanes} at a time\n`);
+    const started = performance.now();
+    const runs = await runTargets(targets, {
+      reportRoot,
+      lanes: flags.lanes,
+      ...(flags.runs === undefined ? {} : { runs: flags.runs }),
+      ...(flags.seed === undefined ? {} : { seed: flags.seed }),
+      onRun: (run, done, total) =>
+        process.stdout.write(`  [${String(done).padStart(2)}/${total}] ${labelOf(run.target)}: exit ${run.exitCode} (${(run.durationMs / 1000).toFixed(1)} s)\n`),
+    });
+    const summary = summarise(runs, performance.now() - started, flags.lanes);
+    process.stdout.write(`\n${summaryText(summary).join("\n")}\n`);
+    await mkdir(dirname(flags.out), { recursive: true });
+    await writeFile(flags.out, `${JSON.stringify(summary, null, 2)}\n`);
+    process.stdout.write(`\nWritten: ${flags.out}\n`);
+    return summary.problems.length === 0 ? 0 : 1;
+  } finally {
+    await rm(reportRoot, { recursive: true, force: true });
+  }
+}
+
+process.exitCode = await main();

@@ -1,0 +1,61 @@
+/**
+ * The gate: the FULL conformance suite against the plain reference fake, every conforming
+ * variant, all combinable variants together, and every mutant, two runs at a time (one per
+ * core). The suite must pass every legal fake and fail every broken one on the requirement
+ * it breaks. Failure messages name the offender ("mutant page-off-by-one survived: LIST-5
+ * passed", "variant crlf failed: SSE-2 …", "MUST SCOPE-4 kills nothing"). See README.md.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { coverageProblems, judgeRun, killMatrix, mustCoverageProblems } from "./judge.ts";
+import { runTargets, type TargetRun } from "./run-targets.ts";
+import { labelOf, mutantTargets, PLAIN_TARGET, proofTargets, variantTargets } from "./targets.ts";
+
+/** Only stops a hung gate; the runs' own deadlines end them long before. */
+const BACKSTOP_MS = 8 * 60_000;
+
+const runs = new Map<string, TargetRun>();
+let reportRoot: string | undefined;
+
+afterAll(async () => {
+  if (reportRoot !== undefined) await rm(reportRoot, { recursive: true, force: true });
+});
+
+beforeAll(async () => {
+  reportRoot = await mkdtemp(join(tmpdir(), "proof-gate-"));
+  const started = performance.now();
+  for (const run of await runTargets(proofTargets(), { reportRoot, lanes: 2 })) runs.set(labelOf(run.target), run);
+  console.log(`proof gate: ${runs.size} full conformance runs, 2 at a time, in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}, BACKSTOP_MS);
+
+function problemsOf(label: string): string[] {
+  const run = runs.get(label);
+  return run === undefined ? [`${label} was not run`] : judgeRun(run);
+}
+
+test("the plain fake passes every MUST, warns no SHOULD, and spends at most 150 creates", () => {
+  expect(problemsOf(labelOf(PLAIN_TARGET))).toEqual([]);
+});
+
+test.each(variantTargets().map((target) => target.name))("variant %s passes every MUST", (name) => {
+  expect(problemsOf(`variant ${name}`)).toEqual([]);
+});
+
+test.each(mutantTargets().flatMap((target) => (target.kind === "mutant" ? [[target.name, target.mutant.requirement]] : [])))(
+  "mutant %s is killed by %s",
+  (name) => {
+    expect(problemsOf(`mutant ${name}`)).toEqual([]);
+  },
+);
+
+test("every MUST requirement is killed by a mutant that breaks it", () => {
+  expect(runs.size).toBe(proofTargets().length);
+  expect(mustCoverageProblems(killMatrix([...runs.values()]))).toEqual([]);
+});
+
+test("every run's conformance.json lists every service requirement with at least one test", () => {
+  expect(runs.size).toBe(proofTargets().length);
+  expect([...runs.values()].flatMap(coverageProblems)).toEqual([]);
+});

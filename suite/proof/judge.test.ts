@@ -1,0 +1,126 @@
+import { expect, test } from "vitest";
+import { mutantByName } from "../../fake-server/mutants.ts";
+import type { ConformanceReport, RequirementReport, RequirementStatus } from "../harness/report-types.ts";
+import { SERVICE_REQUIREMENTS } from "../requirements.ts";
+import { coverageProblems, judgeRun, killMatrix, mustCoverageProblems, mutationScore, proofProblems } from "./judge.ts";
+import type { TargetRun } from "./run-targets.ts";
+import { mutantTargets, PLAIN_TARGET, type ProofTarget } from "./targets.ts";
+
+/** A report in which every service requirement passed one test, except the given statuses. */
+function report(statuses: Record<string, RequirementStatus> = {}, spent = 150): ConformanceReport {
+  const requirements: RequirementReport[] = SERVICE_REQUIREMENTS.map((r) => {
+    const status = statuses[r.id] ?? "pass";
+    return {
+      id: r.id,
+      level: r.level,
+      family: r.family,
+      summary: r.summary,
+      spec: r.spec,
+      status,
+      ...(status === "pass" ? {} : { reason: `${r.id} went ${status}\nsecond line` }),
+      tests: [{ name: `[${r.id}] a check`, file: r.family, status: status === "warn" ? "fail" : status, durationMs: 1 }],
+    };
+  });
+  return {
+    target: "http://127.0.0.1:1 (embedded fake)",
+    result: Object.values(statuses).includes("fail") ? "fail" : "pass",
+    strict: false,
+    runId: "run",
+    seed: 7,
+    startedAt: "2026-01-01T00:00:00.000Z",
+    durationMs: 1,
+    counts: { pass: 0, fail: 0, warn: 0, skip: 0, tests: requirements.length },
+    creates: { budget: 150, spent },
+    cleanup: { deleted: 0, failed: [] },
+    harnessErrors: [],
+    requirements,
+  };
+}
+
+function run(target: ProofTarget, exitCode: 0 | 1 | 2, conformance: ConformanceReport | undefined): TargetRun {
+  return { target, exitCode, report: conformance, errors: [], durationMs: 1, reportDir: "/nowhere" };
+}
+
+const mutantTarget = (name: string): ProofTarget => {
+  const target = mutantTargets().find((t) => t.name === name);
+  if (target === undefined) throw new Error(`no mutant ${name}`);
+  return target;
+};
+const variant = (name: string): ProofTarget => ({ kind: "variant", name, fakeOptions: { variants: [name] } });
+
+test("a mutant whose own requirement passed survived, and the message says so with the seed", () => {
+  const problems = judgeRun(run(mutantTarget("page-off-by-one"), 1, report({ "LIST-3": "fail" })));
+  expect(problems).toEqual(["mutant page-off-by-one survived: LIST-5 passed; the run failed LIST-3 instead (seed 7)"]);
+});
+
+test("a mutant whose own requirement failed is killed; a SHOULD mutant is killed by a warning", () => {
+  expect(judgeRun(run(mutantTarget("page-off-by-one"), 1, report({ "LIST-5": "fail", "LIST-6": "warn" })))).toEqual([]);
+  expect(judgeRun(run(mutantTarget("stream-buffered"), 0, report({ "SSE-9": "warn" })))).toEqual([]);
+  const rows = killMatrix([
+    run(mutantTarget("page-off-by-one"), 1, report({ "LIST-5": "fail" })),
+    run(mutantTarget("stream-buffered"), 0, report({ "SSE-9": "warn" })),
+    run(mutantTarget("deleted-continuable"), 1, report({ "DEL-1": "fail" })),
+    run(mutantTarget("page-size-101"), 0, report()),
+  ]);
+  expect(rows.map((row) => row.verdict)).toEqual(["killed", "killed (warned)", "killed elsewhere", "survived"]);
+  expect(mutationScore(rows)).toEqual({ total: 4, killed: 3, killedByOwnRequirement: 2 });
+});
+
+test("a skipped own requirement is a survival that names the skip reason", () => {
+  const [problem] = judgeRun(run(mutantTarget("events-after-error"), 0, report({ "SSE-6": "skip" })));
+  expect(problem).toBe("mutant events-after-error survived: SSE-6 was skipped (SSE-6 went skip) (seed 7)");
+});
+
+test("a variant that fails a MUST is named with the requirement and the first line of the reason", () => {
+  expect(judgeRun(run(variant("crlf"), 1, report({ "SSE-2": "fail", "LIST-8": "warn" })))).toEqual([
+    "variant crlf failed: SSE-2 SSE-2 went fail",
+    "variant crlf exited 1, not 0",
+  ]);
+  expect(judgeRun(run(variant("epoch-timestamps"), 0, report({ "LIST-8": "warn" })))).toEqual([]);
+});
+
+test("the plain fake may neither fail nor warn, nor spend more than 150 creates", () => {
+  expect(judgeRun(run(PLAIN_TARGET, 0, report()))).toEqual([]);
+  expect(judgeRun(run(PLAIN_TARGET, 0, report({ "LIST-8": "warn" }, 151)))).toEqual([
+    "plain fake warned: LIST-8 LIST-8 went warn",
+    "plain fake: the default run spent 151 creates of a budget of 150; the ceiling is 150",
+  ]);
+});
+
+test("a run without a report, or one the harness could not judge, is a problem", () => {
+  const broken = { ...run(variant("heartbeats"), 2, undefined), errors: ["could not start the embedded fake"] };
+  expect(judgeRun(broken)).toEqual(["variant heartbeats produced no conformance.json (exit 2): could not start the embedded fake"]);
+  expect(killMatrix([run(mutantTarget("page-off-by-one"), 2, undefined)])[0]?.verdict).toBe("no verdict");
+});
+
+test("a requirement missing from a report, or listed without a test, is named", () => {
+  const conformance = report();
+  conformance.requirements = conformance.requirements
+    .filter((r) => r.id !== "SCOPE-4")
+    .map((r) => (r.id === "ERR-1" ? { ...r, tests: [] } : r));
+  expect(coverageProblems(run(PLAIN_TARGET, 0, conformance))).toEqual([
+    "plain fake: conformance.json does not list SCOPE-4",
+    "plain fake: conformance.json has no test for ERR-1",
+  ]);
+});
+
+test("a MUST requirement without a killing mutant of its own kills nothing", () => {
+  const rows = killMatrix([
+    run(mutantTarget("continue-ignores-scope"), 0, report()),
+    run(mutantTarget("page-off-by-one"), 1, report({ "LIST-5": "fail" })),
+  ]);
+  const problems = mustCoverageProblems(rows);
+  expect(problems).toContain("MUST SCOPE-4 kills nothing: its mutants (continue-ignores-scope: survived) were not killed by it");
+  expect(problems).toContain("MUST AUTH-1 kills nothing: no mutant breaks it");
+  expect(problems.some((p) => p.startsWith("MUST LIST-5"))).toBe(false);
+});
+
+test("every MUST service requirement has a mutant in the catalog, so a complete proof can pass", () => {
+  const runs = mutantTargets().map((target) => {
+    const own = target.kind === "mutant" ? target.mutant : undefined;
+    const level = SERVICE_REQUIREMENTS.find((r) => r.id === own?.requirement)?.level;
+    return run(target, level === "MUST" ? 1 : 0, report(own ? { [own.requirement]: level === "MUST" ? "fail" : "warn" } : {}));
+  });
+  expect(proofProblems([run(PLAIN_TARGET, 0, report()), ...runs])).toEqual([]);
+  expect(mutantByName("page-off-by-one")?.requirement).toBe("LIST-5");
+});

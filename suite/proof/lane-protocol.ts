@@ -1,0 +1,24 @@
+/**
+ * The messages between the proof and its lanes (child processes that each run one
+ * conformance run at a time, in process, through runConformance).
+ */
+import { z } from "zod";
+
+export const LaneJob = z.object({
+  id: z.int().nonnegative(),
+  reportDir: z.string().min(1),
+  fakeOptions: z.record(z.string(), z.unknown()),
+  /** fast-check runs per property; the suite's default when absent. */
+  runs: z.int().positive().optional(),
+  seed: z.int().nonnegative().optional(),
+});
+export type LaneJob = z.infer<typeof LaneJob>;
+
+export const LaneResult = z.object({
+  id: z.int().nonnegative(),
+  exitCode: z.union([z.literal(0), z.literal(1), z.literal(2)]),
+  /** What the runner printed as errors (configuration, harness), for a run that stopped early. */
+  errors: z.array(z.string()),
+  durationMs: z.number().nonnegative(),
+});
+export type LaneResult = z.infer<typeof LaneResult>;

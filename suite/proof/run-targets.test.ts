@@ -1,0 +1,27 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect, onTestFinished, test } from "vitest";
+import { judgeRun } from "./judge.ts";
+import { runTargets } from "./run-targets.ts";
+import type { ProofTarget } from "./targets.ts";
+
+test("a target the runner cannot start comes back as exit 2 with the runner's reason, one result per target", async () => {
+  const reportRoot = await mkdtemp(join(tmpdir(), "proof-run-targets-"));
+  onTestFinished(() => rm(reportRoot, { recursive: true, force: true }));
+  const targets: ProofTarget[] = [
+    { kind: "variant", name: "no-such-variant", fakeOptions: { variants: ["no-such-variant"] } },
+    { kind: "variant", name: "not-a-list", fakeOptions: { variants: 42 } },
+  ];
+  const seen: string[] = [];
+  const runs = await runTargets(targets, { reportRoot, lanes: 1, onRun: (run, done, total) => seen.push(`${run.target.name} ${done}/${total}`) });
+  expect(runs.map((run) => [run.target.name, run.exitCode, run.report])).toEqual([
+    ["no-such-variant", 2, undefined],
+    ["not-a-list", 2, undefined],
+  ]);
+  expect(runs[0]?.errors.join("\n")).toContain('unknown variant "no-such-variant"; known: created-201');
+  expect(runs[1]?.errors.join("\n")).toContain("variants must be a list of variant names");
+  expect(seen).toEqual(["no-such-variant 1/2", "not-a-list 2/2"]);
+  const [first] = runs;
+  expect(first && judgeRun(first)[0]).toMatch(/^variant no-such-variant produced no conformance\.json \(exit 2\): .*could not start the embedded fake/);
+});

@@ -1,0 +1,191 @@
+/**
+ * Runs the whole conformance suite against many targets, a few at a time, and reads each
+ * run's conformance.json: the one module the gate test and `npm run verify-suite` share.
+ * Each lane is a child process (lane.ts) that runs one target at a time; a queue hands the
+ * next target to whichever lane finishes first.
+ */
+import { fork, type ChildProcess } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import type { ConformanceReport } from "../harness/report-types.ts";
+import { LaneResult, type LaneJob } from "./lane-protocol.ts";
+import { labelOf, type ProofTarget } from "./targets.ts";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+const LANE = join(import.meta.dirname, "lane.ts");
+/** Kept of a lane's stderr, to explain a lane that died. */
+const STDERR_TAIL_CHARS = 4_000;
+
+export interface TargetRun {
+  readonly target: ProofTarget;
+  readonly exitCode: 0 | 1 | 2;
+  /** Undefined when the run stopped before writing conformance.json. */
+  readonly report: ConformanceReport | undefined;
+  /** Why the run stopped early or the lane failed; empty for a run that reached its verdicts. */
+  readonly errors: readonly string[];
+  readonly durationMs: number;
+  readonly reportDir: string;
+}
+
+export interface RunTargetsOptions {
+  /** Where each target's report directory goes (one subdirectory per target). */
+  reportRoot: string;
+  /** Runs in parallel (default 2). */
+  lanes?: number;
+  /** fast-check runs per property (default: the suite's). */
+  runs?: number;
+  /** fast-check seed of every run (default: a fresh one per run, recorded in its report). */
+  seed?: number;
+  /** A run longer than this kills its lane and counts as a harness failure (default 120 s). */
+  targetTimeoutMs?: number;
+  /** Called as each run finishes (progress). */
+  onRun?: (run: TargetRun, done: number, total: number) => void;
+}
+
+async function readReport(reportDir: string): Promise<ConformanceReport | undefined> {
+  try {
+    return JSON.parse(await readFile(join(reportDir, "conformance.json"), "utf8")) as ConformanceReport;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A directory name for a target: its kind and name, nothing a file system would mind. */
+function dirName(target: ProofTarget): string {
+  return `${target.kind}-${target.name}`.replace(/[^A-Za-z0-9._-]/g, "_");
+}
+
+interface Lane {
+  readonly child: ChildProcess;
+  stderr: string;
+  job: { job: LaneJob; target: ProofTarget; started: number; timer: NodeJS.Timeout } | undefined;
+}
+
+/** Closing the channel ends the lane (lane.ts exits on disconnect). */
+function release(lane: Lane): void {
+  if (lane.child.connected) lane.child.disconnect();
+}
+
+/** Runs every target and resolves with one TargetRun each, in the order of `targets`. */
+export function runTargets(targets: readonly ProofTarget[], options: RunTargetsOptions): Promise<TargetRun[]> {
+  const laneCount = Math.max(1, Math.min(options.lanes ?? 2, targets.length));
+  const timeoutMs = options.targetTimeoutMs ?? 120_000;
+  const queue = targets.map((target, id) => ({ target, id }));
+  const results: (TargetRun | undefined)[] = targets.map(() => undefined);
+  let finished = 0;
+  // Bounded: a lane that dies is replaced at most once per target.
+  let replacementsLeft = targets.length;
+
+  return new Promise<TargetRun[]>((resolveAll, rejectAll) => {
+    const lanes = new Set<Lane>();
+
+    const settle = (id: number, run: TargetRun) => {
+      if (results[id] !== undefined) return;
+      results[id] = run;
+      finished++;
+      options.onRun?.(run, finished, targets.length);
+      if (finished === targets.length) {
+        for (const lane of lanes) release(lane);
+        resolveAll(results.filter((r): r is TargetRun => r !== undefined));
+      }
+    };
+
+    const record = async (id: number, target: ProofTarget, reportDir: string, result: LaneResult) => {
+      const report = await readReport(reportDir);
+      settle(id, { target, exitCode: result.exitCode, report, errors: result.errors, durationMs: result.durationMs, reportDir });
+    };
+
+    const next = (lane: Lane) => {
+      const item = queue.shift();
+      if (item === undefined) {
+        lane.job = undefined;
+        release(lane);
+        return;
+      }
+      if (!lane.child.connected) {
+        // The lane is gone; its exit starts a replacement that takes this target.
+        queue.unshift(item);
+        return;
+      }
+      const reportDir = join(options.reportRoot, dirName(item.target));
+      const job: LaneJob = {
+        id: item.id,
+        reportDir,
+        fakeOptions: item.target.fakeOptions,
+        ...(options.runs === undefined ? {} : { runs: options.runs }),
+        ...(options.seed === undefined ? {} : { seed: options.seed }),
+      };
+      const timer = setTimeout(() => {
+        lane.child.kill("SIGKILL");
+      }, timeoutMs);
+      lane.job = { job, target: item.target, started: performance.now(), timer };
+      lane.child.send(job);
+    };
+
+    /** After a lane ended: another one takes the queue, or, with none left, the queue is reported unrun. */
+    const replaceLane = () => {
+      if (queue.length === 0) return;
+      if (lanes.size < laneCount && replacementsLeft-- > 0) {
+        startLane();
+        return;
+      }
+      if (lanes.size > 0) return;
+      for (const item of queue.splice(0)) {
+        settle(item.id, {
+          target: item.target,
+          exitCode: 2,
+          report: undefined,
+          errors: ["not run: every lane died"],
+          durationMs: 0,
+          reportDir: join(options.reportRoot, dirName(item.target)),
+        });
+      }
+    };
+
+    const startLane = () => {
+      const child = fork(LANE, [], {
+        cwd: ROOT,
+        execArgv: ["--import", "tsx"],
+        stdio: ["ignore", "ignore", "pipe", "ipc"],
+      });
+      const lane: Lane = { child, stderr: "", job: undefined };
+      lanes.add(lane);
+      child.stderr?.on("data", (chunk: Buffer) => {
+        lane.stderr = (lane.stderr + chunk.toString()).slice(-STDERR_TAIL_CHARS);
+      });
+      child.on("message", (message: unknown) => {
+        const current = lane.job;
+        const parsed = LaneResult.safeParse(message);
+        if (current === undefined || !parsed.success || parsed.data.id !== current.job.id) return;
+        clearTimeout(current.timer);
+        lane.job = undefined;
+        void record(current.job.id, current.target, current.job.reportDir, parsed.data).then(() => next(lane), rejectAll);
+      });
+      child.on("error", (error) => {
+        lane.stderr = `${lane.stderr}\n${error.message}`.slice(-STDERR_TAIL_CHARS);
+        child.kill("SIGKILL");
+      });
+      child.on("exit", (code, signal) => {
+        lanes.delete(lane);
+        const current = lane.job;
+        if (current !== undefined) {
+          clearTimeout(current.timer);
+          const elapsed = performance.now() - current.started;
+          const why = elapsed >= timeoutMs ? `it ran longer than ${timeoutMs} ms` : `exit ${code ?? signal}`;
+          settle(current.job.id, {
+            target: current.target,
+            exitCode: 2,
+            report: undefined,
+            errors: [`the lane running ${labelOf(current.target)} died (${why}); its stderr ended with:\n${lane.stderr}`],
+            durationMs: elapsed,
+            reportDir: current.job.reportDir,
+          });
+        }
+        replaceLane();
+      });
+      next(lane);
+    };
+
+    for (let i = 0; i < laneCount; i++) startLane();
+  });
+}
