@@ -1,0 +1,148 @@
+/**
+ * Each variant really makes its other choice on the wire (a variant that changed nothing would
+ * make the gate's "the suite passes every variant" hollow). The gate then proves the suite
+ * accepts every one of them.
+ */
+import type { ServerResponse } from "node:http";
+import { expect, test } from "vitest";
+import { errorCode, SpecMessagePage, SpecResponseResult } from "../schemas/index.ts";
+import { DEFAULT_BEHAVIOR, patchBehavior } from "./behavior.ts";
+import { writeEvent } from "./http/sse.ts";
+import { createResponse, deleteConversation, listMessages, streamResponse } from "./test-support/client.ts";
+import { fakeServer } from "./test-support/server.ts";
+
+const UNKNOWN = "0b7c6f4e-1d2a-4c3b-9e8f-7a6b5c4d3e2f";
+
+async function started(variants: string[]) {
+  const fake = await fakeServer({ variants });
+  const result = SpecResponseResult.parse((await createResponse(fake.url)).json);
+  return { fake, conversationId: result.conversation_id };
+}
+
+test("created-201: both create operations answer 201", async () => {
+  const fake = await fakeServer({ variants: ["created-201"] });
+  expect((await createResponse(fake.url)).status).toBe(201);
+  expect((await streamResponse(fake.url)).status).toBe(201);
+});
+
+test("problem-json: errors are RFC 9457 problem details whose type ends in the code", async () => {
+  const fake = await fakeServer({ variants: ["problem-json"] });
+  const reply = await listMessages(fake.url, UNKNOWN);
+  expect(reply.status).toBe(404);
+  expect(reply.headers["content-type"]).toBe("application/problem+json");
+  expect(reply.json).toMatchObject({ title: "conversation not found", status: 404, detail: expect.stringContaining(UNKNOWN) });
+  expect((reply.json as { type: string }).type).toMatch(/^https:\/\/.+\/conversation_not_found$/);
+  expect(errorCode(reply.json)).toBe("conversation_not_found");
+});
+
+test("flat-errors: errors are {code, message} at the top level", async () => {
+  const fake = await fakeServer({ variants: ["flat-errors"] });
+  const reply = await createResponse(fake.url, { key: null });
+  expect(reply.json).toEqual({ code: "unauthorized", message: expect.any(String) });
+});
+
+test("heartbeats, crlf and event-ids change only the framing of the events", async () => {
+  const fake = await fakeServer({ variants: ["heartbeats", "crlf", "event-ids"] });
+  const reply = await streamResponse(fake.url);
+  expect(reply.text.startsWith("retry: 3000\r\n\r\n: keep-alive\r\n\r\nevent: response.created\r\nid: 1\r\ndata: {")).toBe(true);
+  expect(reply.text.replaceAll("\r\n", "")).not.toMatch(/[\r\n]/);
+  expect(reply.events.map((event) => event.id)).toEqual(reply.events.map((_, i) => String(i + 1)));
+  expect(reply.events.at(-1)?.event).toBe("response.completed");
+});
+
+test("split-writes: every event goes out in pieces, one cut inside a multi-byte character", () => {
+  const pieces: Buffer[] = [];
+  const res = {
+    destroyed: false,
+    writableEnded: false,
+    write(piece: Buffer, done: () => void) {
+      pieces.push(Buffer.from(piece));
+      done();
+      return true;
+    },
+  } as unknown as ServerResponse;
+  const behavior = patchBehavior(DEFAULT_BEHAVIOR, [{ sseSplitWrites: true }]);
+  return new Promise<void>((resolve) => {
+    writeEvent(res, behavior, { type: "response.output_text.delta", delta: "à bientôt ☕ 👋🏽" }, () => {
+      expect(pieces.length).toBeGreaterThanOrEqual(3);
+      expect(Buffer.concat(pieces).toString()).toBe('event: response.output_text.delta\ndata: {"type":"response.output_text.delta","delta":"à bientôt ☕ 👋🏽"}\n\n');
+      const cutInsideACharacter = pieces.slice(1).some((piece) => ((piece[0] ?? 0) & 0xc0) === 0x80);
+      expect(cutInsideACharacter).toBe(true);
+      resolve();
+    });
+  });
+});
+
+test("split-writes: answers end with multi-byte characters and the deltas still reassemble", async () => {
+  const fake = await fakeServer({ variants: ["split-writes"] });
+  const reply = await streamResponse(fake.url);
+  const payloads = reply.events.map((event) => JSON.parse(event.data) as { delta?: string; response?: { output_text: string } });
+  const text = payloads.at(-1)?.response?.output_text ?? "";
+  expect(text).toMatch(/👋🏽\.$/);
+  expect(payloads.flatMap((p) => (p.delta === undefined ? [] : [p.delta])).join("")).toBe(text);
+});
+
+test("three-messages: an exchange adds user, tool note and assistant", async () => {
+  const { fake, conversationId } = await started(["three-messages"]);
+  const page = SpecMessagePage.parse((await listMessages(fake.url, conversationId)).json);
+  expect(page.total).toBe(3);
+  expect(page.items.map((item) => (item as { role: string }).role)).toEqual(["user", "tool", "assistant"]);
+});
+
+test("epoch-timestamps: created_at and updated_at are whole epoch seconds", async () => {
+  const before = Math.floor(Date.now() / 1000);
+  const { fake, conversationId } = await started(["epoch-timestamps"]);
+  const page = SpecMessagePage.parse((await listMessages(fake.url, conversationId)).json);
+  expect(page.conversation.created_at).toBeGreaterThanOrEqual(before);
+  expect(Number.isInteger(page.conversation.updated_at)).toBe(true);
+  expect((page.items[0] as { created_at: unknown }).created_at).toBe(page.conversation.created_at);
+});
+
+test("clamp-page-size: page_size above 100 is served and echoed as 100", async () => {
+  const { fake, conversationId } = await started(["clamp-page-size"]);
+  for (const size of ["101", "100000"]) {
+    const reply = await listMessages(fake.url, conversationId, { query: `page_size=${size}` });
+    expect(reply.status).toBe(200);
+    expect(SpecMessagePage.parse(reply.json).page_size).toBe(100);
+  }
+  expect((await listMessages(fake.url, conversationId, { query: "page_size=0" })).status).toBe(400);
+});
+
+test("delete-200: delete answers 200 with the deleted conversation", async () => {
+  const { fake, conversationId } = await started(["delete-200"]);
+  const reply = await deleteConversation(fake.url, conversationId);
+  expect(reply.status).toBe(200);
+  expect(reply.json).toEqual({ id: conversationId, created_at: expect.any(String), updated_at: expect.any(String) });
+  expect((await listMessages(fake.url, conversationId)).status).toBe(404);
+});
+
+test("single-delta and no-citations: one delta, and no citations anywhere", async () => {
+  const fake = await fakeServer({ variants: ["single-delta", "no-citations"] });
+  const reply = await streamResponse(fake.url);
+  expect(reply.events.map((event) => event.event)).toEqual(["response.created", "response.output_text.delta", "response.completed"]);
+  const result = SpecResponseResult.parse((await createResponse(fake.url)).json);
+  expect(result.citations).toEqual([]);
+  const page = SpecMessagePage.parse((await listMessages(fake.url, result.conversation_id)).json);
+  expect(page.items.map((item) => (item as { citations?: unknown }).citations)).toEqual([undefined, []]);
+});
+
+test("extra-fields: every JSON body and event payload carries unknown fields, at every level", async () => {
+  const fake = await fakeServer({ variants: ["extra-fields"] });
+  const created = await createResponse(fake.url);
+  expect(created.json).toMatchObject({ x_fake_extension: "ignore me", citations: [expect.objectContaining({ x_fake_version: 2 })] });
+  const { conversation_id: id } = SpecResponseResult.parse(created.json);
+  const page = (await listMessages(fake.url, id)).json;
+  expect(page).toMatchObject({ x_fake_extension: "ignore me", conversation: { x_fake_version: 2 }, items: [{ x_fake_version: 2 }, { x_fake_version: 2 }] });
+  expect((await listMessages(fake.url, UNKNOWN)).json).toMatchObject({ x_fake_extension: "ignore me", error: { x_fake_version: 2 } });
+  const stream = await streamResponse(fake.url);
+  for (const event of stream.events) expect(JSON.parse(event.data)).toMatchObject({ x_fake_extension: "ignore me" });
+});
+
+test("all: every combinable variant at once still answers a whole exchange", async () => {
+  const fake = await fakeServer({ variants: ["all"] });
+  const reply = await streamResponse(fake.url);
+  expect(reply.status).toBe(201);
+  expect(reply.text).toContain("\r\n");
+  expect(reply.events.map((event) => event.event)).toEqual(["response.created", "response.output_text.delta", "response.completed"]);
+  expect((await listMessages(fake.url, UNKNOWN)).headers["content-type"]).toBe("application/problem+json");
+});
