@@ -17,7 +17,7 @@ export type ScopedOperation = "continue" | "list" | "delete";
 export interface Breakage {
   /** A request without a valid key is served as the first configured key on this operation; read by `skippedAuthGrant` (auth.ts). */
   readonly authSkippedOn: Operation | null;
-  /** The create result's conversation_id loses its dashes; read by `createResponse` (routes/create-response.ts). */
+  /** The create result's conversation_id loses its dashes; read by `presented` (routes/create-response.ts). */
   readonly createIdNotUuid: boolean;
   /** `conversation_id` in a create body is ignored; read by `prepareExchange` (exchange/prepare.ts). */
   readonly continueStartsNew: boolean;
@@ -25,15 +25,15 @@ export interface Breakage {
   readonly messageOptional: boolean;
   /** Any `metadata` is refused with 400 invalid_metadata; read by `validateResponseRequest`. */
   readonly metadataRejected: boolean;
-  /** A plain replay answers another text than the original; read by `createResponse`. */
+  /** A plain replay answers another text than the original; read by `replayText` (routes/create-response.ts). */
   readonly replayAltersAnswer: boolean;
-  /** A plain replay appends the exchange again; read by `createResponse`. */
+  /** A plain replay appends the exchange again; read by `createResponse` (routes/create-response.ts). */
   readonly replayAppends: boolean;
   /** What a key reused with another payload gets; read by `prepareExchange`. */
   readonly conflict: "409" | "422" | "replay";
-  /** false: a key is recorded only when its operation completes, so simultaneous requests all run; read by `prepareExchange`. */
+  /** false: a key is recorded only when its operation completes, so simultaneous requests all run; read by `visibilityOf` (exchange/prepare.ts). */
   readonly inFlightReservation: boolean;
-  /** false: the stream operation neither looks up nor records keys; read by `prepareExchange`. */
+  /** false: the stream operation neither looks up nor records keys; read by `visibilityOf`. */
   readonly streamIdempotency: boolean;
   /** Content-Type of an event stream; read by `startEventStream` (http/sse.ts). */
   readonly streamContentType: string;
@@ -55,7 +55,7 @@ export interface Breakage {
   readonly deltasTrimmed: boolean;
   /** false: a streamed exchange is never appended to its conversation; read by `freshScript` (routes/stream-response.ts). */
   readonly streamStored: boolean;
-  /** Every event is held back and written in one piece at the end; read by `writeEvent` / `endEventStream`. */
+  /** Every event is held back and written in one piece when the stream ends; read by `writeEvent` (http/sse.ts). */
   readonly streamBuffered: boolean;
   /** A validation failure on the stream is a 200 event stream holding one error event; read by `streamResponse`. */
   readonly streamValidationAsEvents: boolean;
@@ -69,15 +69,15 @@ export interface Breakage {
   readonly hasMoreAtExactEnd: boolean;
   /** `total` counts every message of the agent and channel; read by `listMessages`. */
   readonly totalCountsScope: boolean;
-  /** false: a delete answers success and removes nothing; read by `deleteConversation`. */
+  /** false: a delete answers success and removes nothing; read by `deleteConversation` (routes/delete-conversation.ts). */
   readonly deleteRemoves: boolean;
   /**
    * What continuing a deleted conversation's id does: 404 ("gone"), bring it back with its
-   * messages ("restored") or start an empty one under that id ("reused"); read by
-   * `reviveDeleted` (access.ts).
+   * messages ("restored") or start an empty one under that id ("reused"); read in access.ts
+   * by `keepsDeleted` (a delete keeps it aside) and `reviveDeleted`.
    */
   readonly deletedConversations: "gone" | "restored" | "reused";
-  /** The code of a delete's 404; read by `deleteConversation`. */
+  /** The code of a delete's 404; read by `conversationToDelete` (routes/delete-conversation.ts). */
   readonly deleteNotFoundCode: "conversation_not_found" | "not_found";
   /** Operations that find a conversation of another agent (same channel); read by `findInScope` (access.ts). */
   readonly agentIgnoredOn: readonly ScopedOperation[];
@@ -119,9 +119,9 @@ export interface Behavior {
   readonly multibyteAnswers: boolean;
   /** Answers cite the documents they used; read by `styledAnswer`. */
   readonly citations: boolean;
-  /** Every JSON body and event payload carries fields the spec does not name; read by `withExtraFields` (http/extra-fields.ts). */
+  /** Every JSON body and event payload carries fields the spec does not name; read by `withExtraFields` and `withExtraFieldsText` (http/extra-fields.ts). */
   readonly extraFields: boolean;
-  /** A plain create thinks this long before it answers; read by `createResponse`. */
+  /** A plain create thinks this long before it answers; read by `createResponse` (routes/create-response.ts). */
   readonly createLatencyMs: number;
   readonly broken: Breakage;
 }
