@@ -138,3 +138,25 @@ test("usage lists every flag with its environment variable", () => {
   expect(text).toContain("CONFORMANCE_BASE_URL");
   expect(text).toContain("Exit codes");
 });
+
+describe("the stream-error header (SSE-6)", () => {
+  test("a flag or the environment gives one header line, split into name and value", () => {
+    expect(ok(parseConfig(["--stream-error-header", "X-Test-Fail:  stream "], {})).streamErrorHeader).toEqual({ name: "X-Test-Fail", value: "stream" });
+    expect(ok(parseConfig([], { CONFORMANCE_STREAM_ERROR_HEADER: "X-Fake-Fault: error-after=1" })).streamErrorHeader).toEqual({
+      name: "X-Fake-Fault",
+      value: "error-after=1",
+    });
+    expect(ok(parseConfig([], {})).streamErrorHeader).toBeUndefined();
+  });
+
+  test("a line without a name, a value or a colon is refused naming the flag and variable", () => {
+    for (const line of ["no colon", "Bad Name: x", "X-Empty:", ": value"]) {
+      expect(errors(parseConfig(["--stream-error-header", line], {}))).toContain("--stream-error-header (or CONFORMANCE_STREAM_ERROR_HEADER): must be one header line");
+    }
+  });
+
+  test("the parsed header is valid input again (programmatic use passes a parsed configuration back)", () => {
+    const config = ok(parseConfig(["--stream-error-header", "X-Test-Fail: stream"], {}));
+    expect(ok(validateConfig(config)).streamErrorHeader).toEqual({ name: "X-Test-Fail", value: "stream" });
+  });
+});
