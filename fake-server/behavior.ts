@@ -27,7 +27,7 @@ export interface Breakage {
   readonly metadataRejected: boolean;
   /** A plain replay answers another text than the original; read by `replayText` (routes/create-response.ts). */
   readonly replayAltersAnswer: boolean;
-  /** A plain replay appends the exchange again; read by `createResponse` (routes/create-response.ts). */
+  /** A plain replay appends the exchange again; read by `replayText` (routes/create-response.ts). */
   readonly replayAppends: boolean;
   /** What a key reused with another payload gets; read by `prepareExchange`. */
   readonly conflict: "409" | "422" | "replay";

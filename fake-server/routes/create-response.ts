@@ -9,6 +9,7 @@ import { prepareExchange } from "../exchange/prepare.ts";
 import { clientGoneSignal } from "../http/disconnect.ts";
 import { withExtraFields, withExtraFieldsText } from "../http/extra-fields.ts";
 import { sendError, sendJson, sendJsonText, successStatus } from "../http/respond.ts";
+import type { StoredOutcome } from "../idempotency/store.ts";
 
 const REPLAYED = { "Idempotent-Replayed": "true" } as const;
 
@@ -18,10 +19,17 @@ function presented(behavior: Behavior, result: ResponseResult): ResponseResult {
   return withExtraFields(behavior, shown);
 }
 
-/** A stored result sent again: byte for byte, unless a mutant regenerates its text. */
-function replayText(behavior: Behavior, stored: string, result: ResponseResult): string {
-  if (!behavior.broken.replayAltersAnswer) return withExtraFieldsText(behavior, stored);
-  return JSON.stringify(withExtraFields(behavior, { ...result, response: `${result.response} (regenerated)` }));
+/**
+ * A stored result sent again, byte for byte. Two mutants: one consumes the operation again,
+ * one regenerates the answer's text.
+ */
+function replayText(ctx: AppContext, message: string, outcome: Extract<StoredOutcome, { kind: "answered" }>): string {
+  const { broken } = ctx.behavior;
+  if (!broken.replayAppends && !broken.replayAltersAnswer) return withExtraFieldsText(ctx.behavior, outcome.body);
+  const result = storedResult(outcome);
+  if (broken.replayAppends) ctx.conversations.appendExchange(result.conversation_id, message, result.response, result.citations);
+  const response = broken.replayAltersAnswer ? `${result.response} (regenerated)` : result.response;
+  return JSON.stringify(withExtraFields(ctx.behavior, { ...result, response }));
 }
 
 /** POST /v1/agents/:agent_id/responses */
@@ -32,12 +40,7 @@ export async function createResponse(ctx: AppContext, req: FakeRequest, res: Ser
     await pause(ctx, prepared.faults.firstEventDelayMs, gone);
     const { outcome } = prepared;
     if (outcome.kind === "answered") {
-      const result = storedResult(outcome);
-      // Mutant only: the replay consumes the operation again.
-      if (ctx.behavior.broken.replayAppends) {
-        ctx.conversations.appendExchange(result.conversation_id, prepared.request.message, result.response, result.citations);
-      }
-      sendJsonText(res, outcome.status, replayText(ctx.behavior, outcome.body, result), REPLAYED);
+      sendJsonText(res, outcome.status, replayText(ctx, prepared.request.message, outcome), REPLAYED);
     } else {
       sendError(
         res,
