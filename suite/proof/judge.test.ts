@@ -79,9 +79,10 @@ test("a variant that fails a MUST is named with the requirement and the first li
   expect(judgeRun(run(variant("epoch-timestamps"), 0, report({ "LIST-8": "warn" })))).toEqual([]);
 });
 
-test("the plain fake may neither fail nor warn, nor spend more than 150 creates", () => {
+test("the plain fake may neither fail, warn nor skip, nor spend more than 150 creates", () => {
   expect(judgeRun(run(PLAIN_TARGET, 0, report()))).toEqual([]);
-  expect(judgeRun(run(PLAIN_TARGET, 0, report({ "LIST-8": "warn" }, 151)))).toEqual([
+  expect(judgeRun(run(PLAIN_TARGET, 0, report({ "LIST-8": "warn", "SSE-6": "skip" }, 151)))).toEqual([
+    "plain fake skipped: SSE-6 SSE-6 went skip",
     "plain fake warned: LIST-8 LIST-8 went warn",
     "plain fake: the default run spent 151 creates of a budget of 150; the ceiling is 150",
   ]);

@@ -1,6 +1,6 @@
 /**
  * What the proof expects of each run, as plain functions of the runs' conformance.json:
- * the plain fake conforms, every variant passes every MUST, every mutant is killed by its
+ * the plain fake conforms (every requirement judged and passed), every variant passes every MUST, every mutant is killed by its
  * own requirement (a SHOULD mutant by a warning of it), every MUST requirement has a mutant
  * that kills it, and every report judges every service requirement with at least one test.
  * Each problem is one sentence naming the offender.
@@ -54,6 +54,8 @@ function plainProblems(report: ConformanceReport, exitCode: number): string[] {
   for (const r of report.requirements) {
     if (r.status === "fail") problems.push(`plain fake failed: ${describe(r)}`);
     if (r.status === "warn") problems.push(`plain fake warned: ${describe(r)}`);
+    // Against the reference fake every requirement is judged: a skip there is a check that never runs.
+    if (r.status === "skip") problems.push(`plain fake skipped: ${describe(r)}`);
   }
   if (report.creates.budget !== CREATE_CEILING || report.creates.spent > CREATE_CEILING) {
     problems.push(`plain fake: the default run spent ${report.creates.spent} creates of a budget of ${report.creates.budget}; the ceiling is ${CREATE_CEILING}`);
