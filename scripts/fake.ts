@@ -28,7 +28,7 @@ function nameLines(names: readonly string[]): string {
   return lines.map((l) => `                            ${l}`).join("\n");
 }
 
-const USAGE = `Usage: npm run fake -- [options]
+const USAGE = `Usage: agent-service-fake [options]   (in this repository: npm run fake -- [options])
 
 Runs the in-memory reference fake of the Conversational Agent Service.
 
@@ -113,7 +113,7 @@ async function main(): Promise<number> {
     flags = parseFlags(process.argv.slice(2));
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`fake: ${error.message}\n\n${USAGE}\n`);
+    process.stderr.write(`agent-service-fake: ${error.message}\n\n${USAGE}\n`);
     return 2;
   }
   if (flags === "help") {
@@ -125,7 +125,7 @@ async function main(): Promise<number> {
     server = await createFakeServer(flags);
   } catch (error) {
     // Invalid keys or an unusable address are configuration errors, like a bad flag.
-    process.stderr.write(`fake: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`agent-service-fake: ${error instanceof Error ? error.message : String(error)}\n`);
     return 2;
   }
   process.stdout.write(`listening on ${server.url}\n`);
