@@ -5,7 +5,7 @@
  * client violations it saw on stderr. First stdout line:
  * "listening on http://HOST:PORT". Bad flags: a message on stderr and exit code 2.
  */
-import { parseArgs } from "node:util";
+import { UsageError, parseFlagValues, wholeNumberFlag } from "./cli-flags.ts";
 import { summaryLines } from "../fake-server/client-rules/summary.ts";
 import { createFakeServer, DEFAULT_KEYS, type FakeServerOptions } from "../fake-server/index.ts";
 import { MUTANT_NAMES, mutantByName } from "../fake-server/mutants.ts";
@@ -51,39 +51,20 @@ ${nameLines(MUTANT_NAMES)}
 
 See fake-server/README.md for the routes, the scope rule and fault injection.`;
 
-class UsageError extends Error {}
-
-function integerFlag(name: string, value: string | undefined, min: number, max: number): number | undefined {
-  if (value === undefined) return undefined;
-  const parsed = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-  if (!(parsed >= min && parsed <= max)) throw new UsageError(`--${name} must be an integer from ${min} to ${max}, not ${JSON.stringify(value)}`);
-  return parsed;
-}
-
 function parseFlags(argv: string[]): FakeServerOptions | "help" {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        port: { type: "string" },
-        host: { type: "string" },
-        key: { type: "string", multiple: true },
-        seed: { type: "string" },
-        "no-faults": { type: "boolean" },
-        "idempotency-ttl": { type: "string" },
-        mutant: { type: "string" },
-        variant: { type: "string", multiple: true },
-        help: { type: "boolean" },
-      },
-    }));
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
+  const values = parseFlagValues(argv, {
+    port: { type: "string" },
+    host: { type: "string" },
+    key: { type: "string", multiple: true },
+    seed: { type: "string" },
+    "no-faults": { type: "boolean" },
+    "idempotency-ttl": { type: "string" },
+    mutant: { type: "string" },
+    variant: { type: "string", multiple: true },
+    help: { type: "boolean" },
+  });
   if (values.help) return "help";
-  const ttlSeconds = integerFlag("idempotency-ttl", values["idempotency-ttl"], 1, 10 * 365 * 24 * 3600);
+  const ttlSeconds = wholeNumberFlag("idempotency-ttl", values["idempotency-ttl"], 1, 10 * 365 * 24 * 3600);
   const mutant = values.mutant;
   if (mutant !== undefined && mutantByName(mutant) === undefined) {
     throw new UsageError(`--mutant: unknown mutant ${JSON.stringify(mutant)}; known: ${MUTANT_NAMES.join(", ")}`);
@@ -95,10 +76,10 @@ function parseFlags(argv: string[]): FakeServerOptions | "help" {
     }
   }
   const options: FakeServerOptions = {
-    port: integerFlag("port", values.port, 0, 65_535),
+    port: wholeNumberFlag("port", values.port, 0, 65_535),
     host: values.host,
     keys: values.key,
-    seed: integerFlag("seed", values.seed, 0, 0xffff_ffff),
+    seed: wholeNumberFlag("seed", values.seed, 0, 0xffff_ffff),
     faults: !values["no-faults"],
     idempotencyTtlMs: ttlSeconds === undefined ? undefined : ttlSeconds * 1000,
     mutant,

@@ -9,7 +9,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { parseArgs } from "node:util";
+import { UsageError, parseFlagValues, wholeNumberFlag } from "./cli-flags.ts";
 import { runTargets } from "../suite/proof/run-targets.ts";
 import { summarise, summaryText } from "../suite/proof/summary.ts";
 import { labelOf, proofTargets } from "../suite/proof/targets.ts";
@@ -28,39 +28,20 @@ and every mutant of the fake, and reports which mutants the suite kills.
 Exit codes: 0 the suite is proven; 1 a mutant survived, a variant failed, or a MUST has no
 killing mutant; 2 a usage error.`;
 
-class UsageError extends Error {}
-
-function wholeNumber(name: string, value: string | undefined, min: number, max: number): number | undefined {
-  if (value === undefined) return undefined;
-  const parsed = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-  if (!(parsed >= min && parsed <= max)) throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(value)}`);
-  return parsed;
-}
-
 function parseFlags(argv: string[]) {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        out: { type: "string" },
-        lanes: { type: "string" },
-        runs: { type: "string" },
-        seed: { type: "string" },
-        help: { type: "boolean" },
-      },
-    }));
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
+  const values = parseFlagValues(argv, {
+    out: { type: "string" },
+    lanes: { type: "string" },
+    runs: { type: "string" },
+    seed: { type: "string" },
+    help: { type: "boolean" },
+  });
   return {
     help: values.help === true,
     out: resolve(values.out ?? "reports/verify-suite.json"),
-    lanes: wholeNumber("lanes", values.lanes, 1, 16) ?? 2,
-    runs: wholeNumber("runs", values.runs, 1, 10_000),
-    seed: wholeNumber("seed", values.seed, 0, 2 ** 31 - 1),
+    lanes: wholeNumberFlag("lanes", values.lanes, 1, 16) ?? 2,
+    runs: wholeNumberFlag("runs", values.runs, 1, 10_000),
+    seed: wholeNumberFlag("seed", values.seed, 0, 2 ** 31 - 1),
   };
 }
 

@@ -1,0 +1,25 @@
+import { parseArgs, type ParseArgsConfig } from "node:util";
+
+/** A mistake in a command line: the entry point prints it with its usage and exits 2. */
+export class UsageError extends Error {}
+
+type Options = NonNullable<ParseArgsConfig["options"]>;
+
+/** util.parseArgs with no positionals and no unknown flags; its complaints become UsageErrors. */
+export function parseFlagValues<const O extends Options>(args: string[], options: O) {
+  try {
+    return parseArgs({ args, options, strict: true, allowPositionals: false }).values;
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** A whole-number flag within [min, max]; undefined when the flag was not given. */
+export function wholeNumberFlag(name: string, value: string | undefined, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const parsed = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!(parsed >= min && parsed <= max)) {
+    throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(value)}`);
+  }
+  return parsed;
+}
