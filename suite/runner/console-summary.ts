@@ -4,6 +4,7 @@
  */
 
 import type { ConformanceReport, RequirementStatus } from "../harness/report-types.ts";
+import type { Transcript } from "../harness/types.ts";
 import { formatTranscript } from "../harness/transcript.ts";
 
 const STATUSES: RequirementStatus[] = ["pass", "fail", "warn", "skip"];
@@ -29,6 +30,13 @@ export function familyLines(report: ConformanceReport): string[] {
   });
 }
 
+/** Whether a failure message already quotes this exchange (the named expectations include it). */
+function quotes(message: string, transcript: Transcript): boolean {
+  const request = `> ${transcript.request.method} ${transcript.request.url}`;
+  const status = transcript.response === undefined ? undefined : `< ${transcript.response.status}`;
+  return message.includes(request) && (status === undefined || message.includes(status));
+}
+
 export function problemLines(report: ConformanceReport): string[] {
   const lines: string[] = [];
   for (const r of report.requirements.filter((x) => x.status === "fail" || x.status === "warn")) {
@@ -40,7 +48,7 @@ export function problemLines(report: ConformanceReport): string[] {
       lines.push(`  check: ${failed.name}`);
       if (failed.message !== undefined) lines.push(indent(clip(failed.message)));
       const last = failed.transcripts?.at(-1);
-      if (last !== undefined) lines.push("  exchange:", indent(clip(formatTranscript(last))));
+      if (last !== undefined && !quotes(failed.message ?? "", last)) lines.push("  exchange:", indent(clip(formatTranscript(last))));
     }
   }
   return lines;
