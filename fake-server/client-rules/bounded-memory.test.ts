@@ -21,6 +21,43 @@ test("a bucket keeps the newest history and violations up to their caps, and cou
   expect(bucket.counts.get("CLIENT-1")).toBe(10);
 });
 
+function create(at: number, idempotencyKey: string, operation: "create" | "stream" = "create"): ObservedRequest {
+  return { ...request(at), method: "POST", operation, agent: "agent-a", idempotencyKey };
+}
+
+test("a request that leaves the history leaves the indexes the rules read too", () => {
+  const bucket = new KeyBucket("sk-test", "sk-tes…");
+  const first = create(0, "k");
+  const stream = create(1, "s", "stream");
+  bucket.remember(first, 3);
+  bucket.remember(stream, 3);
+  stream.streamEnd = "cut";
+  bucket.closed(stream);
+  bucket.remember(create(2, "k"), 3);
+  expect(bucket.sameOperationKey(first).map((r) => r.at)).toEqual([0, 2]);
+  expect(bucket.failedStreams).toEqual([stream]);
+  bucket.remember(create(3, "other"), 3);
+  bucket.remember(create(4, "other"), 3);
+  expect(bucket.sameOperationKey(first).map((r) => r.at)).toEqual([2]);
+  expect(bucket.failedStreams).toEqual([]);
+  // A stream that closes after it left the history is not indexed again.
+  bucket.closed(stream);
+  expect(bucket.failedStreams).toEqual([]);
+});
+
+test("failed streams are indexed in arrival order whatever order they close in", () => {
+  const bucket = new KeyBucket("sk-test", "sk-tes…");
+  const early = create(0, "a", "stream");
+  const late = create(1, "b", "stream");
+  bucket.remember(early, 10);
+  bucket.remember(late, 10);
+  late.streamEnd = "error";
+  bucket.closed(late);
+  early.streamEnd = "cut";
+  bucket.closed(early);
+  expect(bucket.failedStreams).toEqual([early, late]);
+});
+
 test("the key least recently seen is evicted first", () => {
   const buckets = new KeyBuckets(2);
   buckets.touch("a", "a…");

@@ -10,7 +10,23 @@ export interface RecordedViolation {
   readonly requests: readonly ObservedRequest[];
 }
 
-/** Everything the observer keeps about one API key (or about requests with none). */
+const NONE: readonly ObservedRequest[] = Object.freeze([]);
+
+/** What the creates of one operation share: agent and Idempotency-Key (a create without a key has none). */
+function operationKey(request: ObservedRequest): string | undefined {
+  // An agent comes from a raw path segment, which never holds a line feed.
+  return request.idempotencyKey === undefined ? undefined : `${request.agent ?? ""}\n${request.idempotencyKey}`;
+}
+
+function isFailedStream(request: ObservedRequest): boolean {
+  return request.operation === "stream" && (request.streamEnd === "error" || request.streamEnd === "cut");
+}
+
+/**
+ * Everything the observer keeps about one API key (or about requests with none). Besides
+ * the bounded history, two indexes over it let each rule look only at the requests it can
+ * match, so judging a request costs the same whatever the history holds.
+ */
 export class KeyBucket {
   /** Recent create requests, oldest first. */
   readonly history: ObservedRequest[] = [];
@@ -18,6 +34,10 @@ export class KeyBucket {
   readonly violations: RecordedViolation[] = [];
   /** Violations per requirement since the bucket was created, evicted entries included. */
   readonly counts = new Map<string, number>();
+  /** The requests of `history` per operation key, oldest first. */
+  private readonly byOperationKey = new Map<string, ObservedRequest[]>();
+  /** The streams of `history` that started and then failed or were cut, oldest first. */
+  private readonly failed: ObservedRequest[] = [];
 
   constructor(
     /** The full bearer token, kept only to match filters; undefined when none could be read. */
@@ -28,13 +48,55 @@ export class KeyBucket {
 
   remember(request: ObservedRequest, cap: number): void {
     this.history.push(request);
-    if (this.history.length > cap) this.history.splice(0, this.history.length - cap);
+    const key = operationKey(request);
+    if (key !== undefined) {
+      const same = this.byOperationKey.get(key);
+      if (same === undefined) this.byOperationKey.set(key, [request]);
+      else same.push(request);
+    }
+    while (this.history.length > cap) {
+      const evicted = this.history.shift();
+      if (evicted !== undefined) this.forget(evicted);
+    }
+  }
+
+  /**
+   * The requests of the history sent under `request`'s agent and Idempotency-Key, oldest
+   * first; the request itself among them once it is remembered.
+   */
+  sameOperationKey(request: ObservedRequest): readonly ObservedRequest[] {
+    const key = operationKey(request);
+    return (key === undefined ? undefined : this.byOperationKey.get(key)) ?? NONE;
+  }
+
+  /** The streams of the history that started and then failed or were cut, oldest first. */
+  get failedStreams(): readonly ObservedRequest[] {
+    return this.failed;
+  }
+
+  /** A request's connection closed: a failed stream still in the history joins the index. */
+  closed(request: ObservedRequest): void {
+    if (!isFailedStream(request) || this.failed.includes(request) || !this.history.includes(request)) return;
+    this.failed.push(request);
+    // Closes come in any order; the index keeps the history's (arrival) order.
+    this.failed.sort((a, b) => this.history.indexOf(a) - this.history.indexOf(b));
   }
 
   record(violation: RecordedViolation, cap: number): void {
     this.violations.push(violation);
     if (this.violations.length > cap) this.violations.splice(0, this.violations.length - cap);
     this.counts.set(violation.requirement, (this.counts.get(violation.requirement) ?? 0) + 1);
+  }
+
+  /** The oldest request left the history; it is the oldest entry of each index it is in. */
+  private forget(request: ObservedRequest): void {
+    const key = operationKey(request);
+    const same = key === undefined ? undefined : this.byOperationKey.get(key);
+    if (key !== undefined && same !== undefined) {
+      if (same[0] === request) same.shift();
+      if (same.length === 0) this.byOperationKey.delete(key);
+    }
+    if (this.failed[0] === request) this.failed.shift();
   }
 }
 
@@ -44,6 +106,8 @@ export class KeyBucket {
  */
 export class KeyBuckets {
   private readonly buckets = new Map<string, KeyBucket>();
+  /** The id touched last: touching it again changes no order. */
+  private newest: string | undefined;
 
   constructor(private readonly maxKeys: number) {}
 
@@ -51,9 +115,12 @@ export class KeyBuckets {
   touch(token: string | undefined, shownAs: string | null): KeyBucket {
     // Requests without a readable key share one bucket; "\0" cannot occur in a header value.
     const id = token ?? "\0none";
-    const bucket = this.buckets.get(id) ?? new KeyBucket(token, shownAs);
+    const known = this.buckets.get(id);
+    if (known !== undefined && id === this.newest) return known;
+    const bucket = known ?? new KeyBucket(token, shownAs);
     this.buckets.delete(id);
     this.buckets.set(id, bucket);
+    this.newest = id;
     while (this.buckets.size > this.maxKeys) {
       const oldest = this.buckets.keys().next().value;
       if (oldest === undefined) break;
@@ -72,5 +139,6 @@ export class KeyBuckets {
 
   clear(): void {
     this.buckets.clear();
+    this.newest = undefined;
   }
 }

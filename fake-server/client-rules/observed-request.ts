@@ -77,7 +77,8 @@ export function heldItsKey(request: ObservedRequest): boolean {
   return request.status !== undefined && request.status >= 200 && request.status < 300;
 }
 
-/** Two creates of the same operation under the same key (same agent, same Idempotency-Key). */
-export function sameKey(a: ObservedRequest, b: ObservedRequest): boolean {
-  return a.agent === b.agent && a.idempotencyKey !== undefined && a.idempotencyKey === b.idempotencyKey;
+/** Whether `requests` holds any request other than `request` (without building a closure). */
+export function holdsOtherThan(requests: readonly ObservedRequest[], request: ObservedRequest): boolean {
+  for (const other of requests) if (other !== request) return true;
+  return false;
 }

@@ -1,29 +1,54 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import {
-  ResponseRequest,
-  type ClientViolation,
-  type ClientViolationCount,
-} from "../../schemas/index.ts";
+import type { ClientViolation, ClientViolationCount, FakeResponseRequest } from "../../schemas/index.ts";
 import { requirementById } from "../../suite/requirements.ts";
 import { bearerToken } from "../auth.ts";
 import type { Clock } from "../clock.ts";
 import { formatTimestamp } from "../conversations/timestamps.ts";
-import { payloadFingerprint } from "../idempotency/fingerprint.ts";
 import { redactKey } from "../keys.ts";
 import { bucketMatches, type ClientViolationFilter } from "./filter.ts";
 import { KeyBuckets, type KeyBucket, type RecordedViolation } from "./key-buckets.ts";
 import { observeRequest, type ObservedRequest } from "./observed-request.ts";
 import { resolveClientRuleOptions, type ClientRuleOptions } from "./options.ts";
-import { bodyExcerpt, renderRequest } from "./render.ts";
-import type { ClientRule, Finding } from "./rule.ts";
+import { renderRequest, truncate } from "./render.ts";
+import type { ClientRule, Finding, RuleInput } from "./rule.ts";
 import { createRules } from "./rules/index.ts";
 
-interface Tracked {
-  readonly observed: ObservedRequest;
-  readonly token: string | undefined;
-  readonly shownAs: string | null;
-  /** Where the request's findings go for the request log; the same array as `req.warnings`. */
-  readonly warnings: string[];
+/** What the observer follows of one request, kept on the request and its response. */
+class Tracked {
+  constructor(
+    readonly observer: ClientRuleObserver,
+    readonly req: ObservedIncoming,
+    readonly observed: ObservedRequest,
+    readonly token: string | undefined,
+    readonly shownAs: string | null,
+    /** The bucket the request was remembered in on arrival. */
+    readonly bucket: KeyBucket,
+  ) {}
+}
+
+// A field on the request and its response rather than a WeakMap entry and a closure per request.
+const TRACKED = Symbol("client-rules.tracked");
+
+/** A request as the observer sees it: its findings go to `warnings`, which the request log reads. */
+type ObservedIncoming = IncomingMessage & { path: string; warnings?: string[]; [TRACKED]?: Tracked };
+type ObservedResponse = ServerResponse & { [TRACKED]?: Tracked };
+
+function trackedOf(req: IncomingMessage): Tracked | undefined {
+  return (req as ObservedIncoming)[TRACKED];
+}
+
+/** The response's connection closed: the answer's status and end, as the client could see them. */
+function onResponseClose(this: ObservedResponse): void {
+  const tracked = this[TRACKED];
+  if (tracked === undefined) return;
+  const { observed } = tracked;
+  observed.status = this.statusCode;
+  observed.finishedAt = tracked.observer.now();
+  // A stream route answers 2xx only with an event stream; closed before its end is cut,
+  // whoever cut it (an injected drop, the network, the client hanging up).
+  const started = observed.operation === "stream" && this.headersSent && this.statusCode >= 200 && this.statusCode < 300;
+  if (started && !this.writableFinished) observed.streamEnd = "cut";
+  tracked.bucket.closed(observed);
 }
 
 /**
@@ -34,7 +59,6 @@ export class ClientRuleObserver {
   readonly options: ClientRuleOptions;
   private readonly rules: readonly ClientRule[];
   private readonly buckets: KeyBuckets;
-  private readonly tracked = new WeakMap<IncomingMessage, Tracked>();
   private readonly totals = new Map<string, number>();
   private sequence = 0;
 
@@ -49,43 +73,41 @@ export class ClientRuleObserver {
   }
 
   /** A /v1 request came in: judge its headers now, and follow it until its connection closes. */
-  arrived(req: IncomingMessage & { path: string; warnings?: string[] }, res: ServerResponse): void {
+  arrived(req: ObservedIncoming, res: ServerResponse): void {
     const observed = observeRequest(req, this.clock.now());
     const token = this.attributedToken(req);
     const shownAs = token === undefined ? null : redactKey(token);
-    const warnings = (req.warnings ??= []);
-    this.tracked.set(req, { observed, token, shownAs, warnings });
     const bucket = this.buckets.touch(token, shownAs);
-    this.judge("arrival", observed, bucket, warnings);
+    const tracked = new Tracked(this, req, observed, token, shownAs, bucket);
+    req[TRACKED] = tracked;
+    (res as ObservedResponse)[TRACKED] = tracked;
+    this.judge("arrival", tracked, bucket);
     if (observed.operation !== undefined) bucket.remember(observed, this.options.historyPerKey);
-    res.once("close", () => {
-      observed.status = res.statusCode;
-      observed.finishedAt = this.clock.now();
-      // A stream route answers 2xx only with an event stream; closed before its end is cut,
-      // whoever cut it (an injected drop, the network, the client hanging up).
-      const started = observed.operation === "stream" && res.headersSent && res.statusCode >= 200 && res.statusCode < 300;
-      if (started && !res.writableFinished) observed.streamEnd = "cut";
-    });
+    res.on("close", onResponseClose);
   }
 
-  /** A create body passed validation. */
-  payloadAccepted(req: IncomingMessage, body: unknown): void {
-    const tracked = this.tracked.get(req);
-    const parsed = ResponseRequest.safeParse(body);
-    if (!tracked || !parsed.success) return;
+  /**
+   * A create body passed the fake's validation (`request`). `canonical` and `fingerprint`
+   * are its canonical JSON and digest, as the idempotency store compares payloads.
+   */
+  payloadAccepted(req: IncomingMessage, body: unknown, request: FakeResponseRequest, canonical: string, fingerprint: string): void {
+    const tracked = trackedOf(req);
+    // The spec's request shape holds whenever the fake's did, unless a mutant made up a
+    // message for a body without a string one: such a body is not a payload to compare.
+    if (!tracked || typeof body !== "object" || body === null || typeof (body as { message?: unknown }).message !== "string") return;
     tracked.observed.payload = {
-      fingerprint: payloadFingerprint(body),
-      message: parsed.data.message,
-      conversationId: parsed.data.conversation_id ?? null,
-      excerpt: bodyExcerpt(body, this.options.bodyExcerptChars),
+      fingerprint,
+      message: request.message,
+      conversationId: request.conversation_id ?? null,
+      excerpt: truncate(canonical, this.options.bodyExcerptChars),
     };
     const bucket = this.buckets.touch(tracked.token, tracked.shownAs);
-    this.judge("payload", tracked.observed, bucket, tracked.warnings);
+    this.judge("payload", tracked, bucket);
   }
 
   /** An error answer is about to go out; its Retry-After paces the retries after it. */
   errorAnswered(req: IncomingMessage, headers: Readonly<Record<string, string>>): void {
-    const tracked = this.tracked.get(req);
+    const tracked = trackedOf(req);
     const retryAfter = Object.entries(headers).find(([name]) => name.toLowerCase() === "retry-after")?.[1];
     if (!tracked || retryAfter === undefined || !/^\d+$/.test(retryAfter)) return;
     tracked.observed.retryAfterMs = Number(retryAfter) * 1000;
@@ -93,7 +115,7 @@ export class ClientRuleObserver {
 
   /** A started stream wrote its terminal event (or reached it after the client left). */
   streamEnded(req: IncomingMessage, terminal: "completed" | "error"): void {
-    const tracked = this.tracked.get(req);
+    const tracked = trackedOf(req);
     if (!tracked || tracked.observed.streamEnd === "cut") return;
     tracked.observed.streamEnd = terminal;
   }
@@ -154,22 +176,33 @@ export class ClientRuleObserver {
     this.totals.clear();
   }
 
-  private judge(stage: ClientRule["stage"], request: ObservedRequest, bucket: KeyBucket, warnings: string[]): void {
-    const earlier = bucket.history.filter((other) => other !== request);
+  /** The fake's clock, for the close listener. */
+  now(): number {
+    return this.clock.now();
+  }
+
+  private judge(stage: ClientRule["stage"], tracked: Tracked, bucket: KeyBucket): void {
+    const request = tracked.observed;
+    const input: RuleInput = {
+      request,
+      sameOperationKey: bucket.sameOperationKey(request),
+      failedStreams: bucket.failedStreams,
+      options: this.options,
+    };
     for (const rule of this.rules) {
       if (rule.stage !== stage) continue;
-      const finding = rule.judge({ request, earlier, options: this.options });
-      if (finding) this.record(rule, finding, bucket, warnings);
+      const finding = rule.judge(input);
+      if (finding) this.record(rule, finding, bucket, tracked.req);
     }
   }
 
-  private record(rule: ClientRule, finding: Finding, bucket: KeyBucket, warnings: string[]): void {
+  private record(rule: ClientRule, finding: Finding, bucket: KeyBucket, req: ObservedIncoming): void {
     bucket.record(
       { sequence: this.sequence++, requirement: rule.requirement, message: finding.message, at: this.clock.now(), requests: finding.requests },
       this.options.maxViolationsPerKey,
     );
     this.totals.set(rule.requirement, (this.totals.get(rule.requirement) ?? 0) + 1);
-    warnings.push(`${rule.requirement}: ${finding.message}`);
+    (req.warnings ??= []).push(`${rule.requirement}: ${finding.message}`);
   }
 
   /**

@@ -8,10 +8,17 @@ export interface Finding {
   readonly requests: readonly ObservedRequest[];
 }
 
+/**
+ * What a rule sees of the API key's recent creates (bounded; see historyPerKey): only the
+ * requests it can match, found through the bucket's indexes, so no rule scans the history.
+ * Both lists may hold the judged request itself; rules skip it.
+ */
 export interface RuleInput {
   readonly request: ObservedRequest;
-  /** Earlier create requests of the same API key, oldest first (bounded; see historyPerKey). */
-  readonly earlier: readonly ObservedRequest[];
+  /** The creates sent under the request's agent and Idempotency-Key, oldest first. */
+  readonly sameOperationKey: readonly ObservedRequest[];
+  /** The streams that started and then failed or were cut, oldest first. */
+  readonly failedStreams: readonly ObservedRequest[];
   readonly options: ClientRuleOptions;
 }
 

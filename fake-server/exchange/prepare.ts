@@ -4,7 +4,7 @@ import type { AppContext, FakeRequest } from "../context.ts";
 import { FAULT_HEADER, injectedStatusError, parseFaultHeader, type FaultPlan } from "../faults.ts";
 import { ApiError } from "../http/api-error.ts";
 import { readJsonBody } from "../http/read-body.ts";
-import { payloadFingerprint } from "../idempotency/fingerprint.ts";
+import { canonicalJson, fingerprintOfCanonical } from "../idempotency/fingerprint.ts";
 import { readIdempotencyKey } from "../idempotency/key-header.ts";
 import { IdempotencyStore, type IdempotencyLookup, type Reservation, type ReservationVisibility, type StoredOutcome } from "../idempotency/store.ts";
 import { conversationNotFound, exchangeCaller, findInScope, reviveDeleted, type Caller } from "../access.ts";
@@ -42,12 +42,14 @@ export async function prepareExchange(ctx: AppContext, req: FakeRequest, operati
   const idempotencyKey = readIdempotencyKey(req);
   const body = await readJsonBody(req, ctx.options.maxBodyBytes);
   const request = validateResponseRequest(body, ctx.behavior);
-  ctx.clientRules.payloadAccepted(req, body);
+  // The canonical text and its digest serve both the observer and the idempotency record.
+  const canonical = canonicalJson(body);
+  const fingerprint = fingerprintOfCanonical(canonical);
+  ctx.clientRules.payloadAccepted(req, body, request, canonical, fingerprint);
   const injected = injectedStatusError(faults);
   if (injected) throw injected;
 
   const key = IdempotencyStore.scopeKey(caller.grant.token, caller.agentId, idempotencyKey);
-  const fingerprint = payloadFingerprint(body);
   const visible = visibilityOf(broken, operation);
   const found: IdempotencyLookup = visible === "never" ? { kind: "absent" } : ctx.idempotency.lookup(key, fingerprint);
   if (found.kind === "replay") return { kind: "replay", outcome: found.outcome, request, faults };

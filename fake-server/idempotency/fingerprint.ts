@@ -45,7 +45,12 @@ export function canonicalJson(value: unknown): string {
   return out.join("");
 }
 
+/** The digest of a canonical JSON text (see `payloadFingerprint`), for a caller that needs the text too. */
+export function fingerprintOfCanonical(canonical: string): string {
+  return createHash("sha256").update(canonical).digest("base64");
+}
+
 /** What a record keeps of a payload: a digest of its canonical JSON, never the body itself. */
 export function payloadFingerprint(value: unknown): string {
-  return createHash("sha256").update(canonicalJson(value)).digest("base64");
+  return fingerprintOfCanonical(canonicalJson(value));
 }

@@ -1,5 +1,15 @@
-import { heldItsKey, sameKey } from "../observed-request.ts";
+import { heldItsKey, type ObservedRequest } from "../observed-request.ts";
 import type { ClientRule } from "../rule.ts";
+
+/** The latest other request under the same key that held it with a different payload. */
+function holderOf(request: ObservedRequest, sameOperationKey: readonly ObservedRequest[], fingerprint: string): ObservedRequest | undefined {
+  for (let i = sameOperationKey.length - 1; i >= 0; i--) {
+    const other = sameOperationKey[i];
+    if (other === undefined || other === request || other.payload === undefined) continue;
+    if (other.payload.fingerprint !== fingerprint && heldItsKey(other)) return other;
+  }
+  return undefined;
+}
 
 /**
  * CLIENT-3: a new Idempotency-Key for each logical operation. A key that already holds one
@@ -11,12 +21,10 @@ export const idempotencyKeyReuse: ClientRule = {
   requirement: "CLIENT-3",
   title: "Idempotency-Key reused with a different payload",
   stage: "payload",
-  judge({ request, earlier }) {
+  judge({ request, sameOperationKey }) {
     const payload = request.payload;
     if (payload === undefined || request.idempotencyKey === undefined) return undefined;
-    const holder = earlier.findLast(
-      (other) => sameKey(other, request) && other.payload !== undefined && other.payload.fingerprint !== payload.fingerprint && heldItsKey(other),
-    );
+    const holder = holderOf(request, sameOperationKey, payload.fingerprint);
     if (holder === undefined) return undefined;
     return {
       message:

@@ -1,4 +1,4 @@
-import { sameKey, type ObservedRequest } from "../observed-request.ts";
+import { holdsOtherThan, type ObservedRequest } from "../observed-request.ts";
 import type { ClientRule } from "../rule.ts";
 
 /** How many requests a storm entry lists: the first attempt and the latest retries. */
@@ -42,11 +42,13 @@ export function createRetryStorm(): ClientRule {
     requirement: "CLIENT-7",
     title: "retry storm: one Idempotency-Key retried too often without waiting for Retry-After",
     stage: "arrival",
-    judge({ request, earlier, options }) {
+    judge({ request, sameOperationKey, options }) {
       if (request.operation === undefined || request.idempotencyKey === undefined) return undefined;
-      const attempts = [...earlier.filter((other) => sameKey(other, request)), request];
+      // A first attempt (the usual case) is judged without building anything.
+      if (!holdsOtherThan(sameOperationKey, request)) return undefined;
+      const attempts = [...sameOperationKey.filter((other) => other !== request), request];
       const [first] = attempts;
-      if (first === undefined || attempts.length < 2) return undefined;
+      if (first === undefined) return undefined;
       const windowStart = request.at - options.stormWindowMs;
       const recent = attempts.flatMap((retry, index) => (index > 0 && retry.at > windowStart ? [{ retry, index }] : []));
       if (recent.some(({ retry }) => stormsRecorded.has(retry))) return undefined;

@@ -1,4 +1,4 @@
-import type { ObservedRequest } from "../observed-request.ts";
+import { holdsOtherThan, type ObservedRequest } from "../observed-request.ts";
 import type { ClientRule } from "../rule.ts";
 
 function failedStream(request: ObservedRequest): boolean {
@@ -16,13 +16,13 @@ export const streamRetryDuplicate: ClientRule = {
   requirement: "CLIENT-4",
   title: "failed stream re-sent under a new Idempotency-Key (likely duplicate)",
   stage: "payload",
-  judge({ request, earlier, options }) {
+  judge({ request, sameOperationKey, failedStreams, options }) {
     const payload = request.payload;
     if (payload === undefined || request.idempotencyKey === undefined) return undefined;
-    const keySeenBefore = earlier.some((other) => other.agent === request.agent && other.idempotencyKey === request.idempotencyKey);
-    if (keySeenBefore) return undefined;
-    const stream = earlier.findLast(
+    if (failedStreams.length === 0 || holdsOtherThan(sameOperationKey, request)) return undefined;
+    const stream = failedStreams.findLast(
       (other) =>
+        other !== request &&
         failedStream(other) &&
         other.agent === request.agent &&
         other.payload?.message === payload.message &&
