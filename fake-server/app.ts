@@ -1,22 +1,20 @@
 import { setMaxListeners } from "node:events";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import polka, { type Middleware } from "polka";
-import { RequestLog } from "./admin/request-log.ts";
+import { LoggedRequest, RequestLog } from "./admin/request-log.ts";
 import { createAnswerEngine, type AnswerEngine } from "./answers/engine.ts";
-import { bearerToken, authenticate, skippedAuthGrant } from "./auth.ts";
+import { authenticate, skippedAuthGrant } from "./auth.ts";
 import type { Behavior } from "./behavior.ts";
 import { systemClock, type Clock } from "./clock.ts";
 import { observeClients } from "./client-rules/middleware.ts";
 import { ClientRuleObserver } from "./client-rules/observer.ts";
 import type { AppContext, FakeRequest } from "./context.ts";
 import { ConversationStore, type StoreStats } from "./conversations/store.ts";
-import { formatTimestamp } from "./conversations/timestamps.ts";
 import { ApiError } from "./http/api-error.ts";
 import { fail } from "./http/fail.ts";
 import { IdempotencyStore } from "./idempotency/store.ts";
 import { newUuid } from "./ids.ts";
 import { InFlight } from "./in-flight.ts";
-import { redactKey } from "./keys.ts";
 import { resolveOptions, type FakeServerOptions, type ResolvedOptions } from "./options.ts";
 import { buildRoutes, describeRoutes, type Route } from "./routes/table.ts";
 import { TimerRegistry } from "./timers.ts";
@@ -58,24 +56,37 @@ const isUnder = (path: string, prefix: string) => {
   return lower === prefix || lower.startsWith(`${prefix}/`);
 };
 
+/** A request on its way into the log: the entry, and what its close listener needs. */
+class PendingLog {
+  constructor(
+    readonly log: RequestLog,
+    readonly entry: LoggedRequest,
+    readonly req: FakeRequest,
+    readonly started: number,
+  ) {}
+}
+
+const PENDING_LOG = Symbol("request-log.pending");
+type LoggedResponse = ServerResponse & { [PENDING_LOG]?: PendingLog };
+
+/** One listener shared by every response (no closure per request): the request is logged as it closes. */
+function logOnClose(this: LoggedResponse): void {
+  const pending = this[PENDING_LOG];
+  if (pending === undefined) return;
+  this[PENDING_LOG] = undefined;
+  const { entry } = pending;
+  entry.status = this.statusCode;
+  entry.durationMs = performance.now() - pending.started;
+  entry.warnings = pending.req.warnings;
+  pending.log.add(entry);
+}
+
 function logRequests(ctx: AppContext): Middleware<FakeRequest> {
   return (req, res, next) => {
-    const { method, path } = req;
-    if (isUnder(path, "/__fake")) return next();
-    const started = performance.now();
-    const at = formatTimestamp(ctx.clock.now());
-    const token = bearerToken(req);
-    res.once("close", () => {
-      ctx.requestLog.add({
-        at,
-        method,
-        path,
-        status: res.statusCode,
-        duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
-        api_key: token === undefined ? null : redactKey(token),
-        warnings: req.warnings ?? [],
-      });
-    });
+    if (isUnder(req.path, "/__fake")) return next();
+    const entry = new LoggedRequest(ctx.clock.now(), req.method, req.path, req.headers.authorization);
+    (res as LoggedResponse)[PENDING_LOG] = new PendingLog(ctx.requestLog, entry, req, performance.now());
+    res.on("close", logOnClose);
     return next();
   };
 }

@@ -1,15 +1,33 @@
 import { expect, test } from "vitest";
-import { RequestLog } from "./request-log.ts";
-import type { RequestLogEntry } from "./schemas.ts";
+import { LoggedRequest, RequestLog } from "./request-log.ts";
 
-const entry = (status: number): RequestLogEntry => ({
-  at: "2026-01-02T03:04:05.678Z",
-  method: "GET",
-  path: "/v1/x",
-  status,
-  duration_ms: 1,
-  api_key: null,
-  warnings: [],
+const entry = (status: number): LoggedRequest => {
+  const logged = new LoggedRequest(Date.parse("2026-01-02T03:04:05.678Z"), "GET", "/v1/x", undefined);
+  logged.status = status;
+  logged.durationMs = 1;
+  return logged;
+};
+
+test("an entry is formatted when read: RFC 3339 time, duration in microsecond steps, redacted key, warnings", () => {
+  const log = new RequestLog(2);
+  const logged = new LoggedRequest(Date.parse("2026-01-02T03:04:05.678Z"), "POST", "/v1/agents/a/responses", "Bearer sk-fake-a");
+  logged.status = 200;
+  logged.durationMs = 1.23456;
+  logged.warnings = ["CLIENT-2: no key"];
+  log.add(logged);
+  log.add(entry(404));
+  expect(log.recent()).toEqual([
+    {
+      at: "2026-01-02T03:04:05.678Z",
+      method: "POST",
+      path: "/v1/agents/a/responses",
+      status: 200,
+      duration_ms: 1.235,
+      api_key: "sk-fak…",
+      warnings: ["CLIENT-2: no key"],
+    },
+    { at: "2026-01-02T03:04:05.678Z", method: "GET", path: "/v1/x", status: 404, duration_ms: 1, api_key: null, warnings: [] },
+  ]);
 });
 
 test("keeps the last `capacity` entries, oldest first", () => {

@@ -20,6 +20,12 @@ function noteOf(answer: Answer): string {
   return `(tool) looked up ${answer.citations.length} help-center article(s)`;
 }
 
+/** A committed result, with the text stored for its replays (a plain answer sends that same text). */
+export interface Committed {
+  readonly result: ResponseResult;
+  readonly text: string;
+}
+
 /**
  * The exchange took place: both messages are appended (unless the conversation was deleted
  * meanwhile, or a mutant says `append: false`) and the serialised result is stored for
@@ -31,18 +37,15 @@ export function commitAnswered(
   conversationId: string,
   answer: Answer,
   append = true,
-): ResponseResult {
+): Committed {
   if (append) {
     const note = ctx.behavior.exchangeNote ? noteOf(answer) : undefined;
     ctx.conversations.appendExchange(conversationId, exchange.request.message, answer.text, answer.citations, note);
   }
   const result = resultOf(conversationId, answer);
-  ctx.idempotency.complete(exchange.reservation, {
-    kind: "answered",
-    status: successStatus(ctx.behavior, "create"),
-    body: JSON.stringify(result),
-  });
-  return result;
+  const text = JSON.stringify(result);
+  ctx.idempotency.complete(exchange.reservation, { kind: "answered", status: successStatus(ctx.behavior, "create"), body: text });
+  return { result, text };
 }
 
 /**

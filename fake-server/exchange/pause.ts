@@ -1,4 +1,6 @@
+import type { ServerResponse } from "node:http";
 import type { AppContext } from "../context.ts";
+import { clientGoneSignal } from "../http/disconnect.ts";
 
 /** The app is closing: the running exchange stops where it is. */
 export class ServerClosingError extends Error {
@@ -14,5 +16,14 @@ export class ServerClosingError extends Error {
  */
 export async function pause(ctx: AppContext, ms: number, clientGone: AbortSignal): Promise<void> {
   await ctx.timers.sleep(ms, [ctx.shutdown, clientGone]);
+  if (ctx.shutdown.aborted) throw new ServerClosingError();
+}
+
+/**
+ * A pause before answering `res`. The signal that the client has gone is built only for a
+ * pause that waits: most requests take none, and need no AbortController.
+ */
+export async function pauseBeforeAnswer(ctx: AppContext, ms: number, res: ServerResponse): Promise<void> {
+  if (ms > 0) return pause(ctx, ms, clientGoneSignal(res));
   if (ctx.shutdown.aborted) throw new ServerClosingError();
 }

@@ -2,9 +2,8 @@ import type { ServerResponse } from "node:http";
 import { Uuid } from "../../schemas/index.ts";
 import type { AppContext, FakeRequest } from "../context.ts";
 import type { StoredConversation } from "../conversations/store.ts";
-import { pause } from "../exchange/pause.ts";
+import { pauseBeforeAnswer } from "../exchange/pause.ts";
 import { FAULT_HEADER, injectedStatusError, parseFaultHeader } from "../faults.ts";
-import { clientGoneSignal } from "../http/disconnect.ts";
 import { conversationCaller, conversationNotFound, findInScope, type Caller } from "../access.ts";
 
 /**
@@ -24,7 +23,7 @@ export async function conversationRequest<T>(
   const checked = validate();
   const injected = injectedStatusError(faults);
   if (injected) throw injected;
-  await pause(ctx, faults.firstEventDelayMs, clientGoneSignal(res));
+  await pauseBeforeAnswer(ctx, faults.firstEventDelayMs, res);
   const id = req.params["conversation_id"] ?? "";
   const conversation = Uuid.safeParse(id).success
     ? findInScope(ctx, id, caller, operation)

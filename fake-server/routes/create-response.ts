@@ -1,22 +1,24 @@
 import type { ServerResponse } from "node:http";
-import type { ResponseResult } from "../../schemas/index.ts";
 import { styledAnswer } from "../answers/style.ts";
 import type { Behavior } from "../behavior.ts";
 import type { AppContext, FakeRequest } from "../context.ts";
-import { abandon, commitAnswered, conversationFor, storedResult } from "../exchange/commit.ts";
-import { pause } from "../exchange/pause.ts";
+import { abandon, commitAnswered, conversationFor, storedResult, type Committed } from "../exchange/commit.ts";
+import { pauseBeforeAnswer } from "../exchange/pause.ts";
 import { prepareExchange } from "../exchange/prepare.ts";
-import { clientGoneSignal } from "../http/disconnect.ts";
 import { withExtraFields, withExtraFieldsText } from "../http/extra-fields.ts";
-import { sendError, sendJson, sendJsonText, successStatus } from "../http/respond.ts";
+import { sendError, sendJsonText, successStatus } from "../http/respond.ts";
 import type { StoredOutcome } from "../idempotency/store.ts";
 
 const REPLAYED = { "Idempotent-Replayed": "true" } as const;
 
-/** The result as this behavior sends it; a mutant drops the dashes from its conversation_id. */
-function presented(behavior: Behavior, result: ResponseResult): ResponseResult {
+/**
+ * The result as this behavior sends it: the stored text itself, unless a mutant drops the
+ * dashes from its conversation_id or the extra-fields variant adds fields.
+ */
+function presentedText(behavior: Behavior, { result, text }: Committed): string {
+  if (!behavior.broken.createIdNotUuid && !behavior.extraFields) return text;
   const shown = behavior.broken.createIdNotUuid ? { ...result, conversation_id: result.conversation_id.replaceAll("-", "") } : result;
-  return withExtraFields(behavior, shown);
+  return JSON.stringify(withExtraFields(behavior, shown));
 }
 
 /**
@@ -35,9 +37,8 @@ function replayText(ctx: AppContext, message: string, outcome: Extract<StoredOut
 /** POST /v1/agents/:agent_id/responses */
 export async function createResponse(ctx: AppContext, req: FakeRequest, res: ServerResponse): Promise<void> {
   const prepared = await prepareExchange(ctx, req, "create");
-  const gone = clientGoneSignal(res);
   if (prepared.kind === "replay") {
-    await pause(ctx, prepared.faults.firstEventDelayMs, gone);
+    await pauseBeforeAnswer(ctx, prepared.faults.firstEventDelayMs, res);
     const { outcome } = prepared;
     if (outcome.kind === "answered") {
       sendJsonText(res, outcome.status, replayText(ctx, prepared.request.message, outcome), REPLAYED);
@@ -57,10 +58,10 @@ export async function createResponse(ctx: AppContext, req: FakeRequest, res: Ser
   const { exchange } = prepared;
   try {
     // A client that hangs up during the pause does not cancel the exchange: it completes now.
-    await pause(ctx, prepared.faults.firstEventDelayMs + ctx.behavior.createLatencyMs, gone);
+    await pauseBeforeAnswer(ctx, prepared.faults.firstEventDelayMs + ctx.behavior.createLatencyMs, res);
     const answer = styledAnswer(ctx, exchange.request.message);
-    const result = commitAnswered(ctx, exchange, conversationFor(ctx, exchange), answer);
-    sendJson(res, successStatus(ctx.behavior, "create"), presented(ctx.behavior, result));
+    const committed = commitAnswered(ctx, exchange, conversationFor(ctx, exchange), answer);
+    sendJsonText(res, successStatus(ctx.behavior, "create"), presentedText(ctx.behavior, committed));
   } catch (error) {
     abandon(ctx, exchange);
     throw error;

@@ -43,7 +43,7 @@ function freshScript(ctx: AppContext, exchange: FreshExchange, faults: FaultPlan
     errorAfter: faults.errorAfter,
     dropAfter: faults.dropAfter,
     complete: () => {
-      const result = commitAnswered(ctx, exchange, conversationId, answer, ctx.behavior.broken.streamStored);
+      const { result } = commitAnswered(ctx, exchange, conversationId, answer, ctx.behavior.broken.streamStored);
       return { conversation_id: result.conversation_id, output_text: result.response, citations: result.citations };
     },
     fail: (deltasSent) => {
