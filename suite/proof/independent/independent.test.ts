@@ -1,0 +1,44 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, expect, test } from "vitest";
+import { runConformance } from "../../runner/run.ts";
+import { DEFECTS, IDENTITIES, startIndependentServer, type Defect } from "./server.ts";
+
+// One conformance run at a time: runConformance is not safe to run twice at once in one process.
+const reportRoot = await mkdtemp(join(tmpdir(), "independent-proof-"));
+afterAll(() => rm(reportRoot, { recursive: true, force: true }));
+
+async function conformanceOf(defect?: Defect) {
+  const server = await startIndependentServer(defect);
+  try {
+    const errors: string[] = [];
+    const { exitCode, report } = await runConformance(
+      { baseUrl: server.url, ...IDENTITIES, reportDir: join(reportRoot, defect ?? "conforming") },
+      { progress: false, print: () => {}, printError: (line) => errors.push(line) },
+    );
+    const withStatus = (status: string) => report?.requirements.filter((r) => r.status === status).map((r) => r.id) ?? [];
+    return { exitCode, errors, failed: withStatus("fail"), warned: withStatus("warn"), seed: report?.seed };
+  } finally {
+    await server.close();
+  }
+}
+
+test("an independent conforming implementation with other choices in every gap passes", { timeout: 60_000 }, async () => {
+  const run = await conformanceOf();
+  expect(run.errors).toEqual([]);
+  expect(run.failed, `seed ${run.seed}`).toEqual([]);
+  // It follows every SHOULD too (whole-second RFC 3339 timestamps, 422 validation errors, …).
+  expect(run.warned, `seed ${run.seed}`).toEqual([]);
+  expect(run.exitCode).toBe(0);
+});
+
+test.each(Object.entries(DEFECTS) as [Defect, string][])(
+  "the independent implementation with defect %s fails %s",
+  { timeout: 60_000 },
+  async (defect, requirement) => {
+    const run = await conformanceOf(defect);
+    expect(run.exitCode, `seed ${run.seed}; failed: ${run.failed.join(", ")}`).toBe(1);
+    expect(run.failed, `seed ${run.seed}`).toContain(requirement);
+  },
+);
