@@ -94,14 +94,17 @@ const STOP_WORDS: ReadonlySet<string> = new Set(
     "pebble planner task project setting app").split(" "),
 );
 
+const NOT_WORD = /[^\p{L}\p{N}]+/u;
+
 /**
  * Lower-cased letter/digit runs of three or more characters, minus stop words, with a
  * trailing plural "s" dropped so that "reminders" finds "reminder".
  */
 export function normaliseWords(text: string): Set<string> {
   const words = new Set<string>();
-  for (const match of text.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)) {
-    let word = match[0];
+  // Splitting on the runs of everything else gives the same runs as matching letters and
+  // digits, without a match object per word; the empty ends are shorter than three.
+  for (let word of text.toLowerCase().split(NOT_WORD)) {
     if (word.length > 3 && word.endsWith("s") && !word.endsWith("ss")) word = word.slice(0, -1);
     if (word.length >= 3 && !STOP_WORDS.has(word)) words.add(word);
   }

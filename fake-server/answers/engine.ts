@@ -1,5 +1,5 @@
 import type { Citation } from "../../schemas/index.ts";
-import { CORPUS, normaliseWords, type CorpusDocument } from "./corpus.ts";
+import { CORPUS, normaliseWords } from "./corpus.ts";
 import { seededHash } from "./hash.ts";
 
 /** What the agent answers: the text and the citations of the documents it used. */
@@ -27,37 +27,66 @@ const CLOSERS = [
   "Reply here if you have a follow-up question.",
 ] as const;
 
-function pick<T>(items: readonly [T, ...T[]], hash: number): T {
-  return items[hash % items.length] ?? items[0];
-}
-
-/** The documents sharing the most words with the message, best first (ties: corpus order). */
-function bestMatches(message: string): CorpusDocument[] {
-  const words = normaliseWords(message);
-  const scored: { doc: CorpusDocument; score: number; index: number }[] = [];
-  CORPUS.forEach((doc, index) => {
-    let score = 0;
-    for (const word of words) if (doc.keywords.has(word)) score++;
-    if (score > 0) scored.push({ doc, score, index });
-  });
-  scored.sort((a, b) => b.score - a.score || a.index - b.index);
-  return scored.slice(0, MAX_CITED).map((entry) => entry.doc);
-}
-
-// One frozen citations array per set of documents, so a million messages share a handful.
-const citationSets = new Map<string, readonly Citation[]>();
-function citationsOf(docs: readonly CorpusDocument[]): readonly Citation[] {
-  const key = docs.map((doc) => doc.citation.document_id).join("\u0000");
-  let citations = citationSets.get(key);
-  if (!citations) {
-    citations = Object.freeze(docs.map((doc) => doc.citation));
-    citationSets.set(key, citations);
-  }
-  return citations;
-}
-
 function lowerFirst(sentence: string): string {
   return sentence.charAt(0).toLowerCase() + sentence.slice(1);
+}
+
+// Everything about the corpus an answer needs is built once, at load.
+const DOC_COUNT = CORPUS.length;
+/** For each keyword, the indexes of the documents that list it, in corpus order. */
+const DOCS_BY_WORD: ReadonlyMap<string, readonly number[]> = (() => {
+  const index = new Map<string, number[]>();
+  CORPUS.forEach((doc, i) => {
+    for (const word of doc.keywords) {
+      const docs = index.get(word);
+      if (docs) docs.push(i);
+      else index.set(word, [i]);
+    }
+  });
+  return index;
+})();
+const SENTENCES: readonly string[] = CORPUS.map((doc) => `According to "${doc.citation.title}", ${lowerFirst(doc.citation.snippet)}`);
+/** Scratch scores for one call of `bestMatches` (synchronous, so one array serves every call); all zero between calls. */
+const scores = new Int32Array(DOC_COUNT);
+
+/** The indexes of the (at most two) documents sharing the most words with the message, best first (ties: corpus order). */
+function bestMatches(message: string): number[] {
+  for (const word of normaliseWords(message)) {
+    const docs = DOCS_BY_WORD.get(word);
+    if (docs) for (const i of docs) scores[i] = (scores[i] ?? 0) + 1;
+  }
+  let first = -1;
+  let second = -1;
+  for (let i = 0; i < DOC_COUNT; i++) {
+    const score = scores[i] ?? 0;
+    if (score === 0) continue;
+    if (first === -1 || score > (scores[first] ?? 0)) {
+      second = first;
+      first = i;
+    } else if (second === -1 || score > (scores[second] ?? 0)) {
+      second = i;
+    }
+  }
+  scores.fill(0);
+  return first === -1 ? [] : second === -1 ? [first] : [first, second];
+}
+
+/**
+ * One frozen answer per (opener, documents, closer): a handful of combinations, so the
+ * cache stays small, and a million messages share a few texts and citation arrays.
+ */
+const answers = new Map<number, Answer>();
+function answerOf(opener: number, docs: readonly number[], closer: number): Answer {
+  const [a = -1, b = -1] = docs;
+  const key = ((opener * CLOSERS.length + closer) * (DOC_COUNT + 1) + (a + 1)) * (DOC_COUNT + 1) + (b + 1);
+  let answer = answers.get(key);
+  if (!answer) {
+    const sentences = [OPENERS[opener] ?? NO_MATCH_OPENER, ...docs.map((i) => SENTENCES[i] ?? ""), CLOSERS[closer] ?? ""];
+    const citations = Object.freeze(docs.flatMap((i) => CORPUS[i]?.citation ?? []));
+    answer = Object.freeze({ text: sentences.join(" "), citations });
+    answers.set(key, answer);
+  }
+  return answer;
 }
 
 /**
@@ -70,14 +99,10 @@ export function createAnswerEngine(seed: number): AnswerEngine {
     answer(message: string): Answer {
       const hash = seededHash(seed, message);
       const matches = bestMatches(message);
-      const fallback = CORPUS[hash % CORPUS.length];
-      const docs = matches.length > 0 || !fallback ? matches : [fallback];
-      const sentences = [matches.length > 0 ? pick(OPENERS, hash) : NO_MATCH_OPENER];
-      for (const doc of docs) {
-        sentences.push(`According to "${doc.citation.title}", ${lowerFirst(doc.citation.snippet)}`);
-      }
-      sentences.push(pick(CLOSERS, hash >>> 8));
-      return { text: sentences.join(" "), citations: citationsOf(docs) };
+      const docs = matches.length > 0 || DOC_COUNT === 0 ? matches : [hash % DOC_COUNT];
+      // Opener index OPENERS.length stands for NO_MATCH_OPENER.
+      const opener = matches.length > 0 ? hash % OPENERS.length : OPENERS.length;
+      return answerOf(opener, docs, (hash >>> 8) % CLOSERS.length);
     },
   };
 }
