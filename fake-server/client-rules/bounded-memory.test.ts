@@ -7,7 +7,7 @@ import { call, createResponse } from "../test-support/client.ts";
 import { fakeServer } from "../test-support/server.ts";
 
 function request(at: number): ObservedRequest {
-  return { method: "GET", path: "/v1/x", at, operation: undefined, agent: undefined, idempotencyKey: undefined, headers: { authorization: undefined, accept: undefined, contentType: undefined } };
+  return { method: "GET", path: "/v1/x", at, operation: undefined, agent: undefined, idempotencyKey: undefined, operationKey: undefined, headers: { authorization: undefined, accept: undefined, contentType: undefined } };
 }
 
 test("a bucket keeps the newest history and violations up to their caps, and counts every violation", () => {
@@ -22,7 +22,7 @@ test("a bucket keeps the newest history and violations up to their caps, and cou
 });
 
 function create(at: number, idempotencyKey: string, operation: "create" | "stream" = "create"): ObservedRequest {
-  return { ...request(at), method: "POST", operation, agent: "agent-a", idempotencyKey };
+  return { ...request(at), method: "POST", operation, agent: "agent-a", idempotencyKey, operationKey: `agent-a\n${idempotencyKey}` };
 }
 
 test("a request that leaves the history leaves the indexes the rules read too", () => {

@@ -12,12 +12,6 @@ export interface RecordedViolation {
 
 const NONE: readonly ObservedRequest[] = Object.freeze([]);
 
-/** What the creates of one operation share: agent and Idempotency-Key (a create without a key has none). */
-function operationKey(request: ObservedRequest): string | undefined {
-  // An agent comes from a raw path segment, which never holds a line feed.
-  return request.idempotencyKey === undefined ? undefined : `${request.agent ?? ""}\n${request.idempotencyKey}`;
-}
-
 function isFailedStream(request: ObservedRequest): boolean {
   return request.operation === "stream" && (request.streamEnd === "error" || request.streamEnd === "cut");
 }
@@ -48,7 +42,7 @@ export class KeyBucket {
 
   remember(request: ObservedRequest, cap: number): void {
     this.history.push(request);
-    const key = operationKey(request);
+    const key = request.operationKey;
     if (key !== undefined) {
       const same = this.byOperationKey.get(key);
       if (same === undefined) this.byOperationKey.set(key, [request]);
@@ -65,7 +59,7 @@ export class KeyBucket {
    * first; the request itself among them once it is remembered.
    */
   sameOperationKey(request: ObservedRequest): readonly ObservedRequest[] {
-    const key = operationKey(request);
+    const key = request.operationKey;
     return (key === undefined ? undefined : this.byOperationKey.get(key)) ?? NONE;
   }
 
@@ -90,7 +84,7 @@ export class KeyBucket {
 
   /** The oldest request left the history; it is the oldest entry of each index it is in. */
   private forget(request: ObservedRequest): void {
-    const key = operationKey(request);
+    const key = request.operationKey;
     const same = key === undefined ? undefined : this.byOperationKey.get(key);
     if (key !== undefined && same !== undefined) {
       if (same[0] === request) same.shift();

@@ -30,6 +30,8 @@ export interface ObservedRequest {
   readonly agent: string | undefined;
   /** The Idempotency-Key header as sent (repeats joined with ", "), or undefined. */
   readonly idempotencyKey: string | undefined;
+  /** What the creates of one operation share (agent and Idempotency-Key), as one string; undefined without a key. */
+  readonly operationKey: string | undefined;
   readonly headers: {
     readonly authorization: string | undefined;
     readonly accept: string | undefined;
@@ -56,13 +58,17 @@ export function observeRequest(req: IncomingMessage & { path: string }, at: numb
   const method = req.method ?? "GET";
   const match = method === "POST" ? CREATE_PATH.exec(req.path) : null;
   const operation: CreateOperation | undefined = match ? (match[2] ? "stream" : "create") : undefined;
+  const agent = match?.[1];
+  const idempotencyKey = operation ? single(req.headers["idempotency-key"]) : undefined;
   return {
     method,
     path: req.path,
     at,
     operation,
-    agent: match?.[1],
-    idempotencyKey: operation ? single(req.headers["idempotency-key"]) : undefined,
+    agent,
+    idempotencyKey,
+    // An agent comes from a raw path segment, which never holds a line feed.
+    operationKey: idempotencyKey === undefined ? undefined : `${agent ?? ""}\n${idempotencyKey}`,
     headers: {
       authorization: single(req.headers.authorization),
       accept: single(req.headers.accept),

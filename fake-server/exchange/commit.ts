@@ -15,6 +15,21 @@ function resultOf(conversationId: string, answer: Answer): ResponseResult {
   return { conversation_id: conversationId, response: answer.text, citations: [...answer.citations] };
 }
 
+/**
+ * The serialised result, exactly as `JSON.stringify(resultOf(…))` writes it. The part after
+ * the id depends on the answer only, and the engine shares one answer object per text, so
+ * that part is serialised once per answer rather than once per exchange.
+ */
+const serialisedAnswers = new WeakMap<Answer, string>();
+export function serialisedResult(conversationId: string, answer: Answer): string {
+  let tail = serialisedAnswers.get(answer);
+  if (tail === undefined) {
+    tail = `,"response":${JSON.stringify(answer.text)},"citations":${JSON.stringify(answer.citations)}}`;
+    serialisedAnswers.set(answer, tail);
+  }
+  return `{"conversation_id":${JSON.stringify(conversationId)}${tail}`;
+}
+
 /** The tool note the three-messages variant stores between question and answer. */
 function noteOf(answer: Answer): string {
   return `(tool) looked up ${answer.citations.length} help-center article(s)`;
@@ -43,7 +58,7 @@ export function commitAnswered(
     ctx.conversations.appendExchange(conversationId, exchange.request.message, answer.text, answer.citations, note);
   }
   const result = resultOf(conversationId, answer);
-  const text = JSON.stringify(result);
+  const text = serialisedResult(conversationId, answer);
   ctx.idempotency.complete(exchange.reservation, { kind: "answered", status: successStatus(ctx.behavior, "create"), body: text });
   return { result, text };
 }

@@ -11,44 +11,66 @@ function tooLarge(maxBytes: number): ApiError {
   return new ApiError(413, "payload_too_large", `the request body is larger than ${maxBytes} bytes; send a smaller body`);
 }
 
+/** A body being read; kept on the request so the listeners below are shared, not built per request. */
+class BodyRead {
+  readonly chunks: Buffer[] = [];
+  size = 0;
+
+  constructor(
+    readonly maxBytes: number,
+    readonly resolve: (body: Buffer) => void,
+    readonly reject: (error: Error) => void,
+  ) {}
+}
+
+const READING = Symbol("read-body.reading");
+type ReadRequest = IncomingMessage & { [READING]?: BodyRead };
+
+function stopReading(req: ReadRequest): BodyRead | undefined {
+  const read = req[READING];
+  req[READING] = undefined;
+  req.off("data", onData);
+  req.off("end", onEnd);
+  req.off("error", onGone);
+  req.off("close", onGone);
+  return read;
+}
+
+function onData(this: ReadRequest, chunk: Buffer): void {
+  const read = this[READING];
+  if (read === undefined) return;
+  read.size += chunk.length;
+  if (read.size > read.maxBytes) {
+    stopReading(this);
+    read.chunks.length = 0;
+    this.resume();
+    read.reject(tooLarge(read.maxBytes));
+    return;
+  }
+  read.chunks.push(chunk);
+}
+
+function onEnd(this: ReadRequest): void {
+  const read = stopReading(this);
+  read?.resolve(read.chunks.length === 1 && read.chunks[0] !== undefined ? read.chunks[0] : Buffer.concat(read.chunks, read.size));
+}
+
+function onGone(this: ReadRequest): void {
+  stopReading(this)?.reject(new ClientGoneError());
+}
+
 /**
  * Reads at most `maxBytes` of the body. Past the cap it stops collecting at once and lets
  * the rest drain unbuffered, so the 413 can still reach the client on the same connection.
  */
-function readCapped(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
+function readCapped(req: ReadRequest, maxBytes: number): Promise<Buffer> {
   const declared = Number(req.headers["content-length"]);
   if (Number.isFinite(declared) && declared > maxBytes) {
     req.resume();
     return Promise.reject(tooLarge(maxBytes));
   }
   return new Promise<Buffer>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const cleanup = () => {
-      req.off("data", onData);
-      req.off("end", onEnd);
-      req.off("error", onGone);
-      req.off("close", onGone);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBytes) {
-        cleanup();
-        chunks.length = 0;
-        req.resume();
-        reject(tooLarge(maxBytes));
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = () => {
-      cleanup();
-      resolve(Buffer.concat(chunks, size));
-    };
-    const onGone = () => {
-      cleanup();
-      reject(new ClientGoneError());
-    };
+    req[READING] = new BodyRead(maxBytes, resolve, reject);
     req.on("data", onData);
     req.on("end", onEnd);
     req.on("error", onGone);

@@ -3,6 +3,10 @@ import { ApiError } from "../http/api-error.ts";
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
+function invalid(why: string): ApiError {
+  return new ApiError(400, "idempotency_key_invalid", `the Idempotency-Key header ${why}`);
+}
+
 /** The request's Idempotency-Key: required, not blank, at most 255 characters, no control characters. */
 export function readIdempotencyKey(req: IncomingMessage): string {
   const header = req.headers["idempotency-key"];
@@ -15,7 +19,6 @@ export function readIdempotencyKey(req: IncomingMessage): string {
   }
   // Node joins repeated custom headers with ", "; keep that as the value rather than pick one.
   const key = Array.isArray(header) ? header.join(", ") : header;
-  const invalid = (why: string) => new ApiError(400, "idempotency_key_invalid", `the Idempotency-Key header ${why}`);
   if (key.trim() === "") throw invalid("is blank; send a non-empty unique value");
   if (key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
     throw invalid(`is ${key.length} characters long; use at most ${MAX_IDEMPOTENCY_KEY_LENGTH}`);

@@ -78,7 +78,9 @@ export class IdempotencyStore {
   reserve(key: string, fingerprint: string, visible: ReservationVisibility = "now"): Reservation {
     const record: IdempotencyRecord = { fingerprint, outcome: undefined, expiresAt: Number.POSITIVE_INFINITY };
     if (visible === "now") {
-      if (this.live(key)) throw new Error("idempotency key reserved twice");
+      // A lookup said "absent" just before; only a live record here would be a wiring bug.
+      const existing = this.records.get(key);
+      if (existing && existing.expiresAt > this.clock.now()) throw new Error("idempotency key reserved twice");
       this.records.set(key, record);
     }
     return { key, record, visible };
