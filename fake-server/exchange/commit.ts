@@ -35,6 +35,25 @@ function noteOf(answer: Answer): string {
   return `(tool) looked up ${answer.citations.length} help-center article(s)`;
 }
 
+/**
+ * What an answered exchange leaves for its replays: the id and the (shared, frozen) answer,
+ * written out when a replay reads `body`, the same bytes every time. A record so keeps no
+ * text of its own: the store grows by an id per exchange, not by a copy of the answer.
+ */
+class AnsweredOutcome {
+  readonly kind = "answered" as const;
+
+  constructor(
+    readonly status: number,
+    private readonly conversationId: string,
+    private readonly answer: Answer,
+  ) {}
+
+  get body(): string {
+    return serialisedResult(this.conversationId, this.answer);
+  }
+}
+
 /** A committed result, with the text stored for its replays (a plain answer sends that same text). */
 export interface Committed {
   readonly result: ResponseResult;
@@ -59,7 +78,7 @@ export function commitAnswered(
   }
   const result = resultOf(conversationId, answer);
   const text = serialisedResult(conversationId, answer);
-  ctx.idempotency.complete(exchange.reservation, { kind: "answered", status: successStatus(ctx.behavior, "create"), body: text });
+  ctx.idempotency.complete(exchange.reservation, new AnsweredOutcome(successStatus(ctx.behavior, "create"), conversationId, answer));
   return { result, text };
 }
 

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 
 /** Text written as is, as opposed to a value still to be written. */
 class Token {
@@ -47,7 +47,8 @@ export function canonicalJson(value: unknown): string {
 
 /** The digest of a canonical JSON text (see `payloadFingerprint`), for a caller that needs the text too. */
 export function fingerprintOfCanonical(canonical: string): string {
-  return createHash("sha256").update(canonical).digest("base64");
+  // One call, no Hash object: a payload is small, and the streaming API costs more than the digest.
+  return hash("sha256", canonical, "base64");
 }
 
 /** What a record keeps of a payload: a digest of its canonical JSON, never the body itself. */

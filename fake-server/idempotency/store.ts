@@ -2,8 +2,9 @@ import type { FakeErrorCode } from "../../schemas/index.ts";
 import type { Clock } from "../clock.ts";
 
 /**
- * What a finished operation left for its replays. Only serialised text and plain values:
- * a record never references a conversation, so deleting one leaves nothing behind here.
+ * What a finished operation left for its replays: serialised text, plain values, or an
+ * answered outcome that writes its text from the shared, frozen answer when read. A record
+ * never references a conversation, so deleting one leaves nothing behind here.
  */
 export type StoredOutcome =
   /** `body` is the serialised ResponseResult, sent back as is by a plain replay. */
