@@ -16,6 +16,29 @@ const CLOSE_OBJECT = new Token("}");
  * inside a field the schema ignores, and that must not overflow the call stack (a 500).
  */
 export function canonicalJson(value: unknown): string {
+  return flatObjectJson(value) ?? nestedJson(value);
+}
+
+const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * The usual body, an object of strings, numbers, booleans and nulls, written directly;
+ * undefined for anything else. The text is the same `nestedJson` writes.
+ */
+function flatObjectJson(value: unknown): string | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  const keys = Object.keys(value).sort(byCodeUnits);
+  let out = "{";
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] ?? "";
+    const item: unknown = (value as Record<string, unknown>)[key];
+    if (typeof item === "object" && item !== null) return undefined;
+    out += `${i > 0 ? "," : ""}${JSON.stringify(key)}:${JSON.stringify(item) ?? "null"}`;
+  }
+  return `${out}}`;
+}
+
+function nestedJson(value: unknown): string {
   const out: string[] = [];
   const pending: unknown[] = [value];
   while (pending.length > 0) {
