@@ -51,10 +51,10 @@ export interface FakeApp {
 
 // polka matches routes case-insensitively (/V1/AGENTS/... reaches the /v1 handlers), so the
 // prefix checks must too, or such a path would skip the key check.
-const isUnder = (path: string, prefix: string) => {
-  const lower = path.toLowerCase();
-  return lower === prefix || lower.startsWith(`${prefix}/`);
-};
+const isUnder = (path: string, prefix: string) =>
+  path.length >= prefix.length &&
+  (path.length === prefix.length || path.charCodeAt(prefix.length) === 0x2f) &&
+  path.slice(0, prefix.length).toLowerCase() === prefix;
 
 /** A request on its way into the log: the entry, and what its close listener needs. */
 class PendingLog {

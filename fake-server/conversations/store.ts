@@ -14,8 +14,12 @@ export class StoredMessage {
 }
 
 export class StoredConversation {
-  /** Oldest first; only ever appended to, so a page is one slice. */
-  readonly messages: StoredMessage[] = [];
+  /**
+   * Oldest first; only ever appended to, so a page is one slice. The first exchange
+   * replaces the empty array with one of its exact size (an array grown by push from empty
+   * reserves room for 19), which most conversations of a test run never outgrow.
+   */
+  messages: StoredMessage[] = [];
   updatedAt: number;
 
   constructor(
@@ -88,11 +92,13 @@ export class ConversationStore {
       : Math.max(now, conversation.updatedAt + 1);
     const user = new StoredMessage(this.newId(), "user", userText, stamp, undefined);
     // A tool note between question and answer: the three-messages variant.
-    const between = note === undefined ? [] : [new StoredMessage(this.newId(), "tool", note, stamp, undefined)];
+    const between = note === undefined ? undefined : new StoredMessage(this.newId(), "tool", note, stamp, undefined);
     const assistant = new StoredMessage(this.newId(), "assistant", answerText, stamp, citations);
-    conversation.messages.push(user, ...between, assistant);
+    const added = between === undefined ? [user, assistant] : [user, between, assistant];
+    if (conversation.messages.length === 0) conversation.messages = added;
+    else conversation.messages.push(...added);
     conversation.updatedAt = stamp;
-    this.messageCount += 2 + between.length;
+    this.messageCount += added.length;
     return true;
   }
 
