@@ -8,7 +8,7 @@ import type { Behavior } from "./behavior.ts";
 import { systemClock, type Clock } from "./clock.ts";
 import { observeClients } from "./client-rules/middleware.ts";
 import { ClientRuleObserver } from "./client-rules/observer.ts";
-import type { AppContext, FakeRequest } from "./context.ts";
+import type { AppContext, FakeRequest, Handler } from "./context.ts";
 import { ConversationStore, type StoreStats } from "./conversations/store.ts";
 import { ApiError } from "./http/api-error.ts";
 import { fail } from "./http/fail.ts";
@@ -118,14 +118,20 @@ function dispatch(ctx: AppContext, route: Route): Middleware<FakeRequest> {
       fail(ctx, req, res, new ApiError(405, "method_not_allowed", `${req.method} is not allowed on ${req.path}; use ${allow}`, { Allow: allow }));
       return;
     }
-    return ctx.inFlight.run(async () => {
-      try {
-        await handler(ctx, req, res);
-      } catch (error) {
-        fail(ctx, req, res, error);
-      }
-    });
+    return runHandler(ctx, handler, req, res);
   };
+}
+
+/** Runs a route handler, counted in flight; whatever it throws becomes an answer. No closure per request. */
+async function runHandler(ctx: AppContext, handler: Handler, req: FakeRequest, res: ServerResponse): Promise<void> {
+  ctx.inFlight.enter();
+  try {
+    await handler(ctx, req, res);
+  } catch (error) {
+    fail(ctx, req, res, error);
+  } finally {
+    ctx.inFlight.leave();
+  }
 }
 
 export function createFakeApp(options: FakeServerOptions = {}, dependencies: Partial<AppDependencies> = {}): FakeApp {

@@ -7,17 +7,17 @@ export class InFlight {
     return this.count;
   }
 
-  async run(task: () => Promise<void>): Promise<void> {
+  /** A handler started; `leave` must follow when it has settled, whichever way. */
+  enter(): void {
     this.count++;
-    try {
-      await task();
-    } finally {
-      this.count--;
-      if (this.count === 0) {
-        const waiters = this.waiters;
-        this.waiters = [];
-        for (const wake of waiters) wake();
-      }
+  }
+
+  leave(): void {
+    this.count--;
+    if (this.count === 0) {
+      const waiters = this.waiters;
+      this.waiters = [];
+      for (const wake of waiters) wake();
     }
   }
 
