@@ -5,10 +5,17 @@ export class UsageError extends Error {}
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 
+/** What parseArgs gives for each flag (named here: the package's declarations need a nameable type). */
+export type FlagValues<O extends Options> = {
+  [K in keyof O]?: O[K] extends { type: "boolean" }
+    ? O[K] extends { multiple: true } ? boolean[] : boolean
+    : O[K] extends { multiple: true } ? string[] : string;
+};
+
 /** util.parseArgs with no positionals and no unknown flags; its complaints become UsageErrors. */
-export function parseFlagValues<const O extends Options>(args: string[], options: O) {
+export function parseFlagValues<const O extends Options>(args: string[], options: O): FlagValues<O> {
   try {
-    return parseArgs({ args, options, strict: true, allowPositionals: false }).values;
+    return parseArgs({ args, options, strict: true, allowPositionals: false }).values as FlagValues<O>;
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
