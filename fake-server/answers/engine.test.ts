@@ -65,7 +65,7 @@ function plainAnswerText(seed: number, message: string): { text: string; ids: st
   const openers = ["Here is what the Pebble Planner help center says.", "Good question, the help center covers this.", "Thanks for asking about Pebble Planner."];
   const closers = ["Let me know if you need anything else.", "I hope that helps.", "Reply here if you have a follow-up question."];
   const sentences = [matches.length > 0 ? openers[hash % 3]! : "I could not find an article that matches exactly, but this one may help."];
-  for (const doc of docs) sentences.push(`According to "${doc.citation.title}", ${doc.citation.snippet.charAt(0).toLowerCase()}${doc.citation.snippet.slice(1)}`);
+  for (const doc of docs) sentences.push(`According to "${doc.citation.title}": ${doc.citation.snippet}`);
   sentences.push(closers[(hash >>> 8) % 3]!);
   return { text: sentences.join(" "), ids: docs.map((doc) => doc.citation.document_id) };
 }

@@ -27,10 +27,6 @@ const CLOSERS = [
   "Reply here if you have a follow-up question.",
 ] as const;
 
-function lowerFirst(sentence: string): string {
-  return sentence.charAt(0).toLowerCase() + sentence.slice(1);
-}
-
 // Everything about the corpus an answer needs is built once, at load.
 const DOC_COUNT = CORPUS.length;
 /** For each keyword, the indexes of the documents that list it, in corpus order. */
@@ -45,7 +41,7 @@ const DOCS_BY_WORD: ReadonlyMap<string, readonly number[]> = (() => {
   });
   return index;
 })();
-const SENTENCES: readonly string[] = CORPUS.map((doc) => `According to "${doc.citation.title}", ${lowerFirst(doc.citation.snippet)}`);
+const SENTENCES: readonly string[] = CORPUS.map((doc) => `According to "${doc.citation.title}": ${doc.citation.snippet}`);
 /** Scratch scores for one call of `bestMatches` (synchronous, so one array serves every call); all zero between calls. */
 const scores = new Int32Array(DOC_COUNT);
 
