@@ -13,8 +13,6 @@ export interface AnswerEngine {
   answer(message: string): Answer;
 }
 
-const MAX_CITED = 2;
-
 const OPENERS = [
   "Here is what the Pebble Planner help center says.",
   "Good question, the help center covers this.",

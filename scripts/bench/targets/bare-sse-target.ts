@@ -6,12 +6,10 @@
  */
 
 import { randomUUID } from "node:crypto";
-import { createServer, type Server, type ServerResponse } from "node:http";
+import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { EVENT, type StreamEvent } from "../../../schemas/index.ts";
 import { serveCalls } from "../worker.ts";
-
-let server: Server | undefined;
 
 function send(res: ServerResponse, event: StreamEvent): void {
   if (!res.destroyed) res.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
@@ -44,7 +42,6 @@ serveCalls({
       req.resume();
       req.on("end", () => play(res, deltas, delayMs));
     });
-    server = listening;
     await new Promise<void>((resolve) => listening.listen(0, "127.0.0.1", resolve));
     const { port } = listening.address() as AddressInfo;
     return { url: `http://127.0.0.1:${port}` };
