@@ -89,7 +89,7 @@ const entries: ReadonlyArray<{ id: string; title: string; snippet: string; extra
 ];
 
 // Common words, and words every article shares, would make every document look relevant.
-const STOP_WORDS: ReadonlySet<string> = new Set(
+export const STOP_WORDS: ReadonlySet<string> = new Set(
   ("the and for are you your with from into can any how what when why who our this that does have has not but all get its " +
     "pebble planner task project setting app").split(" "),
 );
