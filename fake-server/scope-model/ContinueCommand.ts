@@ -1,23 +1,13 @@
-import type { AsyncCommand } from "fast-check";
 import { expect } from "vitest";
 import { createResponse } from "../test-support/client.ts";
 import { expectError, expectResult } from "../test-support/expect.ts";
-import { label, grants, pickTarget, reaches, type Identity, type Real, type ScopeModel } from "./model.ts";
+import { label, grants, reaches, type Real, type ScopeModel } from "./model.ts";
+import { TargetedCommand } from "./targeted-command.ts";
 
 /** Continues a conversation: only its own scope may append to it. */
-export class ContinueCommand implements AsyncCommand<ScopeModel, Real> {
-  constructor(
-    readonly who: Identity,
-    readonly targetIndex: number,
-    readonly unknownId: string,
-  ) {}
-
-  check(): boolean {
-    return true;
-  }
-
-  async run(model: ScopeModel, real: Real): Promise<void> {
-    const target = pickTarget(model, this.targetIndex, this.unknownId);
+export class ContinueCommand extends TargetedCommand {
+  override async run(model: ScopeModel, real: Real): Promise<void> {
+    const target = this.target(model);
     const reply = await createResponse(real.url, {
       key: this.who.key.token,
       agent: this.who.agent,
@@ -31,7 +21,7 @@ export class ContinueCommand implements AsyncCommand<ScopeModel, Real> {
     }
   }
 
-  toString(): string {
+  override toString(): string {
     return `continue(${label(this.who)}, #${this.targetIndex})`;
   }
 }

@@ -1,23 +1,13 @@
-import type { AsyncCommand } from "fast-check";
 import { expect } from "vitest";
 import { listMessages } from "../test-support/client.ts";
 import { expectError, expectPage } from "../test-support/expect.ts";
-import { label, pickTarget, reaches, type Identity, type Real, type ScopeModel } from "./model.ts";
+import { label, reaches, type Real, type ScopeModel } from "./model.ts";
+import { TargetedCommand } from "./targeted-command.ts";
 
 /** Lists a conversation: its own scope sees all of it and only it; anyone else sees nothing. */
-export class ListCommand implements AsyncCommand<ScopeModel, Real> {
-  constructor(
-    readonly who: Identity,
-    readonly targetIndex: number,
-    readonly unknownId: string,
-  ) {}
-
-  check(): boolean {
-    return true;
-  }
-
-  async run(model: ScopeModel, real: Real): Promise<void> {
-    const target = pickTarget(model, this.targetIndex, this.unknownId);
+export class ListCommand extends TargetedCommand {
+  override async run(model: ScopeModel, real: Real): Promise<void> {
+    const target = this.target(model);
     const reply = await listMessages(real.url, target.id, { key: this.who.key.token, agent: this.who.agent, query: "page_size=100" });
     if (target.conversation && reaches(this.who, target.conversation)) {
       const page = expectPage(reply);
@@ -28,7 +18,7 @@ export class ListCommand implements AsyncCommand<ScopeModel, Real> {
     }
   }
 
-  toString(): string {
+  override toString(): string {
     return `list(${label(this.who)}, #${this.targetIndex})`;
   }
 }
