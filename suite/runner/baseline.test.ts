@@ -7,28 +7,14 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { Redactor } from "../harness/redact.ts";
 import { applyBaseline, loadBaseline, parseBaseline, type Baseline, type BaselineEntry } from "./baseline.ts";
 import { buildReport, exitCodeOf, type BuiltReport, type ReportContext, type TestOutcome } from "./build-report.ts";
+import { reportContext } from "./test-fixtures.ts";
 
 const TODAY = "2026-03-10";
 
-function context(overrides: Partial<ReportContext> = {}): ReportContext {
-  return {
-    target: "http://127.0.0.1:1 (agent a)",
-    strict: false,
-    only: [],
-    runId: "run1",
-    seed: 7,
-    startedAt: `${TODAY}T08:00:00.000Z`,
-    durationMs: 10,
-    creates: { budget: 150, spent: 3 },
-    cleanup: { deleted: 0, failed: [] },
-    harnessErrors: [],
-    redactor: new Redactor([]),
-    ...overrides,
-  };
-}
+/** Expiry is judged against the run's start. */
+const context = (overrides: Partial<ReportContext> = {}) => reportContext({ startedAt: `${TODAY}T08:00:00.000Z`, ...overrides });
 
 function outcome(name: string, state: TestOutcome["state"]): TestOutcome {
   const errors = state === "failed" ? [{ name: "AssertionError", message: "expected has_more false" }] : [];

@@ -1,26 +1,7 @@
 import { describe, expect, test } from "vitest";
-import { Redactor } from "../harness/redact.ts";
 import { REQUIREMENTS } from "../requirements.ts";
-import { buildReport, exitCodeOf, type ReportContext, type TestOutcome } from "./build-report.ts";
-
-const KEY = "sk-secret-abcdef123456";
-
-function context(overrides: Partial<ReportContext> = {}): ReportContext {
-  return {
-    target: "http://127.0.0.1:1 (agent a)",
-    strict: false,
-    only: [],
-    runId: "run1",
-    seed: 7,
-    startedAt: "2026-01-01T00:00:00.000Z",
-    durationMs: 12.4,
-    creates: { budget: 150, spent: 3 },
-    cleanup: { deleted: 2, failed: [] },
-    harnessErrors: [],
-    redactor: new Redactor([KEY]),
-    ...overrides,
-  };
-}
+import { buildReport, exitCodeOf, type TestOutcome } from "./build-report.ts";
+import { KEY, reportContext as context } from "./test-fixtures.ts";
 
 function outcome(name: string, state: TestOutcome["state"], extra: Partial<TestOutcome> = {}): TestOutcome {
   return { name, file: "family", state, errors: state === "failed" ? [{ name: "AssertionError", message: "expected 409, got 422" }] : [], durationMs: 1, ...extra };

@@ -9,6 +9,8 @@ import { join, resolve } from "node:path";
 import { onTestFinished } from "vitest";
 import { serveHttp, type LocalServer, type Register } from "../harness/local-servers.ts";
 import type { ConformanceReport } from "../harness/report-types.ts";
+import { Redactor } from "../harness/redact.ts";
+import type { ReportContext } from "./build-report.ts";
 
 export const ROOT = resolve(import.meta.dirname, "../..");
 const CHECK_MODULE = join(ROOT, "suite/harness/check.ts");
@@ -88,3 +90,21 @@ check(["LIST-1"], "quotes the echoed key in its failure", { creates: 0 }, async 
   const res = await target.client.list("00000000-0000-4000-8000-000000000000");
   throw new Error("target said: " + res.text);
 });`;
+
+/** The context a report is built in, for the report builder's and the baseline's unit tests. */
+export function reportContext(overrides: Partial<ReportContext> = {}): ReportContext {
+  return {
+    target: "http://127.0.0.1:1 (agent a)",
+    strict: false,
+    only: [],
+    runId: "run1",
+    seed: 7,
+    startedAt: "2026-01-01T00:00:00.000Z",
+    durationMs: 12.4,
+    creates: { budget: 150, spent: 3 },
+    cleanup: { deleted: 2, failed: [] },
+    harnessErrors: [],
+    redactor: new Redactor([KEY]),
+    ...overrides,
+  };
+}
