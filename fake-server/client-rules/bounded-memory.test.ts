@@ -7,11 +7,11 @@ import { call, createResponse } from "../test-support/client.ts";
 import { fakeServer } from "../test-support/server.ts";
 
 function request(at: number): ObservedRequest {
-  return { method: "GET", path: "/v1/x", at, operation: undefined, agent: undefined, idempotencyKey: undefined, operationKey: undefined, headers: { authorization: undefined, accept: undefined, contentType: undefined } };
+  return { method: "GET", path: "/v1/x", at, operation: undefined, agent: undefined, idempotencyKey: undefined, headers: { authorization: undefined, accept: undefined, contentType: undefined } };
 }
 
 test("a bucket keeps the newest history and violations up to their caps, and counts every violation", () => {
-  const bucket = new KeyBucket("sk-test", "sk-tes…");
+  const bucket = new KeyBucket("sk-test");
   for (let i = 0; i < 10; i++) {
     bucket.remember(request(i), 3);
     bucket.record({ sequence: i, requirement: "CLIENT-1", message: "m", at: i, requests: [request(i)] }, 4);
@@ -22,11 +22,11 @@ test("a bucket keeps the newest history and violations up to their caps, and cou
 });
 
 function create(at: number, idempotencyKey: string, operation: "create" | "stream" = "create"): ObservedRequest {
-  return { ...request(at), method: "POST", operation, agent: "agent-a", idempotencyKey, operationKey: `agent-a\n${idempotencyKey}` };
+  return { ...request(at), method: "POST", operation, agent: "agent-a", idempotencyKey };
 }
 
 test("a request that leaves the history leaves the indexes the rules read too", () => {
-  const bucket = new KeyBucket("sk-test", "sk-tes…");
+  const bucket = new KeyBucket("sk-test");
   const first = create(0, "k");
   const stream = create(1, "s", "stream");
   bucket.remember(first, 3);
@@ -46,7 +46,7 @@ test("a request that leaves the history leaves the indexes the rules read too", 
 });
 
 test("failed streams are indexed in arrival order whatever order they close in", () => {
-  const bucket = new KeyBucket("sk-test", "sk-tes…");
+  const bucket = new KeyBucket("sk-test");
   const early = create(0, "a", "stream");
   const late = create(1, "b", "stream");
   bucket.remember(early, 10);
@@ -60,10 +60,10 @@ test("failed streams are indexed in arrival order whatever order they close in",
 
 test("the key least recently seen is evicted first", () => {
   const buckets = new KeyBuckets(2);
-  buckets.touch("a", "a…");
-  buckets.touch("b", "b…");
-  buckets.touch("a", "a…");
-  buckets.touch("c", "c…");
+  buckets.touch("a");
+  buckets.touch("b");
+  buckets.touch("a");
+  buckets.touch("c");
   expect([...buckets.all()].map((b) => b.token)).toEqual(["a", "c"]);
 });
 

@@ -1,3 +1,4 @@
+import { redactKey } from "../keys.ts";
 import type { ObservedRequest } from "./observed-request.ts";
 
 /** A violation as recorded; rendered on read, so its requests show their latest status. */
@@ -28,24 +29,33 @@ export class KeyBucket {
   readonly violations: RecordedViolation[] = [];
   /** Violations per requirement since the bucket was created, evicted entries included. */
   readonly counts = new Map<string, number>();
-  /** The requests of `history` per operation key, oldest first. */
-  private readonly byOperationKey = new Map<string, ObservedRequest[]>();
+  /**
+   * The requests of `history` per agent, then per Idempotency-Key as sent, oldest first.
+   * Keyed by the header and path strings themselves: a key built from both would be a new
+   * string to flatten and hash on every request.
+   */
+  private readonly byOperationKey = new Map<string, Map<string, ObservedRequest[]>>();
+  /** How the key is shown: its first 6 characters and "…", or null. */
+  readonly shownAs: string | null;
   /** The streams of `history` that started and then failed or were cut, oldest first. */
   private readonly failed: ObservedRequest[] = [];
 
   constructor(
     /** The full bearer token, kept only to match filters; undefined when none could be read. */
     readonly token: string | undefined,
-    /** How the key is shown: its first 6 characters and "…", or null. */
-    readonly shownAs: string | null,
-  ) {}
+  ) {
+    this.shownAs = token === undefined ? null : redactKey(token);
+  }
 
   remember(request: ObservedRequest, cap: number): void {
     this.history.push(request);
-    const key = request.operationKey;
+    const key = request.idempotencyKey;
     if (key !== undefined) {
-      const same = this.byOperationKey.get(key);
-      if (same === undefined) this.byOperationKey.set(key, [request]);
+      const agent = request.agent ?? "";
+      let ofAgent = this.byOperationKey.get(agent);
+      if (ofAgent === undefined) this.byOperationKey.set(agent, (ofAgent = new Map()));
+      const same = ofAgent.get(key);
+      if (same === undefined) ofAgent.set(key, [request]);
       else same.push(request);
     }
     while (this.history.length > cap) {
@@ -59,8 +69,8 @@ export class KeyBucket {
    * first; the request itself among them once it is remembered.
    */
   sameOperationKey(request: ObservedRequest): readonly ObservedRequest[] {
-    const key = request.operationKey;
-    return (key === undefined ? undefined : this.byOperationKey.get(key)) ?? NONE;
+    const key = request.idempotencyKey;
+    return (key === undefined ? undefined : this.byOperationKey.get(request.agent ?? "")?.get(key)) ?? NONE;
   }
 
   /** The streams of the history that started and then failed or were cut, oldest first. */
@@ -84,11 +94,14 @@ export class KeyBucket {
 
   /** The oldest request left the history; it is the oldest entry of each index it is in. */
   private forget(request: ObservedRequest): void {
-    const key = request.operationKey;
-    const same = key === undefined ? undefined : this.byOperationKey.get(key);
-    if (key !== undefined && same !== undefined) {
+    const key = request.idempotencyKey;
+    const agent = request.agent ?? "";
+    const ofAgent = key === undefined ? undefined : this.byOperationKey.get(agent);
+    const same = key === undefined ? undefined : ofAgent?.get(key);
+    if (key !== undefined && ofAgent !== undefined && same !== undefined) {
       if (same[0] === request) same.shift();
-      if (same.length === 0) this.byOperationKey.delete(key);
+      if (same.length === 0) ofAgent.delete(key);
+      if (ofAgent.size === 0) this.byOperationKey.delete(agent);
     }
     if (this.failed[0] === request) this.failed.shift();
   }
@@ -106,12 +119,12 @@ export class KeyBuckets {
   constructor(private readonly maxKeys: number) {}
 
   /** The bucket of a key, created if needed and marked as just seen. */
-  touch(token: string | undefined, shownAs: string | null): KeyBucket {
+  touch(token: string | undefined): KeyBucket {
     // Requests without a readable key share one bucket; "\0" cannot occur in a header value.
     const id = token ?? "\0none";
     const known = this.buckets.get(id);
     if (known !== undefined && id === this.newest) return known;
-    const bucket = known ?? new KeyBucket(token, shownAs);
+    const bucket = known ?? new KeyBucket(token);
     this.buckets.delete(id);
     this.buckets.set(id, bucket);
     this.newest = id;

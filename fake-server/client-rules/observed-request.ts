@@ -30,8 +30,6 @@ export interface ObservedRequest {
   readonly agent: string | undefined;
   /** The Idempotency-Key header as sent (repeats joined with ", "), or undefined. */
   readonly idempotencyKey: string | undefined;
-  /** What the creates of one operation share (agent and Idempotency-Key), as one string; undefined without a key. */
-  readonly operationKey: string | undefined;
   readonly headers: {
     readonly authorization: string | undefined;
     readonly accept: string | undefined;
@@ -67,8 +65,6 @@ export function observeRequest(req: IncomingMessage & { path: string }, at: numb
     operation,
     agent,
     idempotencyKey,
-    // An agent comes from a raw path segment, which never holds a line feed.
-    operationKey: idempotencyKey === undefined ? undefined : `${agent ?? ""}\n${idempotencyKey}`,
     headers: {
       authorization: single(req.headers.authorization),
       accept: single(req.headers.accept),

@@ -4,7 +4,6 @@ import { requirementById } from "../../suite/requirements.ts";
 import { bearerToken } from "../auth.ts";
 import type { Clock } from "../clock.ts";
 import { formatTimestamp } from "../conversations/timestamps.ts";
-import { redactKey } from "../keys.ts";
 import { bucketMatches, type ClientViolationFilter } from "./filter.ts";
 import { KeyBuckets, type KeyBucket, type RecordedViolation } from "./key-buckets.ts";
 import { observeRequest, type ObservedRequest } from "./observed-request.ts";
@@ -20,7 +19,6 @@ class Tracked {
     readonly req: ObservedIncoming,
     readonly observed: ObservedRequest,
     readonly token: string | undefined,
-    readonly shownAs: string | null,
     /** The bucket the request was remembered in on arrival. */
     readonly bucket: KeyBucket,
   ) {}
@@ -58,6 +56,8 @@ function onResponseClose(this: ObservedResponse): void {
 export class ClientRuleObserver {
   readonly options: ClientRuleOptions;
   private readonly rules: readonly ClientRule[];
+  /** The rules of each stage, split once rather than filtered per request. */
+  private readonly rulesOf: Readonly<Record<ClientRule["stage"], readonly ClientRule[]>>;
   private readonly buckets: KeyBuckets;
   private readonly totals = new Map<string, number>();
   private sequence = 0;
@@ -69,6 +69,10 @@ export class ClientRuleObserver {
   ) {
     this.options = resolveClientRuleOptions(options);
     this.rules = createRules();
+    this.rulesOf = {
+      arrival: this.rules.filter((rule) => rule.stage === "arrival"),
+      payload: this.rules.filter((rule) => rule.stage === "payload"),
+    };
     this.buckets = new KeyBuckets(this.options.maxKeys);
   }
 
@@ -76,9 +80,8 @@ export class ClientRuleObserver {
   arrived(req: ObservedIncoming, res: ServerResponse): void {
     const observed = observeRequest(req, this.clock.now());
     const token = this.attributedToken(req);
-    const shownAs = token === undefined ? null : redactKey(token);
-    const bucket = this.buckets.touch(token, shownAs);
-    const tracked = new Tracked(this, req, observed, token, shownAs, bucket);
+    const bucket = this.buckets.touch(token);
+    const tracked = new Tracked(this, req, observed, token, bucket);
     req[TRACKED] = tracked;
     (res as ObservedResponse)[TRACKED] = tracked;
     this.judge("arrival", tracked, bucket);
@@ -101,7 +104,7 @@ export class ClientRuleObserver {
       conversationId: request.conversation_id ?? null,
       excerpt: truncate(canonical, this.options.bodyExcerptChars),
     };
-    const bucket = this.buckets.touch(tracked.token, tracked.shownAs);
+    const bucket = this.buckets.touch(tracked.token);
     this.judge("payload", tracked, bucket);
   }
 
@@ -189,8 +192,7 @@ export class ClientRuleObserver {
       failedStreams: bucket.failedStreams,
       options: this.options,
     };
-    for (const rule of this.rules) {
-      if (rule.stage !== stage) continue;
+    for (const rule of this.rulesOf[stage]) {
       const finding = rule.judge(input);
       if (finding) this.record(rule, finding, bucket, tracked.req);
     }

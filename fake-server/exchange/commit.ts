@@ -15,19 +15,52 @@ function resultOf(conversationId: string, answer: Answer): ResponseResult {
   return { conversation_id: conversationId, response: answer.text, citations: [...answer.citations] };
 }
 
+/** The part of a serialised result that depends on the answer only, as text and as UTF-8. */
+interface SerialisedTail {
+  readonly text: string;
+  readonly bytes: Buffer;
+}
+
 /**
- * The serialised result, exactly as `JSON.stringify(resultOf(…))` writes it. The part after
- * the id depends on the answer only, and the engine shares one answer object per text, so
- * that part is serialised once per answer rather than once per exchange.
+ * The engine shares one answer object per text, so the part after the id is serialised and
+ * encoded once per answer rather than once per exchange.
  */
-const serialisedAnswers = new WeakMap<Answer, string>();
-export function serialisedResult(conversationId: string, answer: Answer): string {
-  let tail = serialisedAnswers.get(answer);
+const serialisedTails = new WeakMap<Answer, SerialisedTail>();
+function tailOf(answer: Answer): SerialisedTail {
+  let tail = serialisedTails.get(answer);
   if (tail === undefined) {
-    tail = `,"response":${JSON.stringify(answer.text)},"citations":${JSON.stringify(answer.citations)}}`;
-    serialisedAnswers.set(answer, tail);
+    const text = `,"response":${JSON.stringify(answer.text)},"citations":${JSON.stringify(answer.citations)}}`;
+    tail = { text, bytes: Buffer.from(text, "utf8") };
+    serialisedTails.set(answer, tail);
   }
-  return `{"conversation_id":${JSON.stringify(conversationId)}${tail}`;
+  return tail;
+}
+
+/**
+ * A serialised result, exactly as `JSON.stringify(resultOf(…))` writes it, in two parts:
+ * the head with the id, and the answer's shared tail. A plain answer sends the two parts
+ * as they are, so no exchange builds or encodes the whole text.
+ */
+export class SerialisedResult {
+  private readonly tail: SerialisedTail;
+  readonly head: string;
+
+  constructor(conversationId: string, answer: Answer) {
+    this.head = `{"conversation_id":${JSON.stringify(conversationId)}`;
+    this.tail = tailOf(answer);
+  }
+
+  get tailBytes(): Buffer {
+    return this.tail.bytes;
+  }
+
+  get text(): string {
+    return this.head + this.tail.text;
+  }
+}
+
+export function serialisedResult(conversationId: string, answer: Answer): string {
+  return new SerialisedResult(conversationId, answer).text;
 }
 
 /** The tool note the three-messages variant stores between question and answer. */
@@ -54,10 +87,18 @@ class AnsweredOutcome {
   }
 }
 
-/** A committed result, with the text stored for its replays (a plain answer sends that same text). */
-export interface Committed {
-  readonly result: ResponseResult;
-  readonly text: string;
+/** A committed exchange: its result, and the serialised form its replays send again. */
+export class Committed {
+  constructor(
+    private readonly conversationId: string,
+    private readonly answer: Answer,
+    readonly serialised: SerialisedResult,
+  ) {}
+
+  /** Built on demand: only the variants and mutants that alter the result read it. */
+  get result(): ResponseResult {
+    return resultOf(this.conversationId, this.answer);
+  }
 }
 
 /**
@@ -76,10 +117,8 @@ export function commitAnswered(
     const note = ctx.behavior.exchangeNote ? noteOf(answer) : undefined;
     ctx.conversations.appendExchange(conversationId, exchange.request.message, answer.text, answer.citations, note);
   }
-  const result = resultOf(conversationId, answer);
-  const text = serialisedResult(conversationId, answer);
   ctx.idempotency.complete(exchange.reservation, new AnsweredOutcome(successStatus(ctx.behavior, "create"), conversationId, answer));
-  return { result, text };
+  return new Committed(conversationId, answer, new SerialisedResult(conversationId, answer));
 }
 
 /**

@@ -32,6 +32,20 @@ export function sendJsonText(
   res.end(text);
 }
 
+/**
+ * Sends a JSON body given as a text head and an encoded tail: both go out in the same
+ * write as the headers, and the tail (shared by many answers) is never copied into a string.
+ */
+export function sendJsonParts(res: ServerResponse, status: number, head: string, tail: Uint8Array): void {
+  if (!writable(res)) return;
+  res.writeHead(status, {
+    "Content-Type": "application/json",
+    "Content-Length": String(Buffer.byteLength(head) + tail.byteLength),
+  });
+  res.write(head);
+  res.end(tail);
+}
+
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Headers = {}): void {
   sendJsonText(res, status, JSON.stringify(body), headers);
 }

@@ -6,19 +6,24 @@ import { abandon, commitAnswered, conversationFor, storedResult, type Committed 
 import { pauseBeforeAnswer } from "../exchange/pause.ts";
 import { prepareExchange } from "../exchange/prepare.ts";
 import { withExtraFields, withExtraFieldsText } from "../http/extra-fields.ts";
-import { sendError, sendJsonText, successStatus } from "../http/respond.ts";
+import { sendError, sendJsonParts, sendJsonText, successStatus } from "../http/respond.ts";
 import type { StoredOutcome } from "../idempotency/store.ts";
 
 const REPLAYED = { "Idempotent-Replayed": "true" } as const;
 
 /**
- * The result as this behavior sends it: the stored text itself, unless a mutant drops the
- * dashes from its conversation_id or the extra-fields variant adds fields.
+ * Sends the result as this behavior does: the stored serialisation itself, unless a mutant
+ * drops the dashes from its conversation_id or the extra-fields variant adds fields.
  */
-function presentedText(behavior: Behavior, { result, text }: Committed): string {
-  if (!behavior.broken.createIdNotUuid && !behavior.extraFields) return text;
+function sendResult(res: ServerResponse, behavior: Behavior, committed: Committed): void {
+  const status = successStatus(behavior, "create");
+  if (!behavior.broken.createIdNotUuid && !behavior.extraFields) {
+    sendJsonParts(res, status, committed.serialised.head, committed.serialised.tailBytes);
+    return;
+  }
+  const { result } = committed;
   const shown = behavior.broken.createIdNotUuid ? { ...result, conversation_id: result.conversation_id.replaceAll("-", "") } : result;
-  return JSON.stringify(withExtraFields(behavior, shown));
+  sendJsonText(res, status, JSON.stringify(withExtraFields(behavior, shown)));
 }
 
 /**
@@ -61,7 +66,7 @@ export async function createResponse(ctx: AppContext, req: FakeRequest, res: Ser
     await pauseBeforeAnswer(ctx, prepared.faults.firstEventDelayMs + ctx.behavior.createLatencyMs, res);
     const answer = styledAnswer(ctx, exchange.request.message);
     const committed = commitAnswered(ctx, exchange, conversationFor(ctx, exchange), answer);
-    sendJsonText(res, successStatus(ctx.behavior, "create"), presentedText(ctx.behavior, committed));
+    sendResult(res, ctx.behavior, committed);
   } catch (error) {
     abandon(ctx, exchange);
     throw error;

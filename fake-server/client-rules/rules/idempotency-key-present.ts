@@ -8,7 +8,8 @@ export const idempotencyKeyPresent: ClientRule = {
   judge({ request }) {
     if (request.operation === undefined) return undefined;
     const key = request.idempotencyKey;
-    if (key !== undefined && key.trim() !== "") return undefined;
+    // \S is what trim() keeps: a key with any such character is not blank.
+    if (key !== undefined && /\S/.test(key)) return undefined;
     const what = key === undefined ? "has no Idempotency-Key header" : "has a blank Idempotency-Key";
     return {
       message: `the ${request.operation} request ${what}; send a new unique key (e.g. a UUID) per logical operation and reuse it only to retry that operation`,
