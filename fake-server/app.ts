@@ -54,38 +54,23 @@ export interface FakeApp {
 const isUnder = (path: string, prefix: string) =>
   path.length >= prefix.length &&
   (path.length === prefix.length || path.charCodeAt(prefix.length) === 0x2f) &&
-  path.slice(0, prefix.length).toLowerCase() === prefix;
+  (path.startsWith(prefix) || path.slice(0, prefix.length).toLowerCase() === prefix);
 
-/** A request on its way into the log: the entry, and what its close listener needs. */
-class PendingLog {
-  constructor(
-    readonly log: RequestLog,
-    readonly entry: LoggedRequest,
-    readonly req: FakeRequest,
-    readonly started: number,
-  ) {}
-}
-
-const PENDING_LOG = Symbol("request-log.pending");
-type LoggedResponse = ServerResponse & { [PENDING_LOG]?: PendingLog };
-
-/** One listener shared by every response (no closure per request): the request is logged as it closes. */
-function logOnClose(this: LoggedResponse): void {
-  const pending = this[PENDING_LOG];
-  if (pending === undefined) return;
-  this[PENDING_LOG] = undefined;
-  const { entry } = pending;
-  entry.status = this.statusCode;
-  entry.durationMs = performance.now() - pending.started;
-  entry.warnings = pending.req.warnings;
-  pending.log.add(entry);
-}
+const LOG_ENTRY = Symbol("request-log.entry");
+type LoggedResponse = ServerResponse & { [LOG_ENTRY]?: LoggedRequest; req: FakeRequest };
 
 function logRequests(ctx: AppContext): Middleware<FakeRequest> {
+  /** One listener per app, shared by its responses (no closure per request): the request is logged as it closes. */
+  function logOnClose(this: LoggedResponse): void {
+    const entry = this[LOG_ENTRY];
+    if (entry === undefined) return;
+    this[LOG_ENTRY] = undefined;
+    entry.closed(this.statusCode, performance.now(), this.req.warnings);
+    ctx.requestLog.add(entry);
+  }
   return (req, res, next) => {
     if (isUnder(req.path, "/__fake")) return next();
-    const entry = new LoggedRequest(ctx.clock.now(), req.method, req.path, req.headers.authorization);
-    (res as LoggedResponse)[PENDING_LOG] = new PendingLog(ctx.requestLog, entry, req, performance.now());
+    (res as LoggedResponse)[LOG_ENTRY] = new LoggedRequest(ctx.clock.now(), performance.now(), req.method, req.path, req.headers.authorization);
     res.on("close", logOnClose);
     return next();
   };

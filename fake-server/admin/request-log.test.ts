@@ -2,18 +2,15 @@ import { expect, test } from "vitest";
 import { LoggedRequest, RequestLog } from "./request-log.ts";
 
 const entry = (status: number): LoggedRequest => {
-  const logged = new LoggedRequest(Date.parse("2026-01-02T03:04:05.678Z"), "GET", "/v1/x", undefined);
-  logged.status = status;
-  logged.durationMs = 1;
+  const logged = new LoggedRequest(Date.parse("2026-01-02T03:04:05.678Z"), 100, "GET", "/v1/x", undefined);
+  logged.closed(status, 101, undefined);
   return logged;
 };
 
 test("an entry is formatted when read: RFC 3339 time, duration in microsecond steps, redacted key, warnings", () => {
   const log = new RequestLog(2);
-  const logged = new LoggedRequest(Date.parse("2026-01-02T03:04:05.678Z"), "POST", "/v1/agents/a/responses", "Bearer sk-fake-a");
-  logged.status = 200;
-  logged.durationMs = 1.23456;
-  logged.warnings = ["CLIENT-2: no key"];
+  const logged = new LoggedRequest(Date.parse("2026-01-02T03:04:05.678Z"), 10, "POST", "/v1/agents/a/responses", "Bearer sk-fake-a");
+  logged.closed(200, 11.23456, ["CLIENT-2: no key"]);
   log.add(logged);
   log.add(entry(404));
   expect(log.recent()).toEqual([

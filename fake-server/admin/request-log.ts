@@ -17,11 +17,20 @@ export class LoggedRequest {
   constructor(
     /** Arrival, epoch milliseconds of the fake's clock. */
     readonly at: number,
+    /** Arrival on the monotonic clock (performance.now()), for the duration. */
+    private readonly startedAt: number,
     readonly method: string,
     readonly path: string,
     /** The Authorization header as sent; only its redacted bearer token is ever shown. */
     readonly authorization: string | undefined,
   ) {}
+
+  /** The response closed at `endedAt` (performance.now()) with `status`. */
+  closed(status: number, endedAt: number, warnings: readonly string[] | undefined): void {
+    this.status = status;
+    this.durationMs = endedAt - this.startedAt;
+    this.warnings = warnings;
+  }
 }
 
 function formatted(request: LoggedRequest): RequestLogEntry {

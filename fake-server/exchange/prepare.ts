@@ -6,7 +6,7 @@ import { ApiError } from "../http/api-error.ts";
 import { readJsonBody } from "../http/read-body.ts";
 import { canonicalJson, fingerprintOfCanonical } from "../idempotency/fingerprint.ts";
 import { readIdempotencyKey } from "../idempotency/key-header.ts";
-import { IdempotencyStore, type IdempotencyLookup, type Reservation, type ReservationVisibility, type StoredOutcome } from "../idempotency/store.ts";
+import { type IdempotencyLookup, type Reservation, type ReservationVisibility, type StoredOutcome } from "../idempotency/store.ts";
 import { conversationNotFound, exchangeCaller, findInScope, reviveDeleted, type Caller } from "../access.ts";
 import { validateResponseRequest } from "./validate-request.ts";
 
@@ -22,6 +22,8 @@ export interface FreshExchange {
 export type PreparedExchange =
   | { readonly kind: "replay"; readonly outcome: StoredOutcome; readonly request: FakeResponseRequest; readonly faults: FaultPlan }
   | { readonly kind: "fresh"; readonly exchange: FreshExchange; readonly faults: FaultPlan };
+
+const NOTHING_RECORDED: IdempotencyLookup = Object.freeze({ kind: "absent" });
 
 /** How this behavior records keys for an operation: held while running, unless a mutant says otherwise. */
 function visibilityOf(broken: Behavior["broken"], operation: "create" | "stream"): ReservationVisibility {
@@ -49,11 +51,11 @@ export async function prepareExchange(ctx: AppContext, req: FakeRequest, operati
   const injected = injectedStatusError(faults);
   if (injected) throw injected;
 
-  const key = IdempotencyStore.scopeKey(caller.grant.token, caller.agentId, idempotencyKey);
+  const records = ctx.idempotency.scope(caller.grant.token, caller.agentId);
   const visible = visibilityOf(broken, operation);
-  const found: IdempotencyLookup = visible === "never" ? { kind: "absent" } : ctx.idempotency.lookup(key, fingerprint);
+  const found: IdempotencyLookup = visible === "never" ? NOTHING_RECORDED : records.lookup(idempotencyKey, fingerprint);
   if (found.kind === "replay") return { kind: "replay", outcome: found.outcome, request, faults };
-  const conflicting = found.kind === "conflict" && broken.conflict === "replay" ? ctx.idempotency.outcomeOf(key) : undefined;
+  const conflicting = found.kind === "conflict" && broken.conflict === "replay" ? records.outcomeOf(idempotencyKey) : undefined;
   if (conflicting !== undefined) return { kind: "replay", outcome: conflicting, request, faults };
   if (found.kind === "conflict") {
     throw new ApiError(
@@ -74,6 +76,6 @@ export async function prepareExchange(ctx: AppContext, req: FakeRequest, operati
   if (conversationId !== undefined && !(findInScope(ctx, conversationId, caller, "continue") ?? reviveDeleted(ctx, conversationId, caller))) {
     throw conversationNotFound(conversationId);
   }
-  const reservation = ctx.idempotency.reserve(key, fingerprint, visible);
+  const reservation = records.reserve(idempotencyKey, fingerprint, visible);
   return { kind: "fresh", exchange: { caller, request, reservation, conversationId }, faults };
 }

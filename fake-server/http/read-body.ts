@@ -26,13 +26,13 @@ class BodyRead {
 const READING = Symbol("read-body.reading");
 type ReadRequest = IncomingMessage & { [READING]?: BodyRead };
 
+/**
+ * The read is over: the listeners stay (each does nothing without a read in progress), as
+ * removing four listeners per request costs more than leaving them to go with the request.
+ */
 function stopReading(req: ReadRequest): BodyRead | undefined {
   const read = req[READING];
   req[READING] = undefined;
-  req.off("data", onData);
-  req.off("end", onEnd);
-  req.off("error", onGone);
-  req.off("close", onGone);
   return read;
 }
 

@@ -3,45 +3,51 @@ import { ManualClock } from "../clock.ts";
 import { IdempotencyStore, type StoredOutcome } from "./store.ts";
 
 const answered: StoredOutcome = { kind: "answered", status: 200, body: "{}" };
-const key = IdempotencyStore.scopeKey("sk", "agent", "key-1");
+const key = "key-1";
+const scopeOf = (store: IdempotencyStore) => store.scope("sk", "agent");
 
 test("absent, then in flight, then replayed; another fingerprint is a conflict throughout", () => {
   const store = new IdempotencyStore(new ManualClock(), 1000);
-  expect(store.lookup(key, "f1")).toEqual({ kind: "absent" });
-  const reservation = store.reserve(key, "f1");
-  expect(store.lookup(key, "f1")).toEqual({ kind: "in_flight" });
-  expect(store.lookup(key, "f2")).toEqual({ kind: "conflict" });
+  expect(scopeOf(store).lookup(key, "f1")).toEqual({ kind: "absent" });
+  const reservation = scopeOf(store).reserve(key, "f1");
+  expect(scopeOf(store).lookup(key, "f1")).toEqual({ kind: "in_flight" });
+  expect(scopeOf(store).lookup(key, "f2")).toEqual({ kind: "conflict" });
   store.complete(reservation, answered);
-  expect(store.lookup(key, "f1")).toEqual({ kind: "replay", outcome: answered });
-  expect(store.lookup(key, "f2")).toEqual({ kind: "conflict" });
+  expect(scopeOf(store).lookup(key, "f1")).toEqual({ kind: "replay", outcome: answered });
+  expect(scopeOf(store).lookup(key, "f2")).toEqual({ kind: "conflict" });
 });
 
-test("scope keys separate API keys and agents, whatever characters they hold", () => {
-  expect(IdempotencyStore.scopeKey("a", "b,c", "d")).not.toBe(IdempotencyStore.scopeKey("a,b", "c", "d"));
-  expect(IdempotencyStore.scopeKey("sk", "agent-a", "k")).not.toBe(IdempotencyStore.scopeKey("sk", "agent-b", "k"));
+test("scopes separate API keys and agents, whatever characters they hold", () => {
+  const store = new IdempotencyStore(new ManualClock(), 1000);
+  store.complete(store.scope("a", "b,c").reserve("d", "f1"), answered);
+  store.complete(store.scope("sk", "agent-a").reserve("k", "f1"), answered);
+  expect(store.scope("a,b", "c").lookup("d", "f1")).toEqual({ kind: "absent" });
+  expect(store.scope("sk", "agent-b").lookup("k", "f1")).toEqual({ kind: "absent" });
+  expect(store.scope("a", "b,c").lookup("d", "f1").kind).toBe("replay");
+  expect(store.size).toBe(2);
 });
 
 test("a released reservation frees the key; releasing a completed one keeps it", () => {
   const store = new IdempotencyStore(new ManualClock(), 1000);
-  store.release(store.reserve(key, "f1"));
-  expect(store.lookup(key, "f1")).toEqual({ kind: "absent" });
-  const reservation = store.reserve(key, "f1");
+  store.release(scopeOf(store).reserve(key, "f1"));
+  expect(scopeOf(store).lookup(key, "f1")).toEqual({ kind: "absent" });
+  const reservation = scopeOf(store).reserve(key, "f1");
   store.complete(reservation, answered);
   store.release(reservation);
-  expect(store.lookup(key, "f1").kind).toBe("replay");
+  expect(scopeOf(store).lookup(key, "f1").kind).toBe("replay");
 });
 
 test("records expire after the TTL, lazily on lookup and by the sweep", () => {
   const clock = new ManualClock();
   const store = new IdempotencyStore(clock, 1000);
-  store.complete(store.reserve(key, "f1"), answered);
-  const other = IdempotencyStore.scopeKey("sk", "agent", "key-2");
-  store.complete(store.reserve(other, "f1"), answered);
+  store.complete(scopeOf(store).reserve(key, "f1"), answered);
+  const other = "key-2";
+  store.complete(scopeOf(store).reserve(other, "f1"), answered);
   clock.advance(999);
-  expect(store.lookup(key, "f1").kind).toBe("replay");
+  expect(scopeOf(store).lookup(key, "f1").kind).toBe("replay");
   expect(store.sweep()).toBe(0);
   clock.advance(1);
-  expect(store.lookup(key, "f2")).toEqual({ kind: "absent" });
+  expect(scopeOf(store).lookup(key, "f2")).toEqual({ kind: "absent" });
   expect(store.size).toBe(1);
   expect(store.sweep()).toBe(1);
   expect(store.size).toBe(0);
@@ -50,10 +56,10 @@ test("records expire after the TTL, lazily on lookup and by the sweep", () => {
 test("an operation in flight never expires, and a reset is not undone by its completion", () => {
   const clock = new ManualClock();
   const store = new IdempotencyStore(clock, 10);
-  const reservation = store.reserve(key, "f1");
+  const reservation = scopeOf(store).reserve(key, "f1");
   clock.advance(1_000_000);
-  expect(store.lookup(key, "f1")).toEqual({ kind: "in_flight" });
+  expect(scopeOf(store).lookup(key, "f1")).toEqual({ kind: "in_flight" });
   store.clear();
   store.complete(reservation, answered);
-  expect(store.lookup(key, "f1")).toEqual({ kind: "absent" });
+  expect(scopeOf(store).lookup(key, "f1")).toEqual({ kind: "absent" });
 });

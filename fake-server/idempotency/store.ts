@@ -27,10 +27,13 @@ interface IdempotencyRecord {
 
 /** A key held by an operation in flight; completing or releasing it is the holder's duty. */
 export interface Reservation {
+  readonly scope: IdempotencyScope;
   readonly key: string;
   readonly record: IdempotencyRecord;
   /** When the record becomes visible to other requests (see `reserve`). */
   readonly visible: ReservationVisibility;
+  /** The store's generation when reserved: a reset since then makes completing a no-op. */
+  readonly generation: number;
 }
 
 /**
@@ -46,28 +49,28 @@ export type IdempotencyLookup =
   | { readonly kind: "in_flight" }
   | { readonly kind: "conflict" };
 
-/** Records keyed by (API key, agent, Idempotency-Key). Every method is synchronous. */
-export class IdempotencyStore {
-  private readonly records = new Map<string, IdempotencyRecord>();
+// The answers that carry nothing are shared rather than built per request.
+const ABSENT: IdempotencyLookup = Object.freeze({ kind: "absent" });
+const IN_FLIGHT: IdempotencyLookup = Object.freeze({ kind: "in_flight" });
+const CONFLICT: IdempotencyLookup = Object.freeze({ kind: "conflict" });
+
+/**
+ * The records of one (API key, agent): keyed by the Idempotency-Key header as sent, so a
+ * request builds no composite key to hash. Every method is synchronous.
+ */
+export class IdempotencyScope {
+  readonly records = new Map<string, IdempotencyRecord>();
 
   constructor(
+    private readonly store: IdempotencyStore,
     private readonly clock: Clock,
-    private readonly ttlMs: number,
   ) {}
-
-  static scopeKey(token: string, agentId: string, idempotencyKey: string): string {
-    return JSON.stringify([token, agentId, idempotencyKey]);
-  }
-
-  get size(): number {
-    return this.records.size;
-  }
 
   lookup(key: string, fingerprint: string): IdempotencyLookup {
     const record = this.live(key);
-    if (!record) return { kind: "absent" };
-    if (record.fingerprint !== fingerprint) return { kind: "conflict" };
-    return record.outcome ? { kind: "replay", outcome: record.outcome } : { kind: "in_flight" };
+    if (!record) return ABSENT;
+    if (record.fingerprint !== fingerprint) return CONFLICT;
+    return record.outcome ? { kind: "replay", outcome: record.outcome } : IN_FLIGHT;
   }
 
   /** The outcome stored under a key whatever the payload (a mutant replays it for a different payload). */
@@ -79,45 +82,12 @@ export class IdempotencyStore {
   reserve(key: string, fingerprint: string, visible: ReservationVisibility = "now"): Reservation {
     const record: IdempotencyRecord = { fingerprint, outcome: undefined, expiresAt: Number.POSITIVE_INFINITY };
     if (visible === "now") {
-      // A lookup said "absent" just before; only a live record here would be a wiring bug.
-      const existing = this.records.get(key);
-      if (existing && existing.expiresAt > this.clock.now()) throw new Error("idempotency key reserved twice");
+      // A lookup said "absent" just before (and removed an expired record): only a record
+      // here would be a wiring bug.
+      if (this.records.has(key)) throw new Error("idempotency key reserved twice");
       this.records.set(key, record);
     }
-    return { key, record, visible };
-  }
-
-  /** Stores the outcome; a no-op if the store was reset while the operation ran. */
-  complete(reservation: Reservation, outcome: StoredOutcome): void {
-    if (reservation.visible === "never") return;
-    if (reservation.visible === "on-completion") this.records.set(reservation.key, reservation.record);
-    if (this.records.get(reservation.key) !== reservation.record) return;
-    reservation.record.outcome = outcome;
-    reservation.record.expiresAt = this.clock.now() + this.ttlMs;
-  }
-
-  /** Frees the key of an operation that did not take place, so a retry can run it. A completed record stays. */
-  release(reservation: Reservation): void {
-    if (reservation.record.outcome === undefined && this.records.get(reservation.key) === reservation.record) {
-      this.records.delete(reservation.key);
-    }
-  }
-
-  /** Drops every expired record; returns how many. */
-  sweep(): number {
-    const now = this.clock.now();
-    let dropped = 0;
-    for (const [key, record] of this.records) {
-      if (record.expiresAt <= now) {
-        this.records.delete(key);
-        dropped++;
-      }
-    }
-    return dropped;
-  }
-
-  clear(): void {
-    this.records.clear();
+    return { scope: this, key, record, visible, generation: this.store.generation };
   }
 
   private live(key: string): IdempotencyRecord | undefined {
@@ -127,5 +97,78 @@ export class IdempotencyStore {
       return undefined;
     }
     return record;
+  }
+}
+
+/** Records keyed by (API key, agent, Idempotency-Key), one scope per (API key, agent). */
+export class IdempotencyStore {
+  /** API key, then agent. Both are few, so these maps stay small. */
+  private scopes = new Map<string, Map<string, IdempotencyScope>>();
+  private currentGeneration = 0;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly ttlMs: number,
+  ) {}
+
+  /** Bumped by every reset: reservations taken before it no longer complete. */
+  get generation(): number {
+    return this.currentGeneration;
+  }
+
+  /** The records of one API key and agent (created empty on first use). */
+  scope(token: string, agentId: string): IdempotencyScope {
+    let ofToken = this.scopes.get(token);
+    if (ofToken === undefined) this.scopes.set(token, (ofToken = new Map()));
+    let scope = ofToken.get(agentId);
+    if (scope === undefined) ofToken.set(agentId, (scope = new IdempotencyScope(this, this.clock)));
+    return scope;
+  }
+
+  get size(): number {
+    let size = 0;
+    for (const scope of this.allScopes()) size += scope.records.size;
+    return size;
+  }
+
+  /** Stores the outcome; a no-op if the store was reset while the operation ran. */
+  complete(reservation: Reservation, outcome: StoredOutcome): void {
+    if (reservation.visible === "never" || reservation.generation !== this.currentGeneration) return;
+    if (reservation.visible === "on-completion") reservation.scope.records.set(reservation.key, reservation.record);
+    reservation.record.outcome = outcome;
+    reservation.record.expiresAt = this.clock.now() + this.ttlMs;
+  }
+
+  /** Frees the key of an operation that did not take place, so a retry can run it. A completed record stays. */
+  release(reservation: Reservation): void {
+    const { records } = reservation.scope;
+    if (reservation.record.outcome === undefined && records.get(reservation.key) === reservation.record) {
+      records.delete(reservation.key);
+    }
+  }
+
+  /** Drops every expired record; returns how many. */
+  sweep(): number {
+    const now = this.clock.now();
+    let dropped = 0;
+    for (const { records } of this.allScopes()) {
+      for (const [key, record] of records) {
+        if (record.expiresAt <= now) {
+          records.delete(key);
+          dropped++;
+        }
+      }
+    }
+    return dropped;
+  }
+
+  /** Forgets every record; operations still running complete without storing anything. */
+  clear(): void {
+    this.scopes = new Map();
+    this.currentGeneration++;
+  }
+
+  private *allScopes(): Generator<IdempotencyScope> {
+    for (const ofToken of this.scopes.values()) yield* ofToken.values();
   }
 }
