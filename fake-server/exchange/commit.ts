@@ -37,30 +37,15 @@ function tailOf(answer: Answer): SerialisedTail {
 }
 
 /**
- * A serialised result, exactly as `JSON.stringify(resultOf(…))` writes it, in two parts:
- * the head with the id, and the answer's shared tail. A plain answer sends the two parts
- * as they are, so no exchange builds or encodes the whole text.
+ * A serialised result, exactly as `JSON.stringify(resultOf(…))` writes it: the head with the
+ * id, then the answer's shared tail.
  */
-export class SerialisedResult {
-  private readonly tail: SerialisedTail;
-  readonly head: string;
-
-  constructor(conversationId: string, answer: Answer) {
-    this.head = `{"conversation_id":${JSON.stringify(conversationId)}`;
-    this.tail = tailOf(answer);
-  }
-
-  get tailBytes(): Buffer {
-    return this.tail.bytes;
-  }
-
-  get text(): string {
-    return this.head + this.tail.text;
-  }
+function headOf(conversationId: string): string {
+  return `{"conversation_id":${JSON.stringify(conversationId)}`;
 }
 
 export function serialisedResult(conversationId: string, answer: Answer): string {
-  return new SerialisedResult(conversationId, answer).text;
+  return headOf(conversationId) + tailOf(answer).text;
 }
 
 /** The tool note the three-messages variant stores between question and answer. */
@@ -72,8 +57,10 @@ function noteOf(answer: Answer): string {
  * What an answered exchange leaves for its replays: the id and the (shared, frozen) answer,
  * written out when a replay reads `body`, the same bytes every time. A record so keeps no
  * text of its own: the store grows by an id per exchange, not by a copy of the answer.
+ * The plain answer to the exchange itself is sent from it too, as `head` and `tailBytes`:
+ * no exchange builds or encodes the whole text.
  */
-class AnsweredOutcome {
+export class AnsweredOutcome {
   readonly kind = "answered" as const;
 
   constructor(
@@ -85,15 +72,16 @@ class AnsweredOutcome {
   get body(): string {
     return serialisedResult(this.conversationId, this.answer);
   }
-}
 
-/** A committed exchange: its result, and the serialised form its replays send again. */
-export class Committed {
-  constructor(
-    private readonly conversationId: string,
-    private readonly answer: Answer,
-    readonly serialised: SerialisedResult,
-  ) {}
+  /** The body up to the answer's shared tail. */
+  get head(): string {
+    return headOf(this.conversationId);
+  }
+
+  /** The rest of the body: the answer's tail, encoded once per answer. */
+  get tailBytes(): Buffer {
+    return tailOf(this.answer).bytes;
+  }
 
   /** Built on demand: only the variants and mutants that alter the result read it. */
   get result(): ResponseResult {
@@ -112,13 +100,14 @@ export function commitAnswered(
   conversationId: string,
   answer: Answer,
   append = true,
-): Committed {
+): AnsweredOutcome {
   if (append) {
     const note = ctx.behavior.exchangeNote ? noteOf(answer) : undefined;
     ctx.conversations.appendExchange(conversationId, exchange.request.message, answer.text, answer.citations, note);
   }
-  ctx.idempotency.complete(exchange.reservation, new AnsweredOutcome(successStatus(ctx.behavior, "create"), conversationId, answer));
-  return new Committed(conversationId, answer, new SerialisedResult(conversationId, answer));
+  const outcome = new AnsweredOutcome(successStatus(ctx.behavior, "create"), conversationId, answer);
+  ctx.idempotency.complete(exchange.reservation, outcome);
+  return outcome;
 }
 
 /**

@@ -20,10 +20,11 @@ export async function pause(ctx: AppContext, ms: number, clientGone: AbortSignal
 }
 
 /**
- * A pause before answering `res`. The signal that the client has gone is built only for a
- * pause that waits: most requests take none, and need no AbortController.
+ * A pause before answering `res`, or undefined when there is none to wait for. Most
+ * requests take none: they need no AbortController for the client, and no promise to await.
  */
-export async function pauseBeforeAnswer(ctx: AppContext, ms: number, res: ServerResponse): Promise<void> {
+export function pauseBeforeAnswer(ctx: AppContext, ms: number, res: ServerResponse): Promise<void> | undefined {
   if (ms > 0) return pause(ctx, ms, clientGoneSignal(res));
   if (ctx.shutdown.aborted) throw new ServerClosingError();
+  return undefined;
 }

@@ -1,10 +1,11 @@
 import type { IncomingMessage } from "node:http";
 import { ApiError, ClientGoneError } from "./api-error.ts";
 
-function isJsonMediaType(contentType: string | undefined): boolean {
-  if (contentType === undefined) return false;
-  const [mediaType = ""] = contentType.split(";");
-  return mediaType.trim().toLowerCase() === "application/json";
+/** application/json in any case, with or without parameters, whitespace around it as trim() drops it; no string built. */
+const JSON_MEDIA_TYPE = /^\s*application\/json\s*(?:;|$)/i;
+
+export function isJsonMediaType(contentType: string | undefined): boolean {
+  return contentType !== undefined && JSON_MEDIA_TYPE.test(contentType);
 }
 
 function tooLarge(maxBytes: number): ApiError {

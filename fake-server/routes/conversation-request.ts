@@ -23,7 +23,8 @@ export async function conversationRequest<T>(
   const checked = validate();
   const injected = injectedStatusError(faults);
   if (injected) throw injected;
-  await pauseBeforeAnswer(ctx, faults.firstEventDelayMs, res);
+  const pausing = pauseBeforeAnswer(ctx, faults.firstEventDelayMs, res);
+  if (pausing) await pausing;
   const id = req.params["conversation_id"] ?? "";
   const conversation = Uuid.safeParse(id).success
     ? findInScope(ctx, id, caller, operation)

@@ -2,9 +2,9 @@ import type { ServerResponse } from "node:http";
 import { styledAnswer } from "../answers/style.ts";
 import type { Behavior } from "../behavior.ts";
 import type { AppContext, FakeRequest } from "../context.ts";
-import { abandon, commitAnswered, conversationFor, storedResult, type Committed } from "../exchange/commit.ts";
+import { abandon, commitAnswered, conversationFor, storedResult, type AnsweredOutcome } from "../exchange/commit.ts";
 import { pauseBeforeAnswer } from "../exchange/pause.ts";
-import { prepareExchange } from "../exchange/prepare.ts";
+import { checkExchangeHeaders, prepareExchange, readExchangeBody } from "../exchange/prepare.ts";
 import { withExtraFields, withExtraFieldsText } from "../http/extra-fields.ts";
 import { sendError, sendJsonParts, sendJsonText, successStatus } from "../http/respond.ts";
 import type { StoredOutcome } from "../idempotency/store.ts";
@@ -15,10 +15,10 @@ const REPLAYED = { "Idempotent-Replayed": "true" } as const;
  * Sends the result as this behavior does: the stored serialisation itself, unless a mutant
  * drops the dashes from its conversation_id or the extra-fields variant adds fields.
  */
-function sendResult(res: ServerResponse, behavior: Behavior, committed: Committed): void {
+function sendResult(res: ServerResponse, behavior: Behavior, committed: AnsweredOutcome): void {
   const status = successStatus(behavior, "create");
   if (!behavior.broken.createIdNotUuid && !behavior.extraFields) {
-    sendJsonParts(res, status, committed.serialised.head, committed.serialised.tailBytes);
+    sendJsonParts(res, status, committed.head, committed.tailBytes);
     return;
   }
   const { result } = committed;
@@ -41,9 +41,11 @@ function replayText(ctx: AppContext, message: string, outcome: Extract<StoredOut
 
 /** POST /v1/agents/:agent_id/responses */
 export async function createResponse(ctx: AppContext, req: FakeRequest, res: ServerResponse): Promise<void> {
-  const prepared = await prepareExchange(ctx, req, "create");
+  const headers = checkExchangeHeaders(ctx, req);
+  const prepared = prepareExchange(ctx, req, "create", headers, await readExchangeBody(ctx, req));
   if (prepared.kind === "replay") {
-    await pauseBeforeAnswer(ctx, prepared.faults.firstEventDelayMs, res);
+    const pausing = pauseBeforeAnswer(ctx, prepared.faults.firstEventDelayMs, res);
+    if (pausing) await pausing;
     const { outcome } = prepared;
     if (outcome.kind === "answered") {
       sendJsonText(res, outcome.status, replayText(ctx, prepared.request.message, outcome), REPLAYED);
@@ -63,7 +65,8 @@ export async function createResponse(ctx: AppContext, req: FakeRequest, res: Ser
   const { exchange } = prepared;
   try {
     // A client that hangs up during the pause does not cancel the exchange: it completes now.
-    await pauseBeforeAnswer(ctx, prepared.faults.firstEventDelayMs + ctx.behavior.createLatencyMs, res);
+    const pausing = pauseBeforeAnswer(ctx, prepared.faults.firstEventDelayMs + ctx.behavior.createLatencyMs, res);
+    if (pausing) await pausing;
     const answer = styledAnswer(ctx, exchange.request.message);
     const committed = commitAnswered(ctx, exchange, conversationFor(ctx, exchange), answer);
     sendResult(res, ctx.behavior, committed);

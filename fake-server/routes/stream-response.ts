@@ -5,7 +5,7 @@ import { splitIntoDeltas } from "../answers/split.ts";
 import { styledAnswer } from "../answers/style.ts";
 import { abandon, commitAnswered, commitFailed, conversationFor, storedResult } from "../exchange/commit.ts";
 import { playStream, type StreamDelays, type StreamScript } from "../exchange/play-stream.ts";
-import { prepareExchange, type FreshExchange, type PreparedExchange } from "../exchange/prepare.ts";
+import { checkExchangeHeaders, prepareExchange, readExchangeBody, type FreshExchange, type PreparedExchange } from "../exchange/prepare.ts";
 import type { FaultPlan } from "../faults.ts";
 import { successStatus } from "../http/respond.ts";
 import { ApiError } from "../http/api-error.ts";
@@ -64,7 +64,8 @@ function freshScript(ctx: AppContext, exchange: FreshExchange, faults: FaultPlan
 export async function streamResponse(ctx: AppContext, req: FakeRequest, res: ServerResponse): Promise<void> {
   let prepared: PreparedExchange;
   try {
-    prepared = await prepareExchange(ctx, req, "stream");
+    const headers = checkExchangeHeaders(ctx, req);
+    prepared = prepareExchange(ctx, req, "stream", headers, await readExchangeBody(ctx, req));
   } catch (error) {
     // Mutant only: a validation failure becomes a 200 event stream holding one error event.
     if (!(ctx.behavior.broken.streamValidationAsEvents && error instanceof ApiError && error.status === 400)) throw error;

@@ -1,9 +1,7 @@
+import { isJsonMediaType } from "../../http/read-body.ts";
 import type { ClientRule } from "../rule.ts";
 
 const MAX_SHOWN = 60;
-
-/** The media type application/json, in any case, with or without parameters (no string built per request). */
-const JSON_MEDIA_TYPE = /^\s*application\/json\s*(?:;|$)/i;
 
 /** CLIENT-6: every create, plain or streamed, carries `Content-Type: application/json`. */
 export const jsonContentType: ClientRule = {
@@ -13,7 +11,7 @@ export const jsonContentType: ClientRule = {
   judge({ request }) {
     if (request.operation === undefined) return undefined;
     const contentType = request.headers.contentType;
-    if (contentType !== undefined && JSON_MEDIA_TYPE.test(contentType)) return undefined;
+    if (isJsonMediaType(contentType)) return undefined;
     const sent = contentType === undefined
       ? "no Content-Type"
       : `Content-Type ${JSON.stringify(contentType.slice(0, MAX_SHOWN))}`;
