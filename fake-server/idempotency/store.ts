@@ -81,12 +81,9 @@ export class IdempotencyScope {
   /** Holds the key for an operation about to run. Call only right after `lookup` said "absent". */
   reserve(key: string, fingerprint: string, visible: ReservationVisibility = "now"): Reservation {
     const record: IdempotencyRecord = { fingerprint, outcome: undefined, expiresAt: Number.POSITIVE_INFINITY };
-    if (visible === "now") {
-      // A lookup said "absent" just before (and removed an expired record): only a record
-      // here would be a wiring bug.
-      if (this.records.has(key)) throw new Error("idempotency key reserved twice");
-      this.records.set(key, record);
-    }
+    // A lookup said "absent" just before, in the same turn of the event loop, and removed
+    // any expired record: the key is free.
+    if (visible === "now") this.records.set(key, record);
     return { scope: this, key, record, visible, generation: this.store.generation };
   }
 
