@@ -59,9 +59,14 @@ const isUnder = (path: string, prefix: string) =>
 const LOG_ENTRY = Symbol("request-log.entry");
 type LoggedResponse = ServerResponse & { [LOG_ENTRY]?: LoggedRequest; req: FakeRequest };
 
+/**
+ * Logs every request outside /__fake. Its `close` listener, one per app and shared by the
+ * responses (no closure per request), also tells the client-rule observer: one listener per
+ * response rather than one per module.
+ */
 function logRequests(ctx: AppContext): Middleware<FakeRequest> {
-  /** One listener per app, shared by its responses (no closure per request): the request is logged as it closes. */
-  function logOnClose(this: LoggedResponse): void {
+  function onClose(this: LoggedResponse): void {
+    ctx.clientRules.responseClosed(this);
     const entry = this[LOG_ENTRY];
     if (entry === undefined) return;
     this[LOG_ENTRY] = undefined;
@@ -71,7 +76,7 @@ function logRequests(ctx: AppContext): Middleware<FakeRequest> {
   return (req, res, next) => {
     if (isUnder(req.path, "/__fake")) return next();
     (res as LoggedResponse)[LOG_ENTRY] = new LoggedRequest(ctx.clock.now(), performance.now(), req.method, req.path, req.headers.authorization);
-    res.on("close", logOnClose);
+    res.on("close", onClose);
     return next();
   };
 }

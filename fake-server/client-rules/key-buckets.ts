@@ -23,8 +23,12 @@ function isFailedStream(request: ObservedRequest): boolean {
  * match, so judging a request costs the same whatever the history holds.
  */
 export class KeyBucket {
-  /** Recent create requests, oldest first. */
-  readonly history: ObservedRequest[] = [];
+  /**
+   * Recent create requests, a ring once full: `next` is the oldest's slot. Overwriting a
+   * slot, rather than shifting an array of hundreds, keeps remembering a request constant.
+   */
+  private readonly ring: ObservedRequest[] = [];
+  private next = 0;
   /** Recent violations, oldest first. */
   readonly violations: RecordedViolation[] = [];
   /** Violations per requirement since the bucket was created, evicted entries included. */
@@ -47,8 +51,21 @@ export class KeyBucket {
     this.shownAs = token === undefined ? null : redactKey(token);
   }
 
+  /** Recent create requests, oldest first. */
+  get history(): ObservedRequest[] {
+    return [...this.ring.slice(this.next), ...this.ring.slice(0, this.next)];
+  }
+
   remember(request: ObservedRequest, cap: number): void {
-    this.history.push(request);
+    let evicted: ObservedRequest | undefined;
+    if (this.ring.length < cap) {
+      this.ring.push(request);
+    } else {
+      evicted = this.ring[this.next];
+      this.ring[this.next] = request;
+      this.next = (this.next + 1) % this.ring.length;
+    }
+    if (evicted !== undefined) this.forget(evicted);
     const key = request.idempotencyKey;
     if (key !== undefined) {
       const agent = request.agent ?? "";
@@ -57,10 +74,6 @@ export class KeyBucket {
       const same = ofAgent.get(key);
       if (same === undefined) ofAgent.set(key, [request]);
       else same.push(request);
-    }
-    while (this.history.length > cap) {
-      const evicted = this.history.shift();
-      if (evicted !== undefined) this.forget(evicted);
     }
   }
 
@@ -80,10 +93,11 @@ export class KeyBucket {
 
   /** A request's connection closed: a failed stream still in the history joins the index. */
   closed(request: ObservedRequest): void {
-    if (!isFailedStream(request) || this.failed.includes(request) || !this.history.includes(request)) return;
+    if (!isFailedStream(request) || this.failed.includes(request) || !this.ring.includes(request)) return;
     this.failed.push(request);
     // Closes come in any order; the index keeps the history's (arrival) order.
-    this.failed.sort((a, b) => this.history.indexOf(a) - this.history.indexOf(b));
+    const age = (r: ObservedRequest) => (this.ring.indexOf(r) - this.next + this.ring.length) % this.ring.length;
+    this.failed.sort((a, b) => age(a) - age(b));
   }
 
   record(violation: RecordedViolation, cap: number): void {

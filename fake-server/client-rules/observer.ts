@@ -15,7 +15,6 @@ import { createRules } from "./rules/index.ts";
 /** What the observer follows of one request, kept on the request and its response. */
 class Tracked {
   constructor(
-    readonly observer: ClientRuleObserver,
     readonly req: ObservedIncoming,
     readonly observed: ObservedRequest,
     readonly token: string | undefined,
@@ -33,20 +32,6 @@ type ObservedResponse = ServerResponse & { [TRACKED]?: Tracked };
 
 function trackedOf(req: IncomingMessage): Tracked | undefined {
   return (req as ObservedIncoming)[TRACKED];
-}
-
-/** The response's connection closed: the answer's status and end, as the client could see them. */
-function onResponseClose(this: ObservedResponse): void {
-  const tracked = this[TRACKED];
-  if (tracked === undefined) return;
-  const { observed } = tracked;
-  observed.status = this.statusCode;
-  observed.finishedAt = tracked.observer.now();
-  // A stream route answers 2xx only with an event stream; closed before its end is cut,
-  // whoever cut it (an injected drop, the network, the client hanging up).
-  const started = observed.operation === "stream" && this.headersSent && this.statusCode >= 200 && this.statusCode < 300;
-  if (started && !this.writableFinished) observed.streamEnd = "cut";
-  tracked.bucket.closed(observed);
 }
 
 /**
@@ -76,17 +61,34 @@ export class ClientRuleObserver {
     this.buckets = new KeyBuckets(this.options.maxKeys);
   }
 
-  /** A /v1 request came in: judge its headers now, and follow it until its connection closes. */
+  /**
+   * A /v1 request came in: judge its headers now, and follow it until its connection closes.
+   * The app calls `responseClosed` from the one `close` listener it keeps per response.
+   */
   arrived(req: ObservedIncoming, res: ServerResponse): void {
     const observed = observeRequest(req, this.clock.now());
     const token = this.attributedToken(req);
     const bucket = this.buckets.touch(token);
-    const tracked = new Tracked(this, req, observed, token, bucket);
+    const tracked = new Tracked(req, observed, token, bucket);
     req[TRACKED] = tracked;
     (res as ObservedResponse)[TRACKED] = tracked;
     this.judge("arrival", tracked, bucket);
     if (observed.operation !== undefined) bucket.remember(observed, this.options.historyPerKey);
-    res.on("close", onResponseClose);
+  }
+
+  /** A response's connection closed: the answer's status and end, as the client could see them. Untracked responses are ignored. */
+  responseClosed(res: ServerResponse): void {
+    const tracked = (res as ObservedResponse)[TRACKED];
+    if (tracked === undefined) return;
+    (res as ObservedResponse)[TRACKED] = undefined;
+    const { observed } = tracked;
+    observed.status = res.statusCode;
+    observed.finishedAt = this.clock.now();
+    // A stream route answers 2xx only with an event stream; closed before its end is cut,
+    // whoever cut it (an injected drop, the network, the client hanging up).
+    const started = observed.operation === "stream" && res.headersSent && res.statusCode >= 200 && res.statusCode < 300;
+    if (started && !res.writableFinished) observed.streamEnd = "cut";
+    tracked.bucket.closed(observed);
   }
 
   /**
@@ -177,11 +179,6 @@ export class ClientRuleObserver {
   clear(): void {
     this.buckets.clear();
     this.totals.clear();
-  }
-
-  /** The fake's clock, for the close listener. */
-  now(): number {
-    return this.clock.now();
   }
 
   private judge(stage: ClientRule["stage"], tracked: Tracked, bucket: KeyBucket): void {
