@@ -6,7 +6,7 @@ import { createAnswerEngine, type AnswerEngine } from "./answers/engine.ts";
 import { authenticate, skippedAuthGrant } from "./auth.ts";
 import type { Behavior } from "./behavior.ts";
 import { systemClock, type Clock } from "./clock.ts";
-import { observeClients } from "./client-rules/middleware.ts";
+import { observeArrival } from "./client-rules/middleware.ts";
 import { ClientRuleObserver } from "./client-rules/observer.ts";
 import type { AppContext, FakeRequest, Handler } from "./context.ts";
 import { ConversationStore, type StoreStats } from "./conversations/store.ts";
@@ -64,7 +64,7 @@ type LoggedResponse = ServerResponse & { [LOG_ENTRY]?: LoggedRequest; req: FakeR
  * responses (no closure per request), also tells the client-rule observer: one listener per
  * response rather than one per module.
  */
-function logRequests(ctx: AppContext): Middleware<FakeRequest> {
+function requestLogger(ctx: AppContext): (req: FakeRequest, res: ServerResponse) => void {
   function onClose(this: LoggedResponse): void {
     ctx.clientRules.responseClosed(this);
     const entry = this[LOG_ENTRY];
@@ -73,29 +73,41 @@ function logRequests(ctx: AppContext): Middleware<FakeRequest> {
     entry.closed(this.statusCode, performance.now(), this.req.warnings);
     ctx.requestLog.add(entry);
   }
-  return (req, res, next) => {
-    if (isUnder(req.path, "/__fake")) return next();
+  return (req, res) => {
+    if (isUnder(req.path, "/__fake")) return;
     (res as LoggedResponse)[LOG_ENTRY] = new LoggedRequest(ctx.clock.now(), performance.now(), req.method, req.path, req.headers.authorization);
     res.on("close", onClose);
-    return next();
   };
 }
 
-/** Every /v1 request, known route or not, must first show a valid key. */
-function requireKey(ctx: AppContext): Middleware<FakeRequest> {
-  return (req, res, next) => {
-    if (!isUnder(req.path, "/v1")) return next();
-    try {
-      req.grant = authenticate(req, ctx.options.keys);
-    } catch (error) {
-      // Only a mutant lets such a request through (behavior.broken.authSkippedOn).
-      const skipped = skippedAuthGrant(req, ctx.behavior, ctx.options.keys);
-      if (skipped === undefined) {
-        fail(ctx, req, res, error);
-        return;
-      }
-      req.grant = skipped;
+/** Every /v1 request, known route or not, must first show a valid key; false when it was answered with the refusal. */
+function keyAccepted(ctx: AppContext, req: FakeRequest, res: ServerResponse): boolean {
+  if (!isUnder(req.path, "/v1")) return true;
+  try {
+    req.grant = authenticate(req, ctx.options.keys);
+  } catch (error) {
+    // Only a mutant lets such a request through (behavior.broken.authSkippedOn).
+    const skipped = skippedAuthGrant(req, ctx.behavior, ctx.options.keys);
+    if (skipped === undefined) {
+      fail(ctx, req, res, error);
+      return false;
     }
+    req.grant = skipped;
+  }
+  return true;
+}
+
+/**
+ * Everything that runs before the routes, as one polka middleware: polka builds two
+ * promises for each middleware a request passes through, so the steps are plain calls here.
+ */
+function beforeRoutes(ctx: AppContext): Middleware<FakeRequest> {
+  const logRequest = requestLogger(ctx);
+  return (req, res, next) => {
+    // First, so the observer's findings are in req.warnings when the request log reads them.
+    observeArrival(ctx.clientRules, req, res);
+    logRequest(req, res);
+    if (!keyAccepted(ctx, req, res)) return;
     return next();
   };
 }
@@ -165,10 +177,7 @@ export function createFakeApp(options: FakeServerOptions = {}, dependencies: Par
     },
     onError: (error, req, res) => fail(ctx, req, res, error),
   });
-  // First, so the observer's findings are in req.warnings when the request log reads them.
-  app.use(observeClients(ctx.clientRules));
-  app.use(logRequests(ctx));
-  app.use(requireKey(ctx));
+  app.use(beforeRoutes(ctx));
   for (const route of routes) app.all(route.pattern, dispatch(ctx, route));
 
   // Expired records also go lazily on access; the sweep bounds memory for keys never seen again.
