@@ -19,7 +19,8 @@ class BodyRead {
 
   constructor(
     readonly maxBytes: number,
-    readonly resolve: (body: Buffer) => void,
+    /** Called with the parsed body: the read settles once, with JSON or with the reason there is none. */
+    readonly resolve: (body: unknown) => void,
     readonly reject: (error: Error) => void,
   ) {}
 }
@@ -53,7 +54,15 @@ function onData(this: ReadRequest, chunk: Buffer): void {
 
 function onEnd(this: ReadRequest): void {
   const read = stopReading(this);
-  read?.resolve(read.chunks.length === 1 && read.chunks[0] !== undefined ? read.chunks[0] : Buffer.concat(read.chunks, read.size));
+  if (read === undefined) return;
+  let body: unknown;
+  try {
+    body = parseJson(read.chunks.length === 1 && read.chunks[0] !== undefined ? read.chunks[0] : Buffer.concat(read.chunks, read.size));
+  } catch (error) {
+    read.reject(error as Error);
+    return;
+  }
+  read.resolve(body);
 }
 
 function onGone(this: ReadRequest): void {
@@ -61,16 +70,17 @@ function onGone(this: ReadRequest): void {
 }
 
 /**
- * Reads at most `maxBytes` of the body. Past the cap it stops collecting at once and lets
- * the rest drain unbuffered, so the 413 can still reach the client on the same connection.
+ * Reads at most `maxBytes` of the body and parses it. Past the cap it stops collecting at
+ * once and lets the rest drain unbuffered, so the 413 can still reach the client on the
+ * same connection.
  */
-function readCapped(req: ReadRequest, maxBytes: number): Promise<Buffer> {
+function readCapped(req: ReadRequest, maxBytes: number): Promise<unknown> {
   const declared = Number(req.headers["content-length"]);
   if (Number.isFinite(declared) && declared > maxBytes) {
     req.resume();
     return Promise.reject(tooLarge(maxBytes));
   }
-  return new Promise<Buffer>((resolve, reject) => {
+  return new Promise<unknown>((resolve, reject) => {
     req[READING] = new BodyRead(maxBytes, resolve, reject);
     req.on("data", onData);
     req.on("end", onEnd);
@@ -81,20 +91,29 @@ function readCapped(req: ReadRequest, maxBytes: number): Promise<Buffer> {
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
-/** The request body parsed as JSON, after the Content-Type and size checks. */
-export async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<unknown> {
+/**
+ * The request body parsed as JSON, after the Content-Type and size checks. Not an async
+ * function: the one promise is the read's own, which settles with the parsed body.
+ */
+export function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<unknown> {
   const contentType = req.headers["content-type"];
   if (!isJsonMediaType(contentType)) {
     req.resume();
-    throw new ApiError(
-      415,
-      "unsupported_media_type",
-      contentType === undefined
-        ? "the request has no Content-Type; send the JSON body with Content-Type: application/json"
-        : `Content-Type ${JSON.stringify(contentType)} is not supported; send the body as application/json`,
+    return Promise.reject(
+      new ApiError(
+        415,
+        "unsupported_media_type",
+        contentType === undefined
+          ? "the request has no Content-Type; send the JSON body with Content-Type: application/json"
+          : `Content-Type ${JSON.stringify(contentType)} is not supported; send the body as application/json`,
+      ),
     );
   }
-  const bytes = await readCapped(req, maxBytes);
+  return readCapped(req, maxBytes);
+}
+
+/** UTF-8 and JSON checks of a whole body; throws the 400 to answer. */
+function parseJson(bytes: Buffer): unknown {
   let text: string;
   try {
     text = utf8.decode(bytes);
