@@ -1,45 +1,35 @@
 import type { Citation } from "../../schemas/index.ts";
 import type { Clock } from "../clock.ts";
 
-// Every message and conversation is built by one object literal below, not a class: all
-// share one compact hidden class either way, but V8 tracks an allocation site per literal
-// and, seeing that nearly everything built there survives, allocates them straight in the
-// old generation instead of copying each through the young one. No stored object holds a
-// closure; citations point at the corpus's frozen arrays.
-export interface StoredMessage {
-  readonly id: string;
-  readonly role: "user" | "tool" | "assistant";
-  readonly content: string;
-  readonly createdAt: number;
-  readonly citations: readonly Citation[] | undefined;
+// Classes rather than object literals: a million messages share one compact hidden class,
+// and no message holds a closure. Citations point at the corpus's frozen arrays.
+export class StoredMessage {
+  constructor(
+    readonly id: string,
+    readonly role: "user" | "tool" | "assistant",
+    readonly content: string,
+    readonly createdAt: number,
+    readonly citations: readonly Citation[] | undefined,
+  ) {}
 }
 
-function storedMessage(
-  id: string,
-  role: StoredMessage["role"],
-  content: string,
-  createdAt: number,
-  citations: readonly Citation[] | undefined,
-): StoredMessage {
-  return { id, role, content, createdAt, citations };
-}
-
-export interface StoredConversation {
-  readonly id: string;
-  readonly agentId: string;
-  readonly channel: string;
-  readonly createdAt: number;
-  updatedAt: number;
+export class StoredConversation {
   /**
    * Oldest first; only ever appended to, so a page is one slice. The first exchange
    * replaces the empty array with one of its exact size (an array grown by push from empty
    * reserves room for 19), which most conversations of a test run never outgrow.
    */
-  messages: StoredMessage[];
-}
+  messages: StoredMessage[] = [];
+  updatedAt: number;
 
-function storedConversation(id: string, agentId: string, channel: string, createdAt: number): StoredConversation {
-  return { id, agentId, channel, createdAt, updatedAt: createdAt, messages: [] };
+  constructor(
+    readonly id: string,
+    readonly agentId: string,
+    readonly channel: string,
+    readonly createdAt: number,
+  ) {
+    this.updatedAt = createdAt;
+  }
 }
 
 export interface StoreStats {
@@ -63,7 +53,7 @@ export class ConversationStore {
   ) {}
 
   open(agentId: string, channel: string): StoredConversation {
-    const conversation = storedConversation(this.newId(), agentId, channel, this.clock.now());
+    const conversation = new StoredConversation(this.newId(), agentId, channel, this.clock.now());
     this.conversations.set(conversation.id, conversation);
     return conversation;
   }
@@ -100,10 +90,10 @@ export class ConversationStore {
     const stamp = conversation.messages.length === 0
       ? Math.max(now, conversation.createdAt)
       : Math.max(now, conversation.updatedAt + 1);
-    const user = storedMessage(this.newId(), "user", userText, stamp, undefined);
+    const user = new StoredMessage(this.newId(), "user", userText, stamp, undefined);
     // A tool note between question and answer: the three-messages variant.
-    const between = note === undefined ? undefined : storedMessage(this.newId(), "tool", note, stamp, undefined);
-    const assistant = storedMessage(this.newId(), "assistant", answerText, stamp, citations);
+    const between = note === undefined ? undefined : new StoredMessage(this.newId(), "tool", note, stamp, undefined);
+    const assistant = new StoredMessage(this.newId(), "assistant", answerText, stamp, citations);
     const added = between === undefined ? [user, assistant] : [user, between, assistant];
     if (conversation.messages.length === 0) conversation.messages = added;
     else conversation.messages.push(...added);
@@ -130,7 +120,7 @@ export class ConversationStore {
     const dead = this.deleted.get(id);
     if (!dead || dead.agentId !== agentId || dead.channel !== channel) return undefined;
     this.deleted.delete(id);
-    const alive = how === "restore" ? dead : storedConversation(id, agentId, channel, this.clock.now());
+    const alive = how === "restore" ? dead : new StoredConversation(id, agentId, channel, this.clock.now());
     this.conversations.set(id, alive);
     this.messageCount += alive.messages.length;
     return alive;
