@@ -21,7 +21,7 @@ export interface BenchSettings {
 }
 
 const FULL: Omit<BenchSettings, "quick" | "only" | "out"> = {
-  throughput: { connections: 16, warmupSeconds: 2, durationSeconds: 10, rounds: 3 },
+  throughput: { connections: 16, warmupSeconds: 2, durationSeconds: 10, rounds: 5 },
   listing: { smallMessages: 100, largeMessages: 100_000, samples: 2_000, pageSize: 50 },
   streams: { streams: 1_000, deltas: 20, deltaDelayMs: 50 },
   memory: { messages: 1_000_000, conversations: 1_000, textLength: 100 },
