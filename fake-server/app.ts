@@ -97,23 +97,27 @@ function keyAccepted(ctx: AppContext, req: FakeRequest, res: ServerResponse): bo
   return true;
 }
 
+/** What every request goes through before its route (or the 404); false when it was answered. */
+type BeforeRoute = (req: FakeRequest, res: ServerResponse) => boolean;
+
 /**
- * Everything that runs before the routes, as one polka middleware: polka builds two
- * promises for each middleware a request passes through, so the steps are plain calls here.
+ * The steps before the routes, as plain calls made by each route handler and by the 404
+ * rather than as polka middlewares: polka builds two promises for every middleware a
+ * request passes through.
  */
-function beforeRoutes(ctx: AppContext): Middleware<FakeRequest> {
+function beforeRoutes(ctx: AppContext): BeforeRoute {
   const logRequest = requestLogger(ctx);
-  return (req, res, next) => {
+  return (req, res) => {
     // First, so the observer's findings are in req.warnings when the request log reads them.
     observeArrival(ctx.clientRules, req, res);
     logRequest(req, res);
-    if (!keyAccepted(ctx, req, res)) return;
-    return next();
+    return keyAccepted(ctx, req, res);
   };
 }
 
-function dispatch(ctx: AppContext, route: Route): Middleware<FakeRequest> {
+function dispatch(ctx: AppContext, route: Route, before: BeforeRoute): Middleware<FakeRequest> {
   return (req, res) => {
+    if (!before(req, res)) return;
     const handler = route.methods.get(req.method);
     if (!handler) {
       const allow = [...route.methods.keys()].join(", ");
@@ -171,14 +175,15 @@ export function createFakeApp(options: FakeServerOptions = {}, dependencies: Par
 
   const routes = buildRoutes(reset);
   const routeSummary = describeRoutes(routes);
+  const before = beforeRoutes(ctx);
   const app = polka<FakeRequest>({
     onNoMatch: (req, res) => {
+      if (!before(req, res)) return;
       fail(ctx, req, res, new ApiError(404, "not_found", `no route matches ${req.method} ${req.path}; the routes are: ${routeSummary}`));
     },
     onError: (error, req, res) => fail(ctx, req, res, error),
   });
-  app.use(beforeRoutes(ctx));
-  for (const route of routes) app.all(route.pattern, dispatch(ctx, route));
+  for (const route of routes) app.all(route.pattern, dispatch(ctx, route, before));
 
   // Expired records also go lazily on access; the sweep bounds memory for keys never seen again.
   const sweeper = setInterval(() => ctx.idempotency.sweep(), Math.max(1_000, Math.min(resolved.idempotencyTtlMs, 60_000)));
