@@ -6,7 +6,6 @@ import { createAnswerEngine, type AnswerEngine } from "./answers/engine.ts";
 import { authenticate, skippedAuthGrant } from "./auth.ts";
 import type { Behavior } from "./behavior.ts";
 import { systemClock, type Clock } from "./clock.ts";
-import { observeArrival } from "./client-rules/middleware.ts";
 import { ClientRuleObserver } from "./client-rules/observer.ts";
 import type { AppContext, FakeRequest, Handler } from "./context.ts";
 import { ConversationStore, type StoreStats } from "./conversations/store.ts";
@@ -60,9 +59,9 @@ const LOG_ENTRY = Symbol("request-log.entry");
 type LoggedResponse = ServerResponse & { [LOG_ENTRY]?: LoggedRequest; req: FakeRequest };
 
 /**
- * Logs every request outside /__fake. Its `close` listener, one per app and shared by the
- * responses (no closure per request), also tells the client-rule observer: one listener per
- * response rather than one per module.
+ * Logs a request. Its `close` listener, one per app and shared by the responses (no closure
+ * per request), also tells the client-rule observer: one listener per response rather than
+ * one per module.
  */
 function requestLogger(ctx: AppContext): (req: FakeRequest, res: ServerResponse) => void {
   function onClose(this: LoggedResponse): void {
@@ -74,15 +73,13 @@ function requestLogger(ctx: AppContext): (req: FakeRequest, res: ServerResponse)
     ctx.requestLog.add(entry);
   }
   return (req, res) => {
-    if (isUnder(req.path, "/__fake")) return;
     (res as LoggedResponse)[LOG_ENTRY] = new LoggedRequest(ctx.clock.now(), performance.now(), req.method, req.path, req.headers.authorization);
     res.on("close", onClose);
   };
 }
 
-/** Every /v1 request, known route or not, must first show a valid key; false when it was answered with the refusal. */
+/** A /v1 request, known route or not, must first show a valid key; false when it was answered with the refusal. */
 function keyAccepted(ctx: AppContext, req: FakeRequest, res: ServerResponse): boolean {
-  if (!isUnder(req.path, "/v1")) return true;
   try {
     req.grant = authenticate(req, ctx.options.keys);
   } catch (error) {
@@ -108,10 +105,13 @@ type BeforeRoute = (req: FakeRequest, res: ServerResponse) => boolean;
 function beforeRoutes(ctx: AppContext): BeforeRoute {
   const logRequest = requestLogger(ctx);
   return (req, res) => {
+    // The fake's own endpoints are neither logged, observed nor keyed.
+    if (isUnder(req.path, "/__fake")) return true;
+    const api = isUnder(req.path, "/v1");
     // First, so the observer's findings are in req.warnings when the request log reads them.
-    observeArrival(ctx.clientRules, req, res);
+    if (api) ctx.clientRules.arrived(req, res);
     logRequest(req, res);
-    return keyAccepted(ctx, req, res);
+    return !api || keyAccepted(ctx, req, res);
   };
 }
 
