@@ -6,7 +6,7 @@ import { ApiError } from "../http/api-error.ts";
 import { readJsonBody } from "../http/read-body.ts";
 import { canonicalJson, fingerprintOfCanonical } from "../idempotency/fingerprint.ts";
 import { readIdempotencyKey } from "../idempotency/key-header.ts";
-import { type IdempotencyLookup, type Reservation, type ReservationVisibility, type StoredOutcome } from "../idempotency/store.ts";
+import { ABSENT, type IdempotencyLookup, type Reservation, type ReservationVisibility, type StoredOutcome } from "../idempotency/store.ts";
 import { conversationNotFound, exchangeCaller, findInScope, reviveDeleted, type Caller } from "../access.ts";
 import { validateResponseRequest } from "./validate-request.ts";
 
@@ -22,8 +22,6 @@ export interface FreshExchange {
 export type PreparedExchange =
   | { readonly kind: "replay"; readonly outcome: StoredOutcome; readonly request: FakeResponseRequest; readonly faults: FaultPlan }
   | { readonly kind: "fresh"; readonly exchange: FreshExchange; readonly faults: FaultPlan };
-
-const NOTHING_RECORDED: IdempotencyLookup = Object.freeze({ kind: "absent" });
 
 /** How this behavior records keys for an operation: held while running, unless a mutant says otherwise. */
 function visibilityOf(broken: Behavior["broken"], operation: "create" | "stream"): ReservationVisibility {
@@ -77,7 +75,7 @@ export function prepareExchange(
 
   const records = ctx.idempotency.scope(caller.grant.token, caller.agentId);
   const visible = visibilityOf(broken, operation);
-  const found: IdempotencyLookup = visible === "never" ? NOTHING_RECORDED : records.lookup(idempotencyKey, fingerprint);
+  const found: IdempotencyLookup = visible === "never" ? ABSENT : records.lookup(idempotencyKey, fingerprint);
   if (found.kind === "replay") return { kind: "replay", outcome: found.outcome, request, faults };
   const conflicting = found.kind === "conflict" && broken.conflict === "replay" ? records.outcomeOf(idempotencyKey) : undefined;
   if (conflicting !== undefined) return { kind: "replay", outcome: conflicting, request, faults };

@@ -50,7 +50,7 @@ export type IdempotencyLookup =
   | { readonly kind: "conflict" };
 
 // The answers that carry nothing are shared rather than built per request.
-const ABSENT: IdempotencyLookup = Object.freeze({ kind: "absent" });
+export const ABSENT: IdempotencyLookup = Object.freeze({ kind: "absent" });
 const IN_FLIGHT: IdempotencyLookup = Object.freeze({ kind: "in_flight" });
 const CONFLICT: IdempotencyLookup = Object.freeze({ kind: "conflict" });
 
