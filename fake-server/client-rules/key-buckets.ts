@@ -108,16 +108,16 @@ export class KeyBucket {
 
   /** The oldest request left the history; it is the oldest entry of each index it is in. */
   private forget(request: ObservedRequest): void {
-    const key = request.idempotencyKey;
-    const agent = request.agent ?? "";
-    const ofAgent = key === undefined ? undefined : this.byOperationKey.get(agent);
-    const same = key === undefined ? undefined : ofAgent?.get(key);
-    if (key !== undefined && ofAgent !== undefined && same !== undefined) {
-      if (same[0] === request) same.shift();
-      if (same.length === 0) ofAgent.delete(key);
-      if (ofAgent.size === 0) this.byOperationKey.delete(agent);
-    }
     if (this.failed[0] === request) this.failed.shift();
+    const key = request.idempotencyKey;
+    if (key === undefined) return;
+    const agent = request.agent ?? "";
+    const ofAgent = this.byOperationKey.get(agent);
+    const same = ofAgent?.get(key);
+    if (ofAgent === undefined || same === undefined) return;
+    if (same[0] === request) same.shift();
+    if (same.length === 0) ofAgent.delete(key);
+    if (ofAgent.size === 0) this.byOperationKey.delete(agent);
   }
 }
 
