@@ -61,7 +61,10 @@ function noteOf(answer: Answer): string {
  * no exchange builds or encodes the whole text.
  */
 export class AnsweredOutcome {
-  readonly kind = "answered" as const;
+  /** On the prototype, not a field: one less slot in every stored record. */
+  get kind(): "answered" {
+    return "answered";
+  }
 
   constructor(
     readonly status: number,
