@@ -83,39 +83,20 @@ function answerOf(opener: number, docs: readonly number[], closer: number): Answ
   return answer;
 }
 
-/** How many recent messages an engine remembers the answer to. */
-export const REMEMBERED_ANSWERS = 1_024;
-
 /**
  * The fake's agent: a pure function of (seed, message). It cites the corpus documents whose
  * words overlap the message best, or one seeded choice when none overlaps, and writes a few
- * sentences that mention each cited document by title. Clients and test suites ask the same
- * questions over and over, so the answers to the last `REMEMBERED_ANSWERS` distinct messages
- * are kept: a repeated message costs one lookup instead of a word split and a scoring pass.
+ * sentences that mention each cited document by title.
  */
-export function createAnswerEngine(seed: number): AnswerEngine & { readonly rememberedCount: number } {
-  const remembered = new Map<string, Answer>();
-  const compute = (message: string): Answer => {
-    const hash = seededHash(seed, message);
-    const matches = bestMatches(message);
-    const docs = matches.length > 0 || DOC_COUNT === 0 ? matches : [hash % DOC_COUNT];
-    // Opener index OPENERS.length stands for NO_MATCH_OPENER.
-    const opener = matches.length > 0 ? hash % OPENERS.length : OPENERS.length;
-    return answerOf(opener, docs, (hash >>> 8) % CLOSERS.length);
-  };
+export function createAnswerEngine(seed: number): AnswerEngine {
   return {
     answer(message: string): Answer {
-      let answer = remembered.get(message);
-      if (answer === undefined) {
-        answer = compute(message);
-        // A Map iterates in insertion order: the first key is the oldest remembered.
-        if (remembered.size >= REMEMBERED_ANSWERS) remembered.delete(remembered.keys().next().value as string);
-        remembered.set(message, answer);
-      }
-      return answer;
-    },
-    get rememberedCount() {
-      return remembered.size;
+      const hash = seededHash(seed, message);
+      const matches = bestMatches(message);
+      const docs = matches.length > 0 || DOC_COUNT === 0 ? matches : [hash % DOC_COUNT];
+      // Opener index OPENERS.length stands for NO_MATCH_OPENER.
+      const opener = matches.length > 0 ? hash % OPENERS.length : OPENERS.length;
+      return answerOf(opener, docs, (hash >>> 8) % CLOSERS.length);
     },
   };
 }

@@ -1,8 +1,9 @@
 /**
  * Section 1: requests per second of plain creates against the fake (idempotency and storage
  * on) versus a bare polka JSON handler, under one load generator with the same connections,
- * duration and request bodies, each request with a fresh Idempotency-Key. Targets alternate
- * round by round, each in a fresh process warmed up before it is measured.
+ * duration and sequence of request bodies (distinct messages, ./messages.ts), each request with
+ * a fresh Idempotency-Key. Targets alternate round by round, each in a fresh process warmed up
+ * before it is measured.
  */
 
 import { randomUUID } from "node:crypto";
@@ -12,12 +13,12 @@ import type { ResponseResult } from "../../schemas/index.ts";
 import { atLeast, type Section } from "./figures.ts";
 import type { BenchSettings } from "./settings.ts";
 import { median, round } from "./stats.ts";
+import { benchBody, benchMessage, MESSAGE_COUNT } from "./messages.ts";
 import { startWorker, type CpuUsage, type Worker } from "./worker.ts";
 
 const AGENT = "agent-a";
 const KEY = "sk-fake-a";
 const PATH = `/v1/agents/${AGENT}/responses`;
-const MESSAGE = "How do I export my calendar?";
 
 interface Measured {
   requestsPerSecond: number;
@@ -31,7 +32,7 @@ interface Measured {
 }
 
 async function load(url: string, connections: number, seconds: number): Promise<Omit<Measured, "serverCpuPerRequestUs">> {
-  const body = JSON.stringify({ message: MESSAGE });
+  let sent = 0;
   const result = await autocannon({
     url,
     connections,
@@ -41,9 +42,12 @@ async function load(url: string, connections: number, seconds: number): Promise<
         method: "POST",
         path: PATH,
         headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json", accept: "application/json" },
-        body,
         // A fresh key per request: every create is a new operation the fake must run and store.
-        setupRequest: (request) => ({ ...request, headers: { ...request.headers, "idempotency-key": randomUUID() } }),
+        setupRequest: (request) => ({
+          ...request,
+          body: benchBody(sent++),
+          headers: { ...request.headers, "idempotency-key": randomUUID() },
+        }),
       },
     ],
   });
@@ -57,11 +61,27 @@ async function load(url: string, connections: number, seconds: number): Promise<
   };
 }
 
-/** The fake's own answer to MESSAGE, so the bare handler sends the same number of bytes. */
+/**
+ * The bare handler's one answer: the fake's answer to the first message, its text cut or
+ * padded so that the body is as long as the fake's answers to the whole sequence on average.
+ * Both targets then send the same number of bytes per request.
+ */
 function fixedBody(): string {
-  const answer = createAnswerEngine(1).answer(MESSAGE);
-  const result: ResponseResult = { conversation_id: randomUUID(), response: answer.text, citations: [...answer.citations] };
-  return JSON.stringify(result);
+  const engine = createAnswerEngine(1);
+  const conversationId = randomUUID();
+  const resultOf = (text: string, citations: ResponseResult["citations"]): string =>
+    JSON.stringify({ conversation_id: conversationId, response: text, citations } satisfies ResponseResult);
+  let totalBytes = 0;
+  for (let i = 0; i < MESSAGE_COUNT; i++) {
+    const answer = engine.answer(benchMessage(i));
+    totalBytes += Buffer.byteLength(resultOf(answer.text, [...answer.citations]));
+  }
+  const meanBytes = Math.round(totalBytes / MESSAGE_COUNT);
+  const first = engine.answer(benchMessage(0));
+  const citations = [...first.citations];
+  const frame = Buffer.byteLength(resultOf("", citations));
+  const text = first.text.padEnd(meanBytes - frame, " ").slice(0, Math.max(0, meanBytes - frame));
+  return resultOf(text, citations);
 }
 
 /** Load after a warm-up, with the server's own CPU time over the measured window. */
@@ -148,6 +168,6 @@ export async function throughputSection(settings: BenchSettings): Promise<Sectio
       { metric: "fake latency p99 (median of rounds)", value: round(median(fake.map((run) => run.latencyP99Ms)), 2), unit: "ms" },
       { metric: "bare latency p99 (median of rounds)", value: round(median(bare.map((run) => run.latencyP99Ms)), 2), unit: "ms" },
     ],
-    details: { ...config, responseBytes: Buffer.byteLength(body), roundRatios, bare, fake },
+    details: { ...config, distinctMessages: MESSAGE_COUNT, responseBytes: Buffer.byteLength(body), roundRatios, bare, fake },
   };
 }
