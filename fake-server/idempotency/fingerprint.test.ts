@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { expect, test } from "vitest";
-import { canonicalJson, payloadFingerprint } from "./fingerprint.ts";
+import { canonicalJson, payloadFingerprint, SHORT_PAYLOAD_CHARS } from "./fingerprint.ts";
 
 test("key order and whitespace do not change the fingerprint", () => {
   const a = JSON.parse('{"message":"hi","metadata":{"b":"2","a":"1"}}');
@@ -33,9 +33,10 @@ test("any JSON value survives a round trip and is insensitive to key order", () 
   );
 });
 
-test("the stored fingerprint is a fixed-size digest of the canonical JSON", () => {
+test("a long payload's fingerprint is a fixed-size digest; a short one is its canonical JSON", () => {
   const big = { message: "x".repeat(30_000) };
-  expect(payloadFingerprint(big).length).toBeLessThan(50);
+  expect(payloadFingerprint(big)).toMatch(/^[A-Za-z0-9+/]{43}=$/);
+  expect(payloadFingerprint({ message: "hi" })).toBe('{"message":"hi"}');
   expect(payloadFingerprint(JSON.parse('{"b":1,"a":2}'))).toBe(payloadFingerprint({ a: 2, b: 1 }));
   expect(payloadFingerprint({ a: 1 })).not.toBe(payloadFingerprint({ a: 2 }));
 });
@@ -47,6 +48,20 @@ test("a flat object (the usual body) is written as the general walk writes it", 
       const body = JSON.parse(JSON.stringify(flat)) as unknown;
       // Inside an array the object goes through the general walk; on its own, through the flat writer.
       expect(canonicalJson([body])).toBe(`[${canonicalJson(body)}]`);
+    }),
+    { numRuns: 300 },
+  );
+});
+
+test("payloads around the length where digests take over keep apart exactly when their canonical JSON differs", () => {
+  // Messages sized so that the canonical text is just under, at or just over the limit.
+  const sized = fc.integer({ min: SHORT_PAYLOAD_CHARS - 16, max: SHORT_PAYLOAD_CHARS + 2 }).chain((length) =>
+    fc.string({ minLength: 0, maxLength: 3 }).map((tail) => ({ message: "m".repeat(Math.max(0, length - 14)) + tail })),
+  );
+  fc.assert(
+    fc.property(sized, sized, (a, b) => {
+      const same = canonicalJson(a) === canonicalJson(b);
+      expect(payloadFingerprint(a) === payloadFingerprint(b)).toBe(same);
     }),
     { numRuns: 300 },
   );

@@ -68,13 +68,23 @@ function nestedJson(value: unknown): string {
   return out.join("");
 }
 
-/** The digest of a canonical JSON text (see `payloadFingerprint`), for a caller that needs the text too. */
+/** Canonical texts up to this length are their own fingerprint. */
+export const SHORT_PAYLOAD_CHARS = 128;
+
+/**
+ * The fingerprint of a canonical JSON text (see `payloadFingerprint`), for a caller that
+ * needs the text too. A short text is its own fingerprint: comparing it is exact, it is about
+ * as long as a digest, and the usual body (a question, perhaps a conversation id) skips the
+ * hash. A longer one gives its SHA-256 in base64: 44 characters ending in "=", which no JSON
+ * text ends with, so the two kinds never collide.
+ */
 export function fingerprintOfCanonical(canonical: string): string {
-  // One call, no Hash object: a payload is small, and the streaming API costs more than the digest.
+  if (canonical.length <= SHORT_PAYLOAD_CHARS) return canonical;
+  // One call, no Hash object: the streaming API costs more than the digest.
   return hash("sha256", canonical, "base64");
 }
 
-/** What a record keeps of a payload: a digest of its canonical JSON, never the body itself. */
+/** What a record keeps of a payload: a bounded fingerprint of its canonical JSON, never a long body. */
 export function payloadFingerprint(value: unknown): string {
   return fingerprintOfCanonical(canonicalJson(value));
 }
