@@ -79,9 +79,20 @@ export const SHORT_PAYLOAD_CHARS = 128;
  * text ends with, so the two kinds never collide.
  */
 export function fingerprintOfCanonical(canonical: string): string {
-  if (canonical.length <= SHORT_PAYLOAD_CHARS) return canonical;
+  if (canonical.length <= SHORT_PAYLOAD_CHARS) return flattened(canonical);
   // One call, no Hash object: the streaming API costs more than the digest.
   return hash("sha256", canonical, "base64");
+}
+
+/**
+ * The same text as one flat string. The writers above build their text piece by piece, and
+ * V8 keeps such a string as a tree of its pieces, several times its length; a record keeps
+ * its fingerprint for a day. Converting a string to a number flattens it in place (V8's
+ * ToNumber reads flat strings only), and the collector then keeps just the flat copy.
+ */
+function flattened(text: string): string {
+  void Number(text);
+  return text;
 }
 
 /** What a record keeps of a payload: a bounded fingerprint of its canonical JSON, never a long body. */
