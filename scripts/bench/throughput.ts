@@ -9,7 +9,7 @@
 import { randomUUID } from "node:crypto";
 import autocannon from "autocannon";
 import { createAnswerEngine } from "../../fake-server/answers/engine.ts";
-import type { ResponseResult } from "../../schemas/index.ts";
+import { serialisedResult } from "../../fake-server/exchange/commit.ts";
 import { atLeast, type Section } from "./figures.ts";
 import type { BenchSettings } from "./settings.ts";
 import { median, round } from "./stats.ts";
@@ -62,26 +62,21 @@ async function load(url: string, connections: number, seconds: number): Promise<
 }
 
 /**
- * The bare handler's one answer: the fake's answer to the first message, its text cut or
- * padded so that the body is as long as the fake's answers to the whole sequence on average.
+ * The bare handler's one answer: the fake's serialised answer to the first message, its text
+ * cut or padded so that the body is as long as the fake's answers to the sequence on average.
  * Both targets then send the same number of bytes per request.
  */
 function fixedBody(): string {
   const engine = createAnswerEngine(1);
   const conversationId = randomUUID();
-  const resultOf = (text: string, citations: ResponseResult["citations"]): string =>
-    JSON.stringify({ conversation_id: conversationId, response: text, citations } satisfies ResponseResult);
   let totalBytes = 0;
   for (let i = 0; i < MESSAGE_COUNT; i++) {
-    const answer = engine.answer(benchMessage(i));
-    totalBytes += Buffer.byteLength(resultOf(answer.text, [...answer.citations]));
+    totalBytes += Buffer.byteLength(serialisedResult(conversationId, engine.answer(benchMessage(i))));
   }
   const meanBytes = Math.round(totalBytes / MESSAGE_COUNT);
-  const first = engine.answer(benchMessage(0));
-  const citations = [...first.citations];
-  const frame = Buffer.byteLength(resultOf("", citations));
-  const text = first.text.padEnd(meanBytes - frame, " ").slice(0, Math.max(0, meanBytes - frame));
-  return resultOf(text, citations);
+  const { text, citations } = engine.answer(benchMessage(0));
+  const room = Math.max(0, meanBytes - Buffer.byteLength(serialisedResult(conversationId, { text: "", citations })));
+  return serialisedResult(conversationId, { text: text.padEnd(room, " ").slice(0, room), citations });
 }
 
 /** Load after a warm-up, with the server's own CPU time over the measured window. */
