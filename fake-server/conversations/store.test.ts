@@ -4,7 +4,7 @@ import { ConversationStore } from "./store.ts";
 
 const clock = { now: () => 1_700_000_000_000 };
 
-test("an exchange goes to the conversation named, whether or not it was the one opened last", () => {
+test("an exchange goes to the conversation named, not to the one opened after it", () => {
   const store = new ConversationStore(clock, newUuid);
   const first = store.open("agent-a", "web");
   const second = store.open("agent-a", "web");
@@ -15,7 +15,7 @@ test("an exchange goes to the conversation named, whether or not it was the one 
   expect(store.stats()).toEqual({ conversations: 2, messages: 4 });
 });
 
-test("no exchange is appended to a deleted or cleared conversation, even the one opened last", () => {
+test("no exchange is appended to a deleted or cleared conversation, even one just opened", () => {
   const store = new ConversationStore(clock, newUuid);
   const opened = store.open("agent-a", "web");
   expect(store.delete(opened.id, "agent-a", "web")).toBe(true);

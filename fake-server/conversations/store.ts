@@ -46,12 +46,6 @@ export class ConversationStore {
   /** Deleted conversations kept for a mutant that revives them (`delete(…, keep)`); empty otherwise. */
   private readonly deleted = new Map<string, StoredConversation>();
   private messageCount = 0;
-  /**
-   * The conversation opened last, while it is still stored: a create appends to the
-   * conversation it opened in the same turn, and this spares that append a lookup in a map
-   * of every conversation.
-   */
-  private lastOpened: StoredConversation | undefined;
 
   constructor(
     private readonly clock: Clock,
@@ -61,7 +55,6 @@ export class ConversationStore {
   open(agentId: string, channel: string): StoredConversation {
     const conversation = new StoredConversation(this.newId(), agentId, channel, this.clock.now());
     this.conversations.set(conversation.id, conversation);
-    this.lastOpened = conversation;
     return conversation;
   }
 
@@ -91,7 +84,7 @@ export class ConversationStore {
    * forward by at least 1 ms, so it advances even within one millisecond.
    */
   appendExchange(id: string, userText: string, answerText: string, citations: readonly Citation[], note?: string): boolean {
-    const conversation = this.lastOpened?.id === id ? this.lastOpened : this.conversations.get(id);
+    const conversation = this.conversations.get(id);
     if (!conversation) return false;
     const now = this.clock.now();
     const stamp = conversation.messages.length === 0
@@ -114,7 +107,6 @@ export class ConversationStore {
     const conversation = this.find(id, agentId, channel);
     if (!conversation) return false;
     this.conversations.delete(id);
-    if (this.lastOpened === conversation) this.lastOpened = undefined;
     this.messageCount -= conversation.messages.length;
     if (keep) this.deleted.set(id, conversation);
     return true;
@@ -137,7 +129,6 @@ export class ConversationStore {
   clear(): void {
     this.conversations.clear();
     this.deleted.clear();
-    this.lastOpened = undefined;
     this.messageCount = 0;
   }
 
