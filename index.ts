@@ -15,5 +15,5 @@ export { Redactor } from "./suite/harness/redact.ts";
 export type {
   CreateOptions, HttpResult, Identity, ListOptions, RequestOptions, ServiceClient, StreamResult, Transcript,
 } from "./suite/harness/types.ts";
-export { REQUIREMENTS, requirementById, SERVICE_REQUIREMENTS, type Family, type Level, type Requirement } from "./suite/requirements.ts";
+export { REQUIREMENTS, requirementById, SERVICE_REQUIREMENTS, type Family, type Level, type Requirement } from "./requirements/catalog.ts";
 export type { ConformanceReport, RequirementReport, RequirementStatus, TestReport } from "./suite/harness/report-types.ts";

@@ -5,7 +5,7 @@ import { defineConfig } from "vitest/config";
 // (suite/checks/*.check.ts) only run through the conformance runner.
 export default defineConfig({
   test: {
-    include: ["{schemas,suite,fake-server,scripts,examples}/**/*.test.ts"],
+    include: ["{requirements,schemas,suite,fake-server,scripts,examples}/**/*.test.ts"],
     exclude: ["**/node_modules/**", "dist/**"],
     testTimeout: 30_000,
     hookTimeout: 30_000,

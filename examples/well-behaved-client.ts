@@ -1,6 +1,6 @@
 /**
  * A small client of the Conversational Agent Service that keeps every client rule of the
- * spec (suite/requirements.ts, family `client`):
+ * spec (requirements/catalog.ts, family `client`):
  *  - `Authorization: Bearer <key>` on every request (CLIENT-1);
  *  - a fresh Idempotency-Key per logical operation, reused by every retry of it (CLIENT-2, CLIENT-3);
  *  - a started stream that breaks off is retried only under its own key (CLIENT-4), and the

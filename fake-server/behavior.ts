@@ -12,7 +12,7 @@ export type ScopedOperation = "continue" | "list" | "delete";
 
 /**
  * Deliberate breakage, all off in DEFAULT_BEHAVIOR. Each switch breaks one requirement of
- * suite/requirements.ts and is turned on only by a mutant.
+ * requirements/catalog.ts and is turned on only by a mutant.
  */
 export interface Breakage {
   /** A request without a valid key is served as the first configured key on this operation; read by `skippedAuthGrant` (auth.ts). */

@@ -1,5 +1,5 @@
 /**
- * Mutants of the fake: each breaks exactly one requirement of suite/requirements.ts and
+ * Mutants of the fake: each breaks exactly one requirement of requirements/catalog.ts and
  * stays conforming otherwise, so the suite's verdict on it is attributable. The gate
  * (suite/proof) runs the whole suite against every one and expects its own requirement
  * among the failures (or, for a SHOULD, among the warnings).

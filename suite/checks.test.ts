@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, test, vi } from "vitest";
 import { DEFAULTS } from "./harness/config.ts";
 import type { CheckOptions } from "./harness/types.ts";
-import { REQUIREMENTS, SERVICE_REQUIREMENTS } from "./requirements.ts";
+import { REQUIREMENTS, SERVICE_REQUIREMENTS } from "../requirements/catalog.ts";
 
 // Loading the check files registers their checks; here `check` only records what is registered.
 const registered = vi.hoisted(() => [] as { ids: readonly string[]; name: string; options: CheckOptions }[]);

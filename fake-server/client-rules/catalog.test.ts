@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { expect, test } from "vitest";
-import { REQUIREMENTS } from "../../suite/requirements.ts";
+import { REQUIREMENTS } from "../../requirements/catalog.ts";
 import { ManualClock } from "../clock.ts";
 import { ClientRuleObserver } from "./observer.ts";
 

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ClientViolation, ClientViolationCount, FakeResponseRequest } from "../../schemas/index.ts";
-import { requirementById } from "../../suite/requirements.ts";
+import { requirementById } from "../../requirements/catalog.ts";
 import { bearerToken } from "../auth.ts";
 import type { Clock } from "../clock.ts";
 import { formatTimestamp } from "../conversations/timestamps.ts";

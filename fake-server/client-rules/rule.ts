@@ -28,7 +28,7 @@ export interface RuleInput {
  * been read and validated.
  */
 export interface ClientRule {
-  /** The CLIENT-n requirement of suite/requirements.ts. */
+  /** The CLIENT-n requirement of requirements/catalog.ts. */
   readonly requirement: string;
   /** A few words for the summary line. */
   readonly title: string;

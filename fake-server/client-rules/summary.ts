@@ -1,5 +1,5 @@
 import type { ClientViolationCount } from "../../schemas/index.ts";
-import { requirementById } from "../../suite/requirements.ts";
+import { requirementById } from "../../requirements/catalog.ts";
 
 /**
  * The lines `npm run fake` prints on exit: one per violated requirement with its count,

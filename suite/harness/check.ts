@@ -6,7 +6,7 @@
  */
 
 import { test } from "vitest";
-import { requirementById } from "../requirements.ts";
+import { requirementById } from "../../requirements/catalog.ts";
 import { CheckScope, checkScopes } from "./check-scope.ts";
 import { workerState } from "./context.ts";
 import { TargetError } from "./errors.ts";

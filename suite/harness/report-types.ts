@@ -1,4 +1,4 @@
-import type { Level } from "../requirements.ts";
+import type { Level } from "../../requirements/catalog.ts";
 import type { Transcript } from "./types.ts";
 
 /** The shape of conformance.json (DESIGN.md, "The suite's interface"), plus evidence for humans. */

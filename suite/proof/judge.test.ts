@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
 import { mutantByName } from "../../fake-server/mutants.ts";
 import type { ConformanceReport, RequirementReport, RequirementStatus } from "../harness/report-types.ts";
-import { SERVICE_REQUIREMENTS } from "../requirements.ts";
+import { SERVICE_REQUIREMENTS } from "../../requirements/catalog.ts";
 import { coverageProblems, judgeRun, killMatrix, mustCoverageProblems, mutationScore, proofProblems } from "./judge.ts";
 import type { TargetRun } from "./run-targets.ts";
 import { mutantTargets, PLAIN_TARGET, type ProofTarget } from "./targets.ts";

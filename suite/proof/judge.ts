@@ -5,7 +5,7 @@
  * that kills it, and every report judges every service requirement with at least one test.
  * Each problem is one sentence naming the offender.
  */
-import { SERVICE_REQUIREMENTS, requirementById, type Level } from "../requirements.ts";
+import { SERVICE_REQUIREMENTS, requirementById, type Level } from "../../requirements/catalog.ts";
 import type { ConformanceReport, RequirementReport } from "../harness/report-types.ts";
 import type { TargetRun } from "./run-targets.ts";
 import { labelOf } from "./targets.ts";

@@ -1,5 +1,5 @@
 import type { RequirementReport, RequirementStatus, TestReport } from "../harness/report-types.ts";
-import type { Family } from "../requirements.ts";
+import type { Family } from "../../requirements/catalog.ts";
 import { renderTimeline, renderTranscript } from "./evidence.ts";
 import { count } from "./format.ts";
 import { html, withInlineCode, type SafeHtml } from "./safe-html.ts";

@@ -1,6 +1,6 @@
 import type { ConformanceReport, RequirementReport, RequirementStatus, TestReport } from "../harness/report-types.ts";
 import type { Transcript } from "../harness/types.ts";
-import { requirementById } from "../requirements.ts";
+import { requirementById } from "../../requirements/catalog.ts";
 
 /**
  * A synthetic conformance report for the renderer's tests: every status, a failing MUST with

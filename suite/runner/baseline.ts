@@ -14,7 +14,7 @@
 
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
-import { requirementById } from "../requirements.ts";
+import { requirementById } from "../../requirements/catalog.ts";
 import type { RequirementReport } from "../harness/report-types.ts";
 import type { BuiltReport } from "./build-report.ts";
 

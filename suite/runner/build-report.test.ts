@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { REQUIREMENTS } from "../requirements.ts";
+import { REQUIREMENTS } from "../../requirements/catalog.ts";
 import { buildReport, exitCodeOf, type TestOutcome } from "./build-report.ts";
 import { KEY, reportContext as context } from "./test-fixtures.ts";
 

@@ -11,7 +11,7 @@
  * skipped with the harness error, and the error makes the run's exit code 2.
  */
 
-import { REQUIREMENTS, requirementById, type Requirement } from "../requirements.ts";
+import { REQUIREMENTS, requirementById, type Requirement } from "../../requirements/catalog.ts";
 import type { CheckEvidence } from "../harness/check-scope.ts";
 import type { Redactor } from "../harness/redact.ts";
 import type { ConformanceReport, RequirementReport, RequirementStatus, TestReport } from "../harness/report-types.ts";

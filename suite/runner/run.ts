@@ -10,7 +10,7 @@ import { existsSync, statSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { REQUIREMENTS } from "../requirements.ts";
+import { REQUIREMENTS } from "../../requirements/catalog.ts";
 import { Semaphore } from "../harness/budget.ts";
 import { createClient, createPool } from "../harness/client.ts";
 import { DEFAULTS, FAKE_IDENTITIES, validateConfig, type ConformanceConfig, type ConformanceInput } from "../harness/config.ts";
