@@ -2,7 +2,7 @@ import { expect, onTestFinished, test } from "vitest";
 import { ClientViolation } from "../schemas/index.ts";
 import { createFakeServer, type FakeServer } from "../fake-server/index.ts";
 import { createCarelessClient } from "./careless-client.ts";
-import { faultInjector } from "./fault-injection.ts";
+import { faultInjector } from "../fake-server/testing/index.ts";
 
 async function setUp() {
   // Wide windows: the verdicts must not depend on how fast this machine is.

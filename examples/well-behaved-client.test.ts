@@ -1,7 +1,7 @@
 import { request } from "undici";
 import { expect, onTestFinished, test } from "vitest";
 import { createFakeServer, type FakeServer, type FakeServerOptions } from "../fake-server/index.ts";
-import { faultInjector } from "./fault-injection.ts";
+import { faultInjector } from "../fake-server/testing/index.ts";
 import { createAgentClient, ServiceError, StreamFailedError, type AgentClientOptions } from "./well-behaved-client.ts";
 
 async function setUp(fakeOptions: FakeServerOptions = {}, clientOptions: Partial<AgentClientOptions> = {}) {
