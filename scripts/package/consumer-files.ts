@@ -91,3 +91,49 @@ export function consumerTsconfig(typeRoots: string): string {
     files: ["consumer.ts"],
   }, null, 2)}\n`;
 }
+
+/** The guide whose TypeScript blocks the package test writes out and runs as printed. */
+export const GUIDE = "fake-server/CLIENT-TESTING.md";
+
+export interface GuideFile {
+  /** Where the block says it lives in the reader's project. */
+  path: string;
+  text: string;
+}
+
+/**
+ * Every ```ts block of the guide is a whole file, named on its first line (`// test/x.test.ts`).
+ * A block without a name, with a path outside the project, or naming a file twice is an error,
+ * so no block can drop out of the test unnoticed.
+ */
+export function guideFiles(markdown: string): GuideFile[] {
+  const blocks = [...markdown.matchAll(/^```(?:ts|typescript)[ \t]*\n([\s\S]*?)^```[ \t]*$/gm)].map((match) => match[1] ?? "");
+  const files = blocks.map((text) => {
+    const path = /^\/\/ (\S+\.ts)\n/.exec(text)?.[1];
+    if (path === undefined) throw new Error(`a ts block of the guide does not start with "// <file>.ts":\n${text}`);
+    if (path.startsWith("/") || path.split("/").includes("..")) throw new Error(`a ts block of the guide names a path outside the project: ${path}`);
+    return { path, text };
+  });
+  const paths = files.map((file) => file.path);
+  const repeated = paths.filter((path, index) => paths.indexOf(path) !== index);
+  if (repeated.length > 0) throw new Error(`the guide names ${repeated.join(", ")} more than once`);
+  return files;
+}
+
+/** The compiler options the guide asks for (allowImportingTsExtensions, noEmit) on a strict project. */
+export function guideTsconfig(typeRoots: string): string {
+  return `${JSON.stringify({
+    compilerOptions: {
+      target: "ES2023",
+      module: "nodenext",
+      moduleResolution: "nodenext",
+      strict: true,
+      noEmit: true,
+      allowImportingTsExtensions: true,
+      skipLibCheck: true,
+      typeRoots: [typeRoots],
+      types: ["node"],
+    },
+    include: ["**/*.ts"],
+  }, null, 2)}\n`;
+}

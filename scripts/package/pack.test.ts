@@ -13,6 +13,9 @@ import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ResponseResult } from "../../schemas/index.ts";
 import { CONSUMER_PACKAGE_JSON, CONSUMER_TS, consumerTsconfig, SMOKE_MJS } from "./consumer-files.ts";
+// For the client-testing guide's test, at the end of this file.
+import { relative } from "node:path";
+import { GUIDE, guideFiles, guideTsconfig } from "./consumer-files.ts";
 import { cleanEnv, runCommand } from "./command.ts";
 import { stagePackage } from "./stage.ts";
 
@@ -158,4 +161,34 @@ describe("installed into an empty project", () => {
     const run = await runCommand(process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: app, timeoutMs: STEP_LIMIT_MS });
     expect(run.code, run.output).toBe(0);
   }, STEP_LIMIT_MS);
+});
+
+// The client-testing guide, run as printed: the ts blocks of the installed package's copy become
+// the files they name in a folder of the consumer project, type-check with the options the guide
+// asks for, and its test files pass under the consumer's own vitest.
+describe("the client-testing guide", () => {
+  test("its TypeScript blocks type-check and its tests pass against the installed package", async () => {
+    const guide = join(app, "guide");
+    const files = guideFiles(await readFile(join(app, "node_modules", NAME, GUIDE), "utf8"));
+    const tests = files.map((file) => file.path).filter((path) => path.endsWith(".test.ts")).sort();
+    expect(tests.length).toBeGreaterThan(0);
+    for (const file of files) {
+      await mkdir(join(guide, file.path, ".."), { recursive: true });
+      await writeFile(join(guide, file.path), file.text);
+    }
+    await writeFile(join(guide, "tsconfig.json"), guideTsconfig(join(ROOT, "node_modules/@types")));
+    const tsc = await runCommand(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"], { cwd: guide, timeoutMs: STEP_LIMIT_MS });
+    expect(tsc.code, tsc.output).toBe(0);
+
+    const args = ["run", "--reporter=default", "--reporter=json", "--outputFile.json=results.json"];
+    const vitest = await runCommand("npx", npx("vitest", args), { cwd: guide, timeoutMs: STEP_LIMIT_MS });
+    expect(vitest.code, vitest.output).toBe(0);
+    const results = JSON.parse(await readFile(join(guide, "results.json"), "utf8")) as {
+      numPassedTests: number;
+      testResults: { name: string; status: string }[];
+    };
+    expect(results.testResults.map((file) => relative(guide, file.name)).sort(), vitest.output).toEqual(tests);
+    expect(results.testResults.map((file) => file.status)).toEqual(tests.map(() => "passed"));
+    expect(results.numPassedTests).toBeGreaterThanOrEqual(tests.length);
+  }, 2 * STEP_LIMIT_MS);
 });
