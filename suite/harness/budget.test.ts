@@ -7,7 +7,7 @@ describe("BudgetLedger", () => {
     const r = ledger.tryReserve(4);
     expect(r).toBeDefined();
     expect(ledger.remaining()).toBe(6);
-    expect(r?.trySpend()).toBe(true);
+    r?.tryHold()?.settle(true);
     expect(ledger.spent).toBe(1);
     expect(ledger.remaining()).toBe(6);
     r?.release();
@@ -15,11 +15,39 @@ describe("BudgetLedger", () => {
     expect(ledger.spent).toBe(1);
   });
 
-  test("a check cannot spend beyond what it reserved", () => {
+  test("a check cannot hold more creates at once than it reserved", () => {
     const ledger = new BudgetLedger(10);
     const r = ledger.tryReserve(2);
-    expect([r?.trySpend(), r?.trySpend(), r?.trySpend()]).toEqual([true, true, false]);
+    const holds = [r?.tryHold(), r?.tryHold(), r?.tryHold()];
+    expect(holds.map((h) => h !== undefined)).toEqual([true, true, false]);
+    for (const hold of holds) hold?.settle(true);
     expect(ledger.spent).toBe(2);
+    expect(r?.tryHold()).toBeUndefined();
+  });
+
+  test("a refused create consumed nothing: its hold goes back to the reservation", () => {
+    const ledger = new BudgetLedger(10);
+    const r = ledger.tryReserve(1);
+    r?.tryHold()?.settle(false);
+    r?.tryHold()?.settle(false);
+    expect(ledger.spent).toBe(0);
+    r?.tryHold()?.settle(true);
+    expect(ledger.spent).toBe(1);
+    expect(r?.spent()).toBe(1);
+    r?.release();
+    expect(ledger.remaining()).toBe(9);
+  });
+
+  test("a hold is settled once, and one settled after its check ended still counts", () => {
+    const ledger = new BudgetLedger(5);
+    const r = ledger.tryReserve(2);
+    const late = r?.tryHold();
+    r?.release();
+    expect(ledger.remaining()).toBe(5);
+    late?.settle(true);
+    late?.settle(true);
+    expect(ledger.spent).toBe(1);
+    expect(ledger.remaining()).toBe(4);
   });
 
   test("a reservation the budget cannot cover is refused, with the skip reason", () => {
@@ -31,19 +59,13 @@ describe("BudgetLedger", () => {
     expect(ledger.tryReserve(0)).toBeDefined();
   });
 
-  test("a released reservation cannot spend and is not returned twice", () => {
+  test("a released reservation cannot hold and is not returned twice", () => {
     const ledger = new BudgetLedger(5);
     const r = ledger.tryReserve(3);
     r?.release();
     r?.release();
     expect(ledger.remaining()).toBe(5);
-    expect(r?.trySpend()).toBe(false);
-  });
-
-  test("spending outside a reservation respects the cap", () => {
-    const ledger = new BudgetLedger(1);
-    expect(ledger.trySpendUnreserved()).toBe(true);
-    expect(ledger.trySpendUnreserved()).toBe(false);
+    expect(r?.tryHold()).toBeUndefined();
   });
 });
 

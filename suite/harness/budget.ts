@@ -3,12 +3,21 @@
  * requests in flight. Both are process-wide in the worker that runs the checks.
  */
 
+/**
+ * One create on its way: held before it is sent, settled when the answer is known. A create
+ * the target refused (4xx, 429, 503) consumed nothing and goes back to its reservation.
+ */
+export interface CreateHold {
+  settle(consumed: boolean): void;
+}
+
 /** What one check reserved from the ledger; unspent creates go back when it is released. */
 export interface Reservation {
   readonly reserved: number;
+  /** Creates the target accepted. */
   spent(): number;
-  /** Counts one create; false when it would exceed the reservation. */
-  trySpend(): boolean;
+  /** Holds one create before it is sent; undefined when the reservation has none left. */
+  tryHold(): CreateHold | undefined;
   release(): void;
 }
 
@@ -25,7 +34,7 @@ export class BudgetLedger {
     return this.#max;
   }
 
-  /** Creates actually made so far. */
+  /** Creates the target accepted so far. */
   get spent(): number {
     return this.#spent;
   }
@@ -40,31 +49,38 @@ export class BudgetLedger {
     if (!Number.isInteger(n) || n < 0) throw new RangeError(`creates must be a whole number ≥ 0, got ${n}`);
     if (n > this.remaining()) return undefined;
     this.#reserved += n;
-    let used = 0;
+    let spent = 0;
+    let held = 0;
     let released = false;
     return {
       reserved: n,
-      spent: () => used,
-      trySpend: () => {
-        if (released || used >= n) return false;
-        used++;
-        this.#reserved--;
-        this.#spent++;
-        return true;
+      spent: () => spent,
+      tryHold: () => {
+        if (released || spent + held >= n) return undefined;
+        held++;
+        let settled = false;
+        return {
+          settle: (consumed) => {
+            if (settled) return;
+            settled = true;
+            held--;
+            if (!consumed) return;
+            spent++;
+            // A hold settled after its check ended still counts, but comes out of the free budget.
+            if (released) this.#spent++;
+            else {
+              this.#reserved--;
+              this.#spent++;
+            }
+          },
+        };
       },
       release: () => {
         if (released) return;
         released = true;
-        this.#reserved -= n - used;
+        this.#reserved -= n - spent;
       },
     };
-  }
-
-  /** One create outside any check (there should be none; kept so nothing escapes the cap). */
-  trySpendUnreserved(): boolean {
-    if (this.remaining() < 1) return false;
-    this.#spent++;
-    return true;
   }
 
   /** The skip reason of a check that cannot reserve. */

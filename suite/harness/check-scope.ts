@@ -6,8 +6,10 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Reservation } from "./budget.ts";
 import { capText } from "./transcript.ts";
-import type { TimelineEvent } from "./report-types.ts";
-import type { StreamResult, Transcript } from "./types.ts";
+import type { CheckMeta, CheckWaiting, TimelineEvent } from "./report-types.ts";
+import type { RetryNote, StreamResult, Transcript } from "./types.ts";
+
+export type { CheckMeta, CheckWaiting };
 
 /** Evidence attached to a failing check's vitest meta, for the reporter. */
 export interface CheckEvidence {
@@ -18,6 +20,7 @@ export interface CheckEvidence {
 declare module "vitest" {
   interface TaskMeta {
     conformance?: CheckEvidence;
+    conformanceCheck?: CheckMeta;
   }
 }
 
@@ -33,10 +36,53 @@ export class CheckScope {
   readonly controller = new AbortController();
   readonly #transcripts: Transcript[] = [];
   readonly #timelines: TimelineEvent[][] = [];
+  readonly waiting: CheckWaiting = { retries: 0, retriedStatuses: {}, retryWaitMs: 0, settleReads: 0, settleWaitMs: 0 };
 
   constructor(title: string, reservation: Reservation) {
     this.title = title;
     this.reservation = reservation;
+  }
+
+  /** Time added to the check's deadline (a shared fixture built under it), and who applies it. */
+  extendedMs = 0;
+  onExtend: ((ms: number) => void) | undefined;
+  /** The shared fixtures this check declared (CheckOptions.uses). */
+  uses: readonly string[] = [];
+
+  extend(ms: number): void {
+    this.extendedMs += ms;
+    this.onExtend?.(ms);
+  }
+
+  /** Takes over what a fixture built under this check waited for and exchanged. */
+  adopt(child: CheckScope): void {
+    const w = child.waiting;
+    this.waiting.retries += w.retries;
+    this.waiting.retryWaitMs += w.retryWaitMs;
+    this.waiting.settleReads += w.settleReads;
+    this.waiting.settleWaitMs += w.settleWaitMs;
+    for (const [status, n] of Object.entries(w.retriedStatuses)) {
+      this.waiting.retriedStatuses[status] = (this.waiting.retriedStatuses[status] ?? 0) + n;
+    }
+    const evidence = child.evidence();
+    for (const transcript of evidence.transcripts) this.record(transcript);
+  }
+
+  noteRetry(note: RetryNote): void {
+    this.waiting.retries++;
+    this.waiting.retryWaitMs += note.waitMs;
+    const key = String(note.status);
+    this.waiting.retriedStatuses[key] = (this.waiting.retriedStatuses[key] ?? 0) + 1;
+  }
+
+  noteSettle(reads: number, waitedMs: number): void {
+    this.waiting.settleReads += reads;
+    this.waiting.settleWaitMs += waitedMs;
+  }
+
+  /** Whether the target made this check wait at all. */
+  waited(): boolean {
+    return this.waiting.retries > 0 || this.waiting.settleReads > 0;
   }
 
   record(transcript: Transcript, stream?: StreamResult): void {

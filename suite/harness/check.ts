@@ -1,15 +1,19 @@
 /**
  * `check`: how a conformance check is registered. One vitest test per call, named
- * `[ID ID] name`, that skips with a reason when an identity or the budget is missing,
- * runs the body under a deadline that aborts its requests, and, when it fails, attaches
- * the last exchanges it made to the test's meta for the report.
+ * `[ID ID] name`, that skips with a reason when an identity or the budget is missing (or the
+ * profile leaves it out), runs the body under a deadline that aborts its requests, and, when
+ * it fails, attaches the last exchanges it made to the test's meta for the report. A check the
+ * target never let finish (InconclusiveError) is skipped with that reason and marked
+ * inconclusive; what the target made it wait (retries, settling) is kept in the meta too.
  */
 
 import { test } from "vitest";
 import { requirementById } from "../../requirements/catalog.ts";
 import { CheckScope, checkScopes } from "./check-scope.ts";
+import { isBuilt } from "./shared-fixture.ts";
 import { workerState } from "./context.ts";
-import { TargetError } from "./errors.ts";
+import { timeAllowanceMs } from "./check-timing.ts";
+import { inconclusiveCause, InconclusiveError } from "./errors.ts";
 import { checkTitle, isAnySelected } from "./selection.ts";
 import type { CheckOptions, Need, Target } from "./types.ts";
 
@@ -36,12 +40,22 @@ function validate(requirements: readonly string[], name: string, options: CheckO
 
 async function runWithDeadline(scope: CheckScope, timeoutMs: number, run: () => Promise<void>): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
+  let deadlineAt = performance.now() + timeoutMs;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
+    const expire = () => {
+      const left = deadlineAt - performance.now();
+      if (left > 0) {
+        timer = setTimeout(expire, left);
+        return;
+      }
       scope.controller.abort();
-      reject(new TargetError("timeout", `the check did not finish within ${timeoutMs} ms`));
-    }, timeoutMs);
+      reject(new InconclusiveError("timeout", `the check did not finish within ${Math.round(timeoutMs + scope.extendedMs)} ms`, "--check-timeout"));
+    };
+    timer = setTimeout(expire, timeoutMs);
   });
+  scope.onExtend = (ms) => {
+    deadlineAt += ms;
+  };
   try {
     await Promise.race([checkScopes.run(scope, run), deadline]);
   } finally {
@@ -66,12 +80,27 @@ export function check(
     return;
   }
 
-  const timeoutMs = options.timeoutMs ?? settings.checkTimeoutMs;
-  test(title, { timeout: timeoutMs + VITEST_TIMEOUT_MARGIN_MS }, async (context) => {
+  const timeoutMs = options.timeoutMs ?? timeAllowanceMs(options.creates, settings);
+  // vitest's own timeout is only a backstop; shared fixtures extend a check's deadline, so it
+  // allows for every create of the run.
+  const backstopMs = timeoutMs + timeAllowanceMs(settings.maxCreates, settings) + VITEST_TIMEOUT_MARGIN_MS;
+  test(title, { timeout: backstopMs }, async (context) => {
+    if (settings.profile === "smoke" && options.smoke !== true) {
+      context.task.meta.conformanceCheck = { excluded: "not in the smoke profile" };
+      context.skip("not in the smoke profile");
+      return;
+    }
     const missing = (options.needs ?? []).filter((need) =>
       need === "otherAgent" ? target.otherAgent === undefined : target.otherKey === undefined);
     if (missing.length > 0) {
       context.skip(`needs ${missing.map((need) => NEED_FLAGS[need]).join(" and ")}`);
+      return;
+    }
+    // Shared fixtures not built yet are built by this check, from their own reservations.
+    const toBuild = (options.uses ?? []).filter((fixture) => !isBuilt(fixture));
+    const needed = options.creates + toBuild.reduce((sum, fixture) => sum + fixture.creates, 0);
+    if (needed > ledger.remaining()) {
+      context.skip(ledger.skipReason(needed));
       return;
     }
     const reservation = ledger.tryReserve(options.creates);
@@ -80,13 +109,21 @@ export function check(
       return;
     }
     const scope = new CheckScope(title, reservation);
+    scope.uses = (options.uses ?? []).map((fixture) => fixture.name);
+    let inconclusive: InconclusiveError | undefined;
     try {
       await runWithDeadline(scope, timeoutMs, () => body(target));
     } catch (error) {
       context.task.meta.conformance = scope.evidence();
-      throw error;
+      inconclusive = inconclusiveCause(error);
+      if (inconclusive === undefined) throw error;
     } finally {
       reservation.release();
+      context.task.meta.conformanceCheck = {
+        ...(inconclusive === undefined ? {} : { inconclusive: inconclusive.message }),
+        ...(scope.waited() ? { waiting: { ...scope.waiting } } : {}),
+      };
     }
+    if (inconclusive !== undefined) context.skip(`inconclusive: ${inconclusive.message}`);
   });
 }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "vitest";
 import { Semaphore } from "./budget.ts";
 import { createClient, createPool, type ClientLimits, type ClientObserver } from "./client.ts";
-import { HarnessError, TargetError } from "./errors.ts";
+import { HarnessError, InconclusiveError } from "./errors.ts";
 import { closedPortUrl, serveHttp, serveTcp, writeFlood } from "./local-servers.ts";
 import { Redactor } from "./redact.ts";
 import type { Identity, ServiceClient, Transcript } from "./types.ts";
@@ -129,13 +129,13 @@ describe("redaction", () => {
     });
     const seen: Transcript[] = [];
     const client = clientFor(server.url, { requestTimeoutMs: 150 }, {
-      beforeCreate: () => {},
+      beforeCreate: () => ({ settle: () => {} }),
       onExchange: (t) => seen.push(t),
       signal: () => undefined,
     });
     const error = await caught(client.create({ authorization: `Bearer ${OTHER_KEY}`, body: { message: KEY } }));
-    expect(error).toBeInstanceOf(TargetError);
-    const everything = JSON.stringify({ message: (error as Error).message, transcript: (error as TargetError).transcript, seen });
+    expect(error).toBeInstanceOf(InconclusiveError);
+    const everything = JSON.stringify({ message: (error as Error).message, transcript: (error as InconclusiveError).transcript, seen });
     expect(everything).not.toContain(KEY);
     expect(everything).not.toContain(OTHER_KEY);
     expect(seen).toHaveLength(1);
@@ -143,13 +143,14 @@ describe("redaction", () => {
 });
 
 describe("failures", () => {
-  test("a server that never answers is a timeout, bounded by the request timeout", async () => {
+  test("a server that never answers is inconclusive, bounded by the request timeout and naming its flag", async () => {
     const server = await serveHttp(() => {
       // Never answers.
     });
     const error = await caught(clientFor(server.url, { requestTimeoutMs: 150 }).list("c"));
-    expect(error).toMatchObject({ name: "TargetError", kind: "timeout" });
-    expect((error as TargetError).transcript?.failure).toContain("150 ms");
+    expect(error).toMatchObject({ name: "InconclusiveError", kind: "timeout", flag: "--request-timeout" });
+    expect((error as InconclusiveError).transcript?.failure).toContain("150 ms");
+    expect((error as Error).message).toContain("raise --request-timeout");
   });
 
   test("headers and then a body that never finishes is a timeout", async () => {
@@ -158,8 +159,8 @@ describe("failures", () => {
       res.write('{"partial":');
     });
     const error = await caught(clientFor(server.url, { requestTimeoutMs: 150 }).list("c"));
-    expect(error).toMatchObject({ name: "TargetError", kind: "timeout" });
-    expect((error as TargetError).transcript?.response?.status).toBe(200);
+    expect(error).toMatchObject({ name: "InconclusiveError", kind: "timeout" });
+    expect((error as InconclusiveError).transcript?.response?.status).toBe(200);
   });
 
   test("a body past the cap is cut off and reported", async () => {
@@ -208,10 +209,10 @@ describe("failures", () => {
       // Never answers.
     });
     const controller = new AbortController();
-    const client = clientFor(server.url, {}, { beforeCreate: () => {}, onExchange: () => {}, signal: () => controller.signal });
+    const client = clientFor(server.url, {}, { beforeCreate: () => ({ settle: () => {} }), onExchange: () => {}, signal: () => controller.signal });
     const pending = caught(client.list("c"));
     setTimeout(() => controller.abort(), 30);
-    expect(await pending).toMatchObject({ name: "TargetError", kind: "timeout" });
+    expect(await pending).toMatchObject({ name: "InconclusiveError", kind: "timeout", flag: "--check-timeout" });
   });
 
   test("a create the observer refuses is never sent", async () => {
@@ -237,7 +238,7 @@ describe("streams through the client", () => {
       res.end('event: response.completed\ndata: {"type":"response.completed"}\n\n');
     });
     const seen: Transcript[] = [];
-    const client = clientFor(server.url, {}, { beforeCreate: () => {}, onExchange: (t) => seen.push(t), signal: () => undefined });
+    const client = clientFor(server.url, {}, { beforeCreate: () => ({ settle: () => {} }), onExchange: (t) => seen.push(t), signal: () => undefined });
     const result = await client.stream({ body: { message: "x" } });
     expect(result.terminal).toBe("response.completed");
     expect(server.requests[0]?.url).toBe("/v1/agents/agent-a/responses/stream");

@@ -3,16 +3,21 @@
  * as the concurrency cap), per-request deadlines, a response size cap, every body consumed or
  * destroyed, and a redacted transcript for every exchange.
  *
+ * "Try later" answers (429, 503, a 409 with Retry-After) are waited out and retried with the
+ * same key and body (retry.ts); every request waits for its turn under --max-rps.
+ *
  * Failures: the target cannot be reached (refused, DNS, TLS, bad URL) → HarnessError;
- * the target misbehaved (timeout, reset mid-body, size cap, garbage) → TargetError.
+ * the target misbehaved (reset mid-body, size cap, garbage) → TargetError; the target was
+ * too slow or kept saying "try later" → InconclusiveError.
  */
 
-import { Pool, type Dispatcher } from "undici";
-import type { Semaphore } from "./budget.ts";
+import { Agent, EnvHttpProxyAgent, type Dispatcher } from "undici";
+import type { CreateHold, Semaphore } from "./budget.ts";
 import { endpoints } from "./endpoints.ts";
-import { classifyNetworkError, describeNetworkError, HarnessError, TargetError } from "./errors.ts";
+import { classifyNetworkError, describeNetworkError, HarnessError, InconclusiveError, TargetError } from "./errors.ts";
 import type { Redactor } from "./redact.ts";
 import { flattenHeaders, readCappedText, tryParseJson } from "./response-body.ts";
+import { isTryLater, sleep, waitBeforeRetry, type Pacer } from "./retry.ts";
 import { readStream, type StreamLimits } from "./stream-reader.ts";
 import { buildTranscript } from "./transcript.ts";
 import type {
@@ -21,6 +26,7 @@ import type {
   Identity,
   ListOptions,
   RequestOptions,
+  RetryNote,
   ServiceClient,
   StreamResult,
   Transcript,
@@ -32,10 +38,12 @@ export interface ClientLimits extends StreamLimits {
 
 /** How the client reports to whoever runs it (the current check, in the suite). */
 export interface ClientObserver {
-  /** Called before every create (plain or stream); throws when the budget refuses it. */
-  beforeCreate(): void;
-  /** Every exchange, successful or not. */
+  /** Called once before every create (plain or stream), retries included; throws when the budget refuses it. */
+  beforeCreate(): CreateHold;
+  /** Every exchange, successful or not, each retried attempt included. */
   onExchange(transcript: Transcript, stream?: StreamResult): void;
+  /** Every "try later" answer that is about to be retried. */
+  onRetry?(note: RetryNote): void;
   /** Aborts the caller's requests (e.g. when its check times out). */
   signal(): AbortSignal | undefined;
 }
@@ -49,21 +57,40 @@ export interface ClientOptions {
   redactor: Redactor;
   /** A fresh Idempotency-Key for a create that did not choose one. */
   idempotencyKey: () => string;
+  /** Retries of "try later" answers per request (--max-retries); none when absent. */
+  maxRetries?: number;
+  /** Paces every attempt (--max-rps). */
+  pacer?: Pacer;
+  /** Sent on every request (--header); a check's own headers and the identity's key win. */
+  extraHeaders?: Record<string, string>;
   observer?: ClientObserver;
 }
 
 const USER_AGENT = "agent-conformance/0.1";
 
-/** One keep-alive pool per run; connections match the concurrency cap. */
-export function createPool(baseUrl: string, concurrency: number, requestTimeoutMs: number): Pool {
-  return new Pool(new URL(baseUrl).origin, {
+/**
+ * The run's dispatcher: keep-alive connections matching the concurrency cap, through the proxy
+ * of HTTPS_PROXY / HTTP_PROXY unless NO_PROXY exempts the target (a private CA comes from
+ * NODE_EXTRA_CA_CERTS, which Node reads at start-up).
+ */
+export function createPool(baseUrl: string, concurrency: number, requestTimeoutMs: number): Dispatcher {
+  void baseUrl;
+  const options = {
     connections: concurrency,
     pipelining: 1,
     keepAliveTimeout: 4_000,
     headersTimeout: requestTimeoutMs,
     bodyTimeout: requestTimeoutMs,
     connect: { timeout: requestTimeoutMs },
-  });
+  };
+  const proxied = ["HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy"].some((name) => (process.env[name] ?? "") !== "");
+  return proxied ? new EnvHttpProxyAgent(options) : new Agent(options);
+}
+
+/** Whether an answer to a create means the target did the work (and may charge for it). */
+function consumed(status: number | undefined): boolean {
+  if (status === undefined) return true;
+  return !(status >= 400 && status < 500) && status !== 503;
 }
 
 interface PlainRequest {
@@ -78,7 +105,7 @@ export function createClient(options: ClientOptions): ServiceClient {
   const api = endpoints(options.baseUrl);
 
   const baseHeaders = (request: RequestOptions, accept: string): Record<string, string> => {
-    const headers: Record<string, string> = { accept, "user-agent": USER_AGENT };
+    const headers: Record<string, string> = { accept, "user-agent": USER_AGENT, ...options.extraHeaders };
     const apiKey = (request.as ?? options.primary).apiKey;
     if (request.authorization !== undefined) headers.authorization = request.authorization;
     else if (apiKey !== null) headers.authorization = `Bearer ${apiKey}`;
@@ -103,11 +130,59 @@ export function createClient(options: ClientOptions): ServiceClient {
     try {
       return await semaphore.acquire(signal);
     } catch {
-      throw new TargetError("timeout", "request not sent: the check's deadline passed while it waited for a connection slot");
+      throw new InconclusiveError("timeout", "request not sent: the check's time ran out while it waited for a connection slot", "--check-timeout");
     }
   };
 
-  const send = async (request: PlainRequest): Promise<HttpResult> => {
+  /** Waits out "try later" answers of `attempt`, then returns the last answer. */
+  const withRetries = async <R extends { status: number; headers: Record<string, string>; transcript: Transcript }>(
+    what: string,
+    retryInUse: boolean,
+    attempt: () => Promise<R>,
+  ): Promise<R> => {
+    for (let retry = 0; ; retry++) {
+      await options.pacer?.turn(observer?.signal());
+      const result = await attempt();
+      if (!isTryLater(result.status, result.headers, retryInUse)) return result;
+      if (retry >= (options.maxRetries ?? 0)) {
+        throw new InconclusiveError(
+          "retries",
+          `${what}: the target still answered ${result.status} after ${retry} ${retry === 1 ? "retry" : "retries"}`,
+          "--max-retries",
+          result.transcript,
+        );
+      }
+      const waitMs = waitBeforeRetry(retry, result.headers["retry-after"]);
+      observer?.onRetry?.({ status: result.status, waitMs });
+      try {
+        await sleep(waitMs, observer?.signal());
+      } catch {
+        throw new InconclusiveError("timeout", `${what}: the check's time ran out while waiting ${waitMs} ms to retry a ${result.status}`, "--check-timeout", result.transcript);
+      }
+    }
+  };
+
+  /** A create: held against the budget once, retries included, settled by its final answer. */
+  const asCreate = async <R extends { status: number }>(run: () => Promise<R>): Promise<R> => {
+    const hold = observer?.beforeCreate();
+    let status: number | undefined;
+    try {
+      const result = await run();
+      status = result.status;
+      return result;
+    } catch (error) {
+      // A request the target kept refusing consumed nothing; anything else may have.
+      if (error instanceof InconclusiveError && error.kind === "retries") status = error.transcript?.response?.status;
+      throw error;
+    } finally {
+      hold?.settle(consumed(status));
+    }
+  };
+
+  const send = (request: PlainRequest, retryInUse = true): Promise<HttpResult> =>
+    withRetries(`${request.method} ${request.path}`, retryInUse, () => sendOnce(request));
+
+  const sendOnce = async (request: PlainRequest): Promise<HttpResult> => {
     const signal = observer?.signal();
     const release = await acquire(signal);
     const started = performance.now();
@@ -155,6 +230,7 @@ export function createClient(options: ClientOptions): ServiceClient {
       const transcript = record(message);
       observer?.onExchange(transcript);
       if (failed instanceof TargetError) throw new TargetError(failed.kind, message, transcript);
+      if (failed instanceof InconclusiveError) throw new InconclusiveError(failed.kind, message, failed.flag, transcript);
       throw new HarnessError(failed.kind, message);
     } finally {
       clearTimeout(timer);
@@ -166,8 +242,7 @@ export function createClient(options: ClientOptions): ServiceClient {
     return { status, headers, text, json: tryParseJson(text), transcript };
   };
 
-  const stream = async (request: CreateOptions): Promise<StreamResult> => {
-    observer?.beforeCreate();
+  const streamOnce = async (request: CreateOptions): Promise<StreamResult> => {
     const agentId = (request.as ?? options.primary).agentId;
     const signal = observer?.signal();
     const release = await acquire(signal);
@@ -187,28 +262,33 @@ export function createClient(options: ClientOptions): ServiceClient {
   };
 
   return {
-    create: async (request) => {
-      observer?.beforeCreate();
-      return send({
+    create: (request) => {
+      // One key and body for every attempt: a retry is the same logical create.
+      const plain: PlainRequest = {
         method: "POST",
         path: api.responses((request.as ?? options.primary).agentId),
         headers: createHeaders(request, "application/json"),
         body: createBody(request),
-      });
+      };
+      return asCreate(() => send(plain, request.retryInUse ?? true));
     },
-    stream,
+    stream: (request) => {
+      const fixed: CreateOptions = { ...request, idempotencyKey: createHeaders(request, "")["idempotency-key"] ?? null };
+      const path = api.stream((request.as ?? options.primary).agentId);
+      return asCreate(() => withRetries(`POST ${path}`, request.retryInUse ?? true, () => streamOnce(fixed)));
+    },
     list: (conversationId, request: ListOptions = {}) =>
       send({
         method: "GET",
         path: api.messages((request.as ?? options.primary).agentId, conversationId, request.query),
         headers: baseHeaders(request, "application/json"),
-      }),
+      }, request.retryInUse ?? true),
     delete: (conversationId, request: RequestOptions = {}) =>
       send({
         method: "DELETE",
         path: api.conversation((request.as ?? options.primary).agentId, conversationId),
         headers: baseHeaders(request, "application/json"),
-      }),
+      }, request.retryInUse ?? true),
   };
 }
 
@@ -216,14 +296,14 @@ export function createClient(options: ClientOptions): ServiceClient {
 function toFailure(
   error: unknown,
   context: { deadlineHit: boolean; cancelled: boolean; request: PlainRequest; origin: string; limits: ClientLimits },
-): HarnessError | TargetError {
+): HarnessError | TargetError | InconclusiveError {
   const what = `${context.request.method} ${context.request.path}`;
   if (error instanceof TargetError) return new TargetError(error.kind, `${what}: ${error.message}`);
-  if (error instanceof HarnessError) return error;
+  if (error instanceof HarnessError || error instanceof InconclusiveError) return error;
   if (context.deadlineHit) {
-    return new TargetError("timeout", `${what}: no complete response within ${context.limits.requestTimeoutMs} ms`);
+    return new InconclusiveError("timeout", `${what}: no complete response within ${context.limits.requestTimeoutMs} ms`, "--request-timeout");
   }
-  if (context.cancelled) return new TargetError("timeout", `${what}: cancelled because the check's deadline passed`);
+  if (context.cancelled) return new InconclusiveError("timeout", `${what}: cancelled because the check's time ran out`, "--check-timeout");
   const failure = classifyNetworkError(error);
   if (failure.side === "harness") {
     const message = failure.kind === "unreachable" || failure.kind === "tls"
@@ -231,8 +311,8 @@ function toFailure(
       : `${what}: the harness could not send the request: ${describeNetworkError(error)}`;
     return new HarnessError(failure.kind, message);
   }
-  const reason = failure.kind === "timeout"
-    ? `no complete response within ${context.limits.requestTimeoutMs} ms (${failure.code})`
-    : `${failure.kind}: ${describeNetworkError(error)}`;
-  return new TargetError(failure.kind, `${what}: ${reason}`);
+  if (failure.kind === "timeout") {
+    return new InconclusiveError("timeout", `${what}: no complete response within ${context.limits.requestTimeoutMs} ms (${failure.code})`, "--request-timeout");
+  }
+  return new TargetError(failure.kind, `${what}: ${failure.kind}: ${describeNetworkError(error)}`);
 }

@@ -15,8 +15,14 @@ describe("precedence", () => {
   test("defaults apply when nothing is given", () => {
     const config = ok(parseConfig([], {}));
     expect(config.baseUrl).toBeUndefined();
+    // No --max-creates: the profile's cap applies (100 for full, 25 for smoke).
+    expect(config.maxCreates).toBeUndefined();
     expect(config).toMatchObject({
-      maxCreates: 150,
+      profile: "full",
+      maxRetries: 4,
+      settleMs: 3_000,
+      headers: {},
+      exclude: [],
       concurrency: 4,
       requestTimeoutMs: 10_000,
       firstEventTimeoutMs: 10_000,
@@ -62,7 +68,8 @@ describe("precedence", () => {
   });
 
   test("an empty environment variable counts as unset", () => {
-    expect(ok(parseConfig([], { CONFORMANCE_MAX_CREATES: "" })).maxCreates).toBe(150);
+    expect(ok(parseConfig(["--max-creates", "7"], { CONFORMANCE_MAX_CREATES: "" })).maxCreates).toBe(7);
+    expect(ok(parseConfig([], { CONFORMANCE_MAX_CREATES: "" })).maxCreates).toBeUndefined();
   });
 
   test("every numeric flag is read", () => {
@@ -158,5 +165,31 @@ describe("the stream-error header (SSE-6)", () => {
   test("the parsed header is valid input again (programmatic use passes a parsed configuration back)", () => {
     const config = ok(parseConfig(["--stream-error-header", "X-Test-Fail: stream"], {}));
     expect(ok(validateConfig(config)).streamErrorHeader).toEqual({ name: "X-Test-Fail", value: "stream" });
+  });
+});
+
+describe("live plumbing", () => {
+  test("--header is repeatable, comes one per line from the environment, and names are lower-cased", () => {
+    expect(ok(parseConfig(["--header", "X-Gateway-Key: abc", "--header", "X-Tenant:t1"], {})).headers).toEqual({
+      "x-gateway-key": "abc",
+      "x-tenant": "t1",
+    });
+    expect(ok(parseConfig([], { CONFORMANCE_HEADER: "X-A: 1\nX-B: 2\n" })).headers).toEqual({ "x-a": "1", "x-b": "2" });
+  });
+
+  test("--header refuses the headers the suite sets itself, and malformed lines, without echoing the value", () => {
+    const refused = errors(parseConfig(["--header", "Authorization: Bearer sk-secret-123"], {}));
+    expect(refused).toContain("--header (or CONFORMANCE_HEADER)");
+    expect(refused).toContain("Authorization is set by the suite itself");
+    expect(refused).not.toContain("sk-secret-123");
+    expect(errors(parseConfig(["--header", "no colon here"], {}))).toContain('"Name: value"');
+  });
+
+  test("profiles, retries, pacing, settling and exclusions are validated", () => {
+    expect(ok(parseConfig(["--profile", "smoke", "--max-rps", "2.5", "--max-retries", "0", "--settle-ms", "0", "--exclude", "SSE-9,LIST-*"], {})))
+      .toMatchObject({ profile: "smoke", maxRps: 2.5, maxRetries: 0, settleMs: 0, exclude: ["SSE-9", "LIST-*"] });
+    expect(errors(parseConfig(["--profile", "nightly"], {}))).toContain('must be "full" or "smoke"');
+    expect(errors(parseConfig(["--max-rps", "0"], {}))).toContain("--max-rps");
+    expect(errors(parseConfig(["--max-retries", "-1"], {}))).toContain("--max-retries");
   });
 });

@@ -9,8 +9,15 @@ import { z } from "zod";
 
 const MiB = 1024 * 1024;
 
+/** Create caps per profile: full (the default) judges everything; smoke, per pull request, every MUST family. */
+export const PROFILE_MAX_CREATES = { full: 100, smoke: 25 } as const;
+export type Profile = keyof typeof PROFILE_MAX_CREATES;
+
 export const DEFAULTS = {
-  maxCreates: 150,
+  maxCreates: PROFILE_MAX_CREATES.full,
+  profile: "full" as Profile,
+  maxRetries: 4,
+  settleMs: 3_000,
   concurrency: 4,
   requestTimeoutMs: 10_000,
   firstEventTimeoutMs: 10_000,
@@ -97,6 +104,33 @@ const onlyList = z
   .transform((value) => (Array.isArray(value) ? value : [value]).flatMap((v) => v.split(",")).map((v) => v.trim()).filter((v) => v !== ""))
   .pipe(z.array(onlyGlob));
 
+/** Headers the harness sets itself: --header must not replace them. */
+const OWN_HEADERS = new Set(["authorization", "content-type", "content-length", "idempotency-key", "accept", "host", "transfer-encoding", "connection"]);
+
+/** --header "Name: value", repeatable: a map of lower-case names to values. */
+const extraHeaders = z
+  .union([z.string(), z.array(z.union([z.string(), streamErrorHeaderSchema])), z.record(z.string(), z.string())])
+  // The environment holds one header per line; a map is what an earlier validation produced.
+  .transform((value) => {
+    if (Array.isArray(value)) return value;
+    if (typeof value === "string") return value.split(/\r?\n/).filter((line) => line.trim() !== "");
+    return Object.entries(value).map(([name, headerValue]) => ({ name, value: headerValue }));
+  })
+  .pipe(z.array(headerLine))
+  .superRefine((lines, ctx) => {
+    for (const line of lines) {
+      if (OWN_HEADERS.has(line.name.toLowerCase())) {
+        ctx.addIssue({ code: "custom", message: `${line.name} is set by the suite itself and cannot be replaced` });
+      }
+    }
+  })
+  .transform((lines) => Object.fromEntries(lines.map((line) => [line.name.toLowerCase(), line.value])) as Record<string, string>);
+
+/** Requests per second: a positive number (decimals allowed). */
+const perSecond = z
+  .union([z.number(), z.string().trim().regex(/^\d+(\.\d+)?$/).transform(Number)], { error: "must be a positive number" })
+  .pipe(z.number().positive("must be a positive number").max(100_000, "must be at most 100000"));
+
 export const ConfigSchema = z
   .object({
     baseUrl: baseUrl.optional(),
@@ -105,7 +139,15 @@ export const ConfigSchema = z
     otherAgentId: nonEmpty.optional(),
     otherApiKey: nonEmpty.optional(),
     streamErrorHeader: headerLine.optional(),
-    maxCreates: wholeNumber(0, 100_000).default(DEFAULTS.maxCreates),
+    /** Undefined: the profile's cap (PROFILE_MAX_CREATES). */
+    maxCreates: wholeNumber(0, 100_000).optional(),
+    profile: z.enum(["full", "smoke"], { error: 'must be "full" or "smoke"' }).default(DEFAULTS.profile),
+    maxRetries: wholeNumber(0, 100).default(DEFAULTS.maxRetries),
+    maxRps: perSecond.optional(),
+    settleMs: wholeNumber(0, 600_000).default(DEFAULTS.settleMs),
+    headers: extraHeaders.default({}),
+    exclude: onlyList.default([]),
+    rerunFailed: nonEmpty.optional(),
     concurrency: wholeNumber(1, 64).default(DEFAULTS.concurrency),
     requestTimeoutMs: wholeNumber(1, 600_000).default(DEFAULTS.requestTimeoutMs),
     firstEventTimeoutMs: wholeNumber(1, 600_000).default(DEFAULTS.firstEventTimeoutMs),
@@ -161,7 +203,12 @@ export const OPTIONS: readonly OptionSpec[] = [
   { key: "otherAgentId", flag: "other-agent-id", env: "CONFORMANCE_OTHER_AGENT_ID", type: "string", value: "ID", help: "a second agent reachable with the same key (scope checks)" },
   { key: "otherApiKey", flag: "other-api-key", env: "CONFORMANCE_OTHER_API_KEY", type: "string", value: "KEY", help: "a key for the same agent whose scope excludes the primary key's conversations" },
   { key: "streamErrorHeader", flag: "stream-error-header", env: "CONFORMANCE_STREAM_ERROR_HEADER", type: "string", value: '"NAME: VALUE"', help: "a header that makes the target end a stream with an error event, to judge SSE-6 (the embedded fake: X-Fake-Fault: error-after=1)" },
-  { key: "maxCreates", flag: "max-creates", env: "CONFORMANCE_MAX_CREATES", type: "string", value: "N", help: `cap on create operations, plain and stream (default ${DEFAULTS.maxCreates})` },
+  { key: "profile", flag: "profile", env: "CONFORMANCE_PROFILE", type: "string", value: "full|smoke", help: `full (default: every check, at most ${PROFILE_MAX_CREATES.full} creates) or smoke (per pull request: every MUST family, at most ${PROFILE_MAX_CREATES.smoke} creates)` },
+  { key: "maxCreates", flag: "max-creates", env: "CONFORMANCE_MAX_CREATES", type: "string", value: "N", help: `cap on creates the target accepts, plain and stream (default: the profile's, ${PROFILE_MAX_CREATES.full} or ${PROFILE_MAX_CREATES.smoke})` },
+  { key: "maxRetries", flag: "max-retries", env: "CONFORMANCE_MAX_RETRIES", type: "string", value: "N", help: `retries of a 429, a 503 or a 409 with Retry-After, per request, honouring Retry-After (default ${DEFAULTS.maxRetries})` },
+  { key: "maxRps", flag: "max-rps", env: "CONFORMANCE_MAX_RPS", type: "string", value: "N", help: "requests per second across the whole run (default: no pacing)" },
+  { key: "settleMs", flag: "settle-ms", env: "CONFORMANCE_SETTLE_MS", type: "string", value: "MS", help: `how long a listing may take to show a finished exchange (default ${DEFAULTS.settleMs})` },
+  { key: "headers", flag: "header", env: "CONFORMANCE_HEADER", type: "string", multiple: true, value: '"NAME: VALUE"', help: "a header sent on every request, e.g. a gateway key (repeatable; values are redacted in every output)" },
   { key: "concurrency", flag: "concurrency", env: "CONFORMANCE_CONCURRENCY", type: "string", value: "N", help: `requests in flight at once (default ${DEFAULTS.concurrency})` },
   { key: "requestTimeoutMs", flag: "request-timeout", env: "CONFORMANCE_REQUEST_TIMEOUT", type: "string", value: "MS", help: `whole plain request, headers and body (default ${DEFAULTS.requestTimeoutMs})` },
   { key: "firstEventTimeoutMs", flag: "first-event-timeout", env: "CONFORMANCE_FIRST_EVENT_TIMEOUT", type: "string", value: "MS", help: `stream: until the first event (default ${DEFAULTS.firstEventTimeoutMs})` },
@@ -173,6 +220,8 @@ export const OPTIONS: readonly OptionSpec[] = [
   { key: "seed", flag: "seed", env: "CONFORMANCE_SEED", type: "string", value: "N", help: "fast-check seed (default: random, printed in the report)" },
   { key: "runs", flag: "runs", env: "CONFORMANCE_RUNS", type: "string", value: "N", help: `cap on fast-check runs per property (default ${DEFAULTS.runs})` },
   { key: "only", flag: "only", env: "CONFORMANCE_ONLY", type: "string", multiple: true, value: "GLOB", help: "run only requirements matching the glob (repeatable or comma list: SSE-*,IDEM-1)" },
+  { key: "exclude", flag: "exclude", env: "CONFORMANCE_EXCLUDE", type: "string", multiple: true, value: "GLOB", help: "leave out requirements matching the glob (repeatable or comma list); reported as skipped by choice" },
+  { key: "rerunFailed", flag: "rerun-failed", env: "CONFORMANCE_RERUN_FAILED", type: "string", value: "FILE", help: "run only what failed, warned or was inconclusive in that conformance.json" },
   { key: "strict", flag: "strict", env: "CONFORMANCE_STRICT", type: "boolean", help: "a failed SHOULD fails the run" },
   { key: "reportDir", flag: "report-dir", env: "CONFORMANCE_REPORT_DIR", type: "string", value: "DIR", help: `where junit.xml and conformance.json go (default ${DEFAULTS.reportDir})` },
   { key: "checksDir", flag: "checks-dir", env: "CONFORMANCE_CHECKS_DIR", type: "string", value: "DIR", help: `directory of *.check.ts files (default ${DEFAULTS.checksDir})` },
@@ -271,7 +320,10 @@ export function usage(): string {
   lines.push(
     "",
     "Exit codes: 0 every MUST passed; 1 a MUST failed (or a SHOULD under --strict);",
-    "            2 usage or configuration error, target unreachable, harness error, or no test ran.",
+    "            2 usage or configuration error, a setup the preflight diagnosed (key refused,",
+    "              base URL wrong, not this API, agent unknown), target unreachable, harness error,",
+    "              or no test ran;",
+    "            3 no MUST failed, but a MUST was skipped or inconclusive that you did not exclude.",
   );
   return lines.join("\n");
 }

@@ -11,6 +11,9 @@ import { createClient, createPool } from "./client.ts";
 import { HarnessError } from "./errors.ts";
 import { appendJournal, type KeyRole } from "./journal.ts";
 import { displayUrl, Redactor } from "./redact.ts";
+import { Pacer } from "./retry.ts";
+import { timeAllowanceMs } from "./check-timing.ts";
+import { useFixture, type SharedFixture } from "./shared-fixture.ts";
 import { RUN_SETTINGS_KEY, RunSettingsSchema, type RunSettings } from "./run-settings.ts";
 import type { Identity, Target } from "./types.ts";
 
@@ -47,8 +50,9 @@ function keyRole(settings: RunSettings, apiKey: string | null): KeyRole {
 function buildState(settings: RunSettings): WorkerState {
   const ledger = new BudgetLedger(settings.maxCreates);
   const semaphore = new Semaphore(settings.concurrency);
-  const redactor = new Redactor([settings.primary.apiKey, settings.otherKey?.apiKey, settings.otherAgent?.apiKey]);
+  const redactor = new Redactor([settings.primary.apiKey, settings.otherKey?.apiKey, settings.otherAgent?.apiKey, ...Object.values(settings.headers)]);
   const pool = createPool(settings.baseUrl, settings.concurrency, settings.requestTimeoutMs);
+  const pacer = new Pacer(settings.maxRps);
   let counter = 0;
   const runScoped = (label: string) => `conf-${settings.runId}-${cleanLabel(label)}-${++counter}`;
 
@@ -60,19 +64,26 @@ function buildState(settings: RunSettings): WorkerState {
     semaphore,
     redactor,
     idempotencyKey: () => runScoped("key"),
+    maxRetries: settings.maxRetries,
+    pacer,
+    extraHeaders: settings.headers,
     observer: {
       beforeCreate: () => {
         const scope = checkScopes.getStore();
-        if (scope !== undefined) {
-          if (!scope.reservation.trySpend()) {
-            throw new HarnessError("budget", `the check "${scope.title}" declared creates: ${scope.reservation.reserved} but tried to make more`);
-          }
-        } else if (!ledger.trySpendUnreserved()) {
-          throw new HarnessError("budget", "a create outside any check found the budget exhausted");
+        if (scope === undefined) throw new HarnessError("budget", "a create was attempted outside any check");
+        const hold = scope.reservation.tryHold();
+        if (hold === undefined) {
+          throw new HarnessError("budget", `the check "${scope.title}" declared creates: ${scope.reservation.reserved} but tried to make more`);
         }
-        appendJournal(settings.journalPath, { type: "create", check: scope?.title ?? "" });
+        return {
+          settle: (consumed) => {
+            hold.settle(consumed);
+            if (consumed) appendJournal(settings.journalPath, { type: "create", check: scope.title });
+          },
+        };
       },
       onExchange: (transcript, stream) => checkScopes.getStore()?.record(transcript, stream),
+      onRetry: (note) => checkScopes.getStore()?.noteRetry(note),
       signal: () => checkScopes.getStore()?.controller.signal,
     },
   });
@@ -98,6 +109,16 @@ function buildState(settings: RunSettings): WorkerState {
       });
     },
     fc: (max: number) => ({ seed: settings.seed, numRuns: Math.max(1, Math.min(Math.floor(max), settings.runs)) }),
+    settleMs: settings.settleMs,
+    shared: <T>(fixture: SharedFixture<T>): Promise<T> => {
+      const scope = checkScopes.getStore();
+      if (scope === undefined || !scope.uses.includes(fixture.name)) {
+        throw new HarnessError("configuration", `the check "${scope?.title ?? "?"}" uses the shared ${fixture.name} without declaring it in uses`);
+      }
+      const value = useFixture(fixture, target, ledger, timeAllowanceMs(fixture.creates, settings) - settings.checkTimeoutMs);
+      if (value === undefined) throw new HarnessError("budget", `the shared ${fixture.name} needs ${fixture.creates} creates, ${ledger.remaining()} left`);
+      return value;
+    },
     remainingCreates: () => {
       const scope = checkScopes.getStore();
       return scope !== undefined ? scope.reservation.reserved - scope.reservation.spent() : ledger.remaining();

@@ -1,9 +1,12 @@
 /**
- * Two kinds of failure, kept apart because they mean different things:
+ * Three kinds of failure, kept apart because they mean different things:
  * - HarnessError: the harness itself cannot do its job (target unreachable, bad argument,
  *   a check spending more than it declared). The run's verdict is void: exit code 2.
- * - TargetError: the target misbehaved at the HTTP level (timeout, reset mid-body,
- *   oversized or garbled response). That is a conformance failure of the check that saw it.
+ * - TargetError: the target misbehaved at the HTTP level (reset mid-body, oversized or
+ *   garbled response). That is a conformance failure of the check that saw it.
+ * - InconclusiveError: the check ran, but the target never let it finish (a timeout, retries
+ *   exhausted). Slowness and rate limits are not non-conformance: the check judges nothing,
+ *   and the report names the flag that gives the target more room.
  * Callers branch on `name` and `kind`, never on message text.
  */
 
@@ -114,4 +117,32 @@ export function describeNetworkError(error: unknown): string {
   const code = errorCodeOf(error);
   const message = error instanceof Error ? error.message : String(error);
   return code !== undefined && !message.includes(code) ? `${code}: ${message}` : message;
+}
+
+export type InconclusiveKind =
+  | "timeout" // a request, stream or the check itself ran out of its time
+  | "retries"; // the target kept answering 429/503 ("try later") past --max-retries
+
+export class InconclusiveError extends Error {
+  override readonly name = "InconclusiveError";
+  readonly kind: InconclusiveKind;
+  /** The flag that gives the target more room, e.g. "--request-timeout". */
+  readonly flag: string;
+  readonly transcript: Transcript | undefined;
+  constructor(kind: InconclusiveKind, message: string, flag: string, transcript?: Transcript) {
+    super(`${message} (inconclusive: raise ${flag} to give the target more room)`);
+    this.kind = kind;
+    this.flag = flag;
+    this.transcript = transcript;
+  }
+}
+
+/** The InconclusiveError behind an error, also when fast-check wrapped it as a property's cause. */
+export function inconclusiveCause(error: unknown): InconclusiveError | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && typeof current === "object" && current !== null; depth++) {
+    if (current instanceof InconclusiveError) return current;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
 }

@@ -3,8 +3,31 @@ import type { Transcript } from "./types.ts";
 
 /** The shape of conformance.json (DESIGN.md, "The suite's interface"), plus evidence for humans. */
 
-export type RequirementStatus = "pass" | "fail" | "warn" | "skip";
-export type TestStatus = "pass" | "fail" | "skip";
+/**
+ * inconclusive: the check ran, but the target never let it finish (timeouts, retries
+ * exhausted); it judges nothing either way.
+ */
+export type RequirementStatus = "pass" | "fail" | "warn" | "skip" | "inconclusive";
+export type TestStatus = "pass" | "fail" | "skip" | "inconclusive";
+
+/** What the target made a check wait for: retried "try later" answers and unsettled listings. */
+export interface CheckWaiting {
+  retries: number;
+  /** Statuses that were retried, e.g. { "429": 3 }. */
+  retriedStatuses: Record<string, number>;
+  retryWaitMs: number;
+  /** Listing reads repeated until a finished exchange showed, and the time that took. */
+  settleReads: number;
+  settleWaitMs: number;
+}
+
+/** Every check's outcome beyond pass and fail: inconclusive (with why) and its waiting. */
+export interface CheckMeta {
+  /** Why the user's choice left the check out (e.g. the smoke profile). */
+  excluded?: string;
+  inconclusive?: string;
+  waiting?: CheckWaiting;
+}
 
 /** One event of a stream as the reader saw it, for the report's timeline. */
 export interface TimelineEvent {
@@ -19,8 +42,12 @@ export interface TestReport {
   file: string;
   status: TestStatus;
   durationMs: number;
-  /** Why it failed, or why it was skipped ("budget: …", "needs --other-api-key"). */
+  /** Why it failed, was skipped ("budget: …", "needs --other-api-key") or was inconclusive. */
   message?: string;
+  /** The skip was the user's choice (--only, --exclude, --profile), not a gap in the run. */
+  excluded?: boolean;
+  /** What the target made the check wait for: retried 429/503/409 answers, unsettled listings. */
+  waiting?: CheckWaiting;
   /** Redacted exchanges the failing check attached as evidence. */
   transcripts?: Transcript[];
   /** Stream timelines the failing check attached as evidence. */
@@ -35,6 +62,8 @@ export interface RequirementReport {
   spec: string;
   status: RequirementStatus;
   reason?: string;
+  /** A skip the user chose (--only, --exclude, --profile): it does not make the run incomplete. */
+  excluded?: boolean;
   /** A known failure listed in the --baseline file: it does not fail the run. */
   baselined?: boolean;
   /** The baseline entry's reason and expiry date, when baselined. */
@@ -62,7 +91,12 @@ export interface ConformanceReport {
   seed: number;
   startedAt: string;
   durationMs: number;
-  counts: { pass: number; fail: number; warn: number; skip: number; tests: number };
+  counts: { pass: number; fail: number; warn: number; skip: number; inconclusive: number; tests: number };
+  /**
+   * MUST requirements that were skipped or inconclusive without the user excluding them: the
+   * run is incomplete (exit 3) when there are any and nothing failed.
+   */
+  incomplete: { id: string; status: "skip" | "inconclusive"; reason: string }[];
   creates: { budget: number; spent: number };
   /** Conversations the run could not delete at the end: not a conformance verdict. */
   cleanup: { deleted: number; failed: { conversationId: string; reason: string }[] };

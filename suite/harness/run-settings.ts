@@ -32,6 +32,18 @@ export const RunSettingsSchema = z.object({
   maxResponseBytes: z.int().positive(),
   maxStreamBytes: z.int().positive(),
   only: z.array(z.string()),
+  /** --profile: smoke runs only the checks marked for it. */
+  profile: z.enum(["full", "smoke"]),
+  /** Requirement globs the user excluded (--exclude, --profile, --rerun-failed): reported as skipped by choice. */
+  exclude: z.array(z.string()),
+  /** Retries of a "try later" answer (429, 503, 409 with Retry-After) per request. */
+  maxRetries: z.int().nonnegative(),
+  /** Requests per second across the run; none when absent. */
+  maxRps: z.number().positive().optional(),
+  /** How long a listing-based judgement waits for the listing to settle. */
+  settleMs: z.int().nonnegative(),
+  /** Headers sent on every request (--header); their values are secrets in every output. */
+  headers: z.record(z.string(), z.string()),
   /** JSON-lines file where the worker records what the run created, for cleanup by the runner. */
   journalPath: z.string().min(1),
 });

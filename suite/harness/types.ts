@@ -98,6 +98,11 @@ export interface RequestOptions {
   authorization?: string;
   /** Extra headers (lower-case names). */
   headers?: Record<string, string>;
+  /**
+   * Whether a 409 carrying Retry-After means "the key's first request is still running" and is
+   * waited out (default), or is the verdict the check asked for (conflicts, concurrent bursts).
+   */
+  retryInUse?: boolean;
 }
 
 export interface CreateOptions extends RequestOptions {
@@ -159,11 +164,33 @@ export interface Target {
   fc(max: number): { seed: number; numRuns: number };
   /** Creates (plain or stream) left in this run's budget. */
   remainingCreates(): number;
+  /** A shared fixture the running check declared in `uses`, built on first use. */
+  shared<T>(fixture: SharedFixture<T>): Promise<T>;
+  /** How long a listing may take to show a finished exchange (--settle-ms). */
+  settleMs: number;
+}
+
+/** What several checks only read, built once per run by the first check that uses it (shared-fixture.ts). */
+export interface SharedFixture<T> {
+  readonly name: string;
+  /** The creates its build spends at most. */
+  readonly creates: number;
+  readonly build: (target: Target) => Promise<T>;
+}
+
+/** One "try later" answer (429, 503, 409 with Retry-After) the client waited out. */
+export interface RetryNote {
+  status: number;
+  waitMs: number;
 }
 
 export interface CheckOptions {
   /** Upper bound of create operations (plain + stream) the check spends; reserved up front. */
   creates: number;
+  /** Shared fixtures the check reads (built once per run, by the first check that uses each). */
+  uses?: readonly SharedFixture<unknown>[];
+  /** The check is part of the smoke profile (--profile smoke). */
+  smoke?: boolean;
   /** Identities the check needs beyond the primary one. */
   needs?: Need[];
   /** Overrides the default per-check timeout (ms). */

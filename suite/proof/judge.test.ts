@@ -29,15 +29,16 @@ function report(statuses: Record<string, RequirementStatus> = {}, spent = 150): 
     seed: 7,
     startedAt: "2026-01-01T00:00:00.000Z",
     durationMs: 1,
-    counts: { pass: 0, fail: 0, warn: 0, skip: 0, tests: requirements.length },
+    counts: { pass: 0, fail: 0, warn: 0, skip: 0, inconclusive: 0, tests: requirements.length },
     creates: { budget: 150, spent },
     cleanup: { deleted: 0, failed: [] },
     harnessErrors: [],
+    incomplete: [],
     requirements,
   };
 }
 
-function run(target: ProofTarget, exitCode: 0 | 1 | 2, conformance: ConformanceReport | undefined): TargetRun {
+function run(target: ProofTarget, exitCode: 0 | 1 | 2 | 3, conformance: ConformanceReport | undefined): TargetRun {
   return { target, exitCode, report: conformance, errors: [], durationMs: 1, reportDir: "/nowhere" };
 }
 

@@ -16,7 +16,7 @@ export type LaneJob = z.infer<typeof LaneJob>;
 
 export const LaneResult = z.object({
   id: z.int().nonnegative(),
-  exitCode: z.union([z.literal(0), z.literal(1), z.literal(2)]),
+  exitCode: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)]),
   /** What the runner printed as errors (configuration, harness), for a run that stopped early. */
   errors: z.array(z.string()),
   durationMs: z.number().nonnegative(),

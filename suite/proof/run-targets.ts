@@ -18,7 +18,7 @@ const STDERR_TAIL_CHARS = 4_000;
 
 export interface TargetRun {
   readonly target: ProofTarget;
-  readonly exitCode: 0 | 1 | 2;
+  readonly exitCode: 0 | 1 | 2 | 3;
   /** Undefined when the run stopped before writing conformance.json. */
   readonly report: ConformanceReport | undefined;
   /** Why the run stopped early or the lane failed; empty for a run that reached its verdicts. */

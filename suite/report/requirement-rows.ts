@@ -1,4 +1,4 @@
-import type { RequirementReport, RequirementStatus, TestReport } from "../harness/report-types.ts";
+import type { CheckWaiting, RequirementReport, RequirementStatus, TestReport } from "../harness/report-types.ts";
 import type { Family } from "../../requirements/catalog.ts";
 import { renderTimeline, renderTranscript } from "./evidence.ts";
 import { count } from "./format.ts";
@@ -19,28 +19,56 @@ const FAMILY_TITLES: Record<Family, string> = {
 const familyTitle = (family: string) => FAMILY_TITLES[family as Family] ?? family;
 
 /** Status as text and colour together, so it reads without colour too. */
-const BADGE_TEXT: Record<RequirementStatus, string> = { pass: "✓ PASS", fail: "✗ FAIL", warn: "! WARN", skip: "– SKIP" };
+const BADGE_TEXT: Record<RequirementStatus, string> = {
+  pass: "✓ PASS",
+  fail: "✗ FAIL",
+  warn: "! WARN",
+  skip: "– SKIP",
+  inconclusive: "? INCONCLUSIVE",
+};
 
 const badge = (status: RequirementStatus) => html`<span class="badge ${status}">${BADGE_TEXT[status]}</span>`;
 
 /** Failed and warned requirements open their evidence by default. */
-const needsAttention = (status: RequirementStatus) => status === "fail" || status === "warn";
+const needsAttention = (status: RequirementStatus) => status === "fail" || status === "warn" || status === "inconclusive";
+
+/** What the target made a check wait for, in words. */
+function waitingText(w: CheckWaiting): string {
+  const parts: string[] = [];
+  if (w.retries > 0) {
+    const statuses = Object.entries(w.retriedStatuses).map(([status, n]) => `${status} ×${n}`).join(", ");
+    parts.push(`Retried ${count(w.retries, "try-later answer")} (${statuses}), waiting ${(w.retryWaitMs / 1000).toFixed(1)} s.`);
+  }
+  if (w.settleReads > 0) parts.push(`Read the listing ${w.settleReads} more time(s) over ${(w.settleWaitMs / 1000).toFixed(1)} s before it showed a finished exchange.`);
+  return parts.join(" ");
+}
 
 function renderTest(test: TestReport): SafeHtml {
   return html`<li class="test ${test.status}">
 <div class="test-head">${badge(test.status)}<span class="name">${test.name}</span><span class="file">${test.file}</span><span class="duration">${Math.round(test.durationMs)} ms</span></div>
 ${test.message === undefined ? null : html`<pre class="message">${test.message}</pre>`}
+${test.waiting === undefined ? null : html`<p class="waiting">${waitingText(test.waiting)}</p>`}
 ${(test.transcripts ?? []).map(renderTranscript)}
 ${(test.timelines ?? []).map(renderTimeline)}
 </li>`;
 }
 
+const REASON_LABEL: Record<RequirementStatus, string> = {
+  pass: "Reason: ",
+  fail: "Reason: ",
+  warn: "Reason: ",
+  skip: "Skipped: ",
+  inconclusive: "Inconclusive: ",
+};
+
 function testsSummary(tests: readonly TestReport[]): string {
   const failed = tests.filter((t) => t.status === "fail").length;
   const skipped = tests.filter((t) => t.status === "skip").length;
+  const inconclusive = tests.filter((t) => t.status === "inconclusive").length;
   const parts = [count(tests.length, "test")];
   if (failed) parts.push(`${failed} failed`);
   if (skipped) parts.push(`${skipped} skipped`);
+  if (inconclusive) parts.push(`${inconclusive} inconclusive`);
   return parts.join(", ");
 }
 
@@ -50,7 +78,7 @@ export function renderRequirement(req: RequirementReport): SafeHtml {
 <div class="req-head"><span class="id">${req.id}</span><span class="level">${req.level}</span>${badge(req.status)}<span class="summary">${withInlineCode(req.summary)}</span></div>
 <blockquote class="spec">${withInlineCode(req.spec)}</blockquote>
 ${req.baselined ? html`<p class="reason baselined">Known failure, accepted by the baseline${req.baselineExpires === undefined ? "" : ` until ${req.baselineExpires}`}: ${req.baselineReason ?? "no reason given"}</p>` : null}
-${req.reason === undefined ? null : html`<p class="reason">${req.status === "skip" ? "Skipped: " : "Reason: "}${req.reason}</p>`}
+${req.reason === undefined ? null : html`<p class="reason">${REASON_LABEL[req.status]}${req.reason}</p>`}
 ${req.tests.length ? html`<details class="tests"${open}><summary>${testsSummary(req.tests)}</summary><ol>${req.tests.map(renderTest)}</ol></details>` : html`<p class="reason">No test ran for this requirement.</p>`}
 </article>`;
 }

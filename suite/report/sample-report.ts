@@ -80,10 +80,11 @@ export function sampleReport(overrides: Partial<ConformanceReport> = {}): Confor
     seed: 1234567,
     startedAt: "2026-01-02T03:04:05.678Z",
     durationMs: 83_500,
-    counts: { pass: count("pass"), fail: count("fail"), warn: count("warn"), skip: count("skip"), tests: requirements.flatMap((r) => r.tests).length },
+    counts: { pass: count("pass"), fail: count("fail"), warn: count("warn"), skip: count("skip"), inconclusive: count("inconclusive"), tests: requirements.flatMap((r) => r.tests).length },
     creates: { budget: 60, spent: 17 },
     cleanup: { deleted: 5, failed: [] },
     harnessErrors: [],
+    incomplete: [],
     requirements,
     ...overrides,
   };

@@ -1,6 +1,6 @@
 /**
  * The report's only stylesheet, inlined. System fonts only (no network). The filter is
- * pure CSS: the "failures only" radio hides passing and skipped rows, and whole families
+ * pure CSS: the "failures only" radio hides passing and skipped rows (inconclusive ones stay), and whole families
  * left with nothing to show, so the page works with scripts disabled.
  */
 export const REPORT_CSS = `
@@ -9,6 +9,7 @@ export const REPORT_CSS = `
   --fail: #cf222e; --fail-bg: #ffebe9;
   --warn: #9a6700; --warn-bg: #fff8c5;
   --skip: #57606a; --skip-bg: #eaeef2;
+  --inconclusive: #8250df; --inconclusive-bg: #fbefff;
   --border: #d0d7de; --muted: #57606a; --code-bg: #f6f8fa;
 }
 * { box-sizing: border-box; }
@@ -24,6 +25,7 @@ pre { background: var(--code-bg); border: 1px solid var(--border); border-radius
 .banner strong { font-size: 1.6rem; letter-spacing: .05em; }
 .banner.pass { color: var(--pass); background: var(--pass-bg); }
 .banner.fail { color: var(--fail); background: var(--fail-bg); }
+.banner.inconclusive { color: var(--inconclusive); background: var(--inconclusive-bg); }
 .facts { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1rem; margin: 1rem 0; }
 .facts dt { color: var(--muted); }
 .facts dd { margin: 0; overflow-wrap: anywhere; }
@@ -36,12 +38,14 @@ pre { background: var(--code-bg); border: 1px solid var(--border); border-radius
 .badge.fail { color: var(--fail); background: var(--fail-bg); }
 .badge.warn { color: var(--warn); background: var(--warn-bg); }
 .badge.skip { color: var(--skip); background: var(--skip-bg); }
+.badge.inconclusive { color: var(--inconclusive); background: var(--inconclusive-bg); }
 .filter { border: 1px solid var(--border); border-radius: 6px; padding: .25rem 1rem; margin: 1.5rem 0 0; }
 .filter label { margin-right: 1.5rem; cursor: pointer; }
 .req { border: 1px solid var(--border); border-left: 6px solid var(--skip); border-radius: 6px; padding: .5rem .75rem; margin: .5rem 0; }
 .req.pass { border-left-color: var(--pass); }
 .req.fail { border-left-color: var(--fail); }
 .req.warn { border-left-color: var(--warn); }
+.req.inconclusive { border-left-color: var(--inconclusive); }
 .req-head { display: flex; flex-wrap: wrap; align-items: baseline; gap: .25rem .75rem; }
 .req-head .id { font-weight: 700; }
 .req-head .level { color: var(--muted); font-size: 12px; font-weight: 600; }
@@ -62,6 +66,6 @@ table.timeline { border-collapse: collapse; width: 100%; margin: .5rem 0; font-s
 .only-filtered { display: none; }
 body:has(#show-failures:checked) .req.pass,
 body:has(#show-failures:checked) .req.skip,
-body:has(#show-failures:checked) .family:not(:has(.req.fail, .req.warn)) { display: none; }
+body:has(#show-failures:checked) .family:not(:has(.req.fail, .req.warn, .req.inconclusive)) { display: none; }
 body:has(#show-failures:checked) .only-filtered { display: block; }
 `;

@@ -4,9 +4,20 @@ import { html, type SafeHtml } from "./safe-html.ts";
 
 function verdict(report: ConformanceReport): string {
   const { fail, warn } = report.counts;
+  if (report.result === "pass" && report.incomplete.length > 0) {
+    return `No MUST failed, but ${count(report.incomplete.length, "MUST requirement")} could not be judged: the run is incomplete.`;
+  }
   if (report.result === "pass") return warn ? `Every MUST passed; ${warn} SHOULD warned.` : "Every requirement passed or was skipped with a reason.";
   if (fail) return `${count(fail, "requirement")} failed${report.strict ? " (strict: SHOULD failures count)" : ""}.`;
   return report.harnessErrors.length ? "The harness could not complete the run." : "The run failed.";
+}
+
+/** Every MUST the run could not judge, and why: a gate must not read them as passed. */
+function incompleteNote(report: ConformanceReport): SafeHtml | null {
+  if (!report.incomplete.length) return null;
+  return html`<div class="alert incomplete" id="incomplete"><h3>Not judged</h3>
+<p>These MUST requirements were skipped or inconclusive, and you did not exclude them:</p>
+<ul>${report.incomplete.map((r) => html`<li><a href="#req-${r.id}">${r.id}</a> ${r.status}: ${r.reason}</li>`)}</ul></div>`;
 }
 
 function cleanupNote(report: ConformanceReport): SafeHtml | null {
@@ -38,14 +49,16 @@ function baselineNote(report: ConformanceReport): SafeHtml | null {
 
 export function renderSummary(report: ConformanceReport): SafeHtml {
   const { counts, creates, cleanup } = report;
-  const result = report.result === "pass" ? "PASS" : "FAIL";
+  const incomplete = report.result === "pass" && report.incomplete.length > 0;
+  const result = incomplete ? "INCOMPLETE" : report.result === "pass" ? "PASS" : "FAIL";
+  const banner = incomplete ? "inconclusive" : report.result;
   return html`<header>
 <h1>Conformance report</h1>
-<div class="banner ${report.result}" role="status" id="result"><strong>${result}</strong><span>${verdict(report)}</span></div>
+<div class="banner ${banner}" role="status" id="result"><strong>${result}</strong><span>${verdict(report)}</span></div>
 <dl class="facts">
 <dt>Target</dt><dd>${report.target}</dd>
 <dt>Requirements</dt><dd><ul class="counts" id="counts">
-<li class="badge pass">${counts.pass} passed</li><li class="badge fail">${counts.fail} failed</li><li class="badge warn">${counts.warn} warned</li><li class="badge skip">${counts.skip} skipped</li></ul></dd>
+<li class="badge pass">${counts.pass} passed</li><li class="badge fail">${counts.fail} failed</li><li class="badge warn">${counts.warn} warned</li><li class="badge skip">${counts.skip} skipped</li><li class="badge inconclusive">${counts.inconclusive} inconclusive</li></ul></dd>
 <dt>Tests</dt><dd>${counts.tests}</dd>
 <dt>Creates</dt><dd>${creates.spent} spent of a budget of ${creates.budget}</dd>
 <dt>Run id</dt><dd><code>${report.runId}</code></dd>
@@ -55,6 +68,7 @@ export function renderSummary(report: ConformanceReport): SafeHtml {
 <dt>Strict</dt><dd>${report.strict ? "yes: SHOULD failures fail the run" : "no: SHOULD failures are warnings"}</dd>
 <dt>Cleanup</dt><dd>${count(cleanup.deleted, "conversation")} deleted${cleanup.failed.length ? `, ${cleanup.failed.length} could not be deleted` : ""}</dd>
 </dl>
+${incompleteNote(report)}
 ${baselineNote(report)}
 ${cleanupNote(report)}
 ${harnessNote(report)}

@@ -16,7 +16,7 @@ import { readFile } from "node:fs/promises";
 import { z } from "zod";
 import { requirementById } from "../../requirements/catalog.ts";
 import type { RequirementReport } from "../harness/report-types.ts";
-import type { BuiltReport } from "./build-report.ts";
+import { incompleteMusts, type BuiltReport } from "./build-report.ts";
 
 export const BaselineEntrySchema = z.strictObject({
   requirement: z.string().regex(/^[A-Z]+-[0-9]+$/, "must be a requirement ID such as LIST-6"),
@@ -109,7 +109,6 @@ export function applyBaseline(built: BuiltReport, baseline: Baseline, today: str
       problems.push(expiredMessage(entry));
       return requirement;
     }
-    if (requirement.status === "skip") return requirement;
     excused.push(requirement.id);
     return { ...requirement, baselined: true, baselineReason: entry.reason, baselineExpires: entry.expires };
   });
@@ -120,6 +119,7 @@ export function applyBaseline(built: BuiltReport, baseline: Baseline, today: str
       ...built.report,
       result: unexcused || problems.length > 0 ? "fail" : "pass",
       baseline: { file: baseline.file, baselined: excused, problems },
+      incomplete: incompleteMusts(requirements),
       requirements,
     },
   };

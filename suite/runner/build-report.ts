@@ -3,16 +3,18 @@
  * outcomes). A test belongs to every requirement its `[ID …]` prefix names.
  *
  * Per requirement:
- * - not selected by --only → skip ("not selected by --only");
+ * - not selected by --only, or matched by --exclude → skip, excluded by the user;
  * - a failing test → fail for a MUST; warn for a SHOULD (fail under --strict);
+ * - else an inconclusive test (the target never let it finish) → inconclusive;
  * - else a passing test → pass;
- * - else → skip, with the skip reasons of its tests (or "no check covers it").
+ * - else → skip, with the skip reasons of its tests (or "no check covers it"); excluded when
+ *   every test was left out by the user's choice (--profile).
  * A test that failed because of the harness (HarnessError) judges nothing: it is reported as
  * skipped with the harness error, and the error makes the run's exit code 2.
  */
 
 import { REQUIREMENTS, requirementById, type Requirement } from "../../requirements/catalog.ts";
-import type { CheckEvidence } from "../harness/check-scope.ts";
+import type { CheckEvidence, CheckMeta } from "../harness/check-scope.ts";
 import type { Redactor } from "../harness/redact.ts";
 import type { ConformanceReport, RequirementReport, RequirementStatus, TestReport } from "../harness/report-types.ts";
 import { idsOfTitle, isSelected } from "../harness/selection.ts";
@@ -33,12 +35,16 @@ export interface TestOutcome {
   note?: string | undefined;
   durationMs: number;
   evidence?: CheckEvidence | undefined;
+  /** Inconclusive or excluded, and what the target made the check wait for. */
+  check?: CheckMeta | undefined;
 }
 
 export interface ReportContext {
   target: string;
   strict: boolean;
   only: readonly string[];
+  /** --exclude globs (with --rerun-failed's choice folded into `only`). */
+  exclude: readonly string[];
   runId: string;
   seed: number;
   startedAt: string;
@@ -62,7 +68,8 @@ function isHarnessFailure(outcome: TestOutcome): boolean {
 }
 
 function testReport(outcome: TestOutcome, redactor: Redactor): TestReport {
-  const base = { name: outcome.name, file: outcome.file, durationMs: Math.round(outcome.durationMs) };
+  const waiting = outcome.check?.waiting;
+  const base = { name: outcome.name, file: outcome.file, durationMs: Math.round(outcome.durationMs), ...(waiting === undefined ? {} : { waiting }) };
   const firstMessage = () => redactor.scrub(shorten(outcome.errors.map((e) => e.message).join("\n") || "failed without a message"));
   if (isHarnessFailure(outcome)) {
     const harness = outcome.errors.find((e) => e.name === "HarnessError");
@@ -81,23 +88,51 @@ function testReport(outcome: TestOutcome, redactor: Redactor): TestReport {
       }
       return report;
     }
-    case "skipped":
+    case "skipped": {
+      const inconclusive = outcome.check?.inconclusive;
+      if (inconclusive !== undefined) return { ...base, status: "inconclusive", message: redactor.scrub(shorten(inconclusive)) };
+      if (outcome.check?.excluded !== undefined) return { ...base, status: "skip", message: outcome.check.excluded, excluded: true };
       return { ...base, status: "skip", message: outcome.note ?? "skipped" };
+    }
     case "pending":
       return { ...base, status: "skip", message: "did not finish (the run was interrupted)" };
   }
 }
 
-function verdict(requirement: Requirement, tests: TestReport[], strict: boolean): { status: RequirementStatus; reason?: string } {
+interface Verdict {
+  status: RequirementStatus;
+  reason?: string;
+  excluded?: boolean;
+}
+
+function verdict(requirement: Requirement, tests: TestReport[], strict: boolean): Verdict {
   const failed = tests.filter((t) => t.status === "fail");
   if (failed.length > 0) {
     const status = requirement.level === "MUST" || strict ? "fail" : "warn";
     return { status, reason: failed[0]?.message ?? "failed" };
   }
+  // Evidence the target withheld is not a pass, even beside passing tests.
+  const inconclusive = tests.find((t) => t.status === "inconclusive");
+  if (inconclusive !== undefined) return { status: "inconclusive", reason: inconclusive.message ?? "inconclusive" };
   if (tests.some((t) => t.status === "pass")) return { status: "pass" };
   if (tests.length === 0) return { status: "skip", reason: "no check covers this requirement" };
   const reasons = [...new Set(tests.map((t) => t.message ?? "skipped"))];
-  return { status: "skip", reason: reasons.join("; ") };
+  const excluded = tests.every((t) => t.excluded === true);
+  return excluded ? { status: "skip", reason: reasons.join("; "), excluded } : { status: "skip", reason: reasons.join("; ") };
+}
+
+/** Why the user left a requirement out, if they did (--only, --exclude). */
+function exclusionOf(id: string, context: ReportContext): string | undefined {
+  if (!isSelected(id, context.only)) return "not selected by --only";
+  if (context.exclude.length > 0 && isSelected(id, context.exclude)) return "excluded by --exclude";
+  return undefined;
+}
+
+/** MUSTs skipped or inconclusive that the user did not exclude (nor accept in a baseline). */
+export function incompleteMusts(requirements: readonly RequirementReport[]): ConformanceReport["incomplete"] {
+  return requirements
+    .filter((r) => r.level === "MUST" && (r.status === "skip" || r.status === "inconclusive") && r.excluded !== true && r.baselined !== true)
+    .map((r) => ({ id: r.id, status: r.status as "skip" | "inconclusive", reason: r.reason ?? r.status }));
 }
 
 export interface BuiltReport {
@@ -120,10 +155,10 @@ export function buildReport(outcomes: readonly TestOutcome[], context: ReportCon
     }
     const unknown = ids.filter((id) => requirementById(id) === undefined);
     if (unknown.length > 0) harnessErrors.push(`test "${outcome.name}" names unknown requirement(s) ${unknown.join(", ")}`);
-    if (!ids.some((id) => isSelected(id, context.only))) continue;
+    if (ids.every((id) => exclusionOf(id, context) !== undefined)) continue;
     selectedTests++;
     const report = testReport(outcome, context.redactor);
-    if (report.status !== "skip") executed++;
+    if (report.status === "pass" || report.status === "fail") executed++;
     if (isHarnessFailure(outcome)) harnessErrors.push(`${outcome.name}: ${report.message ?? ""}`);
     for (const id of ids) {
       if (requirementById(id) === undefined) continue;
@@ -142,15 +177,13 @@ export function buildReport(outcomes: readonly TestOutcome[], context: ReportCon
       summary: requirement.summary,
       spec: requirement.spec,
     };
-    if (!isSelected(requirement.id, context.only)) {
-      return { ...base, status: "skip", reason: "not selected by --only", tests: [] };
-    }
+    const exclusion = exclusionOf(requirement.id, context);
+    if (exclusion !== undefined) return { ...base, status: "skip", reason: exclusion, excluded: true, tests: [] };
     const tests = byRequirement.get(requirement.id) ?? [];
-    const { status, reason } = verdict(requirement, tests, context.strict);
-    return reason === undefined ? { ...base, status, tests } : { ...base, status, reason, tests };
+    return { ...base, ...verdict(requirement, tests, context.strict), tests };
   });
 
-  const counts = { pass: 0, fail: 0, warn: 0, skip: 0, tests: selectedTests };
+  const counts = { pass: 0, fail: 0, warn: 0, skip: 0, inconclusive: 0, tests: selectedTests };
   for (const r of requirements) counts[r.status]++;
 
   return {
@@ -167,13 +200,19 @@ export function buildReport(outcomes: readonly TestOutcome[], context: ReportCon
       creates: context.creates,
       cleanup: context.cleanup,
       harnessErrors: harnessErrors.map((e) => context.redactor.scrub(e)),
+      incomplete: incompleteMusts(requirements),
       requirements,
     },
   };
 }
 
-/** 2: the harness could not judge (errors, or nothing ran); 1: a requirement failed; 0: conforms. */
-export function exitCodeOf(built: BuiltReport): 0 | 1 | 2 {
+/**
+ * 2: the harness could not judge (errors, or nothing ran); 1: a requirement failed;
+ * 3: nothing failed, but a MUST was skipped or inconclusive without the user excluding it;
+ * 0: conforms.
+ */
+export function exitCodeOf(built: BuiltReport): 0 | 1 | 2 | 3 {
   if (built.report.harnessErrors.length > 0 || built.executed === 0) return 2;
-  return built.report.result === "fail" ? 1 : 0;
+  if (built.report.result === "fail") return 1;
+  return built.report.incomplete.length > 0 ? 3 : 0;
 }

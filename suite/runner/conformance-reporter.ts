@@ -44,6 +44,7 @@ export function outcomesOf(modules: ReadonlyArray<TestModule>): { outcomes: Test
         note: result.state === "skipped" ? result.note : undefined,
         durationMs: test.diagnostic()?.duration ?? 0,
         evidence: test.meta().conformance,
+        check: test.meta().conformanceCheck,
       });
     }
   }

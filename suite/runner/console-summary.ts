@@ -7,7 +7,7 @@ import type { ConformanceReport, RequirementStatus } from "../harness/report-typ
 import type { Transcript } from "../harness/types.ts";
 import { formatTranscript } from "../harness/transcript.ts";
 
-const STATUSES: RequirementStatus[] = ["pass", "fail", "warn", "skip"];
+const STATUSES: RequirementStatus[] = ["pass", "fail", "warn", "skip", "inconclusive"];
 /** Console evidence stays short; conformance.json and report.html hold the rest. */
 const MESSAGE_LINES = 30;
 
@@ -54,6 +54,36 @@ export function problemLines(report: ConformanceReport): string[] {
   return lines;
 }
 
+/** One line per check the target made wait (retries of try-later answers, unsettled listings). */
+export function waitingLines(report: ConformanceReport): string[] {
+  const lines: string[] = [];
+  const tests = report.requirements.flatMap((r) => r.tests);
+  const seen = new Set<string>();
+  for (const test of tests) {
+    if (test.waiting === undefined || seen.has(test.name)) continue;
+    seen.add(test.name);
+    const w = test.waiting;
+    const parts: string[] = [];
+    if (w.retries > 0) {
+      const statuses = Object.entries(w.retriedStatuses).map(([status, n]) => `${status}×${n}`).join(", ");
+      parts.push(`${w.retries} ${w.retries === 1 ? "retry" : "retries"} (${statuses}), ${(w.retryWaitMs / 1000).toFixed(1)} s waited`);
+    }
+    if (w.settleReads > 0) parts.push(`listing settled after ${w.settleReads} more read(s), ${(w.settleWaitMs / 1000).toFixed(1)} s`);
+    lines.push(`  ${test.name}: ${parts.join("; ")}`);
+  }
+  return lines.length > 0 ? ["The target made these checks wait (not a verdict):", ...lines, ""] : [];
+}
+
+/** Every MUST the run could not judge and did not exclude, with why: the reason for exit 3. */
+export function incompleteLines(report: ConformanceReport): string[] {
+  if (report.incomplete.length === 0) return [];
+  return [
+    `Not judged: ${report.incomplete.length} MUST requirement(s) were skipped or inconclusive (exit 3 unless something failed):`,
+    ...report.incomplete.map((r) => `  ${r.id} ${r.status}: ${clip(r.reason, 3).split("\n").join(" ")}`),
+    "",
+  ];
+}
+
 /** " (2 baselined)" when the baseline accepted failures or warnings. */
 function baselinedNote(report: ConformanceReport): string {
   const n = report.baseline?.baselined.length ?? 0;
@@ -75,12 +105,15 @@ export function summaryLines(report: ConformanceReport, reportDir: string): stri
   if (report.baseline !== undefined && report.baseline.problems.length > 0) {
     lines.push(`Baseline ${report.baseline.file}:`, ...report.baseline.problems.map((p) => `  - ${p}`), "");
   }
+  lines.push(...waitingLines(report));
   if (report.cleanup.failed.length > 0) {
     lines.push(`Cleanup: ${report.cleanup.failed.length} conversation(s) could not be deleted:`,
       ...report.cleanup.failed.map((f) => `  - ${f.conversationId}: ${f.reason}`), "");
   }
+  lines.push(...incompleteLines(report));
+  const result = report.result === "pass" && report.incomplete.length > 0 ? "INCOMPLETE" : report.result.toUpperCase();
   lines.push(
-    `Result: ${report.result.toUpperCase()}${report.strict ? " (strict)" : ""} — ${counts.pass} pass, ${counts.fail} fail, ${counts.warn} warn, ${counts.skip} skip${baselinedNote(report)}; ` +
+    `Result: ${result}${report.strict ? " (strict)" : ""} — ${counts.pass} pass, ${counts.fail} fail, ${counts.warn} warn, ${counts.skip} skip, ${counts.inconclusive} inconclusive${baselinedNote(report)}; ` +
       `${report.creates.spent} of ${report.creates.budget} creates; ${report.cleanup.deleted} conversation(s) cleaned up`,
     `Reports: ${reportDir}`,
   );

@@ -13,7 +13,7 @@ import { join, resolve } from "node:path";
 import { REQUIREMENTS } from "../../requirements/catalog.ts";
 import { Semaphore } from "../harness/budget.ts";
 import { createClient, createPool } from "../harness/client.ts";
-import { DEFAULTS, FAKE_IDENTITIES, validateConfig, type ConformanceConfig, type ConformanceInput } from "../harness/config.ts";
+import { DEFAULTS, FAKE_IDENTITIES, PROFILE_MAX_CREATES, validateConfig, type ConformanceConfig, type ConformanceInput } from "../harness/config.ts";
 import { readJournal } from "../harness/journal.ts";
 import { displayUrl, Redactor } from "../harness/redact.ts";
 import type { ConformanceReport } from "../harness/report-types.ts";
@@ -45,7 +45,7 @@ export interface RunOptions {
 }
 
 export interface RunOutcome {
-  exitCode: 0 | 1 | 2;
+  exitCode: 0 | 1 | 2 | 3;
   /** Undefined when the run stopped before the checks (configuration, unreachable target). */
   report: ConformanceReport | undefined;
 }
@@ -84,7 +84,12 @@ function resolveTarget(config: ConformanceConfig, baseUrl: string, embedded: boo
     runId: newRunId(),
     seed: config.seed ?? randomInt(0, 2 ** 31 - 1),
     runs: config.runs,
-    maxCreates: config.maxCreates,
+    maxCreates: config.maxCreates ?? PROFILE_MAX_CREATES[config.profile],
+    profile: config.profile,
+    exclude: config.exclude,
+    maxRetries: config.maxRetries,
+    settleMs: config.settleMs,
+    headers: config.headers,
     concurrency: config.concurrency,
     requestTimeoutMs: config.requestTimeoutMs,
     firstEventTimeoutMs: config.firstEventTimeoutMs,
@@ -95,6 +100,7 @@ function resolveTarget(config: ConformanceConfig, baseUrl: string, embedded: boo
     maxStreamBytes: config.maxStreamBytes,
     only: config.only,
   };
+  if (config.maxRps !== undefined) settings.maxRps = config.maxRps;
   if (otherAgentId !== undefined) settings.otherAgent = { apiKey, agentId: otherAgentId };
   if (otherApiKey !== undefined) settings.otherKey = { apiKey: otherApiKey, agentId };
   // The embedded fake's fault header provokes an error event, unless its faults are switched off.
@@ -118,7 +124,7 @@ export async function runConformance(input: ConformanceInput, options: RunOption
   const validated = validateConfig(input);
   if (!validated.ok) return usageError([...validated.errors, "run with --help for usage"]);
   const config = validated.config;
-  redactor = new Redactor([config.apiKey, config.otherApiKey]);
+  redactor = new Redactor([config.apiKey, config.otherApiKey, ...Object.values(config.headers)]);
 
   const unmatched = unmatchedGlobs(config.only);
   if (unmatched.length > 0) return usageError(unmatched.map((glob) => `--only ${glob} selects no requirement`));
@@ -150,7 +156,7 @@ export async function runConformance(input: ConformanceInput, options: RunOption
       }
     }
     const { settings, describe } = resolveTarget(config, config.baseUrl ?? fake?.url ?? "", fake !== undefined);
-    const runRedactor = new Redactor([settings.primary.apiKey, settings.otherKey?.apiKey]);
+    const runRedactor = new Redactor([settings.primary.apiKey, settings.otherKey?.apiKey, ...Object.values(settings.headers)]);
     redactor = runRedactor;
 
     pool = createPool(settings.baseUrl, settings.concurrency, settings.requestTimeoutMs);
@@ -161,6 +167,8 @@ export async function runConformance(input: ConformanceInput, options: RunOption
       dispatcher: pool,
       semaphore: new Semaphore(settings.concurrency),
       redactor: runRedactor,
+      maxRetries: settings.maxRetries,
+      extraHeaders: settings.headers,
       // The runner itself never creates; a key is still well-formed should that change.
       idempotencyKey: () => `conf-${settings.runId}-runner-${randomBytes(4).toString("hex")}`,
     });
@@ -184,6 +192,7 @@ export async function runConformance(input: ConformanceInput, options: RunOption
         target: describe,
         strict: config.strict,
         only: config.only,
+        exclude: config.exclude,
         runId: settings.runId,
         seed: settings.seed,
         startedAt: startedAt.toISOString(),

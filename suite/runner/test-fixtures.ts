@@ -97,6 +97,7 @@ export function reportContext(overrides: Partial<ReportContext> = {}): ReportCon
     target: "http://127.0.0.1:1 (agent a)",
     strict: false,
     only: [],
+    exclude: [],
     runId: "run1",
     seed: 7,
     startedAt: "2026-01-01T00:00:00.000Z",

@@ -1,0 +1,56 @@
+/**
+ * Shared fixtures: what several checks only read (a conversation and its listing, a stream) is
+ * built once per run, by the first check that uses it, and handed to every later one. The
+ * fixture reserves its own creates from the run's budget; the check that builds it gets the
+ * fixture's time allowance added to its own deadline. A fixture that failed to build fails
+ * (or leaves inconclusive) every check that uses it, with the same error.
+ */
+
+import type { BudgetLedger } from "./budget.ts";
+import { CheckScope, checkScopes } from "./check-scope.ts";
+import type { SharedFixture, Target } from "./types.ts";
+
+export type { SharedFixture };
+
+export function sharedFixture<T>(name: string, creates: number, build: (target: Target) => Promise<T>): SharedFixture<T> {
+  return Object.freeze({ name, creates, build });
+}
+
+/** The fixtures built (or being built) in this worker, by name. */
+const STORE_KEY = Symbol.for("agent-conformance.shared-fixtures");
+const built = ((globalThis as Record<symbol, unknown>)[STORE_KEY] ??= new Map<string, Promise<unknown>>()) as Map<string, Promise<unknown>>;
+
+/** Whether the fixture still has to be built (its creates are then needed from the budget). */
+export function isBuilt(fixture: SharedFixture<unknown>): boolean {
+  return built.has(fixture.name);
+}
+
+/**
+ * The fixture's value: built now under the running check (charged to the fixture's own
+ * reservation, `extendMs` added to the check's deadline), or the value an earlier check built.
+ * Undefined when the budget cannot cover a build.
+ */
+export function useFixture<T>(
+  fixture: SharedFixture<T>,
+  target: Target,
+  ledger: BudgetLedger,
+  extendMs: number,
+): Promise<T> | undefined {
+  const existing = built.get(fixture.name);
+  if (existing !== undefined) return existing as Promise<T>;
+  const reservation = ledger.tryReserve(fixture.creates);
+  if (reservation === undefined) return undefined;
+  const parent = checkScopes.getStore();
+  const scope = new CheckScope(`${parent?.title ?? ""} (building the shared ${fixture.name})`, reservation);
+  // The fixture's requests stop when the check that builds it runs out of time.
+  parent?.controller.signal.addEventListener("abort", () => scope.controller.abort(parent.controller.signal.reason), { once: true });
+  parent?.extend(extendMs);
+  const promise = checkScopes
+    .run(scope, () => fixture.build(target))
+    .finally(() => {
+      reservation.release();
+      if (parent !== undefined) parent.adopt(scope);
+    });
+  built.set(fixture.name, promise);
+  return promise;
+}
