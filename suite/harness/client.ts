@@ -135,7 +135,7 @@ export function createClient(options: ClientOptions): ServiceClient {
   };
 
   /** Waits out "try later" answers of `attempt`, then returns the last answer. */
-  const withRetries = async <R extends { status: number; headers: Record<string, string>; transcript: Transcript }>(
+  const withRetries = async <R extends { status: number; headers: Record<string, string>; transcript: Transcript; attempts?: number }>(
     what: string,
     retryInUse: boolean,
     attempt: () => Promise<R>,
@@ -143,7 +143,10 @@ export function createClient(options: ClientOptions): ServiceClient {
     for (let retry = 0; ; retry++) {
       await options.pacer?.turn(observer?.signal());
       const result = await attempt();
-      if (!isTryLater(result.status, result.headers, retryInUse)) return result;
+      if (!isTryLater(result.status, result.headers, retryInUse)) {
+        result.attempts = retry + 1;
+        return result;
+      }
       if (retry >= (options.maxRetries ?? 0)) {
         throw new InconclusiveError(
           "retries",

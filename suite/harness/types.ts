@@ -41,6 +41,8 @@ export interface HttpResult {
   /** The body parsed as JSON, or undefined when it is not JSON. */
   json: unknown;
   transcript: Transcript;
+  /** 1 + the "try later" answers (429, 503, 409 with Retry-After) waited out before this one. */
+  attempts?: number;
 }
 
 /** One server-sent event as the reader saw it. */
@@ -89,6 +91,8 @@ export interface StreamResult {
   /** When the response is not an event stream: its body as a plain HTTP result. */
   http: HttpResult | undefined;
   transcript: Transcript;
+  /** 1 + the "try later" answers waited out before this one. */
+  attempts?: number;
 }
 
 export interface RequestOptions {

@@ -1,0 +1,102 @@
+/**
+ * The run's shared conversations (suite/harness/shared-fixture.ts): built once, by the first
+ * check that uses each, and then only read. Building records; it never judges, so a broken
+ * target's answers reach the checks that judge them. Each exchange is followed by a settled
+ * listing (the listing once it shows the exchange, or the last read after --settle-ms).
+ *
+ * - `smallConversation` (3 creates): a plain start, a plain continuation, a streamed
+ *   continuation. The listing, plain-create and stream checks read it.
+ * - `longConversation` (51 creates at most): grown past 100 messages, every fifth continuation
+ *   streamed. The page-cap checks read it, and the retry check reads its growth.
+ * - `refusalTarget` (1 create): a conversation that checks try to change in ways the target
+ *   must refuse (no key, another scope, an invalid body); each re-reads it afterwards.
+ */
+import { sharedFixture } from "../../harness/shared-fixture.ts";
+import type { HttpResult, StreamResult, Target } from "../../harness/types.ts";
+import { SpecResponseResult } from "../../../schemas/index.ts";
+import { MAX_PAGE_SIZE, referenceListing } from "./listing.ts";
+import { listingGrownPast, type SettledPage } from "./settled.ts";
+import { openStream, streamConversationId } from "./streams.ts";
+
+export interface RecordedExchange {
+  kind: "plain" | "stream";
+  /** The user message sent (it carries the run id). */
+  message: string;
+  /** The plain answer, or the stream, as the target sent it. */
+  http?: HttpResult;
+  stream?: StreamResult;
+  /** The conversation the answer names (undefined when it names none). */
+  conversationId: string | undefined;
+  /** `total` before and after (after: once settled, or the last read). */
+  totalBefore: number;
+  listingAfter: SettledPage;
+  /** 1 + the try-later answers the client waited out before the answer. */
+  attempts: number;
+}
+
+export interface RecordedConversation {
+  conversationId: string;
+  exchanges: RecordedExchange[];
+  /** Every message, read in pages of 100 after the last exchange, and its total. */
+  reference: { items: unknown[]; total: number };
+}
+
+function answeredId(http: HttpResult): string | undefined {
+  const parsed = SpecResponseResult.safeParse(http.json);
+  return parsed.success ? parsed.data.conversation_id : undefined;
+}
+
+/** Sends one exchange (plain or streamed) and reads the listing until it shows it. */
+async function exchange(
+  target: Target,
+  kind: "plain" | "stream",
+  label: string,
+  conversationId: string | undefined,
+  totalBefore: number,
+): Promise<RecordedExchange> {
+  const message = target.message(label);
+  const body = conversationId === undefined ? { message } : { message, conversation_id: conversationId };
+  let answered: Pick<RecordedExchange, "http" | "stream" | "conversationId" | "attempts">;
+  if (kind === "plain") {
+    const http = await target.client.create({ body });
+    answered = { http, conversationId: answeredId(http), attempts: http.attempts ?? 1 };
+  } else {
+    const stream = await openStream(target, { body });
+    answered = { stream, conversationId: streamConversationId(stream), attempts: stream.attempts ?? 1 };
+  }
+  const id = conversationId ?? answered.conversationId;
+  if (id === undefined) throw new Error(`the ${kind} create "${label}" named no conversation, so the shared conversation cannot be built`);
+  if (conversationId === undefined) target.track(id);
+  const listingAfter = await listingGrownPast(target, id, totalBefore, `listing after the ${kind} create "${label}"`);
+  return { kind, message, ...answered, totalBefore, listingAfter };
+}
+
+async function record(target: Target, label: string, kinds: readonly ("plain" | "stream")[], until?: (total: number) => boolean): Promise<RecordedConversation> {
+  const first = await exchange(target, "plain", `${label}-0`, undefined, 0);
+  const conversationId = first.conversationId;
+  if (conversationId === undefined) throw new Error(`the first create of the shared ${label} named no conversation`);
+  const exchanges = [first];
+  for (let i = 1; i < kinds.length; i++) {
+    const total = exchanges.at(-1)?.listingAfter.page.total ?? 0;
+    if (until?.(total) === true) break;
+    exchanges.push(await exchange(target, kinds[i] ?? "plain", `${label}-${i}`, conversationId, total));
+  }
+  return { conversationId, exchanges, reference: await referenceListing(target, conversationId) };
+}
+
+export const smallConversation = sharedFixture("small conversation", 3, (target) =>
+  record(target, "small", ["plain", "plain", "stream"]));
+
+/** Enough exchanges for more than 100 messages even when each adds only two. */
+export const LONG_CONVERSATION_CREATES = 51;
+
+export const longConversation = sharedFixture("long conversation", LONG_CONVERSATION_CREATES, (target) =>
+  record(
+    target,
+    "long",
+    Array.from({ length: LONG_CONVERSATION_CREATES }, (_, i) => (i % 5 === 4 ? "stream" : "plain")),
+    (total) => total > MAX_PAGE_SIZE,
+  ));
+
+export const refusalTarget = sharedFixture("conversation for refused changes", 1, (target) =>
+  record(target, "refusals", ["plain"]));
