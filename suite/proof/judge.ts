@@ -10,8 +10,22 @@ import type { ConformanceReport, RequirementReport } from "../harness/report-typ
 import type { TargetRun } from "./run-targets.ts";
 import { labelOf } from "./targets.ts";
 
-/** The default run's hard ceiling on creates (it costs the operator of a live target money). */
-export const CREATE_CEILING = 150;
+/** The profiles' hard ceilings on creates (each costs the operator of a live target money). */
+export const CREATE_CEILING = 100;
+export const SMOKE_CREATE_CEILING = 25;
+
+/**
+ * Warnings a conforming variant is expected to get, each a SHOULD it deliberately does not
+ * follow; any other warning of a variant is a problem. `all` combines the variants it names.
+ */
+export const EXPECTED_WARNINGS: Readonly<Record<string, readonly string[]>> = {
+  "epoch-timestamps": ["LIST-8"],
+  "listing-lag": ["LIST-11"],
+  all: ["LIST-8", "LIST-11"],
+};
+
+/** The MUST families a smoke run must exercise: each has at least one MUST judged there. */
+const SMOKE_FAMILIES = ["auth", "responses", "idempotency", "streaming", "listing", "delete", "scope"] as const;
 
 const firstLine = (text: string | undefined) => (text ?? "").split("\n")[0]?.slice(0, 300) ?? "";
 
@@ -56,6 +70,7 @@ function plainProblems(report: ConformanceReport, exitCode: number): string[] {
     if (r.status === "warn") problems.push(`plain fake warned: ${describe(r)}`);
     // Against the reference fake every requirement is judged: a skip there is a check that never runs.
     if (r.status === "skip") problems.push(`plain fake skipped: ${describe(r)}`);
+    if (r.status === "inconclusive") problems.push(`plain fake was inconclusive: ${describe(r)}`);
   }
   if (report.creates.budget !== CREATE_CEILING || report.creates.spent > CREATE_CEILING) {
     problems.push(`plain fake: the default run spent ${report.creates.spent} creates of a budget of ${report.creates.budget}; the ceiling is ${CREATE_CEILING}`);
@@ -63,10 +78,31 @@ function plainProblems(report: ConformanceReport, exitCode: number): string[] {
   return problems;
 }
 
+function smokeProblems(report: ConformanceReport, exitCode: number): string[] {
+  const label = "plain fake (smoke profile)";
+  const problems: string[] = [];
+  if (exitCode !== 0) problems.push(`${label} exited ${exitCode}, not 0`);
+  for (const r of report.requirements) {
+    if (r.status === "fail" || r.status === "warn" || r.status === "inconclusive") problems.push(`${label} ${r.status}: ${describe(r)}`);
+  }
+  if (report.creates.budget !== SMOKE_CREATE_CEILING || report.creates.spent > SMOKE_CREATE_CEILING) {
+    problems.push(`${label}: spent ${report.creates.spent} creates of a budget of ${report.creates.budget}; the ceiling is ${SMOKE_CREATE_CEILING}`);
+  }
+  for (const family of SMOKE_FAMILIES) {
+    const judged = report.requirements.some((r) => r.family === family && r.level === "MUST" && r.status === "pass");
+    if (!judged) problems.push(`${label}: no MUST of the ${family} family was judged`);
+  }
+  return problems;
+}
+
 function variantProblems(name: string, report: ConformanceReport, exitCode: number): string[] {
   const problems = report.requirements
-    .filter((r) => r.status === "fail" && r.level === "MUST")
-    .map((r) => `variant ${name} failed: ${describe(r)}`);
+    .filter((r) => (r.status === "fail" || r.status === "inconclusive") && r.level === "MUST")
+    .map((r) => `variant ${name} ${r.status === "fail" ? "failed" : "was inconclusive"}: ${describe(r)}`);
+  const expected = EXPECTED_WARNINGS[name] ?? [];
+  for (const r of report.requirements.filter((x) => x.status === "warn" && !expected.includes(x.id))) {
+    problems.push(`variant ${name} warned unexpectedly: ${describe(r)}`);
+  }
   if (exitCode !== 0) problems.push(`variant ${name} exited ${exitCode}, not 0`);
   return problems;
 }
@@ -132,6 +168,8 @@ export function judgeRun(run: TargetRun): string[] {
   switch (run.target.kind) {
     case "plain":
       return [...problems, ...plainProblems(report, run.exitCode)];
+    case "smoke":
+      return [...problems, ...smokeProblems(report, run.exitCode)];
     case "variant":
       return [...problems, ...variantProblems(run.target.name, report, run.exitCode)];
     case "mutant": {

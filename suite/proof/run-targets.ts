@@ -112,6 +112,7 @@ export function runTargets(targets: readonly ProofTarget[], options: RunTargetsO
         id: item.id,
         reportDir,
         fakeOptions: item.target.fakeOptions,
+        ...(item.target.kind === "smoke" ? { profile: "smoke" as const } : {}),
         ...(options.runs === undefined ? {} : { runs: options.runs }),
         ...(options.seed === undefined ? {} : { seed: options.seed }),
       };

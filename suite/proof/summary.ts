@@ -2,12 +2,15 @@
  * The proof's results as data (reports/verify-suite.json) and as text (npm run verify-suite):
  * the kill matrix, the mutation score, and the verdicts on the plain fake and the variants.
  */
+import { labelOf } from "./targets.ts";
 import { killMatrix, mutationScore, proofProblems, type KillRow, type MutationScore } from "./judge.ts";
 import type { TargetRun } from "./run-targets.ts";
 
 export interface LegalRow {
   readonly name: string;
-  readonly kind: "plain" | "variant";
+  readonly kind: "plain" | "smoke" | "variant";
+  /** How messages name it: "plain fake", "variant crlf". */
+  readonly label: string;
   readonly verdict: "pass" | "fail" | "no verdict";
   readonly exitCode: number;
   readonly seed: number | undefined;
@@ -36,6 +39,7 @@ function legalRow(run: TargetRun): LegalRow | undefined {
   return {
     name: run.target.name,
     kind: run.target.kind,
+    label: labelOf(run.target),
     verdict,
     exitCode: run.exitCode,
     seed: report?.seed,
@@ -86,7 +90,7 @@ export function summaryText(summary: ProofSummary): string[] {
     "",
     "Conforming targets (each must pass every MUST):",
   );
-  const legalLabel = (row: LegalRow) => (row.kind === "plain" ? "plain fake" : `variant ${row.name}`);
+  const legalLabel = (row: LegalRow) => row.label;
   const legalWidth = Math.max(6, ...summary.legal.map((row) => legalLabel(row).length));
   for (const row of summary.legal) {
     const warned = row.warned.length > 0 ? `  warned ${row.warned.join(" ")}` : "";
