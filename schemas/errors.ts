@@ -33,13 +33,30 @@ export const ErrorBody = z.strictObject({
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
-// Spec strength: the error body format is a gap. These are the three shapes the suite
-// reads a code from; anything else is an error body without a machine-readable code.
+// Spec strength: the error body format is a gap. These are the shapes the suite reads a code
+// from; anything else is an error body without a machine-readable code.
 
+const Code = z.string().min(1);
+
+/** `{"error": {"code", …}}`, the fake's own shape. */
 export const NestedErrorBody = z.looseObject({
-  error: z.looseObject({ code: z.string().min(1) }),
+  error: z.looseObject({ code: Code }),
 });
-export const FlatErrorBody = z.looseObject({ code: z.string().min(1) });
+/** A top-level `code`, which is also RFC 9457's `code` extension member. */
+export const FlatErrorBody = z.looseObject({ code: Code });
+/**
+ * FastAPI's `HTTPException(detail={...})`. Its validation list, `{"detail": [{"loc", "msg",
+ * "type"}]}`, carries no code: an item's `type` is the rule one field broke ("missing" for a
+ * missing message and a missing Idempotency-Key header alike), so it does not say which
+ * refusal this is; only `loc` does.
+ */
+export const FastApiErrorBody = z.looseObject({
+  detail: z.looseObject({ code: Code }),
+});
+/** A JSON:API error document: the first error object's `code`. */
+export const JsonApiErrorBody = z.looseObject({
+  errors: z.tuple([z.looseObject({ code: Code })], z.unknown()),
+});
 /** RFC 9457 problem details; the code is a `code` member or the last segment of `type`. */
 export const ProblemBody = z.looseObject({
   type: z.string().min(1),
@@ -48,16 +65,23 @@ export const ProblemBody = z.looseObject({
   detail: z.string().optional(),
 });
 
-/** The machine-readable code of an HTTP error body of any accepted shape, if it has one. */
+/** The last segment of a problem `type` URI; `about:blank` says only "see the status". */
+function typeSegment(type: string | undefined): string | undefined {
+  const segment = type?.split(/[/#:]/).filter(Boolean).pop();
+  return segment && type !== "about:blank" ? segment : undefined;
+}
+
+/**
+ * The machine-readable code of an HTTP error body of any accepted shape, if it has one. When a
+ * body has several, the first of `error.code`, `code`, `detail.code`, `errors[0].code` and a
+ * problem `type` wins: a member named `code` names the error more precisely than a type URI.
+ */
 export function errorCode(body: unknown): string | undefined {
-  const nested = NestedErrorBody.safeParse(body);
-  if (nested.success) return nested.data.error.code;
-  const flat = FlatErrorBody.safeParse(body);
-  if (flat.success) return flat.data.code;
-  const problem = ProblemBody.safeParse(body);
-  if (problem.success) {
-    const segment = problem.data.type.split(/[/#:]/).filter(Boolean).pop();
-    return segment && segment !== "about:blank" && segment !== "blank" ? segment : undefined;
-  }
-  return undefined;
+  return (
+    NestedErrorBody.safeParse(body).data?.error.code ??
+    FlatErrorBody.safeParse(body).data?.code ??
+    FastApiErrorBody.safeParse(body).data?.detail.code ??
+    JsonApiErrorBody.safeParse(body).data?.errors[0].code ??
+    typeSegment(ProblemBody.safeParse(body).data?.type)
+  );
 }

@@ -6,7 +6,6 @@ import {
   SpecMessagePage,
   SpecStreamEvent,
   StreamEvent,
-  errorCode,
 } from "./index.ts";
 
 const conversation = {
@@ -14,21 +13,6 @@ const conversation = {
   created_at: "2026-01-02T03:04:05.678Z",
   updated_at: "2026-01-02T03:04:05.678Z",
 };
-
-describe("errorCode reads every accepted error shape", () => {
-  test.each([
-    [{ error: { code: "conversation_not_found", message: "x" } }, "conversation_not_found"],
-    [{ code: "conversation_not_found", message: "x" }, "conversation_not_found"],
-    [{ type: "https://errors.example/conversation_not_found", title: "Not found", status: 404 }, "conversation_not_found"],
-    [{ type: "urn:problem:conversation_not_found", status: 404 }, "conversation_not_found"],
-    [{ type: "about:blank", title: "Not Found", status: 404 }, undefined],
-    [{ message: "no code here" }, undefined],
-    ["plain text", undefined],
-    [null, undefined],
-  ])("%j -> %s", (body, code) => {
-    expect(errorCode(body)).toBe(code);
-  });
-});
 
 describe("spec schemas accept every legal gap choice; fake schemas pin the fake's", () => {
   test("epoch timestamps and extra fields pass the spec page schema but not the fake one", () => {

@@ -1,6 +1,8 @@
 /**
  * Error bodies (ERR-1).
- * Create cost: 3 at most — 1 keyed create to provoke a 409, the refused 409 attempt, the refused 400 attempt.
+ * Create cost: 1 — the keyed create whose key the 409 attempt reuses at once (how long a target
+ * keeps keys is not specified, so no earlier check's key is reused). It declares 3: a target
+ * that accepts the 409 and 400/422 attempts it must refuse spends those too.
  * Exact code strings are asserted only where the spec names one (conversation_not_found, in the
  * delete, listing and scope checks); here any code in an accepted shape passes.
  */
@@ -12,7 +14,7 @@ import { acceptExchange, trackIfCreated } from "./support/conversations.ts";
 
 check(
   ["ERR-1"],
-  "401, 404, 400 and 409 answers carry a JSON body with a machine-readable code",
+  "401, 404, 400 (or 422) and 409 answers carry a JSON body with a machine-readable code",
   { creates: 3 },
   async (target) => {
     const key = target.idempotencyKey("err-1");
@@ -21,7 +23,7 @@ check(
     const errors: [string, HttpResult][] = [
       ["401 (list without a key)", await target.client.list(randomUUID(), { as: { ...target.primary, apiKey: null } })],
       ["404 (delete of an unknown conversation)", await target.client.delete(randomUUID())],
-      ["400 (create without a message)", await target.client.create({ body: { external_reference: "err-1" } })],
+      ["400/422 (create without a message)", await target.client.create({ body: { external_reference: "err-1" } })],
       ["409 (a key reused with a different payload)", await target.client.create({
         body: { message: `${body.message} (changed)` },
         idempotencyKey: key,

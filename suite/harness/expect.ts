@@ -67,6 +67,14 @@ export function expectStatus(res: Evidence, expected: number | readonly number[]
   }
 }
 
+/** The statuses that refuse an invalid request: 400, or 422 as many frameworks answer (FastAPI, Rails). */
+const VALIDATION_REFUSAL = [400, 422] as const;
+
+/** A request the target must find invalid was refused as such (400 or 422). */
+export function expectValidationRefusal(res: Evidence, context?: string): void {
+  expectStatus(res, VALIDATION_REFUSAL, context);
+}
+
 /** The JSON body, validated by a (spec-strength) schema; the failure shows z.prettifyError. */
 export function expectJson<S extends z.ZodType>(schema: S, res: HttpResult, context?: string): z.output<S> {
   if (res.json === undefined) {
@@ -93,7 +101,7 @@ export function expectSomeErrorCode(res: HttpResult, context?: string): string {
   const code = errorCode(res.json);
   if (code === undefined) {
     fail(
-      `${prefix(context)}expected an error body with a machine-readable code ({"error":{"code"}}, {"code"} or RFC 9457), got ${preview(res.text)}`,
+      `${prefix(context)}expected an error body with a machine-readable code (in error.code, code, detail.code, errors[0].code, or an RFC 9457 type ending in the code), got ${preview(res.text)}`,
       res,
     );
   }

@@ -17,6 +17,7 @@ import {
   expectSomeErrorCode,
   expectStatus,
   expectStreamOk,
+  expectValidationRefusal,
   isEventStream,
   sameJson,
 } from "../../harness/expect.ts";
@@ -80,6 +81,15 @@ describe("status expectations", () => {
     expectStatus(http(422, {}), [400, 422]);
     expect(() => expectStatus(http(422, {}), 409)).toThrow("expected status 409, got 422");
   });
+
+  test("expectValidationRefusal passes 400 and 422, and fails a 2xx or any other 4xx", () => {
+    expectValidationRefusal(http(400, {}));
+    expectValidationRefusal(http(422, {}));
+    expect(() => expectValidationRefusal(http(200, {}), "listing with page=0")).toThrow(
+      "listing with page=0: expected status 400 or 422, got 200",
+    );
+    for (const status of [404, 409, 415]) expect(() => expectValidationRefusal(http(status, {}))).toThrow(ExpectationError);
+  });
 });
 
 describe("body expectations", () => {
@@ -97,6 +107,8 @@ describe("body expectations", () => {
     [{ error: { code: CONVERSATION_NOT_FOUND, message: "x" } }],
     [{ code: CONVERSATION_NOT_FOUND }],
     [{ type: `https://errors.example/${CONVERSATION_NOT_FOUND}`, status: 404 }],
+    [{ detail: { code: CONVERSATION_NOT_FOUND, message: "x" } }],
+    [{ errors: [{ status: "404", code: CONVERSATION_NOT_FOUND, title: "x" }] }],
   ])("expectErrorCode reads the code from %j", (body) => {
     expectErrorCode(http(404, body), CONVERSATION_NOT_FOUND);
     expect(expectSomeErrorCode(http(404, body))).toBe(CONVERSATION_NOT_FOUND);
@@ -107,6 +119,7 @@ describe("body expectations", () => {
       `expected error code "${CONVERSATION_NOT_FOUND}", got "not_found"`,
     );
     expect(() => expectSomeErrorCode(http(400, { message: "bad" }))).toThrow("machine-readable code");
+    expect(() => expectSomeErrorCode(http(404, { detail: "Not Found" }))).toThrow("detail.code, errors[0].code");
   });
 
   test("expectSame compares JSON values ignoring key order, and shows both values when they differ", () => {
