@@ -163,7 +163,7 @@ export const REQUIREMENTS: readonly Requirement[] = [
     "A page never holds more than 100 items; page_size above 100 is rejected (4xx) or clamped (echoed as at most 100)."),
   requirement("LIST-4", "MUST", "listing", "Limits",
     "page minimum: 1 (first page).",
-    "page or page_size below 1 is never served as if valid: a 4xx, or an echoed page/page_size of at least 1 that matches the items (a 400 is recommended)."),
+    "page or page_size below 1 is never served as if valid: a 4xx, or an echoed page/page_size of at least 1 that matches the items."),
   requirement("LIST-5", "MUST", "listing", "Resources / Message listing page",
     "page: Page number returned. page_size: Page size used. total: Total number of messages. has_more: Whether further pages exist.",
     "Echoed page/page_size are the ones used; items.length = min(page_size, max(0, total − (page−1)·page_size)); has_more = page·page_size < total; total is stable; pages 1..n hold every message once, in a stable order."),
@@ -179,6 +179,12 @@ export const REQUIREMENTS: readonly Requirement[] = [
   requirement("LIST-9", "SHOULD", "listing", "Endpoints / 4. Delete a conversation",
     "When the conversation does not exist or is outside the authorized scope, the response is HTTP 404 with error code `conversation_not_found`.",
     "Listing an unknown conversation is 404 `conversation_not_found`."),
+  requirement("LIST-10", "SHOULD", "listing", "Errors / Gaps",
+    "Codes and statuses for validation failures: not shown. page: integer, starts at 1. page_size: integer.",
+    "page or page_size below 1, or not an integer, is answered 400 (or 422)."),
+  requirement("LIST-11", "SHOULD", "listing", "What the service does",
+    "A client lists the messages of one conversation, page by page.",
+    "A finished exchange is listed at once (read-your-writes); warned when the suite had to wait for the listing to settle."),
 
   // Delete
   requirement("DEL-1", "MUST", "delete", "Endpoints / 4. Delete a conversation",
@@ -208,7 +214,7 @@ export const REQUIREMENTS: readonly Requirement[] = [
   // Errors
   requirement("ERR-1", "SHOULD", "errors", "Errors / Gaps",
     "Body format of HTTP error responses: not shown.",
-    "HTTP error responses carry a JSON body with a machine-readable code (in `error.code`, a top-level `code`, or an RFC 9457 problem body)."),
+    "HTTP error responses carry a JSON body with a machine-readable code, read from `error.code`, a top-level `code`, an RFC 9457 problem body (a `code` member, or a `type` ending in the code), FastAPI's `detail.code` or JSON:API's `errors[0].code`."),
 
   // Clients: rules the spec sets for callers. The fake judges them from its side of the wire
   // and reports violations (fake-server/client-rules); the suite never checks them.

@@ -1,6 +1,6 @@
 /**
- * Listing messages (LIST-1 … LIST-9).
- * Create cost: 10 at most — LIST-1: 1, LIST-2: 1, bounds property: 1, partition: 2,
+ * Listing messages (LIST-1 … LIST-10).
+ * Create cost: 11 at most — LIST-1: 1, LIST-2: 1, bounds property: 1, LIST-10: 1, partition: 2,
  * (the >100-message conversation is in listing-large.check.ts),
  * LIST-6: 1, LIST-7: 2, LIST-8: 2, LIST-9: 0.
  * Nothing assumes how many messages an exchange adds: sizes are read from `total`.
@@ -20,6 +20,7 @@ import {
   expectShape,
   expectStatus,
   expectThat,
+  expectValidationRefusal,
   is2xx,
 } from "../harness/expect.ts";
 import {
@@ -100,6 +101,21 @@ check(
       // Read-only: shrinking costs list requests only, so it stays on to show the smallest case.
       { ...target.fc(30), examples },
     );
+  },
+);
+
+check(
+  ["LIST-10"],
+  "page or page_size below 1 or not an integer is refused with 400 or 422",
+  { creates: 1 },
+  async (target) => {
+    const { conversationId } = await startConversation(target, "list-10");
+    const invalid: (string | number)[] = [0, -1, "1.5", "abc"];
+    const queries = [...invalid.map((page) => ({ page })), ...invalid.map((page_size) => ({ page_size }))];
+    for (const query of queries) {
+      const res = await target.client.list(conversationId, { query });
+      expectValidationRefusal(res, `listing with ${JSON.stringify(query)}`);
+    }
   },
 );
 
