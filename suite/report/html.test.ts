@@ -6,7 +6,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import { renderHtmlReport, writeHtmlReport } from "./html.ts";
 import { groupByFamily } from "./requirement-rows.ts";
 import { SafeHtml, escapeHtml, html, withInlineCode } from "./safe-html.ts";
-import { HOSTILE_BODY, HOSTILE_MESSAGE, REQUEST_URL, sampleReport } from "./sample-report.ts";
+import { HOSTILE_BODY, HOSTILE_MESSAGE, INCONCLUSIVE_MESSAGE, incompleteSampleReport, REQUEST_URL, sampleReport } from "./sample-report.ts";
 import { count, formatDuration } from "./format.ts";
 
 /** The markup of one requirement's article. */
@@ -166,6 +166,42 @@ describe("requirement rows", () => {
     expect(row).toContain("Stream 1: 3 events");
     expect(row).toContain('<tr><td class="at">17</td><td>response.output_text.delta</td>');
     expect(row).toContain('<tr><td class="at">29</td><td><em>(no event line)</em></td><td class="data">&lt;b&gt;not json&lt;/b&gt;</td></tr>');
+  });
+});
+
+describe("an incomplete run", () => {
+  const page = renderHtmlReport(incompleteSampleReport());
+
+  test("the banner says INCOMPLETE, not PASS, and counts the inconclusive requirement", () => {
+    expect(page).toContain('<div class="banner inconclusive" role="status" id="result"><strong>INCOMPLETE</strong>'
+      + "<span>No MUST failed, but 2 MUST requirements could not be judged: the run is incomplete.</span>");
+    expect(page).not.toContain("<strong>PASS</strong>");
+    expect(page).toContain('<li class="badge inconclusive">1 inconclusive</li>');
+  });
+
+  test('the "Not judged" list names every MUST left unjudged, with why, and not the excluded one', () => {
+    const list = page.match(/<div class="alert incomplete" id="incomplete">[\s\S]*?<\/div>/)?.[0] ?? "";
+    expect(list).toContain("<h3>Not judged</h3>");
+    const items = [...list.matchAll(/<li>([\s\S]*?)<\/li>/g)].map((m) => m[1]);
+    expect(items).toEqual([
+      `<a href="#req-LIST-1">LIST-1</a> inconclusive: ${escapeHtml(INCONCLUSIVE_MESSAGE)}`,
+      '<a href="#req-SCOPE-3">SCOPE-3</a> skip: needs --other-api-key',
+    ]);
+    expect(renderHtmlReport(sampleReport())).not.toContain('id="incomplete"');
+  });
+
+  test("an inconclusive requirement has its badge and reason, and opens its tests", () => {
+    const row = article(page, "LIST-1");
+    expect(row).toContain('<article class="req inconclusive"');
+    expect(row).toContain('<span class="level">MUST</span><span class="badge inconclusive">? INCONCLUSIVE</span>');
+    expect(row).toContain(`<p class="reason">Inconclusive: ${escapeHtml(INCONCLUSIVE_MESSAGE)}</p>`);
+    expect(row).toContain('<details class="tests" open><summary>1 test, 1 inconclusive</summary>');
+  });
+
+  test("a test the target made wait says how: retries by status and settling reads", () => {
+    expect(article(page, "LIST-1")).toContain('<p class="waiting">Retried 2 try-later answers (429 ×2), waiting 3.0 s. '
+      + "Read the listing 1 more time(s) over 0.5 s before it showed a finished exchange.</p>");
+    expect(article(page, "AUTH-1")).not.toContain('class="waiting"');
   });
 });
 

@@ -71,10 +71,15 @@ export function sampleReport(overrides: Partial<ConformanceReport> = {}): Confor
       { name: "another key cannot list the conversation", file: "scope", status: "skip", durationMs: 0, message: "needs --other-api-key" },
     ], "needs --other-api-key"),
   ];
+  return reportOf(requirements, { result: "fail", ...overrides });
+}
+
+/** A report of these requirements, counted, with the sample's run facts. */
+function reportOf(requirements: RequirementReport[], overrides: Partial<ConformanceReport>): ConformanceReport {
   const count = (status: RequirementStatus) => requirements.filter((r) => r.status === status).length;
   return {
     target: "http://127.0.0.1:4010 (agent agent-a)",
-    result: "fail",
+    result: "pass",
     strict: false,
     runId: "run-42",
     seed: 1234567,
@@ -88,4 +93,34 @@ export function sampleReport(overrides: Partial<ConformanceReport> = {}): Confor
     requirements,
     ...overrides,
   };
+}
+
+export const INCONCLUSIVE_MESSAGE = "POST /v1/agents/agent-a/responses: no answer within 10000 ms (inconclusive: raise --request-timeout to give the target more room)";
+
+/**
+ * A run in which nothing failed but it is incomplete: an inconclusive MUST whose check the
+ * target made wait, a MUST skipped for a missing identity, and one the user excluded.
+ */
+export function incompleteSampleReport(): ConformanceReport {
+  const requirements = [
+    requirement("AUTH-1", "pass", [passed("no key is refused on every endpoint", "auth")]),
+    requirement("LIST-1", "inconclusive", [{
+      name: "a finished exchange is listed in order",
+      file: "listing",
+      status: "inconclusive",
+      durationMs: 10_020,
+      message: INCONCLUSIVE_MESSAGE,
+      waiting: { retries: 2, retriedStatuses: { "429": 2 }, retryWaitMs: 3_000, settleReads: 1, settleWaitMs: 500 },
+    }], INCONCLUSIVE_MESSAGE),
+    { ...requirement("DEL-2", "skip", [], "excluded by --exclude"), excluded: true },
+    requirement("SCOPE-3", "skip", [
+      { name: "another key cannot list the conversation", file: "scope", status: "skip", durationMs: 0, message: "needs --other-api-key" },
+    ], "needs --other-api-key"),
+  ];
+  return reportOf(requirements, {
+    incomplete: [
+      { id: "LIST-1", status: "inconclusive", reason: INCONCLUSIVE_MESSAGE },
+      { id: "SCOPE-3", status: "skip", reason: "needs --other-api-key" },
+    ],
+  });
 }

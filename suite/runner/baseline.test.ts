@@ -1,6 +1,7 @@
 /**
  * The baseline's rules on synthetic outcomes: what a listed failure, a listed pass, an expired
- * entry and a listed skip do to the report and the exit code, and what a bad file says.
+ * entry, a listed skip or inconclusive and a listed unselected requirement do to the report and
+ * the exit code, and what a bad file says.
  */
 
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -16,14 +17,19 @@ const TODAY = "2026-03-10";
 /** Expiry is judged against the run's start. */
 const context = (overrides: Partial<ReportContext> = {}) => reportContext({ startedAt: `${TODAY}T08:00:00.000Z`, ...overrides });
 
-function outcome(name: string, state: TestOutcome["state"]): TestOutcome {
+const INCONCLUSIVE = "the check did not finish within 300 ms (inconclusive: raise --check-timeout to give the target more room)";
+
+/** "inconclusive": skipped with the check's note that the target never let it finish. */
+function outcome(name: string, state: TestOutcome["state"] | "inconclusive"): TestOutcome {
   const errors = state === "failed" ? [{ name: "AssertionError", message: "expected has_more false" }] : [];
+  if (state === "inconclusive") return { name, file: "listing", state: "skipped", errors, note: `inconclusive: ${INCONCLUSIVE}`, durationMs: 1, check: { inconclusive: INCONCLUSIVE } };
   return { name, file: "listing", state, errors, note: state === "skipped" ? "budget: needs 9 creates, 0 left" : undefined, durationMs: 1 };
 }
 
-/** LIST-6 (SHOULD) and LIST-5 (MUST) as given; every other requirement has no check (skip). */
-function built(states: Record<string, TestOutcome["state"]>, overrides: Partial<ReportContext> = {}): BuiltReport {
-  return buildReport(Object.entries(states).map(([id, state]) => outcome(`[${id}] a check`, state)), context(overrides));
+/** The requirements given (e.g. LIST-6, a SHOULD, and LIST-5, a MUST), selected with --only unless told otherwise. */
+function built(states: Record<string, TestOutcome["state"] | "inconclusive">, overrides: Partial<ReportContext> = {}): BuiltReport {
+  const outcomes = Object.entries(states).map(([id, state]) => outcome(`[${id}] a check`, state));
+  return buildReport(outcomes, context({ only: Object.keys(states), ...overrides }));
 }
 
 function entry(requirement: string, expires = "2027-01-31"): BaselineEntry {
@@ -104,15 +110,26 @@ describe("applying a baseline", () => {
     expect(exitCodeOf(after)).toBe(0);
   });
 
-  test("a listed requirement that was skipped or not selected is left as it is", () => {
-    const skipped = applyBaseline(built({ "LIST-5": "skipped", "LIST-1": "passed" }), baseline(entry("LIST-5")), TODAY);
-    expect(find(skipped, "LIST-5")).toMatchObject({ status: "skip", reason: "budget: needs 9 creates, 0 left" });
-    expect(find(skipped, "LIST-5")?.baselined).toBeUndefined();
-    expect(skipped.report.baseline).toEqual({ file: "baseline.json", baselined: [], problems: [] });
-    expect(exitCodeOf(skipped)).toBe(0);
+  test.each([
+    ["skipped", "budget: needs 9 creates, 0 left"],
+    ["inconclusive", INCONCLUSIVE],
+  ] as const)("a listed MUST that was %s is excused: marked baselined, and the run is not incomplete", (state, reason) => {
+    const before = built({ "LIST-5": state, "LIST-1": "passed" });
+    expect(before.report.incomplete.map((r) => r.id)).toEqual(["LIST-5"]);
+    expect(exitCodeOf(before)).toBe(3);
+    const after = applyBaseline(before, baseline(entry("LIST-5")), TODAY);
+    expect(find(after, "LIST-5")).toMatchObject({ status: state === "skipped" ? "skip" : "inconclusive", reason, baselined: true });
+    expect(after.report.baseline).toEqual({ file: "baseline.json", baselined: ["LIST-5"], problems: [] });
+    expect(after.report.incomplete).toEqual([]);
+    expect(after.report.result).toBe("pass");
+    expect(exitCodeOf(after)).toBe(0);
+  });
 
-    const unselected = applyBaseline(built({ "LIST-1": "passed" }, { only: ["LIST-1"] }), baseline(entry("LIST-5")), TODAY);
-    expect(find(unselected, "LIST-5")).toMatchObject({ status: "skip", reason: "not selected by --only" });
+  test("a listed requirement that was not selected stays excluded by the user, and the run complete", () => {
+    const unselected = applyBaseline(built({ "LIST-1": "passed" }), baseline(entry("LIST-5")), TODAY);
+    expect(find(unselected, "LIST-5")).toMatchObject({ status: "skip", reason: "not selected by --only", excluded: true });
+    expect(unselected.report.baseline?.problems).toEqual([]);
+    expect(unselected.report.incomplete).toEqual([]);
     expect(exitCodeOf(unselected)).toBe(0);
   });
 

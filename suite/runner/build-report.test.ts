@@ -56,6 +56,30 @@ describe("requirement status", () => {
     expect(built.report.counts.tests).toBe(1);
   });
 
+  test("an inconclusive test makes its requirement inconclusive, even beside a passing one, and counts as such", () => {
+    const built = buildReport([
+      outcome("[LIST-1] a", "passed"),
+      outcome("[LIST-1] b", "skipped", { note: "inconclusive: …", check: { inconclusive: "the check did not finish within 300 ms (raise --check-timeout)" } }),
+    ], context());
+    const r = built.report.requirements.find((x) => x.id === "LIST-1");
+    expect(r).toMatchObject({ status: "inconclusive", reason: "the check did not finish within 300 ms (raise --check-timeout)" });
+    expect(r?.tests.map((t) => t.status)).toEqual(["pass", "inconclusive"]);
+    expect(built.report.counts.inconclusive).toBe(1);
+  });
+
+  test("--exclude and the smoke profile are the user's choice: excluded skips, never incomplete", () => {
+    const built = buildReport([
+      outcome("[RESP-1] a", "passed"),
+      outcome("[DEL-2] b", "passed"),
+      outcome("[SCOPE-3] c", "skipped", { note: "not in the smoke profile", check: { excluded: "not in the smoke profile" } }),
+    ], context({ only: ["RESP-1", "DEL-*", "SCOPE-3"], exclude: ["DEL-*"] }));
+    const find = (id: string) => built.report.requirements.find((r) => r.id === id);
+    expect(find("DEL-2")).toMatchObject({ status: "skip", reason: "excluded by --exclude", excluded: true, tests: [] });
+    expect(find("SCOPE-3")).toMatchObject({ status: "skip", reason: "not in the smoke profile", excluded: true });
+    expect(built.report.incomplete).toEqual([]);
+    expect(exitCodeOf(built)).toBe(0);
+  });
+
   test("every service requirement of the catalog appears once, in catalog order", () => {
     const ids = buildReport([], context()).report.requirements.map((r) => r.id);
     expect(ids).toEqual(REQUIREMENTS.filter((r) => r.family !== "client").map((r) => r.id));
@@ -87,8 +111,35 @@ describe("harness failures are not verdicts", () => {
 });
 
 describe("exit code", () => {
-  test("0 when every MUST that ran passed, even with warnings", () => {
-    expect(exitCodeOf(buildReport([outcome("[RESP-1] a", "passed"), outcome("[AUTH-2] b", "failed")], context()))).toBe(0);
+  test("0 when every selected MUST passed, even with warnings", () => {
+    const built = buildReport([outcome("[RESP-1] a", "passed"), outcome("[AUTH-2] b", "failed")], context({ only: ["RESP-1", "AUTH-2"] }));
+    expect(built.report.incomplete).toEqual([]);
+    expect(exitCodeOf(built)).toBe(0);
+  });
+
+  test("3 when nothing failed but a MUST was skipped, inconclusive or left without a check, each named with why", () => {
+    const built = buildReport([
+      outcome("[RESP-1] a", "passed"),
+      outcome("[SCOPE-3] b", "skipped", { note: "needs --other-api-key" }),
+      outcome("[LIST-1] c", "skipped", { note: "inconclusive: …", check: { inconclusive: "no answer within 10 ms (raise --request-timeout)" } }),
+    ], context({ only: ["RESP-1", "SCOPE-3", "LIST-1", "DEL-2"] }));
+    expect(built.report.result).toBe("pass");
+    expect(built.report.incomplete).toEqual([
+      { id: "LIST-1", status: "inconclusive", reason: "no answer within 10 ms (raise --request-timeout)" },
+      { id: "DEL-2", status: "skip", reason: "no check covers this requirement" },
+      { id: "SCOPE-3", status: "skip", reason: "needs --other-api-key" },
+    ]);
+    expect(exitCodeOf(built)).toBe(3);
+  });
+
+  test("a failure outranks an incomplete run: 1", () => {
+    expect(exitCodeOf(buildReport([outcome("[RESP-1] a", "failed")], context({ only: ["RESP-1", "DEL-2"] })))).toBe(1);
+  });
+
+  test("a skipped SHOULD does not make the run incomplete", () => {
+    const built = buildReport([outcome("[RESP-1] a", "passed"), outcome("[AUTH-2] b", "skipped", { note: "budget" })], context({ only: ["RESP-1", "AUTH-2"] }));
+    expect(built.report.incomplete).toEqual([]);
+    expect(exitCodeOf(built)).toBe(0);
   });
 
   test("1 when a MUST failed, or a SHOULD under --strict", () => {
@@ -120,7 +171,8 @@ describe("the report", () => {
       cleanup: { deleted: 2, failed: [] },
     });
     expect(report.counts).toMatchObject({ pass: 1, fail: 1, warn: 1, tests: 3 });
-    expect(report.counts.pass + report.counts.fail + report.counts.warn + report.counts.skip).toBe(report.requirements.length);
+    const { pass, fail, warn, skip, inconclusive } = report.counts;
+    expect(pass + fail + warn + skip + inconclusive).toBe(report.requirements.length);
   });
 
   test("a failing test keeps its evidence, scrubbed of keys", () => {

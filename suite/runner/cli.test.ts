@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { closedPortUrl } from "../harness/local-servers.ts";
 import { readFile } from "node:fs/promises";
-import { checksDir, FAILING_MUST, KEY, QUOTING_ECHO, ROOT, tempDir, tinyTarget } from "./test-fixtures.ts";
+import { checksDir, FAILING_MUST, KEY, PASSING_DELETE, QUOTING_ECHO, ROOT, tempDir, tinyTarget } from "./test-fixtures.ts";
 
 const TSX = join(ROOT, "node_modules/tsx/dist/cli.mjs");
 const CLI = join(ROOT, "scripts/conformance.ts");
@@ -34,7 +34,8 @@ function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: nu
   });
 }
 
-describe.concurrent("agent-conformance", () => {
+// A process is given its whole spawn limit, however busy the machine is.
+describe.concurrent("agent-conformance", { timeout: SPAWN_LIMIT_MS + 5_000 }, () => {
   test("--help prints usage and exits 0", async () => {
     const run = await runCli(["--help"]);
     expect(run.code).toBe(0);
@@ -52,6 +53,16 @@ describe.concurrent("agent-conformance", () => {
     expect(run.code).toBe(2);
     expect(run.output).toContain("ECONNREFUSED");
     expect(run.output).not.toContain(KEY);
+  });
+
+  test("a MUST left unjudged exits 3, and the output says which", async ({ onTestFinished }) => {
+    const server = await tinyTarget(onTestFinished);
+    const reports = await tempDir("conformance-reports-", onTestFinished);
+    const checks = await checksDir(PASSING_DELETE, onTestFinished);
+    const run = await runCli(["--base-url", server.url, "--api-key", KEY, "--agent-id", "agent-x", "--checks-dir", checks, "--report-dir", reports, "--only", "DEL-2,SCOPE-1"]);
+    expect(run.code, run.output).toBe(3);
+    expect(run.output).toContain("  SCOPE-1 skip: no check covers this requirement");
+    expect(run.output).toContain("Result: INCOMPLETE");
   });
 
   test("a failed MUST exits 1, and no key is printed even when a check quotes the target echoing it", async ({ onTestFinished }) => {

@@ -1,10 +1,10 @@
 import { expect, test } from "vitest";
 import { formatTranscript } from "../harness/transcript.ts";
-import { REUSED_KEY_TRANSCRIPT, sampleReport } from "../report/sample-report.ts";
-import { familyLines, problemLines } from "./console-summary.ts";
+import { INCONCLUSIVE_MESSAGE, incompleteSampleReport, REUSED_KEY_TRANSCRIPT, sampleReport } from "../report/sample-report.ts";
+import { familyLines, problemLines, summaryLines } from "./console-summary.ts";
 
 test("one line per family counts its requirements by status", () => {
-  expect(familyLines(sampleReport())).toContainEqual(expect.stringMatching(/^idempotency\s+1 pass\s+1 fail\s+0 warn\s+0 skip$/));
+  expect(familyLines(sampleReport())).toContainEqual(expect.stringMatching(/^idempotency\s+1 pass\s+1 fail\s+0 warn\s+0 skip\s+0 inconclusive$/));
 });
 
 test("a failure names the requirement, its spec sentence, the check and the exchange that showed it", () => {
@@ -26,4 +26,26 @@ test("an exchange the failure message already quotes is not printed a second tim
   const text = problemLines(report).join("\n");
   expect(text.split(`> POST ${REUSED_KEY_TRANSCRIPT.request.url}`)).toHaveLength(2);
   expect(text).not.toContain("  exchange:");
+});
+
+test("an incomplete run ends by naming every MUST it could not judge, with why, then INCOMPLETE", () => {
+  const lines = summaryLines(incompleteSampleReport(), "reports");
+  expect(lines.slice(-6)).toEqual([
+    "Not judged: 2 MUST requirement(s) were skipped or inconclusive (exit 3 unless something failed):",
+    `  LIST-1 inconclusive: ${INCONCLUSIVE_MESSAGE}`,
+    "  SCOPE-3 skip: needs --other-api-key",
+    "",
+    "Result: INCOMPLETE — 1 pass, 0 fail, 0 warn, 2 skip, 1 inconclusive; 17 of 60 creates; 5 conversation(s) cleaned up",
+    "Reports: reports",
+  ]);
+  expect(summaryLines(sampleReport(), "reports").join("\n")).not.toContain("Not judged");
+});
+
+test("what the target made a check wait for is listed, apart from the verdicts", () => {
+  const lines = summaryLines(incompleteSampleReport(), "reports");
+  const at = lines.indexOf("The target made these checks wait (not a verdict):");
+  expect(at).toBeGreaterThan(-1);
+  expect(lines[at + 1]).toBe("  a finished exchange is listed in order: 2 retries (429×2), 3.0 s waited; listing settled after 1 more read(s), 0.5 s");
+  expect(lines[at + 2]).toBe("");
+  expect(summaryLines(sampleReport(), "reports").join("\n")).not.toContain("made these checks wait");
 });

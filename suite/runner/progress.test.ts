@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { isCi, stdoutSink, tallyLine } from "./progress.ts";
 import { runConformance } from "./run.ts";
-import { FAILING_MUST, KEY, QUOTING_ECHO, ROOT, tempDir, tinyTarget } from "./test-fixtures.ts";
+import { FAILING_MUST, KEY, PASSING_DELETE, QUOTING_ECHO, ROOT, tempDir, tinyTarget } from "./test-fixtures.ts";
 
 describe("the progress line", () => {
   test("shows the family, done/total, and failures and skips only when there are some", () => {
@@ -32,12 +32,6 @@ describe("the progress line", () => {
     expect(stdoutSink((t) => t, { CI: "true" }).live).toBe(false);
   });
 });
-
-const PASSING_DELETE = `
-check(["DEL-2"], "deleting an unknown conversation is 404", { creates: 0 }, async (target) => {
-  const res = await target.client.delete("00000000-0000-4000-8000-000000000000");
-  if (res.status !== 404) throw new Error("expected 404, got " + res.status);
-});`;
 
 /** Two families: "alpha" (a passing and a failing check) and "beta" (one check quoting an echoed key). */
 async function twoFamilies(): Promise<string> {

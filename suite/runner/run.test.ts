@@ -6,21 +6,23 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
+import { REQUIREMENTS } from "../../requirements/catalog.ts";
 import { closedPortUrl, serveHttp } from "../harness/local-servers.ts";
-import type { ConformanceInput } from "../harness/config.ts";
+import { PROFILE_MAX_CREATES, type ConformanceInput } from "../harness/config.ts";
 import { runConformance, type RunOutcome } from "./run.ts";
 import {
-  checksDir, FAILING_MUST, FAILING_SHOULD, KEY, OVERSPENDING, PASSING_MUST, readReport, SLOW, tempDir, TINY_CONVERSATION, tinyTarget,
+  checksDir, FAILING_MUST, FAILING_SHOULD, KEY, OVERSPENDING, PASSING_DELETE, PASSING_MUST, readReport, SLOW, tempDir, TINY_CONVERSATION, tinyTarget,
 } from "./test-fixtures.ts";
 
 interface Captured extends RunOutcome {
   output: string;
+  lines: string[];
 }
 
 async function run(input: ConformanceInput): Promise<Captured> {
   const lines: string[] = [];
   const outcome = await runConformance(input, { progress: false, print: (l) => lines.push(l), printError: (l) => lines.push(l) });
-  return { ...outcome, output: lines.join("\n") };
+  return { ...outcome, output: lines.join("\n"), lines };
 }
 
 const live = (url: string) => ({ baseUrl: url, apiKey: KEY, agentId: "agent-x" });
@@ -70,19 +72,21 @@ describe("exit 2 before any check runs", () => {
 });
 
 describe("runs that reach the checks", () => {
-  test("0 when every MUST passes; a failed SHOULD warns; skips carry reasons; cleanup deletes as the owner", async () => {
+  test("0 when every selected MUST passes; a failed SHOULD warns; cleanup deletes as the owner", async () => {
     const server = await tinyTarget();
     const reports = await tempDir("conformance-reports-");
-    const result = await run({ ...live(server.url), checksDir: await checksDir(PASSING_MUST + FAILING_SHOULD), reportDir: reports });
+    const only = ["DEL-2", "RESP-1", "AUTH-2"];
+    const result = await run({ ...live(server.url), checksDir: await checksDir(PASSING_MUST + FAILING_SHOULD), reportDir: reports, only });
     expect(result.exitCode, result.output).toBe(0);
     const report = await readReport(reports);
     expect(result.report).toEqual(report);
     const requirement = (id: string) => report.requirements.find((r) => r.id === id);
     expect(requirement("DEL-2")?.status).toBe("pass");
     expect(requirement("AUTH-2")).toMatchObject({ status: "warn", reason: "expected 401, got 200" });
-    expect(requirement("SCOPE-3")).toMatchObject({ status: "skip", reason: "needs --other-api-key" });
-    expect(requirement("LIST-5")).toMatchObject({ status: "skip", reason: "budget: needs 500 creates, 149 left" });
-    expect(report.creates).toEqual({ budget: 150, spent: 1 });
+    // The fixture's other checks were not selected: the user's choice, not a gap in the run.
+    expect(requirement("SCOPE-3")).toMatchObject({ status: "skip", reason: "not selected by --only", excluded: true });
+    expect(report.incomplete).toEqual([]);
+    expect(report.creates).toEqual({ budget: PROFILE_MAX_CREATES.full, spent: 1 });
     expect(report.cleanup).toEqual({ deleted: 1, failed: [] });
     // The create carried run-scoped key and message; cleanup deleted exactly that conversation, as its owner.
     const create = server.requests.find((r) => r.method === "POST");
@@ -95,10 +99,39 @@ describe("runs that reach the checks", () => {
     ]);
     expect(result.output).toMatch(/delete\s+1 pass\s+0 fail\s+0 warn\s+\d+ skip/);
     expect(result.output).toContain("WARN AUTH-2 (SHOULD)");
+    expect(result.output).toMatch(/Result: PASS — 2 pass, 0 fail, 1 warn, \d+ skip, 0 inconclusive/);
+    expect(result.output).not.toContain("Not judged");
     expect(result.output).not.toContain(KEY);
     const files = await Promise.all(["conformance.json", "junit.xml", "report.html"].map((f) => readFile(join(reports, f), "utf8")));
     for (const text of files) expect(text).not.toContain(KEY);
     expect(files[1]).toContain("[DEL-2] deleting an unknown conversation is 404");
+  });
+
+  test("3 when no MUST failed but some were not judged: the last lines and conformance.json name every one, with why", async () => {
+    const server = await tinyTarget();
+    const reports = await tempDir("conformance-reports-");
+    const result = await run({ ...live(server.url), checksDir: await checksDir(PASSING_MUST), reportDir: reports });
+    expect(result.exitCode, result.output).toBe(3);
+    const report = await readReport(reports);
+    expect(report.result).toBe("pass");
+    // Every MUST but the two that passed: two skipped by their checks, the rest with no check here.
+    const judged = ["RESP-1", "DEL-2"];
+    const expected = REQUIREMENTS.filter((r) => r.family !== "client" && r.level === "MUST" && !judged.includes(r.id)).map((r) => r.id);
+    expect(report.incomplete.map((r) => r.id)).toEqual(expected);
+    const reasonOf = (id: string) => report.incomplete.find((r) => r.id === id)?.reason;
+    expect(reasonOf("SCOPE-3")).toBe("needs --other-api-key");
+    expect(reasonOf("LIST-5")).toMatch(/^budget: needs 500 creates, \d+ left$/);
+    expect(reasonOf("SSE-1")).toBe("no check covers this requirement");
+    expect(report.incomplete.every((r) => r.status === "skip")).toBe(true);
+
+    const n = report.incomplete.length;
+    expect(result.lines.slice(-(n + 4))).toEqual([
+      `Not judged: ${n} MUST requirement(s) were skipped or inconclusive (exit 3 unless something failed):`,
+      ...report.incomplete.map((r) => `  ${r.id} skip: ${r.reason}`),
+      "",
+      expect.stringMatching(/^Result: INCOMPLETE — 2 pass, 0 fail, 0 warn, \d+ skip, 0 inconclusive;/),
+      `Reports: ${reports}`,
+    ]);
   });
 
   test("1 when a SHOULD fails under --strict", async () => {
@@ -123,7 +156,7 @@ describe("runs that reach the checks", () => {
     expect(failed?.transcripts?.[0]?.response?.status).toBe(404);
   });
 
-  test("1 when a check outlives its deadline, and its request is cut off", async () => {
+  test("3 when a check outlives its deadline: inconclusive, naming --check-timeout, skipped in JUnit; its request is cut off", async () => {
     let hungRequestClosed = false;
     const server = await serveHttp((req, res) => {
       if (req.url?.includes("/conversations/c/")) {
@@ -133,10 +166,29 @@ describe("runs that reach the checks", () => {
       res.writeHead(404, { "content-type": "application/json" }).end("{}");
     });
     const reports = await tempDir("conformance-reports-");
-    const result = await run({ ...live(server.url), checksDir: await checksDir(SLOW), reportDir: reports, requestTimeoutMs: 20_000 });
-    expect(result.exitCode, result.output).toBe(1);
-    expect(result.report?.requirements.find((r) => r.id === "DEL-2")?.reason).toContain("did not finish within 300 ms");
+    const result = await run({
+      ...live(server.url), checksDir: await checksDir(PASSING_DELETE + SLOW), reportDir: reports, requestTimeoutMs: 20_000, only: ["DEL-2", "LIST-1"],
+    });
+    expect(result.exitCode, result.output).toBe(3);
     expect(hungRequestClosed).toBe(true);
+
+    const report = await readReport(reports);
+    const list1 = report.requirements.find((r) => r.id === "LIST-1");
+    expect(list1?.status).toBe("inconclusive");
+    expect(list1?.reason).toContain("did not finish within 300 ms");
+    expect(list1?.reason).toContain("--check-timeout");
+    expect(list1?.tests.map((t) => t.status)).toEqual(["inconclusive"]);
+    expect(report.counts).toMatchObject({ pass: 1, fail: 0, inconclusive: 1 });
+    expect(report.incomplete).toEqual([{ id: "LIST-1", status: "inconclusive", reason: list1?.reason }]);
+    expect(result.output).toContain(`  LIST-1 inconclusive: ${list1?.reason}`);
+    expect(result.output).toMatch(/Result: INCOMPLETE — 1 pass, 0 fail, 0 warn, \d+ skip, 1 inconclusive/);
+
+    // JUnit has no "inconclusive": the check is skipped there, not failed.
+    const junit = await readFile(join(reports, "junit.xml"), "utf8");
+    const testcase = junit.match(/<testcase [^>]*name="\[LIST-1\] waits on a target that never answers"[^>]*>([\s\S]*?)<\/testcase>/)?.[1];
+    expect(testcase, junit).toBeDefined();
+    expect(testcase).toContain("<skipped");
+    expect(testcase).not.toContain("<failure");
   });
 
   test("2 when a check breaks the harness contract by spending creates it did not declare", async () => {
@@ -159,11 +211,12 @@ describe("runs that reach the checks", () => {
 
   test("without a base URL the embedded fake is the target, with its default identities", async () => {
     const reports = await tempDir("conformance-reports-");
-    const result = await run({ checksDir: await checksDir(PASSING_MUST), reportDir: reports, fakeOptions: { seed: 3 } });
+    const only = ["RESP-1", "DEL-2", "SCOPE-3"];
+    const result = await run({ checksDir: await checksDir(PASSING_MUST), reportDir: reports, fakeOptions: { seed: 3 }, only });
     expect(result.exitCode, result.output).toBe(0);
     expect(result.report?.target).toContain("embedded fake");
     // The fake's default identities include another key, so the check that needs it ran.
-    expect(result.report?.requirements.filter((r) => r.status === "pass").map((r) => r.id)).toEqual(["RESP-1", "DEL-2", "SCOPE-3"]);
+    expect(result.report?.requirements.filter((r) => r.status === "pass").map((r) => r.id)).toEqual(only);
     expect(result.report?.cleanup).toEqual({ deleted: 1, failed: [] });
     expect(result.output).not.toContain("sk-fake-a");
     expect(result.output).not.toContain("sk-fake-b");

@@ -44,16 +44,21 @@ export function tinyTarget(register: Register = onTestFinished): Promise<LocalSe
   }, register);
 }
 
-export const PASSING_MUST = `
+export const PASSING_DELETE = `
 check(["DEL-2"], "deleting an unknown conversation is 404", { creates: 0 }, async (target) => {
   const res = await target.client.delete("00000000-0000-4000-8000-000000000000");
   if (res.status !== 404) throw new Error("expected 404, got " + res.status);
-});
+});`;
+
+export const PASSING_CREATE = `
 check(["RESP-1"], "a create is tracked for cleanup", { creates: 1 }, async (target) => {
   const res = await target.client.create({ body: { message: target.message("tiny") } });
   if (res.status !== 200) throw new Error("expected 200, got " + res.status);
   target.track(res.json.conversation_id);
-});
+});`;
+
+/** DEL-2 and RESP-1 pass; SCOPE-3 skips without another key, LIST-5 for the budget. */
+export const PASSING_MUST = `${PASSING_DELETE}${PASSING_CREATE}
 check(["SCOPE-3"], "the other key sees no such conversation", { creates: 0, needs: ["otherApiKey"] }, async (target) => {
   const res = await target.client.list("00000000-0000-4000-8000-000000000000", { as: target.otherKey });
   if (res.status !== 404) throw new Error("expected 404, got " + res.status);
@@ -79,8 +84,9 @@ check(["RESP-1"], "spends a create it did not declare", { creates: 0 }, async (t
   await target.client.create({ body: { message: "x" } });
 });`;
 
+/** A listing the target never answers, under a 300 ms deadline. */
 export const SLOW = `
-check(["DEL-2"], "waits on a target that never answers", { creates: 0, timeoutMs: 300 }, async (target) => {
+check(["LIST-1"], "waits on a target that never answers", { creates: 0, timeoutMs: 300 }, async (target) => {
   await target.client.list("c");
 });`;
 
