@@ -18,7 +18,7 @@ import { readJournal } from "../harness/journal.ts";
 import { displayUrl, Redactor } from "../harness/redact.ts";
 import type { ConformanceReport } from "../harness/report-types.ts";
 import type { RunSettings } from "../harness/run-settings.ts";
-import { globToRegExp } from "../harness/selection.ts";
+import { globToRegExp, isSelected } from "../harness/selection.ts";
 import type { ServiceClient } from "../harness/types.ts";
 import { loadBaseline, type Baseline } from "./baseline.ts";
 import { exitCodeOf, type ReportContext } from "./build-report.ts";
@@ -27,6 +27,7 @@ import { ConformanceReporter } from "./conformance-reporter.ts";
 import { summaryLines } from "./console-summary.ts";
 import { EMBEDDED_STREAM_ERROR_HEADER, startEmbeddedFake, type EmbeddedFake } from "./embedded-fake.ts";
 import { preflight } from "./preflight.ts";
+import { loadRerun } from "./rerun.ts";
 import { stdoutSink, type ProgressSink } from "./progress.ts";
 import { runChecks } from "./vitest-run.ts";
 
@@ -128,6 +129,21 @@ export async function runConformance(input: ConformanceInput, options: RunOption
 
   const unmatched = unmatchedGlobs(config.only);
   if (unmatched.length > 0) return usageError(unmatched.map((glob) => `--only ${glob} selects no requirement`));
+
+  if (config.rerunFailed !== undefined) {
+    const rerun = await loadRerun(config.rerunFailed, resolve(cwd, config.rerunFailed));
+    if (!rerun.ok) return usageError([rerun.error]);
+    const ids = rerun.ids.filter((id) => isSelected(id, config.only));
+    if (ids.length === 0) {
+      const why = rerun.ids.length === 0
+        ? `no requirement failed, warned or was inconclusive in ${config.rerunFailed}`
+        : `--only selects none of ${rerun.ids.join(", ")}`;
+      print(`agent-conformance: nothing to rerun: ${why}`);
+      return { exitCode: 0, report: undefined };
+    }
+    // From here on the selection is what to rerun: the report calls the rest not selected.
+    config.only = ids;
+  }
 
   // The default checks are the ones beside this module (suite/checks, or dist/suite/checks in
   // the installed package), wherever the run is started from.

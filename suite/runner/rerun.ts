@@ -1,0 +1,51 @@
+/**
+ * `--rerun-failed FILE`: the requirements an earlier conformance.json reported as failed,
+ * warned or inconclusive, which become the run's selection. A file that cannot be read, is not
+ * JSON or is not a conformance report stops the run before it starts (exit 2).
+ */
+
+import { readFile } from "node:fs/promises";
+import { z } from "zod";
+import { requirementById } from "../../requirements/catalog.ts";
+import type { RequirementStatus } from "../harness/report-types.ts";
+
+const RERUN: ReadonlySet<RequirementStatus> = new Set(["fail", "warn", "inconclusive"]);
+
+/** Only what the rerun reads: the rest of the report may differ between versions. */
+const PreviousReportSchema = z.object({
+  requirements: z.array(z.object({
+    id: z.string(),
+    status: z.enum(["pass", "fail", "warn", "skip", "inconclusive"]),
+  })),
+});
+
+export type RerunLoad = { ok: true; ids: string[] } | { ok: false; error: string };
+
+/** The requirement ids to run again, in the report's order, from an already parsed file. */
+export function rerunIds(file: string, json: unknown): RerunLoad {
+  const parsed = PreviousReportSchema.safeParse(json);
+  if (!parsed.success) return { ok: false, error: `--rerun-failed ${file}: not a conformance.json:\n${z.prettifyError(parsed.error)}` };
+  const ids = parsed.data.requirements.filter((r) => RERUN.has(r.status)).map((r) => r.id);
+  // A report of another suite version may name a requirement this one does not judge.
+  const unknown = ids.filter((id) => requirementById(id) === undefined);
+  if (unknown.length > 0) return { ok: false, error: `--rerun-failed ${file}: names requirement(s) this suite's catalog does not have: ${unknown.join(", ")}` };
+  return { ok: true, ids };
+}
+
+/** Reads `path` (named `file` in messages) and picks what to run again. */
+export async function loadRerun(file: string, path: string): Promise<RerunLoad> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message;
+    return { ok: false, error: `--rerun-failed ${file}: cannot be read: ${reason}` };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, error: `--rerun-failed ${file}: not JSON: ${(error as Error).message}` };
+  }
+  return rerunIds(file, json);
+}
