@@ -111,7 +111,7 @@ export const REQUIREMENTS: readonly Requirement[] = [
     "Concurrent requests with the same key and payload take effect at most once (the losers' status, 409 or a replay, is open)."),
   requirement("IDEM-6", "SHOULD", "idempotency", "Endpoints / 1. Create a response",
     "Request headers: `Idempotency-Key: <unique_key>`.",
-    "A create without Idempotency-Key is rejected with 400."),
+    "A create without Idempotency-Key is rejected with 400 (or 422)."),
   requirement("IDEM-7", "SHOULD", "idempotency", "Limits",
     "The retention and scope of idempotency keys: not shown.",
     "Keys are scoped per API key and agent: the same key value under another scope never replays another scope's result."),

@@ -6,7 +6,8 @@
  */
 import { z } from "zod";
 import { errorCode } from "../../schemas/index.ts";
-import type { HttpResult, StreamResult, Transcript } from "./types.ts";
+import { InconclusiveError } from "./errors.ts";
+import type { HttpResult, StreamProblem, StreamProblemKind, StreamResult, Transcript } from "./types.ts";
 
 /** Anything that carries the transcript of the exchange it came from. */
 export type Evidence = HttpResult | StreamResult;
@@ -130,8 +131,35 @@ export function expectEventStream(res: StreamResult, context?: string): void {
   }
 }
 
-/** A stream that answered 2xx as an event stream, reached a terminal event and had no problems. */
+/** The reader's timeouts, and the flag that gives the target more room for each. */
+const TIMEOUT_FLAGS: Partial<Record<StreamProblemKind, string>> = {
+  "first-event-timeout": "--first-event-timeout",
+  "idle-timeout": "--idle-timeout",
+  "total-timeout": "--stream-timeout",
+};
+
+/** The timeout that stopped the stream before its terminal event, if one did. */
+export function cutShort(result: StreamResult): StreamProblem | undefined {
+  if (result.terminal !== undefined) return undefined;
+  return result.problems.find((p) => TIMEOUT_FLAGS[p.kind] !== undefined);
+}
+
+/**
+ * Throws InconclusiveError when the stream timed out before its terminal event: a slow target
+ * is not a broken one, and what never arrived cannot be judged.
+ */
+export function inconclusiveIfCutShort(result: StreamResult, context: string): void {
+  const problem = cutShort(result);
+  if (problem === undefined) return;
+  throw new InconclusiveError("timeout", `${context}: ${problem.kind}: ${problem.detail}`, TIMEOUT_FLAGS[problem.kind] ?? "--stream-timeout", result.transcript);
+}
+
+/**
+ * A stream that answered 2xx as an event stream, reached a terminal event and had no problems;
+ * one that timed out before its terminal event is inconclusive, not a failure.
+ */
 export function expectStreamOk(res: StreamResult, context?: string): void {
+  inconclusiveIfCutShort(res, context ?? "the stream");
   expectEventStream(res, context);
   if (res.problems.length > 0) {
     const problems = res.problems.map((p) => `${p.kind}: ${p.detail}`).join("; ");

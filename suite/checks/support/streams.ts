@@ -3,9 +3,8 @@
  * events by name, take out the completed response, and tell a slow stream from a broken one.
  */
 import { EVENT, SpecCompletedEvent, Uuid, type SpecCompletedResponse } from "../../../schemas/index.ts";
-import { InconclusiveError } from "../../harness/errors.ts";
 import { expectShape, fail } from "../../harness/expect.ts";
-import type { CreateOptions, Identity, StreamProblem, StreamProblemKind, StreamResult, Target } from "../../harness/types.ts";
+import type { CreateOptions, Identity, StreamResult, Target } from "../../harness/types.ts";
 
 /**
  * Every stream this run has read, so checks that cannot provoke what they judge (an `error`
@@ -72,25 +71,4 @@ export function trackStream(target: Target, result: StreamResult, owner: Identit
   if (id !== undefined) target.track(id, owner);
 }
 
-/** The reader's timeouts, and the flag that gives the target more room for each. */
-const TIMEOUT_FLAGS: Partial<Record<StreamProblemKind, string>> = {
-  "first-event-timeout": "--first-event-timeout",
-  "idle-timeout": "--idle-timeout",
-  "total-timeout": "--stream-timeout",
-};
-
-/** The timeout that stopped the stream before its terminal event, if one did. */
-export function cutShort(result: StreamResult): StreamProblem | undefined {
-  if (result.terminal !== undefined) return undefined;
-  return result.problems.find((p) => TIMEOUT_FLAGS[p.kind] !== undefined);
-}
-
-/**
- * Throws InconclusiveError when the stream timed out before its terminal event: a slow target
- * is not a broken one, and what never arrived cannot be judged.
- */
-export function inconclusiveIfCutShort(result: StreamResult, context: string): void {
-  const problem = cutShort(result);
-  if (problem === undefined) return;
-  throw new InconclusiveError("timeout", `${context}: ${problem.kind}: ${problem.detail}`, TIMEOUT_FLAGS[problem.kind] ?? "--stream-timeout", result.transcript);
-}
+export { cutShort, inconclusiveIfCutShort } from "../../harness/expect.ts";
