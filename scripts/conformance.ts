@@ -2,7 +2,9 @@
 /**
  * agent-conformance: runs the conformance suite against --base-url, or against the embedded
  * reference fake when none is given. Exit codes: 0 conforms, 1 a MUST failed (or a SHOULD
- * under --strict), 2 usage/configuration error, unreachable target, harness error, no test ran.
+ * under --strict), 2 usage/configuration error, a setup the preflight diagnosed, unreachable
+ * target, harness error, no test ran; 3 nothing failed but a MUST was skipped or inconclusive
+ * without the user excluding it.
  */
 
 import { FAKE_IDENTITIES, parseConfig, usage } from "../suite/harness/config.ts";

@@ -100,7 +100,8 @@ export function applyBaseline(built: BuiltReport, baseline: Baseline, today: str
   const excused: string[] = [];
   const requirements = built.report.requirements.map((requirement): RequirementReport => {
     const entry = baseline.entries.get(requirement.id);
-    if (entry === undefined) return requirement;
+    // A requirement the user left out is neither excused nor stale.
+    if (entry === undefined || requirement.excluded === true) return requirement;
     if (requirement.status === "pass") {
       problems.push(staleMessage(requirement.id));
       return requirement;

@@ -158,7 +158,8 @@ export function buildReport(outcomes: readonly TestOutcome[], context: ReportCon
     if (ids.every((id) => exclusionOf(id, context) !== undefined)) continue;
     selectedTests++;
     const report = testReport(outcome, context.redactor);
-    if (report.status === "pass" || report.status === "fail") executed++;
+    // An inconclusive check ran: the target, not the harness, kept it from a verdict.
+    if (report.status !== "skip") executed++;
     if (isHarnessFailure(outcome)) harnessErrors.push(`${outcome.name}: ${report.message ?? ""}`);
     for (const id of ids) {
       if (requirementById(id) === undefined) continue;

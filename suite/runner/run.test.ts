@@ -183,12 +183,13 @@ describe("runs that reach the checks", () => {
     expect(result.output).toContain(`  LIST-1 inconclusive: ${list1?.reason}`);
     expect(result.output).toMatch(/Result: INCOMPLETE — 1 pass, 0 fail, 0 warn, \d+ skip, 1 inconclusive/);
 
-    // JUnit has no "inconclusive": the check is skipped there, not failed.
+    // JUnit has no "inconclusive": the check is skipped there, not failed, and an annotation names why.
     const junit = await readFile(join(reports, "junit.xml"), "utf8");
     const testcase = junit.match(/<testcase [^>]*name="\[LIST-1\] waits on a target that never answers"[^>]*>([\s\S]*?)<\/testcase>/)?.[1];
     expect(testcase, junit).toBeDefined();
     expect(testcase).toContain("<skipped");
     expect(testcase).not.toContain("<failure");
+    expect(testcase).toMatch(/<property name="inconclusive" value="[^"]*--check-timeout/);
   });
 
   test("2 when a check breaks the harness contract by spending creates it did not declare", async () => {
