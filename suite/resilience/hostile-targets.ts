@@ -45,7 +45,7 @@ const MiB = 1024 * 1024;
 
 export interface HostileTarget {
   name: string;
-  /** What the run should conclude: 1 the target does not conform, 2 the harness could not run. */
+  /** What the run should conclude: 1 the target does not conform, 2 the run could not start (unreachable, or not this API). */
   exitCode: 1 | 2;
   /** What a failed requirement's reason (exit 1) or the error output (exit 2) must say. */
   evidence: RegExp;
@@ -127,8 +127,8 @@ export const HOSTILE_TARGETS: readonly HostileTarget[] = [
   },
   {
     name: "answers an HTML page to every request",
-    exitCode: 1,
-    evidence: /expected a JSON body|expected Content-Type text\/event-stream/,
+    exitCode: 2,
+    evidence: /answers with an HTML page, not this API: is --base-url \(CONFORMANCE_BASE_URL\) the service's base URL\?/,
     start: (register) =>
       serveHttp((req, res) => {
         res.writeHead(200, { "content-type": "text/html; charset=utf-8" });

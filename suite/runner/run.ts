@@ -14,7 +14,7 @@ import { REQUIREMENTS } from "../../requirements/catalog.ts";
 import { Semaphore } from "../harness/budget.ts";
 import { createClient, createPool } from "../harness/client.ts";
 import { DEFAULTS, FAKE_IDENTITIES, PROFILE_MAX_CREATES, validateConfig, type ConformanceConfig, type ConformanceInput } from "../harness/config.ts";
-import { readJournal } from "../harness/journal.ts";
+import { appendJournal, readJournal } from "../harness/journal.ts";
 import { displayUrl, Redactor } from "../harness/redact.ts";
 import type { ConformanceReport } from "../harness/report-types.ts";
 import type { RunSettings } from "../harness/run-settings.ts";
@@ -185,15 +185,33 @@ export async function runConformance(input: ConformanceInput, options: RunOption
       redactor: runRedactor,
       maxRetries: settings.maxRetries,
       extraHeaders: settings.headers,
-      // The runner itself never creates; a key is still well-formed should that change.
+      // Preflight names the keys of its creates; any other would still be run-scoped.
       idempotencyKey: () => `conf-${settings.runId}-runner-${randomBytes(4).toString("hex")}`,
     });
 
-    const reachable = await preflight(client, describe);
-    if (!reachable.ok) return usageError([reachable.reason]);
+    // The embedded fake serves the identities it was started with: no create is spent to learn that.
+    const ownFake = fake !== undefined && [config.apiKey, config.agentId, config.otherAgentId, config.otherApiKey].every((v) => v === undefined);
+    const checked = await preflight({
+      client,
+      describe,
+      baseUrl: settings.baseUrl,
+      runId: settings.runId,
+      primary: settings.primary,
+      otherAgent: settings.otherAgent,
+      otherKey: settings.otherKey,
+      creates: ownFake ? 0 : settings.maxCreates,
+    });
+    if (!checked.ok) return usageError([checked.reason]);
 
     journalDir = await mkdtemp(join(tmpdir(), "agent-conformance-"));
     const journalPath = join(journalDir, "journal.jsonl");
+    // Preflight's creates are the run's: spent from its budget, and cleaned up at the end unless already deleted.
+    for (const made of checked.created) {
+      appendJournal(journalPath, { type: "create", check: "preflight" });
+      if (!made.deleted && made.conversationId !== undefined) {
+        appendJournal(journalPath, { type: "track", conversationId: made.conversationId, owner: { agentId: made.agentId, key: "primary" }, check: "preflight" });
+      }
+    }
     const startedAt = new Date();
     const started = performance.now();
 
@@ -226,7 +244,7 @@ export async function runConformance(input: ConformanceInput, options: RunOption
         root: PROJECT_ROOT,
         checksDir,
         reportDir,
-        settings: { ...settings, journalPath },
+        settings: { ...settings, maxCreates: settings.maxCreates - checked.created.length, journalPath },
         reporter,
         progress: progressSink(options.progress ?? true, runRedactor),
         redactor: runRedactor,

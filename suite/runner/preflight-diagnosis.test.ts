@@ -1,0 +1,128 @@
+/**
+ * The operator's mistakes, end to end through runConformance against local targets: each
+ * stops before any check with exit 2 and one diagnosis line naming the flag to fix, never a
+ * list of MUST failures and never a key. A conforming target that rate-limits is not stopped.
+ */
+
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { expect, onTestFinished, test } from "vitest";
+import { createFakeServer } from "../../fake-server/index.ts";
+import type { ConformanceInput } from "../harness/config.ts";
+import { serveHttp } from "../harness/local-servers.ts";
+import { runConformance } from "./run.ts";
+import { tempDir } from "./test-fixtures.ts";
+
+const KEY = "sk-e2e-primary-0123456789";
+const OTHER_KEY = "sk-e2e-other-0123456789";
+const WRONG_KEY = "sk-e2e-wrong-0123456789";
+const SECRETS = [KEY, OTHER_KEY, WRONG_KEY];
+
+/** The fake with its default grants under longer keys: KEY reaches agent-a and agent-b, OTHER_KEY agent-a on another channel. */
+async function fake(): Promise<string> {
+  const server = await createFakeServer({ port: 0, keys: [`${KEY}=agent-a,agent-b@web`, `${OTHER_KEY}=agent-a@sms`] });
+  onTestFinished(() => server.close());
+  return server.url;
+}
+
+async function run(input: ConformanceInput) {
+  const reportDir = await tempDir("conformance-preflight-");
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const outcome = await runConformance({ ...input, reportDir }, { progress: false, print: (l) => stdout.push(l), printError: (l) => stderr.push(l) });
+  const reports = await Promise.all((await readdir(reportDir)).map((name) => readFile(join(reportDir, name), "utf8")));
+  for (const text of [...stdout, ...stderr, ...reports]) {
+    for (const secret of SECRETS) expect(text).not.toContain(secret);
+  }
+  return { ...outcome, stdout, stderr, reports };
+}
+
+async function expectDiagnosis(input: ConformanceInput, line: string): Promise<void> {
+  const result = await run(input);
+  expect(result.exitCode, result.stderr.join("\n")).toBe(2);
+  expect(result.stderr).toEqual([`agent-conformance: ${line}`]);
+  expect(result.stdout).toEqual([]);
+  expect(result.reports).toEqual([]);
+}
+
+test("a wrong API key", async () => {
+  const url = await fake();
+  await expectDiagnosis(
+    { baseUrl: url, apiKey: WRONG_KEY, agentId: "agent-a" },
+    `the API key was refused (401) by ${url} (agent agent-a): check --api-key / CONFORMANCE_API_KEY`,
+  );
+});
+
+test("a base URL that already ends in /v1", async () => {
+  const url = await fake();
+  await expectDiagnosis(
+    { baseUrl: `${url}/v1`, apiKey: KEY, agentId: "agent-a" },
+    `--base-url ${url}/v1 already ends in /v1, which the suite adds itself (the message listing at …/v1/v1/… answered 404 with code not_found): try --base-url ${url}`,
+  );
+});
+
+test("an agent the key does not grant", async () => {
+  const url = await fake();
+  await expectDiagnosis(
+    { baseUrl: url, apiKey: KEY, agentId: "agent-z" },
+    "agent agent-z is not usable with this key (a create through it answered 404 with code not_found): check --agent-id / CONFORMANCE_AGENT_ID",
+  );
+});
+
+test("a wrong --other-api-key", async () => {
+  const url = await fake();
+  await expectDiagnosis(
+    { baseUrl: url, apiKey: KEY, agentId: "agent-a", otherApiKey: WRONG_KEY },
+    `the other API key was refused (401) by ${url} (agent agent-a): check --other-api-key / CONFORMANCE_OTHER_API_KEY`,
+  );
+});
+
+test("an --other-agent-id the key does not grant", async () => {
+  const url = await fake();
+  await expectDiagnosis(
+    { baseUrl: url, apiKey: KEY, agentId: "agent-a", otherAgentId: "agent-z" },
+    "agent agent-z is not usable with this key (a create without a message answered 404 with code not_found through it, " +
+      "400 with code invalid_request through agent agent-a): check --other-agent-id / CONFORMANCE_OTHER_AGENT_ID",
+  );
+});
+
+test("a port that serves an HTML page on every path", async () => {
+  const server = await serveHttp((req, res) => {
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(`<!doctype html><p>Signed in as ${req.headers.authorization ?? ""}</p>`);
+  });
+  await expectDiagnosis(
+    { baseUrl: server.url, apiKey: KEY, agentId: "agent-a" },
+    `${server.url} (agent agent-a) answers with an HTML page, not this API: is --base-url (CONFORMANCE_BASE_URL) the service's base URL?`,
+  );
+});
+
+test("a service answering 401 with no body", async () => {
+  const server = await serveHttp((_req, res) => res.writeHead(401).end());
+  await expectDiagnosis(
+    { baseUrl: server.url, apiKey: KEY, agentId: "agent-a" },
+    `the API key was refused (401) by ${server.url} (agent agent-a): check --api-key / CONFORMANCE_API_KEY`,
+  );
+});
+
+test("a conforming target that rate-limits its first two requests is waited out, not diagnosed", async () => {
+  const upstream = await fake();
+  let limited = 0;
+  const proxy = await serveHttp(async (req, res, body) => {
+    if (limited++ < 2) {
+      res.writeHead(429, { "content-type": "application/json", "retry-after": "1" }).end(JSON.stringify({ error: { code: "rate_limited", message: "later" } }));
+      return;
+    }
+    const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => name !== "host" && name !== "connection")) as Record<string, string>;
+    const answer = await fetch(`${upstream}${req.url ?? ""}`, { method: req.method ?? "GET", headers, body: body === "" ? undefined : body });
+    const kept = [...answer.headers].filter(([name]) => !["content-length", "transfer-encoding", "connection", "keep-alive"].includes(name));
+    res.writeHead(answer.status, Object.fromEntries(kept)).end(await answer.text());
+  });
+
+  const result = await run({ baseUrl: proxy.url, apiKey: KEY, agentId: "agent-a", only: ["LIST-9"] });
+  expect(result.exitCode, [...result.stdout, ...result.stderr].join("\n")).toBe(0);
+  expect(result.stderr).toEqual([]);
+  expect(limited).toBeGreaterThan(2);
+  expect(result.report?.requirements.find((r) => r.id === "LIST-9")?.status).toBe("pass");
+  // The preflight's one create is the run's: counted, and its conversation already deleted.
+  expect(result.report?.creates.spent).toBe(1);
+}, 30_000);
