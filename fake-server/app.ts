@@ -4,19 +4,25 @@ import polka, { type Middleware } from "polka";
 import { LoggedRequest, RequestLog } from "./admin/request-log.ts";
 import { createAnswerEngine, type AnswerEngine } from "./answers/engine.ts";
 import { authenticate, skippedAuthGrant } from "./auth.ts";
+import { underBasePath } from "./base-path.ts";
 import type { Behavior } from "./behavior.ts";
 import { systemClock, type Clock } from "./clock.ts";
 import { ClientRuleObserver } from "./client-rules/observer.ts";
 import type { AppContext, FakeRequest, Handler } from "./context.ts";
 import { ConversationStore, type StoreStats } from "./conversations/store.ts";
+import { overloadFor } from "./deployment/overload.ts";
+import { rateLimiterFor } from "./deployment/rate-limit.ts";
+import { baseFaultPlan } from "./faults.ts";
 import { ApiError } from "./http/api-error.ts";
 import { fail } from "./http/fail.ts";
+import { sendError } from "./http/respond.ts";
 import { IdempotencyStore } from "./idempotency/store.ts";
 import { newUuid } from "./ids.ts";
 import { InFlight } from "./in-flight.ts";
 import { resolveOptions, type FakeServerOptions, type ResolvedOptions } from "./options.ts";
 import { buildRoutes, describeRoutes, type Route } from "./routes/table.ts";
 import { TimerRegistry } from "./timers.ts";
+import { uuidV7Generator } from "./uuid-v7.ts";
 
 /** What tests and benchmarks may swap; everything else comes from FakeServerOptions. */
 export interface AppDependencies {
@@ -78,10 +84,14 @@ function requestLogger(ctx: AppContext): (req: FakeRequest, res: ServerResponse)
   };
 }
 
-/** A /v1 request, known route or not, must first show a valid key; false when it was answered with the refusal. */
+/**
+ * A /v1 request, known route or not, must first show a valid key, and then find a token in
+ * its key's bucket under the rate-limited variant; false when it was answered with the refusal.
+ */
 function keyAccepted(ctx: AppContext, req: FakeRequest, res: ServerResponse): boolean {
+  let grant;
   try {
-    req.grant = authenticate(req, ctx.options.keys);
+    grant = authenticate(req, ctx.options.keys);
   } catch (error) {
     // Only a mutant lets such a request through (behavior.broken.authSkippedOn).
     const skipped = skippedAuthGrant(req, ctx.behavior, ctx.options.keys);
@@ -89,7 +99,13 @@ function keyAccepted(ctx: AppContext, req: FakeRequest, res: ServerResponse): bo
       fail(ctx, req, res, error);
       return false;
     }
-    req.grant = skipped;
+    grant = skipped;
+  }
+  req.grant = grant;
+  const limited = ctx.rateLimits === undefined ? undefined : ctx.rateLimits.take(grant.token);
+  if (limited !== undefined) {
+    fail(ctx, req, res, limited);
+    return false;
   }
   return true;
 }
@@ -143,20 +159,24 @@ async function runHandler(ctx: AppContext, handler: Handler, req: FakeRequest, r
 export function createFakeApp(options: FakeServerOptions = {}, dependencies: Partial<AppDependencies> = {}): FakeApp {
   const resolved = resolveOptions(options);
   const clock = dependencies.clock ?? systemClock;
+  const behavior = dependencies.behavior ?? resolved.behavior;
   const shutdown = new AbortController();
   // Every running pause listens to it: hundreds at once are normal, not a leak to warn about.
   setMaxListeners(0, shutdown.signal);
   const ctx: AppContext = {
     options: resolved,
-    behavior: dependencies.behavior ?? resolved.behavior,
+    behavior,
     clock,
     engine: dependencies.engine ?? createAnswerEngine(resolved.seed),
-    conversations: new ConversationStore(clock, dependencies.newId ?? newUuid),
+    conversations: new ConversationStore(clock, dependencies.newId ?? (behavior.ids === "uuid-v7" ? uuidV7Generator(clock) : newUuid)),
     idempotency: new IdempotencyStore(clock, resolved.idempotencyTtlMs),
     timers: new TimerRegistry(),
     requestLog: new RequestLog(resolved.requestLogSize),
     clientRules: new ClientRuleObserver(clock, new Set(resolved.keys.keys()), options.clientRules),
     inFlight: new InFlight(),
+    baseFaults: baseFaultPlan(behavior),
+    rateLimits: rateLimiterFor(behavior, clock),
+    overload: overloadFor(behavior),
     shutdown: shutdown.signal,
     log: (line) => {
       try {
@@ -171,6 +191,8 @@ export function createFakeApp(options: FakeServerOptions = {}, dependencies: Par
     ctx.idempotency.clear();
     ctx.requestLog.clear();
     ctx.clientRules.clear();
+    ctx.rateLimits?.clear();
+    ctx.overload?.clear();
   };
 
   const routes = buildRoutes(reset);
@@ -189,7 +211,12 @@ export function createFakeApp(options: FakeServerOptions = {}, dependencies: Par
   const sweeper = setInterval(() => ctx.idempotency.sweep(), Math.max(1_000, Math.min(resolved.idempotencyTtlMs, 60_000)));
   sweeper.unref();
 
-  const handler = app.handler as unknown as (req: IncomingMessage, res: ServerResponse) => void;
+  const routed = app.handler as unknown as (req: IncomingMessage, res: ServerResponse) => void;
+  const { basePath } = resolved;
+  const handler = basePath === "" ? routed : underBasePath(basePath, routed, (req, res) => {
+    const path = (req.url ?? "/").split("?")[0];
+    sendError(res, behavior, 404, "not_found", `no route matches ${req.method} ${path}; this server serves the API under ${basePath}/v1`);
+  });
   return {
     handler,
     reset,

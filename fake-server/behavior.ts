@@ -10,6 +10,22 @@ export type Operation = "create" | "stream" | "list" | "delete";
 /** Where the conversation id comes from when scope is checked (access.ts `findInScope`). */
 export type ScopedOperation = "continue" | "list" | "delete";
 
+/** How an LLM-like agent paces its answer (deployment/pacing.ts holds the numbers). */
+export interface Pacing {
+  /** Pause before the first stream event. */
+  readonly firstEventMs: number;
+  /** Pause before each delta and before the terminal event. */
+  readonly deltaDelayMs: number;
+}
+
+/** A token bucket per API key (deployment/rate-limit.ts holds the numbers). */
+export interface RateLimit {
+  /** Tokens a key starts with and at most holds: the burst it may send at once. */
+  readonly capacity: number;
+  /** Tokens added per second. */
+  readonly refillPerSecond: number;
+}
+
 /**
  * Deliberate breakage, all off in DEFAULT_BEHAVIOR. Each switch breaks one requirement of
  * requirements/catalog.ts and is turned on only by a mutant.
@@ -21,6 +37,12 @@ export interface Breakage {
   readonly createIdNotUuid: boolean;
   /** `conversation_id` in a create body is ignored; read by `prepareExchange` (exchange/prepare.ts). */
   readonly continueStartsNew: boolean;
+  /** A create refused by validation still holds its Idempotency-Key; read by `prepareExchange` (exchange/prepare.ts). */
+  readonly validationConsumesKey: boolean;
+  /** An overloaded create (`overloadEvery`) is committed first and its key forgotten, then answered 503; read by `overloadFor` (deployment/overload.ts). */
+  readonly overloadAfterCommit: boolean;
+  /** Under `listingLagMs`, only a conversation's first exchange ever reaches the listing; read by `listedCount` (deployment/listing-lag.ts). */
+  readonly continuationsNeverListed: boolean;
   /** A body without a string `message` is served with a stand-in message; read by `validateResponseRequest`. */
   readonly messageOptional: boolean;
   /** Any `metadata` is refused with 400 invalid_metadata; read by `validateResponseRequest`. */
@@ -63,6 +85,8 @@ export interface Breakage {
   readonly listingOtherId: boolean;
   /** page=0 is accepted and served; read by `parsePagination` (conversations/pagination.ts). */
   readonly pageZeroServed: boolean;
+  /** page=0 is served as page 1 and echoed as 1; read by `parsePagination`. */
+  readonly pageZeroAsFirst: boolean;
   /** Pages after the first start one item early; read by `slicePage`. */
   readonly pageOffsetOffByOne: boolean;
   /** has_more is true on a last page that ends exactly at `total`; read by `slicePage`. */
@@ -108,11 +132,13 @@ export interface Behavior {
   /** How many deltas an answer is split into; read only by `splitIntoDeltas` (answers/split.ts). */
   readonly deltaCount: { readonly min: number; readonly max: number };
   /** Shape of HTTP error bodies; read only by `sendError` (http/respond.ts). */
-  readonly errorFormat: "nested" | "flat" | "problem";
+  readonly errorFormat: "nested" | "flat" | "problem" | "fastapi" | "jsonapi";
   /** A successful delete's body: none, or the deleted conversation; read by `deleteConversation`. */
   readonly deleteBody: "none" | "conversation";
   /** Timestamps on the wire; read only by `wireTimestamp` (conversations/timestamps.ts). */
-  readonly timestamps: "rfc3339" | "epoch-seconds";
+  readonly timestamps: "rfc3339" | "epoch-seconds" | "rfc3339-micro-offset";
+  /** Ids the fake mints for conversations and messages; read only by `createFakeApp` (app.ts). */
+  readonly ids: "uuid-v4" | "uuid-v7";
   /** An exchange also stores a tool note between the user and assistant messages; read by `commitAnswered`. */
   readonly exchangeNote: boolean;
   /** Answers end with a sentence of multi-byte characters; read by `styledAnswer` (answers/style.ts). */
@@ -123,6 +149,16 @@ export interface Behavior {
   readonly extraFields: boolean;
   /** A plain create thinks this long before it answers; read by `createResponse` (routes/create-response.ts). */
   readonly createLatencyMs: number;
+  /** LLM-like pacing of creates (null: none); read only by `baseFaultPlan` (faults.ts). */
+  readonly pacing: Pacing | null;
+  /** A token bucket per API key in front of every /v1 request (null: none); read only by `rateLimiterFor` (deployment/rate-limit.ts). */
+  readonly rateLimit: RateLimit | null;
+  /** Every Nth create of an API key is answered 503 before anything is done (0: never); read only by `overloadFor` (deployment/overload.ts). */
+  readonly overloadEvery: number;
+  /** An exchange reaches the listing this long after it was stored (0: at once); read only by `listedCount` (deployment/listing-lag.ts). */
+  readonly listingLagMs: number;
+  /** Path prefix before /v1 ("": none); read only by `resolveOptions` (options.ts), where the `basePath` option can set it too. */
+  readonly basePath: string;
   readonly broken: Breakage;
 }
 
@@ -130,6 +166,9 @@ export const NOTHING_BROKEN: Breakage = Object.freeze({
   authSkippedOn: null,
   createIdNotUuid: false,
   continueStartsNew: false,
+  validationConsumesKey: false,
+  overloadAfterCommit: false,
+  continuationsNeverListed: false,
   messageOptional: false,
   metadataRejected: false,
   replayAltersAnswer: false,
@@ -151,6 +190,7 @@ export const NOTHING_BROKEN: Breakage = Object.freeze({
   streamValidationAsEvents: false,
   listingOtherId: false,
   pageZeroServed: false,
+  pageZeroAsFirst: false,
   pageOffsetOffByOne: false,
   hasMoreAtExactEnd: false,
   totalCountsScope: false,
@@ -173,11 +213,17 @@ export const DEFAULT_BEHAVIOR: Behavior = Object.freeze({
   errorFormat: "nested",
   deleteBody: "none",
   timestamps: "rfc3339",
+  ids: "uuid-v4",
   exchangeNote: false,
   multibyteAnswers: false,
   citations: true,
   extraFields: false,
   createLatencyMs: 0,
+  pacing: null,
+  rateLimit: null,
+  overloadEvery: 0,
+  listingLagMs: 0,
+  basePath: "",
   broken: NOTHING_BROKEN,
 } satisfies Behavior);
 

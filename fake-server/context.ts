@@ -6,6 +6,9 @@ import type { Behavior } from "./behavior.ts";
 import type { Clock } from "./clock.ts";
 import type { ClientRuleObserver } from "./client-rules/observer.ts";
 import type { ConversationStore } from "./conversations/store.ts";
+import type { Overload } from "./deployment/overload.ts";
+import type { TokenBuckets } from "./deployment/rate-limit.ts";
+import type { FaultPlan } from "./faults.ts";
 import type { IdempotencyStore } from "./idempotency/store.ts";
 import type { InFlight } from "./in-flight.ts";
 import type { ApiKeyGrant } from "./keys.ts";
@@ -25,6 +28,12 @@ export interface AppContext {
   /** Judges every /v1 request against the spec's client rules (client-rules/). */
   readonly clientRules: ClientRuleObserver;
   readonly inFlight: InFlight;
+  /** The fault plan of a create without X-Fake-Fault: none, or the behavior's pacing (faults.ts `baseFaultPlan`). */
+  readonly baseFaults: FaultPlan;
+  /** The rate-limited variant's token buckets; undefined without a rate limit. */
+  readonly rateLimits: TokenBuckets | undefined;
+  /** The overloaded variant's create counter; undefined when creates are never overloaded. */
+  readonly overload: Overload | undefined;
   /** Aborted when the app closes: every pause ends and every running exchange stops. */
   readonly shutdown: AbortSignal;
   /** Logs an unexpected error; never throws. */

@@ -1,10 +1,19 @@
 import { expect, test } from "vitest";
 import { ApiError } from "./http/api-error.ts";
-import { NO_FAULTS, injectedStatusError, parseFaultHeader } from "./faults.ts";
+import { DEFAULT_BEHAVIOR } from "./behavior.ts";
+import { NO_FAULTS, baseFaultPlan, injectedStatusError, parseFaultHeader } from "./faults.ts";
 
 test("no header means no faults", () => {
   expect(parseFaultHeader(undefined, true)).toBe(NO_FAULTS);
   expect(parseFaultHeader(undefined, false)).toBe(NO_FAULTS);
+});
+
+test("a paced behavior gives every create a base plan; header items replace its items one by one", () => {
+  expect(baseFaultPlan(DEFAULT_BEHAVIOR)).toBe(NO_FAULTS);
+  const base = baseFaultPlan({ pacing: { firstEventMs: 150, deltaDelayMs: 6 } });
+  expect(base).toEqual({ ...NO_FAULTS, firstEventDelayMs: 150, deltaDelayMs: 6, paced: true });
+  expect(parseFaultHeader(undefined, true, base)).toBe(base);
+  expect(parseFaultHeader("delta-delay=50,error-after=2", true, base)).toEqual({ ...base, deltaDelayMs: 50, errorAfter: 2 });
 });
 
 test("every item is read, with spaces around items and values allowed", () => {

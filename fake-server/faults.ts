@@ -1,4 +1,5 @@
 import type { FakeErrorCode } from "../schemas/index.ts";
+import type { Behavior } from "./behavior.ts";
 import { ApiError } from "./http/api-error.ts";
 
 export const FAULT_HEADER = "x-fake-fault";
@@ -16,6 +17,8 @@ export interface FaultPlan {
   /** Answer this status with a JSON error body instead of serving the request. */
   readonly status: InjectedStatus | undefined;
   readonly retryAfterSeconds: number | undefined;
+  /** A plain create also waits out the deltas its stream would pause between (LLM pacing). */
+  readonly paced: boolean;
 }
 
 type InjectedStatus = 429 | 500 | 503;
@@ -27,7 +30,18 @@ export const NO_FAULTS: FaultPlan = Object.freeze({
   dropAfter: undefined,
   status: undefined,
   retryAfterSeconds: undefined,
+  paced: false,
 });
+
+/**
+ * The plan of a create that asks for no fault: none, or the behavior's LLM-like pacing.
+ * Built once per app; a header's items replace the pacing's one by one.
+ */
+export function baseFaultPlan(behavior: Pick<Behavior, "pacing">): FaultPlan {
+  const { pacing } = behavior;
+  if (pacing === null) return NO_FAULTS;
+  return Object.freeze({ ...NO_FAULTS, firstEventDelayMs: pacing.firstEventMs, deltaDelayMs: pacing.deltaDelayMs, paced: true });
+}
 
 const MAX_DELAY_MS = 60_000;
 const MAX_DELTA_COUNT = 10_000;
@@ -50,16 +64,17 @@ function integer(item: string, value: string, max: number): number {
 }
 
 /**
- * Parses the comma-separated `X-Fake-Fault` header. Any malformed, unknown or repeated
- * item is a 400 naming it; with fault injection disabled, the header itself is a 400.
+ * Parses the comma-separated `X-Fake-Fault` header; its items replace those of `base`. Any
+ * malformed, unknown or repeated item is a 400 naming it; with fault injection disabled,
+ * the header itself is a 400.
  */
-export function parseFaultHeader(header: string | string[] | undefined, enabled: boolean): FaultPlan {
-  if (header === undefined) return NO_FAULTS;
+export function parseFaultHeader(header: string | string[] | undefined, enabled: boolean, base: FaultPlan = NO_FAULTS): FaultPlan {
+  if (header === undefined) return base;
   if (!enabled) {
     throw new ApiError(400, "invalid_request", "fault injection is disabled on this server; remove the X-Fake-Fault header");
   }
   const items = (Array.isArray(header) ? header.join(",") : header).split(",").map((item) => item.trim());
-  const plan: { -readonly [K in keyof FaultPlan]: FaultPlan[K] } = { ...NO_FAULTS };
+  const plan: { -readonly [K in keyof FaultPlan]: FaultPlan[K] } = { ...base };
   const seen = new Set<string>();
   for (const item of items) {
     const equals = item.indexOf("=");

@@ -6,6 +6,8 @@
  * Selected with `--mutant NAME` (scripts/fake.ts) or the `mutant` option of createFakeServer.
  */
 import type { BehaviorPatch } from "./behavior.ts";
+import { LISTING_LAG_MS } from "./deployment/listing-lag.ts";
+import { OVERLOAD_EVERY } from "./deployment/overload.ts";
 
 export interface Mutant {
   readonly name: string;
@@ -54,9 +56,16 @@ export const MUTANTS: readonly Mutant[] = Object.freeze([
   mutant("continue-starts-new", "RESP-2", "conversation_id: UUID or null — Continues a specific conversation.",
     "a create naming an existing conversation silently starts a new one",
     { broken: { continueStartsNew: true } }),
+  mutant("listing-never-settles", "RESP-2", "conversation_id: UUID or null — Continues a specific conversation.",
+    `write-behind as in listing-lag (${LISTING_LAG_MS} ms), but only a conversation's first exchange ever reaches the listing: ` +
+      "continuations are stored and answered, and never listed",
+    { listingLagMs: LISTING_LAG_MS, broken: { continuationsNeverListed: true } }),
   mutant("message-optional", "RESP-4", "message: string, required — The user's query.",
     "a body without a string message is accepted and answered",
     { broken: { messageOptional: true } }),
+  mutant("validation-consumes-key", "RESP-4", "message: string, required — The user's query.",
+    "a create refused by validation (400) still records its Idempotency-Key, so a later valid request with that key gets 409",
+    { broken: { validationConsumesKey: true } }),
   mutant("metadata-rejected", "RESP-6", "metadata: object (JSON), optional — Traceability data; the service validates it.",
     "any metadata, even a small flat object of strings, is refused with 400 invalid_metadata",
     { broken: { metadataRejected: true } }),
@@ -68,6 +77,11 @@ export const MUTANTS: readonly Mutant[] = Object.freeze([
   mutant("replay-appends", "IDEM-2", IDEMPOTENT_SPEC,
     "a plain replay returns the right body but appends the exchange to the conversation again",
     { broken: { replayAppends: true } }),
+  mutant("retry-counted-twice", "IDEM-2", IDEMPOTENT_SPEC,
+    `as in overloaded, every ${OVERLOAD_EVERY}th create of a key is answered 503 with Retry-After: 1, but only after its exchange ` +
+      "was stored, and without recording its key: the retry under the same key runs again (a continuation gets the exchange twice, " +
+      "a new conversation leaves an orphan behind)",
+    { overloadEvery: OVERLOAD_EVERY, broken: { overloadAfterCommit: true } }),
   mutant("conflict-422", "IDEM-3", CONFLICT_SPEC,
     "a key reused with a different payload is answered 422 instead of 409 (nothing consumed)",
     { broken: { conflict: "422" } }),
@@ -141,6 +155,9 @@ export const MUTANTS: readonly Mutant[] = Object.freeze([
   mutant("page-zero-served", "LIST-4", "page minimum: 1 (first page).",
     "page=0 is accepted, echoed as 0 and served (as an empty page)",
     { broken: { pageZeroServed: true } }),
+  mutant("page-zero-as-first", "LIST-10", "page: integer, default 1, starts at 1.",
+    "page=0 is served silently as page 1 and echoed as page 1 (never as if 0 were valid, but not refused with 400 either)",
+    { broken: { pageZeroAsFirst: true } }),
   mutant("page-off-by-one", "LIST-5", PAGE_SPEC,
     "pages after the first start one item early, so consecutive pages overlap",
     { broken: { pageOffsetOffByOne: true } }),

@@ -1,5 +1,7 @@
-import type { Behavior } from "./behavior.ts";
+import { patchBehavior, type Behavior } from "./behavior.ts";
+import { basePathProblem, normalisedBasePath } from "./base-path.ts";
 import type { ClientRuleOptions } from "./client-rules/options.ts";
+import { LLM_PACING, pacingPatch, type PacingSettings } from "./deployment/pacing.ts";
 import { parseKeySpecs, type ApiKeyGrant } from "./keys.ts";
 import { BehaviorSelectionError, selectBehavior, variantList } from "./variants.ts";
 
@@ -17,6 +19,8 @@ export interface FakeServerOptions {
   clientRules?: Partial<ClientRuleOptions>; // thresholds and caps of the client-rule observer (client-rules/options.ts)
   mutant?: string;            // one requirement deliberately broken (mutants.ts); default none
   variants?: string | readonly string[]; // other legal choices in the spec's gaps (variants.ts), or "all"; default none
+  pacing?: Partial<PacingSettings>;      // LLM-like pacing of creates, each number defaulting to the llm-pacing variant's (deployment/pacing.ts); default none
+  basePath?: string;          // path prefix before /v1, e.g. "/api/agents-service" (base-path.ts); default that of the variants, else none
 }
 
 export const DEFAULT_KEYS = ["sk-fake-a=agent-a,agent-b@web", "sk-fake-b=agent-a@sms"];
@@ -32,8 +36,10 @@ export interface ResolvedOptions {
   readonly maxBodyBytes: number;
   readonly requestLogSize: number;
   readonly log: (line: string) => void;
-  /** The default behavior with the variants and the mutant applied. */
+  /** The default behavior with the variants, the mutant and the `pacing` option applied. */
   readonly behavior: Behavior;
+  /** The prefix before /v1, without a trailing "/"; "" for none. */
+  readonly basePath: string;
 }
 
 /** An option value the fake cannot run with; the message names the option. */
@@ -65,7 +71,41 @@ function behaviorOption(options: FakeServerOptions): Behavior {
   }
 }
 
+/** The `pacing` option as a complete set of numbers, or undefined when it is not given. */
+function pacingOption(options: FakeServerOptions): PacingSettings | undefined {
+  const { pacing } = options as { pacing?: unknown };
+  if (pacing === undefined) return undefined;
+  if (typeof pacing !== "object" || pacing === null || Array.isArray(pacing)) {
+    throw new OptionsError("pacing must be an object of firstEventMs, deltaDelayMs, minDeltas and maxDeltas");
+  }
+  const given = pacing as Partial<PacingSettings>;
+  const settings: PacingSettings = {
+    firstEventMs: integerOption("pacing.firstEventMs", given.firstEventMs, LLM_PACING.firstEventMs, 0, 60_000),
+    deltaDelayMs: integerOption("pacing.deltaDelayMs", given.deltaDelayMs, LLM_PACING.deltaDelayMs, 0, 60_000),
+    minDeltas: integerOption("pacing.minDeltas", given.minDeltas, LLM_PACING.minDeltas, 1, 1_000),
+    maxDeltas: integerOption("pacing.maxDeltas", given.maxDeltas, LLM_PACING.maxDeltas, 1, 1_000),
+  };
+  if (settings.minDeltas > settings.maxDeltas) {
+    throw new OptionsError(`pacing.minDeltas (${settings.minDeltas}) must not exceed pacing.maxDeltas (${settings.maxDeltas})`);
+  }
+  return settings;
+}
+
+/** The option, else the behavior's (the one place Behavior.basePath is read); checked either way. */
+function basePathOption(options: FakeServerOptions, behavior: Behavior): string {
+  const { basePath } = options as { basePath?: unknown };
+  if (basePath !== undefined && typeof basePath !== "string") throw new OptionsError("basePath must be a string such as \"/api/agents-service\"");
+  const path = normalisedBasePath(basePath ?? behavior.basePath);
+  if (path === "") return path;
+  const problem = basePathProblem(path);
+  if (problem !== undefined) throw new OptionsError(`basePath ${JSON.stringify(basePath ?? behavior.basePath)} is not usable: ${problem}`);
+  return path;
+}
+
 export function resolveOptions(options: FakeServerOptions = {}): ResolvedOptions {
+  const selected = behaviorOption(options);
+  const pacing = pacingOption(options);
+  const behavior = pacing === undefined ? selected : patchBehavior(selected, [pacingPatch(pacing)]);
   return {
     port: integerOption("port", options.port, 0, 0, 65_535),
     host: options.host ?? "127.0.0.1",
@@ -77,6 +117,7 @@ export function resolveOptions(options: FakeServerOptions = {}): ResolvedOptions
     maxBodyBytes: integerOption("maxBodyBytes", options.maxBodyBytes, 1024 * 1024, 1, 2 ** 31),
     requestLogSize: integerOption("requestLogSize", options.requestLogSize, 500, 0, 1_000_000),
     log: options.log ?? ((line) => console.error(line)),
-    behavior: behaviorOption(options),
+    behavior,
+    basePath: basePathOption(options, behavior),
   };
 }

@@ -6,7 +6,7 @@ import { createFakeApp, type AppDependencies, type FakeApp } from "./app.ts";
 import type { FakeServerOptions } from "./options.ts";
 
 export interface FakeServer {
-  url: string;                // "http://127.0.0.1:PORT"
+  url: string;                // "http://127.0.0.1:PORT", and the base path when there is one; /__fake is at the root, not under it
   port: number;
   close(): Promise<void>;     // closes sockets (incl. keep-alive and running streams) and timers
   reset(): void;              // empties every store, client violations included
@@ -41,7 +41,8 @@ export async function startFakeServer(
     throw error;
   }
   const { port } = server.address() as AddressInfo;
-  const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  // Clients use it as their base URL, so it carries the prefix the API is served under.
+  const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}${app.internals.options.basePath}`;
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {

@@ -7,7 +7,10 @@ import type { ServerResponse } from "node:http";
 import { expect, test } from "vitest";
 import { errorCode, SpecMessagePage, SpecResponseResult } from "../schemas/index.ts";
 import { DEFAULT_BEHAVIOR, patchBehavior } from "./behavior.ts";
+import { ManualClock } from "./clock.ts";
+import { formatOffsetMicroseconds } from "./conversations/offset-timestamp.ts";
 import { writeEvent } from "./http/sse.ts";
+import { selectBehavior } from "./variants.ts";
 import { createResponse, deleteConversation, listMessages, streamResponse } from "./test-support/client.ts";
 import { fakeServer } from "./test-support/server.ts";
 
@@ -39,6 +42,65 @@ test("flat-errors: errors are {code, message} at the top level", async () => {
   const fake = await fakeServer({ variants: ["flat-errors"] });
   const reply = await createResponse(fake.url, { key: null });
   expect(reply.json).toEqual({ code: "unauthorized", message: expect.any(String) });
+});
+
+test("fastapi-errors: errors are FastAPI's {detail: {code, message}}", async () => {
+  const fake = await fakeServer({ variants: ["fastapi-errors"] });
+  const reply = await listMessages(fake.url, UNKNOWN);
+  expect(reply.status).toBe(404);
+  expect(reply.headers["content-type"]).toBe("application/json");
+  expect(reply.json).toEqual({ detail: { code: "conversation_not_found", message: expect.stringContaining(UNKNOWN) } });
+  expect((await createResponse(fake.url, { key: null })).json).toEqual({ detail: { code: "unauthorized", message: expect.any(String) } });
+});
+
+test("jsonapi-errors: errors are a JSON:API document with the status as a string", async () => {
+  const fake = await fakeServer({ variants: ["jsonapi-errors"] });
+  const reply = await createResponse(fake.url, { body: { message: 42 } });
+  expect(reply.status).toBe(400);
+  expect(reply.headers["content-type"]).toBe("application/vnd.api+json");
+  expect(reply.json).toEqual({ errors: [{ status: "400", code: "invalid_request", title: "invalid request", detail: expect.stringContaining("message") }] });
+  expect((await listMessages(fake.url, UNKNOWN)).json).toMatchObject({ errors: [{ status: "404", code: "conversation_not_found" }] });
+});
+
+test("the error variants answer the same gap: none combines with another, and `all` keeps problem-json", () => {
+  for (const [a, b] of [["fastapi-errors", "jsonapi-errors"], ["fastapi-errors", "flat-errors"], ["jsonapi-errors", "problem-json"]]) {
+    expect(() => selectBehavior(undefined, [a ?? "", b ?? ""])).toThrow("both choose errorFormat");
+  }
+  expect(selectBehavior(undefined, ["all"]).errorFormat).toBe("problem");
+});
+
+test("microsecond-timestamps: RFC 3339 with six fraction digits and +01:00, the instant of the exchange", async () => {
+  const clock = new ManualClock(Date.UTC(2026, 10, 23, 23, 30, 0, 5));
+  const fake = await fakeServer({ variants: ["microsecond-timestamps"] }, { clock });
+  const { conversation_id: id } = SpecResponseResult.parse((await createResponse(fake.url)).json);
+  clock.advance(1_000);
+  await createResponse(fake.url, { body: { message: "And then?", conversation_id: id } });
+  const page = SpecMessagePage.parse((await listMessages(fake.url, id)).json);
+  // 23:30 UTC is 00:30 the next day at +01:00.
+  expect(page.conversation.created_at).toBe("2026-11-24T00:30:00.005158+01:00");
+  expect(page.conversation.updated_at).toBe("2026-11-24T00:30:01.005158+01:00");
+  const stamps = page.items.map((item) => (item as { created_at: string }).created_at);
+  expect(stamps).toEqual([page.conversation.created_at, page.conversation.created_at, page.conversation.updated_at, page.conversation.updated_at]);
+  for (const stamp of stamps) expect(stamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}\+01:00$/);
+  expect(Date.parse(String(page.conversation.updated_at))).toBe(clock.now());
+});
+
+test("microsecond-timestamps: the sub-millisecond digits keep the order of instants", () => {
+  const start = Date.UTC(2026, 0, 1);
+  const texts = Array.from({ length: 2_000 }, (_, i) => formatOffsetMicroseconds(start + i));
+  const micros = texts.map((text) => Number(text.slice(11, 13)) * 3_600e6 + Number(text.slice(14, 16)) * 60e6 + Number(text.slice(17, 19)) * 1e6 + Number(text.slice(20, 26)));
+  expect(micros.every((value, i) => i === 0 || value > (micros[i - 1] ?? 0))).toBe(true);
+  expect(new Set(texts.map((text) => text.slice(23, 26))).size).toBeGreaterThan(100);
+});
+
+test("uuid-v7: conversation and message ids are UUIDv7, in the order they were minted", async () => {
+  const fake = await fakeServer({ variants: ["uuid-v7"] });
+  const first = SpecResponseResult.parse((await createResponse(fake.url)).json).conversation_id;
+  const second = SpecResponseResult.parse((await createResponse(fake.url)).json).conversation_id;
+  const items = SpecMessagePage.parse((await listMessages(fake.url, second)).json).items.map((item) => (item as { id: string }).id);
+  const ids = [first, second, ...items];
+  for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  expect([...ids].sort()).toEqual(ids);
 });
 
 test("heartbeats, crlf and event-ids change only the framing of the events", async () => {

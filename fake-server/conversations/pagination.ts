@@ -26,14 +26,17 @@ function readInteger(query: Readonly<Record<string, unknown>>, name: string, min
 
 export function parsePagination(
   query: Readonly<Record<string, unknown>>,
-  behavior: Pick<Behavior, "pageSize" | "oversizePageSize"> & { readonly broken?: Pick<Behavior["broken"], "pageZeroServed"> },
+  behavior: Pick<Behavior, "pageSize" | "oversizePageSize"> & { readonly broken?: Pick<Behavior["broken"], "pageZeroServed" | "pageZeroAsFirst"> },
 ): PageRequest {
   const { max } = behavior.pageSize;
   // The clamp-page-size variant serves any larger page_size as the maximum.
   const clamp = behavior.oversizePageSize === "clamp";
   const pageSize = readInteger(query, "page_size", 1, clamp ? Number.MAX_SAFE_INTEGER : max, behavior.pageSize.default);
+  // Two mutants take page=0: one serves it as is, one silently as page 1.
+  const zeroAsFirst = behavior.broken?.pageZeroAsFirst === true;
+  const page = readInteger(query, "page", behavior.broken?.pageZeroServed || zeroAsFirst ? 0 : 1, Number.MAX_SAFE_INTEGER, 1);
   return {
-    page: readInteger(query, "page", behavior.broken?.pageZeroServed ? 0 : 1, Number.MAX_SAFE_INTEGER, 1),
+    page: zeroAsFirst && page === 0 ? 1 : page,
     pageSize: Math.min(pageSize, max),
   };
 }
@@ -44,15 +47,20 @@ export interface Page<T> {
   readonly hasMore: boolean;
 }
 
-/** The one page slicer: O(page size), whatever the length of `all`. Two mutants get it wrong on purpose. */
+/**
+ * The one page slicer: O(page size), whatever the length of `all`. Only the first `length`
+ * items exist for it (a lagging listing shows fewer than are stored). Two mutants get it
+ * wrong on purpose.
+ */
 export function slicePage<T>(
   all: readonly T[],
   request: PageRequest,
   broken: Pick<Behavior["broken"], "pageOffsetOffByOne" | "hasMoreAtExactEnd"> = NOTHING_BROKEN,
+  length: number = all.length,
 ): Page<T> {
   const shift = broken.pageOffsetOffByOne && request.page > 1 ? 1 : 0;
   const start = (request.page - 1) * request.pageSize - shift;
-  const end = start + request.pageSize;
-  const hasMore = broken.hasMoreAtExactEnd ? end <= all.length : end < all.length;
-  return { items: all.slice(start, end), total: all.length, hasMore };
+  const end = Math.min(start + request.pageSize, length);
+  const hasMore = broken.hasMoreAtExactEnd ? start + request.pageSize <= length : end < length;
+  return { items: all.slice(start, end), total: length, hasMore };
 }

@@ -6,11 +6,16 @@ import { wireTimestamp } from "./timestamps.ts";
 // Spec-strength types: under the default behavior these are exactly the fake's Conversation
 // and MessageItem; variants change the timestamp format and add a tool note.
 
-export function toConversation(conversation: StoredConversation, behavior: Behavior = DEFAULT_BEHAVIOR): SpecConversation {
+/** `updatedAt`: when the conversation last changed as the reader sees it (a lagging listing sees an earlier moment). */
+export function toConversation(
+  conversation: StoredConversation,
+  behavior: Behavior = DEFAULT_BEHAVIOR,
+  updatedAt: number = conversation.updatedAt,
+): SpecConversation {
   return {
     id: conversation.id,
     created_at: wireTimestamp(behavior, conversation.createdAt),
-    updated_at: wireTimestamp(behavior, conversation.updatedAt),
+    updated_at: wireTimestamp(behavior, updatedAt),
   };
 }
 

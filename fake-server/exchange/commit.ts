@@ -1,6 +1,8 @@
 import { ResponseResult, type FakeErrorCode } from "../../schemas/index.ts";
 import type { Answer } from "../answers/engine.ts";
 import type { AppContext } from "../context.ts";
+import { overloaded } from "../deployment/overload.ts";
+import type { ApiError } from "../http/api-error.ts";
 import { successStatus } from "../http/respond.ts";
 import type { StoredOutcome } from "../idempotency/store.ts";
 import type { FreshExchange } from "./prepare.ts";
@@ -104,13 +106,26 @@ export function commitAnswered(
   answer: Answer,
   append = true,
 ): AnsweredOutcome {
-  if (append) {
-    const note = ctx.behavior.exchangeNote ? noteOf(answer) : undefined;
-    ctx.conversations.appendExchange(conversationId, exchange.request.message, answer.text, answer.citations, note);
-  }
+  if (append) appendAnswered(ctx, exchange, conversationId, answer);
   const outcome = new AnsweredOutcome(successStatus(ctx.behavior, "create"), conversationId, answer);
   ctx.idempotency.complete(exchange.reservation, outcome);
   return outcome;
+}
+
+/** Appends the exchange's messages (and, under the three-messages variant, the tool note between them). */
+function appendAnswered(ctx: AppContext, exchange: FreshExchange, conversationId: string, answer: Answer): void {
+  const note = ctx.behavior.exchangeNote ? noteOf(answer) : undefined;
+  ctx.conversations.appendExchange(conversationId, exchange.request.message, answer.text, answer.citations, note);
+}
+
+/**
+ * Mutant only (`refuseAfterCommit`): the exchange is stored, then its key is freed as if it
+ * had never run, and the 503 to answer is returned, so a retry under the same key runs it again.
+ */
+export function refusedAfterCommit(ctx: AppContext, exchange: FreshExchange, conversationId: string, answer: Answer): ApiError {
+  appendAnswered(ctx, exchange, conversationId, answer);
+  ctx.idempotency.release(exchange.reservation);
+  return overloaded();
 }
 
 /**

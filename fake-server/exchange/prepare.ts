@@ -1,6 +1,7 @@
 import type { FakeResponseRequest } from "../../schemas/index.ts";
 import type { Behavior } from "../behavior.ts";
 import type { AppContext, FakeRequest } from "../context.ts";
+import { overloaded } from "../deployment/overload.ts";
 import { FAULT_HEADER, injectedStatusError, parseFaultHeader, type FaultPlan } from "../faults.ts";
 import { ApiError } from "../http/api-error.ts";
 import { readJsonBody } from "../http/read-body.ts";
@@ -17,6 +18,8 @@ export interface FreshExchange {
   readonly reservation: Reservation;
   /** The conversation to continue, or undefined to start a new one. */
   readonly conversationId: string | undefined;
+  /** Mutant only: once stored, the exchange forgets its key and is answered 503 (`refusedAfterCommit`). */
+  readonly refuseAfterCommit: boolean;
 }
 
 export type PreparedExchange =
@@ -42,8 +45,24 @@ export interface ExchangeHeaders {
  */
 export function checkExchangeHeaders(ctx: AppContext, req: FakeRequest): ExchangeHeaders {
   const caller = exchangeCaller(req);
-  const faults = parseFaultHeader(req.headers[FAULT_HEADER], ctx.options.faults);
+  const faults = parseFaultHeader(req.headers[FAULT_HEADER], ctx.options.faults, ctx.baseFaults);
   return { caller, faults, idempotencyKey: readIdempotencyKey(req) };
+}
+
+/**
+ * Mutant only: the body validated as usual, but a refused one still holds its key under the
+ * refused body's fingerprint, as if it were running: the same body again is 409
+ * idempotency_key_in_use, a valid one 409 idempotency_key_reused.
+ */
+function validatedHoldingKey(ctx: AppContext, { caller, idempotencyKey }: ExchangeHeaders, body: unknown): FakeResponseRequest {
+  try {
+    return validateResponseRequest(body, ctx.behavior);
+  } catch (error) {
+    const records = ctx.idempotency.scope(caller.grant.token, caller.agentId);
+    const fingerprint = fingerprintOfCanonical(canonicalJson(body));
+    if (records.lookup(idempotencyKey, fingerprint).kind === "absent") records.reserve(idempotencyKey, fingerprint);
+    throw error;
+  }
 }
 
 /** The request body, read once `checkExchangeHeaders` passed: Content-Type, size and JSON checks. */
@@ -52,7 +71,7 @@ export function readExchangeBody(ctx: AppContext, req: FakeRequest): Promise<unk
 }
 
 /**
- * The checks after the body is read, in order: schema, injected status, then the
+ * The checks after the body is read, in order: schema, injected status, overload, then the
  * idempotency record and the conversation. It runs without awaiting, so the key is
  * reserved before any other request can look at it. (The routes await the body themselves
  * rather than through an async function here: one level of promises less per create.)
@@ -61,17 +80,24 @@ export function prepareExchange(
   ctx: AppContext,
   req: FakeRequest,
   operation: "create" | "stream",
-  { caller, faults, idempotencyKey }: ExchangeHeaders,
+  headers: ExchangeHeaders,
   body: unknown,
 ): PreparedExchange {
+  const { caller, faults, idempotencyKey } = headers;
   const { broken } = ctx.behavior;
-  const request = validateResponseRequest(body, ctx.behavior);
+  const request = broken.validationConsumesKey ? validatedHoldingKey(ctx, headers, body) : validateResponseRequest(body, ctx.behavior);
   // The canonical text and its digest serve both the observer and the idempotency record.
   const canonical = canonicalJson(body);
   const fingerprint = fingerprintOfCanonical(canonical);
   ctx.clientRules.payloadAccepted(req, body, request, canonical, fingerprint);
   const injected = injectedStatusError(faults);
   if (injected) throw injected;
+  // The overloaded variant refuses every Nth create of a key here, before anything is done.
+  let refuseAfterCommit = false;
+  if (ctx.overload !== undefined && ctx.overload.hit(caller.grant.token)) {
+    if (!ctx.overload.afterCommit) throw overloaded();
+    refuseAfterCommit = true;
+  }
 
   const records = ctx.idempotency.scope(caller.grant.token, caller.agentId);
   const visible = visibilityOf(broken, operation);
@@ -99,5 +125,5 @@ export function prepareExchange(
     throw conversationNotFound(conversationId);
   }
   const reservation = records.reserve(idempotencyKey, fingerprint, visible);
-  return { kind: "fresh", exchange: { caller, request, reservation, conversationId }, faults };
+  return { kind: "fresh", exchange: { caller, request, reservation, conversationId, refuseAfterCommit }, faults };
 }

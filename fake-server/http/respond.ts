@@ -59,9 +59,20 @@ export function sendEmpty(res: ServerResponse, status: number, headers: Headers 
 /** Where RFC 9457 `type` URIs of the problem-json variant point; the last segment is the code. */
 const PROBLEM_TYPE_BASE = "https://agent-service-fake.invalid/problems/";
 
+/** FastAPI's `HTTPException(status_code, detail={...})`. */
+interface FastApiErrorBody {
+  detail: { code: string; message: string };
+}
+
+/** A JSON:API error document (jsonapi.org, "Error Objects"): `status` is a string there. */
+interface JsonApiErrorBody {
+  errors: { status: string; code: string; title: string; detail: string }[];
+}
+
 /**
  * The one function that writes an HTTP error body, in the behavior's format: the fake's
- * `{"error": {"code", "message"}}`, a flat `{code, message}`, or RFC 9457 problem details.
+ * `{"error": {"code", "message"}}`, a flat `{code, message}`, RFC 9457 problem details,
+ * FastAPI's `{"detail": {"code", "message"}}`, or a JSON:API `{"errors": [...]}`.
  */
 export function sendError(
   res: ServerResponse,
@@ -86,6 +97,16 @@ export function sendError(
       const body: z.infer<typeof ProblemBody> = { type: `${PROBLEM_TYPE_BASE}${code}`, title: code.replaceAll("_", " "), status, detail: message };
       const text = JSON.stringify(withExtraFields(behavior, body));
       sendJsonText(res, status, text, headers, "application/problem+json");
+      return;
+    }
+    case "fastapi": {
+      const body: FastApiErrorBody = { detail: { code, message } };
+      sendJson(res, status, withExtraFields(behavior, body), headers);
+      return;
+    }
+    case "jsonapi": {
+      const body: JsonApiErrorBody = { errors: [{ status: String(status), code, title: code.replaceAll("_", " "), detail: message }] };
+      sendJsonText(res, status, JSON.stringify(withExtraFields(behavior, body)), headers, "application/vnd.api+json");
       return;
     }
   }

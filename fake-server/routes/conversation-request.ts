@@ -10,6 +10,7 @@ import { conversationCaller, conversationNotFound, findInScope, type Caller } fr
  * The steps list and delete share: the agent, X-Fake-Fault, the request's own checks
  * (`validate`), an injected status, the injected delay, and then the conversation,
  * which exists only for its own (agent, channel). An id that is not a UUID cannot exist.
+ * The pacing of creates (llm-pacing) does not slow them.
  */
 export async function conversationRequest<T>(
   ctx: AppContext,

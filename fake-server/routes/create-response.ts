@@ -1,8 +1,10 @@
 import type { ServerResponse } from "node:http";
+import { splitIntoDeltas } from "../answers/split.ts";
 import { styledAnswer } from "../answers/style.ts";
 import type { Behavior } from "../behavior.ts";
 import type { AppContext, FakeRequest } from "../context.ts";
-import { abandon, commitAnswered, conversationFor, storedResult, type AnsweredOutcome } from "../exchange/commit.ts";
+import { streamLengthMs } from "../deployment/pacing.ts";
+import { abandon, commitAnswered, conversationFor, refusedAfterCommit, storedResult, type AnsweredOutcome } from "../exchange/commit.ts";
 import { pauseBeforeAnswer } from "../exchange/pause.ts";
 import { checkExchangeHeaders, prepareExchange, readExchangeBody } from "../exchange/prepare.ts";
 import { withExtraFields, withExtraFieldsText } from "../http/extra-fields.ts";
@@ -62,14 +64,19 @@ export async function createResponse(ctx: AppContext, req: FakeRequest, res: Ser
     }
     return;
   }
-  const { exchange } = prepared;
+  const { exchange, faults } = prepared;
   try {
-    // A client that hangs up during the pause does not cancel the exchange: it completes now.
-    const pausing = pauseBeforeAnswer(ctx, prepared.faults.firstEventDelayMs + ctx.behavior.createLatencyMs, res);
-    if (pausing) await pausing;
     const answer = styledAnswer(ctx, exchange.request.message);
-    const committed = commitAnswered(ctx, exchange, conversationFor(ctx, exchange), answer);
-    sendResult(res, ctx.behavior, committed);
+    // Paced (llm-pacing): as long as the stream of this answer would take.
+    const thinkingMs = faults.paced
+      ? streamLengthMs(faults.firstEventDelayMs, faults.deltaDelayMs ?? ctx.options.deltaDelayMs, splitIntoDeltas(answer.text, ctx.options.seed, ctx.behavior).length)
+      : faults.firstEventDelayMs;
+    // A client that hangs up during the pause does not cancel the exchange: it completes now.
+    const pausing = pauseBeforeAnswer(ctx, thinkingMs + ctx.behavior.createLatencyMs, res);
+    if (pausing) await pausing;
+    const conversationId = conversationFor(ctx, exchange);
+    if (exchange.refuseAfterCommit) throw refusedAfterCommit(ctx, exchange, conversationId, answer);
+    sendResult(res, ctx.behavior, commitAnswered(ctx, exchange, conversationId, answer));
   } catch (error) {
     abandon(ctx, exchange);
     throw error;

@@ -1,9 +1,11 @@
 import type { ServerResponse } from "node:http";
 import { randomUUID } from "node:crypto";
 import type { SpecMessagePage } from "../../schemas/index.ts";
+import { conversationNotFound } from "../access.ts";
 import type { AppContext, FakeRequest } from "../context.ts";
 import { parsePagination, slicePage } from "../conversations/pagination.ts";
 import { toConversation, toMessageItem } from "../conversations/serialise.ts";
+import { listedCount, NOT_LISTED } from "../deployment/listing-lag.ts";
 import { withExtraFields } from "../http/extra-fields.ts";
 import { sendJson, successStatus } from "../http/respond.ts";
 import { conversationRequest } from "./conversation-request.ts";
@@ -14,9 +16,13 @@ export async function listMessages(ctx: AppContext, req: FakeRequest, res: Serve
   const { conversation, checked: pageRequest } = await conversationRequest(ctx, req, res, "list", () =>
     parsePagination(query, ctx.behavior),
   );
+  // The listing-lag variant shows only the exchanges that reached its read model.
+  const { messages } = conversation;
+  const listed = listedCount(ctx.behavior, conversation, ctx.clock.now());
+  if (listed === NOT_LISTED) throw conversationNotFound(conversation.id);
   const { broken } = ctx.behavior;
-  const page = slicePage(conversation.messages, pageRequest, broken);
-  const summary = toConversation(conversation, ctx.behavior);
+  const page = slicePage(messages, pageRequest, broken, listed);
+  const summary = toConversation(conversation, ctx.behavior, listed === messages.length ? conversation.updatedAt : messages[listed - 1]?.createdAt);
   const body: SpecMessagePage = {
     // Two mutants: one names another conversation, one counts the whole scope's messages.
     conversation: broken.listingOtherId ? { ...summary, id: randomUUID() } : summary,

@@ -3,7 +3,7 @@ import { EVENT } from "../../schemas/index.ts";
 import type { AppContext, FakeRequest } from "../context.ts";
 import { splitIntoDeltas } from "../answers/split.ts";
 import { styledAnswer } from "../answers/style.ts";
-import { abandon, commitAnswered, commitFailed, conversationFor, storedResult } from "../exchange/commit.ts";
+import { abandon, commitAnswered, commitFailed, conversationFor, refusedAfterCommit, storedResult } from "../exchange/commit.ts";
 import { playStream, type StreamDelays, type StreamScript } from "../exchange/play-stream.ts";
 import { checkExchangeHeaders, prepareExchange, readExchangeBody, type FreshExchange, type PreparedExchange } from "../exchange/prepare.ts";
 import type { FaultPlan } from "../faults.ts";
@@ -84,6 +84,9 @@ export async function streamResponse(ctx: AppContext, req: FakeRequest, res: Ser
   }
   const { exchange } = prepared;
   try {
+    if (exchange.refuseAfterCommit) {
+      throw refusedAfterCommit(ctx, exchange, conversationFor(ctx, exchange), styledAnswer(ctx, exchange.request.message));
+    }
     const script = freshScript(ctx, exchange, prepared.faults);
     startEventStream(res, ctx.behavior, status);
     ctx.clientRules.streamEnded(req, await playStream(ctx, res, script, delays));
