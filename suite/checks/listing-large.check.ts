@@ -1,30 +1,27 @@
 /**
- * LIST-3 and LIST-5 on a conversation of more than 100 messages.
- * Create cost: 51 at most. Kept in a file of its own, which the runner orders last, so that a
- * small --max-creates skips this one costly check rather than the cheap ones after it.
+ * Listing checks on the run's shared long conversation (more than 100 messages): LIST-3 and
+ * LIST-5 (the page cap and the partition), LIST-7 (beside the small conversation) and LIST-11
+ * (its exchanges were listed at once).
+ * Create cost: none of their own. The long conversation is built by the first check that uses it
+ * (51 creates at most, fewer once it holds more than 100 messages; shared with other families;
+ * suite/checks/support/fixtures.ts); LIST-7 also reads the small conversation (3 creates, which
+ * the full run builds anyway). Not in the smoke profile. Kept in a file of its own, which the
+ * runner orders last, so that a small --max-creates skips these rather than the cheap ones.
  */
 import { SpecMessagePage } from "../../schemas/index.ts";
 import { check } from "../harness/check.ts";
 import { expect4xx, expectJson, expectSame, expectThat, is2xx } from "../harness/expect.ts";
-import { continueConversation, listPage, startConversation, totalOf } from "./support/conversations.ts";
-import { MAX_PAGE_SIZE, expectConsistentPage, referenceListing } from "./support/listing.ts";
+import { listPage } from "./support/conversations.ts";
+import { longConversation, smallConversation } from "./support/fixtures.ts";
+import { MAX_PAGE_SIZE, expectConsistentPage, expectListedAtOnce, expectOwnMessagesOnly } from "./support/listing.ts";
 import { skipCheck } from "./support/skip.ts";
-
-const LARGE_CONVERSATION_CREATES = 51;
 
 check(
   ["LIST-3", "LIST-5"],
   "a conversation of more than 100 messages is never served more than 100 per page, and its pages partition it",
-  { creates: LARGE_CONVERSATION_CREATES },
+  { creates: 0, uses: [longConversation] },
   async (target) => {
-    const { conversationId } = await startConversation(target, "list-large-0");
-    // Grow until total exceeds 100 or the declared creates run out; an exchange adds at least one message.
-    let total = await totalOf(target, conversationId);
-    for (let i = 1; i < LARGE_CONVERSATION_CREATES && total <= MAX_PAGE_SIZE; i++) {
-      await continueConversation(target, conversationId, `list-large-${i}`);
-      total = await totalOf(target, conversationId);
-    }
-    const { items: reference } = await referenceListing(target, conversationId);
+    const { conversationId, exchanges, reference: { items: reference } } = await target.shared(longConversation);
 
     for (const size of [MAX_PAGE_SIZE + 1, 1000]) {
       const res = await target.client.list(conversationId, { query: { page: 1, page_size: size } });
@@ -53,7 +50,32 @@ check(
       expectSame(seen, reference, `the messages of every page of size ${size}, compared with the full listing`);
     }
     if (reference.length <= MAX_PAGE_SIZE) {
-      skipCheck(`budget: ${LARGE_CONVERSATION_CREATES} creates built a conversation of only ${reference.length} messages; more than 100 are needed to judge the page cap`);
+      skipCheck(
+        `the long conversation's ${exchanges.length} creates built only ${reference.length} messages; ` +
+          "more than 100 are needed to judge the page cap",
+      );
     }
+  },
+);
+
+check(
+  ["LIST-7"],
+  "total counts the listed conversation's messages only (the long and the small conversation side by side)",
+  { creates: 0, uses: [longConversation, smallConversation] },
+  async (target) => {
+    const long = { label: "the long conversation", recorded: await target.shared(longConversation) };
+    const small = { label: "the small conversation", recorded: await target.shared(smallConversation) };
+    await expectOwnMessagesOnly(target, long, [small]);
+    await expectOwnMessagesOnly(target, small, [long]);
+  },
+);
+
+check(
+  ["LIST-11"],
+  "every exchange of the long conversation was listed by the first read after it",
+  { creates: 0, uses: [longConversation] },
+  async (target) => {
+    const { exchanges } = await target.shared(longConversation);
+    expectListedAtOnce(target, "the long conversation", exchanges);
   },
 );

@@ -1,8 +1,13 @@
 /**
- * Listing messages (LIST-1 … LIST-10).
- * Create cost: 11 at most — LIST-1: 1, LIST-2: 1, bounds property: 1, LIST-10: 1, partition: 2,
- * (the >100-message conversation is in listing-large.check.ts),
- * LIST-6: 1, LIST-7: 2, LIST-8: 2, LIST-9: 0.
+ * Listing messages (LIST-1 … LIST-11).
+ * Create cost: none of its own. Every check but LIST-9 (which lists an unknown id) reads the
+ * run's shared small conversation (3 creates, built by the first check that uses it and shared
+ * with the plain-create and stream checks; suite/checks/support/fixtures.ts); LIST-7 also
+ * compares it with the shared conversation for refused changes (1 create, shared with the auth
+ * and scope checks). The >100-message checks are in listing-large.check.ts.
+ * Smoke profile: every check here, at no cost beyond those two shared conversations.
+ * The small conversation is finished before any check reads it (its build waited, up to
+ * --settle-ms, for each exchange to show), so its listings are read without settling.
  * Nothing assumes how many messages an exchange adds: sizes are read from `total`.
  */
 import { randomUUID } from "node:crypto";
@@ -11,6 +16,7 @@ import { z } from "zod";
 import { CONVERSATION_NOT_FOUND, SpecMessageItem, SpecMessagePage } from "../../schemas/index.ts";
 import { asValidInteger, pageParam, pageSizeParam, type QueryValue } from "../harness/arbitraries.ts";
 import { check } from "../harness/check.ts";
+import { HarnessError } from "../harness/errors.ts";
 import {
   expect2xx,
   expect4xx,
@@ -23,36 +29,38 @@ import {
   expectValidationRefusal,
   is2xx,
 } from "../harness/expect.ts";
-import {
-  continueConversation,
-  listPage,
-  sameId,
-  startConversation,
-  totalOf,
-} from "./support/conversations.ts";
-import { MAX_PAGE_SIZE, conversationWith, expectConsistentPage, referenceListing } from "./support/listing.ts";
+import { listPage, sameId } from "./support/conversations.ts";
+import { refusalTarget, smallConversation } from "./support/fixtures.ts";
+import { MAX_PAGE_SIZE, expectConsistentPage, expectListedAtOnce, expectOwnMessagesOnly } from "./support/listing.ts";
+import { skipCheck } from "./support/skip.ts";
 
 const DEFAULT_PAGE_SIZE = 50;
+
+const readsSmall = { creates: 0, uses: [smallConversation], smoke: true } as const;
 
 check(
   ["LIST-1"],
   "a listing is 2xx JSON with conversation, items, page, page_size, total and has_more for the requested id",
-  { creates: 1 },
+  readsSmall,
   async (target) => {
-    const { conversationId } = await startConversation(target, "list-1");
+    const { conversationId, exchanges } = await target.shared(smallConversation);
     const res = await target.client.list(conversationId);
-    expect2xx(res, "listing");
-    const page = expectJson(SpecMessagePage, res, "listing");
-    expectThat(sameId(page.conversation.id, conversationId), `the listing of ${conversationId} names conversation ${page.conversation.id}`, res);
+    expect2xx(res, "listing the small conversation");
+    const page = expectJson(SpecMessagePage, res, "listing the small conversation");
+    // The listings read after each of its exchanges must name it too.
+    for (const listed of [{ page, http: res }, ...exchanges.map((e) => e.listingAfter)]) {
+      const named = listed.page.conversation.id;
+      expectThat(sameId(named, conversationId), `the listing of ${conversationId} names conversation ${named}`, listed.http);
+    }
   },
 );
 
 check(
   ["LIST-2"],
   "without parameters the listing is page 1 with page_size 50",
-  { creates: 1 },
+  readsSmall,
   async (target) => {
-    const { conversationId } = await startConversation(target, "list-2");
+    const { conversationId } = await target.shared(smallConversation);
     const byDefault = await listPage(target, conversationId);
     expectSame(byDefault.page.page, 1, "the echoed page without parameters", byDefault.http);
     expectSame(byDefault.page.page_size, DEFAULT_PAGE_SIZE, "the echoed page_size without parameters", byDefault.http);
@@ -64,9 +72,9 @@ check(
 check(
   ["LIST-3", "LIST-4", "LIST-5"],
   "any page/page_size, valid or not, is refused with a 4xx or served consistently within the bounds",
-  { creates: 1 },
+  readsSmall,
   async (target) => {
-    const { conversationId, items: reference, total } = await conversationWith(target, "list-bounds", 1);
+    const { conversationId, reference: { items: reference, total } } = await target.shared(smallConversation);
     const lastPage = (size: number) => Math.max(1, Math.ceil(total / size));
     const examples: [QueryValue, QueryValue][] = [
       [0, 10], [-1, 10], ["1.5", 10], ["abc", 10], [1, 0], [1, -1], [1, "1.5"], [1, "abc"],
@@ -107,9 +115,9 @@ check(
 check(
   ["LIST-10"],
   "page or page_size below 1 or not an integer is refused with 400 or 422",
-  { creates: 1 },
+  readsSmall,
   async (target) => {
-    const { conversationId } = await startConversation(target, "list-10");
+    const { conversationId } = await target.shared(smallConversation);
     const invalid: (string | number)[] = [0, -1, "1.5", "abc"];
     const queries = [...invalid.map((page) => ({ page })), ...invalid.map((page_size) => ({ page_size }))];
     for (const query of queries) {
@@ -136,12 +144,13 @@ function pageSizesFor(total: number): number[] {
 check(
   ["LIST-5"],
   "for every page size, pages 1..n hold every message exactly once in a stable order, with exact has_more",
-  { creates: 2 },
+  readsSmall,
   async (target) => {
-    // Two exchanges give at least 2 messages; every size from 1 to total + 1 is tried, so
-    // totals that are exact multiples of the page size (where has_more goes wrong) are among them.
-    const { conversationId, items: reference, total } = await conversationWith(target, "list-partition", 2);
-    expectThat(total >= 2, `a conversation of 2 exchanges lists only ${total} messages`);
+    // Every size from 1 to total + 1 is tried, so totals that are exact multiples of the page
+    // size (where has_more goes wrong) are among them.
+    const { conversationId, reference: { items: reference, total } } = await target.shared(smallConversation);
+    // An exchange that never reached the listing is RESP-2's failure; pages need two messages.
+    if (total < 2) skipCheck(`the small conversation lists ${total} message(s), too few to split into pages`);
     for (const size of pageSizesFor(total)) {
       const pages = Math.ceil(total / size);
       const seen: unknown[] = [];
@@ -161,10 +170,9 @@ check(
 check(
   ["LIST-6"],
   "a page past the last is 2xx with no items and has_more false",
-  { creates: 1 },
+  readsSmall,
   async (target) => {
-    const { conversationId } = await startConversation(target, "list-6");
-    const total = await totalOf(target, conversationId);
+    const { conversationId, reference: { total } } = await target.shared(smallConversation);
     const pastTheEnd: Record<string, number>[] = [{ page: total + 1, page_size: 1 }, { page: 1000 }];
     for (const query of pastTheEnd) {
       const res = await target.client.list(conversationId, { query });
@@ -179,18 +187,15 @@ check(
 
 check(
   ["LIST-7"],
-  "total counts the listed conversation's messages only",
-  { creates: 2 },
+  "total counts the listed conversation's messages only (the small conversation beside the one for refused changes)",
+  { creates: 0, uses: [smallConversation, refusalTarget], smoke: true },
   async (target) => {
-    const a = await startConversation(target, "list-7-a");
-    const before = await listPage(target, a.conversationId);
-    const b = await startConversation(target, "list-7-b");
-    const listedB = await referenceListing(target, b.conversationId);
-    const after = await referenceListing(target, a.conversationId);
-    // referenceListing already holds total to the number of messages actually listed.
-    expectSame(after.total, before.page.total, "conversation A's total after conversation B got an exchange", before.http);
-    expectThat(!JSON.stringify(listedB.items).includes(a.message), "conversation B's listing holds conversation A's message");
-    expectThat(!JSON.stringify(after.items).includes(b.message), "conversation A's listing holds conversation B's message");
+    const small = await target.shared(smallConversation);
+    const other = await target.shared(refusalTarget);
+    // Read now: the small conversation's recorded listings may predate the other conversation.
+    await expectOwnMessagesOnly(target, { label: "the small conversation", recorded: small }, [
+      { label: "the conversation for refused changes", recorded: other },
+    ]);
   },
 );
 
@@ -200,30 +205,34 @@ const Rfc3339 = z.iso.datetime({ offset: true });
 check(
   ["LIST-8"],
   "items are objects, citations are arrays, timestamps are RFC 3339, and updated_at advances with an exchange",
-  { creates: 2 },
+  readsSmall,
   async (target) => {
-    const { conversationId } = await startConversation(target, "list-8");
-    const first = await listPage(target, conversationId);
-    first.page.items.forEach((item, i) => {
-      expectThat(typeof item === "object" && item !== null && !Array.isArray(item), `item #${i + 1} is not an object`, first.http);
-      expectShape(SpecMessageItem, item, `item #${i + 1}`, first.http);
+    const { exchanges, reference } = await target.shared(smallConversation);
+    const first = exchanges[0]?.listingAfter;
+    const last = exchanges.at(-1)?.listingAfter;
+    if (first === undefined || last === undefined || exchanges.length < 2) {
+      throw new HarnessError("internal", "the shared small conversation holds fewer than two exchanges");
+    }
+    reference.items.forEach((item, i) => {
+      expectThat(typeof item === "object" && item !== null && !Array.isArray(item), `item #${i + 1} is not an object`, last.http);
+      expectShape(SpecMessageItem, item, `item #${i + 1}`, last.http);
     });
+    // The listings read after its first and its last exchange.
     const { created_at: createdAt, updated_at: updatedAt } = first.page.conversation;
     const created = Date.parse(expectShape(Rfc3339, createdAt, "conversation.created_at", first.http));
     const updated = Date.parse(expectShape(Rfc3339, updatedAt, "conversation.updated_at", first.http));
     expectThat(created <= updated, `created_at ${createdAt} is after updated_at ${updatedAt}`, first.http);
 
-    await continueConversation(target, conversationId, "list-8-next");
-    const second = await listPage(target, conversationId);
-    const next = Date.parse(expectShape(Rfc3339, second.page.conversation.updated_at, "conversation.updated_at", second.http));
-    expectSame(second.page.conversation.created_at, createdAt, "created_at after a new exchange", second.http);
+    const laterUpdatedAt = last.page.conversation.updated_at;
+    const next = Date.parse(expectShape(Rfc3339, laterUpdatedAt, "conversation.updated_at", last.http));
+    expectSame(last.page.conversation.created_at, createdAt, "created_at after later exchanges", last.http);
     // "Advances" at the target's own resolution: whole-second timestamps may repeat within a second.
-    const subSecond = [updatedAt, second.page.conversation.updated_at].every((t) => /\.\d+/.test(String(t)));
+    const subSecond = [updatedAt, laterUpdatedAt].every((t) => /\.\d+/.test(String(t)));
     expectThat(
       subSecond ? next > updated : next >= updated,
-      `updated_at did not advance with a new exchange (${updatedAt} → ${second.page.conversation.updated_at})`,
+      `updated_at did not advance with ${exchanges.length - 1} later exchange(s) (${updatedAt} → ${laterUpdatedAt})`,
       first.http,
-      second.http,
+      last.http,
     );
   },
 );
@@ -231,10 +240,20 @@ check(
 check(
   ["LIST-9"],
   "listing an unknown conversation is 404 conversation_not_found",
-  { creates: 0 },
+  { creates: 0, smoke: true },
   async (target) => {
     const res = await target.client.list(randomUUID());
     expectStatus(res, 404, "listing an unknown conversation");
     expectErrorCode(res, CONVERSATION_NOT_FOUND, "listing an unknown conversation");
+  },
+);
+
+check(
+  ["LIST-11"],
+  "every exchange of the small conversation was listed by the first read after it",
+  readsSmall,
+  async (target) => {
+    const { exchanges } = await target.shared(smallConversation);
+    expectListedAtOnce(target, "the small conversation", exchanges);
   },
 );

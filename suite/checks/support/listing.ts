@@ -1,17 +1,14 @@
-/** Listing helpers shared by the listing checks: a reference listing and the LIST-5 page rules. */
+/**
+ * Listing helpers shared by the listing checks: a reference listing, the LIST-5 page rules,
+ * LIST-7 against the run's other conversations and LIST-11 over their recorded exchanges.
+ */
 import { SpecMessagePage } from "../../../schemas/index.ts";
-import { expectSame } from "../../harness/expect.ts";
+import { expectSame, expectThat, fail } from "../../harness/expect.ts";
 import type { HttpResult, Target } from "../../harness/types.ts";
-import { continueConversation, readAllPages, startConversation } from "./conversations.ts";
+import { readAllPages } from "./conversations.ts";
+import type { RecordedConversation, RecordedExchange } from "./fixtures.ts";
 
 export const MAX_PAGE_SIZE = 100;
-
-/** A conversation of `exchanges` exchanges, with its full item list as read in pages of 100. */
-export async function conversationWith(target: Target, label: string, exchanges: number) {
-  const { conversationId } = await startConversation(target, `${label}-0`);
-  for (let i = 1; i < exchanges; i++) await continueConversation(target, conversationId, `${label}-${i}`);
-  return { conversationId, ...(await referenceListing(target, conversationId)) };
-}
 
 /** Every message, in the order pages of 100 give them; `total` must agree with what is there. */
 export async function referenceListing(target: Target, conversationId: string) {
@@ -33,4 +30,53 @@ export function expectConsistentPage(page: SpecMessagePage, http: HttpResult, re
   expectSame(page.items.length, expectedLength, `${context}: items.length for page ${page.page} of size ${page.page_size} with total ${total}`, http);
   expectSame(page.has_more, page.page * page.page_size < total, `${context}: has_more for page ${page.page} of size ${page.page_size} with total ${total}`, http);
   expectSame(page.items, reference.slice(offset, offset + page.page_size), `${context}: the items of page ${page.page} of size ${page.page_size}`, http);
+}
+
+export interface NamedConversation {
+  label: string;
+  recorded: RecordedConversation;
+}
+
+/**
+ * LIST-7, read now that `others` exist too: the subject's `total` is the number of messages it
+ * lists, and none of them is a message sent to one of the others.
+ */
+export async function expectOwnMessagesOnly(target: Target, subject: NamedConversation, others: readonly NamedConversation[]): Promise<void> {
+  const { items, pages } = await readAllPages(target, subject.recorded.conversationId, MAX_PAGE_SIZE);
+  const evidence = pages.slice(0, 1).map((p) => p.http);
+  const total = pages[0]?.page.total ?? 0;
+  expectThat(
+    total === items.length,
+    `${subject.label}: total is ${total}, but its pages of ${MAX_PAGE_SIZE} list ${items.length} messages (total counts this conversation's messages only)`,
+    ...evidence,
+  );
+  const listed = JSON.stringify(items);
+  for (const other of others) {
+    const leaked = other.recorded.exchanges.filter((e) => listed.includes(e.message)).length;
+    expectThat(leaked === 0, `${subject.label}'s listing holds ${leaked} message(s) sent to ${other.label}`, ...evidence);
+  }
+}
+
+/**
+ * LIST-11 over recorded exchanges: each was in the first listing read after it. The fixtures
+ * read again (with back-off, up to --settle-ms) until the listing showed an exchange; an
+ * exchange that needed those extra reads, or never showed, was not listed at once.
+ */
+export function expectListedAtOnce(target: Target, label: string, exchanges: readonly RecordedExchange[]): void {
+  const shown = (e: RecordedExchange) => e.listingAfter.page.total > e.totalBefore;
+  const late = exchanges.filter((e) => e.listingAfter.extraReads > 0 || !shown(e));
+  if (late.length === 0) return;
+  // e.g. "2 needed 1 extra read, 1 still not listed after 12 extra reads"
+  const groups = new Map<string, number>();
+  for (const e of late) {
+    const reads = `${e.listingAfter.extraReads} extra read${e.listingAfter.extraReads === 1 ? "" : "s"}`;
+    const how = shown(e) ? `needed ${reads}` : `still not listed after ${reads}`;
+    groups.set(how, (groups.get(how) ?? 0) + 1);
+  }
+  const summary = [...groups].map(([how, n]) => `${n} ${how}`).join(", ");
+  fail(
+    `${late.length} of ${exchanges.length} exchanges of ${label} were not listed by the first read after them ` +
+      `(${summary}; the suite reads again with back-off for up to --settle-ms ${target.settleMs} ms)`,
+    ...late.slice(0, 1).map((e) => e.listingAfter.http),
+  );
 }
