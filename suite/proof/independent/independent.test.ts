@@ -13,8 +13,10 @@ async function conformanceOf(defect?: Defect) {
   const server = await startIndependentServer(defect);
   try {
     const errors: string[] = [];
+    // It has no test hook that ends a stream with an error event, so SSE-6 cannot be provoked:
+    // the run leaves it out, as an operator of such a service would (else exit 3, not judged).
     const { exitCode, report } = await runConformance(
-      { baseUrl: server.url, ...IDENTITIES, reportDir: join(reportRoot, defect ?? "conforming") },
+      { baseUrl: server.url, ...IDENTITIES, exclude: ["SSE-6"], reportDir: join(reportRoot, defect ?? "conforming") },
       { progress: false, print: () => {}, printError: (line) => errors.push(line) },
     );
     const withStatus = (status: string) => report?.requirements.filter((r) => r.status === status).map((r) => r.id) ?? [];
