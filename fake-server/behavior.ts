@@ -157,7 +157,7 @@ export interface Behavior {
   readonly overloadEvery: number;
   /** An exchange reaches the listing this long after it was stored (0: at once); read only by `listedCount` (deployment/listing-lag.ts). */
   readonly listingLagMs: number;
-  /** Path prefix before /v1 ("": none); read only by `resolveOptions` (options.ts), where the `basePath` option can set it too. */
+  /** Path prefix before /v1 ("": none); read only by `basePathOption` (options.ts), where the `basePath` option can replace it. */
   readonly basePath: string;
   readonly broken: Breakage;
 }
