@@ -7,7 +7,7 @@ import type { TargetRun } from "./run-targets.ts";
 import { mutantTargets, PLAIN_TARGET, type ProofTarget } from "./targets.ts";
 
 /** A report in which every service requirement passed one test, except the given statuses. */
-function report(statuses: Record<string, RequirementStatus> = {}, spent = 150): ConformanceReport {
+function report(statuses: Record<string, RequirementStatus> = {}, spent = 90): ConformanceReport {
   const requirements: RequirementReport[] = SERVICE_REQUIREMENTS.map((r) => {
     const status = statuses[r.id] ?? "pass";
     return {
@@ -30,7 +30,7 @@ function report(statuses: Record<string, RequirementStatus> = {}, spent = 150): 
     startedAt: "2026-01-01T00:00:00.000Z",
     durationMs: 1,
     counts: { pass: 0, fail: 0, warn: 0, skip: 0, inconclusive: 0, tests: requirements.length },
-    creates: { budget: 150, spent },
+    creates: { budget: 100, spent },
     cleanup: { deleted: 0, failed: [] },
     harnessErrors: [],
     incomplete: [],
@@ -72,20 +72,26 @@ test("a skipped own requirement is a survival that names the skip reason", () =>
   expect(problem).toBe("mutant events-after-error survived: SSE-6 was skipped (SSE-6 went skip) (seed 7)");
 });
 
-test("a variant that fails a MUST is named with the requirement and the first line of the reason", () => {
+test("a variant that fails a MUST, or warns where it did not choose to, is named with the requirement and the reason", () => {
   expect(judgeRun(run(variant("crlf"), 1, report({ "SSE-2": "fail", "LIST-8": "warn" })))).toEqual([
     "variant crlf failed: SSE-2 SSE-2 went fail",
+    "variant crlf warned unexpectedly: LIST-8 LIST-8 went warn",
     "variant crlf exited 1, not 0",
   ]);
   expect(judgeRun(run(variant("epoch-timestamps"), 0, report({ "LIST-8": "warn" })))).toEqual([]);
+  expect(judgeRun(run(variant("listing-lag"), 3, report({ "RESP-2": "inconclusive", "LIST-11": "warn" })))).toEqual([
+    "variant listing-lag was inconclusive: RESP-2 RESP-2 went inconclusive",
+    "variant listing-lag exited 3, not 0",
+  ]);
 });
 
-test("the plain fake may neither fail, warn nor skip, nor spend more than 150 creates", () => {
+test("the plain fake may neither fail, warn, skip nor be inconclusive, nor spend more than 100 creates", () => {
   expect(judgeRun(run(PLAIN_TARGET, 0, report()))).toEqual([]);
-  expect(judgeRun(run(PLAIN_TARGET, 0, report({ "LIST-8": "warn", "SSE-6": "skip" }, 151)))).toEqual([
+  expect(judgeRun(run(PLAIN_TARGET, 0, report({ "LIST-8": "warn", "SSE-6": "skip", "IDEM-5": "inconclusive" }, 101)))).toEqual([
     "plain fake skipped: SSE-6 SSE-6 went skip",
     "plain fake warned: LIST-8 LIST-8 went warn",
-    "plain fake: the default run spent 151 creates of a budget of 150; the ceiling is 150",
+    "plain fake was inconclusive: IDEM-5 IDEM-5 went inconclusive",
+    "plain fake: the default run spent 101 creates of a budget of 100; the ceiling is 100",
   ]);
 });
 
