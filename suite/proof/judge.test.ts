@@ -88,9 +88,9 @@ test("a variant that fails a MUST, or warns where it did not choose to, is named
 test("the plain fake may neither fail, warn, skip nor be inconclusive, nor spend more than 100 creates", () => {
   expect(judgeRun(run(PLAIN_TARGET, 0, report()))).toEqual([]);
   expect(judgeRun(run(PLAIN_TARGET, 0, report({ "LIST-8": "warn", "SSE-6": "skip", "IDEM-5": "inconclusive" }, 101)))).toEqual([
+    "plain fake was inconclusive: IDEM-5 IDEM-5 went inconclusive",
     "plain fake skipped: SSE-6 SSE-6 went skip",
     "plain fake warned: LIST-8 LIST-8 went warn",
-    "plain fake was inconclusive: IDEM-5 IDEM-5 went inconclusive",
     "plain fake: the default run spent 101 creates of a budget of 100; the ceiling is 100",
   ]);
 });
