@@ -53,6 +53,7 @@ async function exchange(
   label: string,
   conversationId: string | undefined,
   totalBefore: number,
+  settleMs: number,
 ): Promise<RecordedExchange> {
   const message = target.message(label);
   const body = conversationId === undefined ? { message } : { message, conversation_id: conversationId };
@@ -67,19 +68,24 @@ async function exchange(
   const id = conversationId ?? answered.conversationId;
   if (id === undefined) throw new Error(`the ${kind} create "${label}" named no conversation, so the shared conversation cannot be built`);
   if (conversationId === undefined) target.track(id);
-  const listingAfter = await listingGrownPast(target, id, totalBefore, `listing after the ${kind} create "${label}"`);
+  const listingAfter = await listingGrownPast(target, id, totalBefore, `listing after the ${kind} create "${label}"`, target.primary, settleMs);
   return { kind, message, ...answered, totalBefore, listingAfter };
 }
 
 async function record(target: Target, label: string, kinds: readonly ("plain" | "stream")[], until?: (total: number) => boolean): Promise<RecordedConversation> {
-  const first = await exchange(target, "plain", `${label}-0`, undefined, 0);
+  const first = await exchange(target, "plain", `${label}-0`, undefined, 0, target.settleMs);
   const conversationId = first.conversationId;
   if (conversationId === undefined) throw new Error(`the first create of the shared ${label} named no conversation`);
   const exchanges = [first];
+  // A listing that never showed an exchange within --settle-ms is not waited for again in this
+  // conversation: the checks judge what was recorded, and the run stays bounded.
+  let settleMs = first.listingAfter.settled ? target.settleMs : 0;
   for (let i = 1; i < kinds.length; i++) {
     const total = exchanges.at(-1)?.listingAfter.page.total ?? 0;
     if (until?.(total) === true) break;
-    exchanges.push(await exchange(target, kinds[i] ?? "plain", `${label}-${i}`, conversationId, total));
+    const next = await exchange(target, kinds[i] ?? "plain", `${label}-${i}`, conversationId, total, settleMs);
+    if (!next.listingAfter.settled) settleMs = 0;
+    exchanges.push(next);
   }
   return { conversationId, exchanges, reference: await referenceListing(target, conversationId) };
 }

@@ -13,6 +13,8 @@ export interface SettledPage {
   http: HttpResult;
   /** Reads beyond the first before the listing showed it: 0 means read-your-writes held. */
   extraReads: number;
+  /** Whether the listing showed the exchange at all within the window. */
+  settled: boolean;
 }
 
 /**
@@ -26,16 +28,17 @@ export async function listingGrownPast(
   before: number,
   context: string,
   as: Identity = target.primary,
+  settleMs: number = target.settleMs,
 ): Promise<SettledPage> {
   const settled = await settle(
     () => target.client.list(conversationId, { as }),
     (http) => http.status >= 200 && http.status < 300 && totalIn(http) > before,
-    target.settleMs,
+    settleMs,
   );
   const http = settled.value;
   const why = settled.ready ? context : `${context} (waited --settle-ms ${target.settleMs} ms for the exchange to show)`;
   expect2xx(http, why);
-  return { page: expectJson(SpecMessagePage, http, why), http, extraReads: settled.extraReads };
+  return { page: expectJson(SpecMessagePage, http, why), http, extraReads: settled.extraReads, settled: settled.ready };
 }
 
 function totalIn(http: HttpResult): number {
