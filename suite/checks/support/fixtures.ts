@@ -67,7 +67,8 @@ async function exchange(
   }
   const id = conversationId ?? answered.conversationId;
   if (id === undefined) throw new Error(`the ${kind} create "${label}" named no conversation, so the shared conversation cannot be built`);
-  if (conversationId === undefined) target.track(id);
+  // A continuation answered for another conversation (a broken target) left one to clean up too.
+  if (answered.conversationId !== undefined && answered.conversationId !== conversationId) target.track(answered.conversationId);
   const listingAfter = await listingGrownPast(target, id, totalBefore, `listing after the ${kind} create "${label}"`, target.primary, settleMs);
   return { kind, message, ...answered, totalBefore, listingAfter };
 }
