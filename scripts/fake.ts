@@ -1,9 +1,10 @@
 /**
- * npm run fake -- [--port N] [--host H] [--key TOKEN=AGENT[,AGENT...][@CHANNEL]]... [--seed N]
- *                 [--no-faults] [--idempotency-ttl SECONDS] [--mutant NAME] [--variant NAME[,NAME]]
- * Runs the in-memory reference fake until SIGINT or SIGTERM, then prints a summary of the
- * client violations it saw on stderr. First stdout line:
- * "listening on http://HOST:PORT". Bad flags: a message on stderr and exit code 2.
+ * npm run --silent fake -- [--port N] [--host H] [--key TOKEN=AGENT[,AGENT...][@CHANNEL]]...
+ *   [--seed N] [--no-faults] [--idempotency-ttl SECONDS] [--mutant NAME] [--variant NAME[,NAME]]
+ * Runs the in-memory reference fake until SIGINT or SIGTERM (or, under npm or npx, until the
+ * process that started it is gone), then prints a summary of the client violations it saw on
+ * stderr. First stdout line: "listening on http://HOST:PORT" (`--silent` keeps npm's banner out
+ * of the way). Bad flags: a message on stderr and exit code 2.
  */
 import { UsageError, parseFlagValues, wholeNumberFlag } from "./cli-flags.ts";
 import { summaryLines } from "../fake-server/client-rules/summary.ts";
@@ -28,7 +29,8 @@ function nameLines(names: readonly string[]): string {
   return lines.map((l) => `                            ${l}`).join("\n");
 }
 
-const USAGE = `Usage: agent-service-fake [options]   (in this repository: npm run fake -- [options])
+const USAGE = `Usage: agent-service-fake [options]
+       (in this repository: npm run --silent fake -- [options])
 
 Runs the in-memory reference fake of the Conversational Agent Service.
 
@@ -109,20 +111,33 @@ async function main(): Promise<number> {
     process.stderr.write(`agent-service-fake: ${error instanceof Error ? error.message : String(error)}\n`);
     return 2;
   }
-  process.stdout.write(`listening on ${server.url}\n`);
-  const broken = flags.mutant === undefined ? undefined : mutantByName(flags.mutant);
-  // A mutant is not the reference fake: say so where a person will see it.
-  if (broken) process.stderr.write(`fake: mutant ${broken.name} breaks ${broken.requirement} on purpose: ${broken.description}\n`);
   const running = server;
-  await new Promise<void>((resolve) => {
+  const stopped = new Promise<void>((resolve) => {
+    let stopping = false;
+    // The handlers stay: under `npm run fake` one Ctrl-C arrives twice, from the terminal and
+    // forwarded by npm, and a second signal without a handler would kill the fake mid-close.
     const stop = () => {
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
+      if (stopping) return;
+      stopping = true;
+      clearInterval(orphanWatch);
       void running.close().then(resolve);
     };
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
+    // npx, and npm scripts without `exec` (npm_lifecycle_event is set), run the fake under `sh -c`,
+    // which dies of the signal npm forwards without passing it on (dash does not exec the last
+    // command). Node has no event for a parent's exit: the fake watches for being re-parented.
+    const parent = process.ppid;
+    const orphanWatch = process.env.npm_lifecycle_event === undefined
+      ? undefined
+      : setInterval(() => process.ppid !== parent && stop(), 200).unref();
   });
+  // Printed once the handlers are in place: whoever reads this line may signal the fake at once.
+  process.stdout.write(`listening on ${running.url}\n`);
+  const broken = flags.mutant === undefined ? undefined : mutantByName(flags.mutant);
+  // A mutant is not the reference fake: say so where a person will see it.
+  if (broken) process.stderr.write(`fake: mutant ${broken.name} breaks ${broken.requirement} on purpose: ${broken.description}\n`);
+  await stopped;
   // What the clients broke while the fake ran (fake-server/CLIENT-TESTING.md), for the developer who stopped it.
   process.stderr.write(`${summaryLines(running.clientViolationCounts()).join("\n")}\n`);
   return 0;

@@ -5,7 +5,6 @@
  * from TypeScript. Everything runs on plain node: the consumer has neither tsx nor TypeScript.
  */
 
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -16,7 +15,8 @@ import { CONSUMER_PACKAGE_JSON, CONSUMER_TS, consumerTsconfig, SMOKE_MJS } from 
 // For the client-testing guide's test, at the end of this file.
 import { relative } from "node:path";
 import { GUIDE, guideFiles, guideTsconfig } from "./consumer-files.ts";
-import { cleanEnv, runCommand } from "./command.ts";
+import { runCommand } from "./command.ts";
+import { expectStopped, startFake } from "./fake-launcher.ts";
 import { stagePackage } from "./stage.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
@@ -24,6 +24,8 @@ const NAME = "agent-service-conformance";
 /** Build, pack and install share this; each step below has its own, smaller limit. */
 const SETUP_LIMIT_MS = 90_000;
 const STEP_LIMIT_MS = 60_000;
+/** Below the step's limit, so that a fake left running fails its test with the output. */
+const FAKE_LIMIT_MS = 45_000;
 
 let work: string | undefined;
 let app = "";
@@ -91,32 +93,11 @@ describe("installed into an empty project", () => {
     }
   });
 
-  test("npx agent-service-fake --port 0 prints where it listens, serves the API, and stops on SIGTERM", async ({ onTestFinished }) => {
-    // Its own process group, signalled as a whole the way a terminal's Ctrl-C is: npx runs the
-    // bin through a shell that does not pass signals on.
-    const child = spawn("npx", npx("agent-service-fake", ["--port", "0"]), { cwd: app, env: cleanEnv(), stdio: ["ignore", "pipe", "pipe"], detached: true });
-    const signalGroup = (signal: NodeJS.Signals) => {
-      try {
-        if (child.pid !== undefined) process.kill(-child.pid, signal);
-      } catch {
-        // The group is gone already.
-      }
-    };
-    onTestFinished(() => signalGroup("SIGKILL"));
-    // "close": every process of the group has exited and let go of the output pipes.
-    const closed = new Promise<void>((resolve) => child.on("close", () => resolve()));
-    let stdout = "";
-    let stderr = "";
-    child.stderr.on("data", (part: Buffer) => (stderr += part.toString()));
-    const url = await new Promise<string>((resolve, reject) => {
-      child.stdout.on("data", (part: Buffer) => {
-        stdout += part.toString();
-        const match = /^listening on (http:\/\/\S+)\n/.exec(stdout);
-        if (match?.[1] !== undefined) resolve(match[1]);
-      });
-      child.on("close", (code) => reject(new Error(`the fake exited (${code}) before listening:\n${stdout}${stderr}`)));
-    });
-    const res = await fetch(`${url}/v1/agents/agent-a/responses`, {
+  test("npx agent-service-fake --port 0 prints where it listens, serves the API, and stops with npx on SIGTERM", async ({ onTestFinished }) => {
+    // npx runs the bin under `sh -c`, which dies of the forwarded signal without passing it on:
+    // the fake sees it was orphaned and stops (scripts/fake.ts).
+    const fake = await startFake("npx", npx("agent-service-fake", ["--port", "0"]), { cwd: app, timeoutMs: FAKE_LIMIT_MS }, onTestFinished);
+    const res = await fetch(new URL("/v1/agents/agent-a/responses", fake.url), {
       method: "POST",
       headers: { authorization: "Bearer sk-fake-a", "content-type": "application/json", "idempotency-key": "pack-test-1" },
       body: JSON.stringify({ message: "What are your opening hours?" }),
@@ -124,10 +105,15 @@ describe("installed into an empty project", () => {
     });
     expect(res.status).toBe(200);
     expect(ResponseResult.safeParse(await res.json()).success).toBe(true);
+    process.kill(fake.launcher.pid, "SIGTERM");
+    await expectStopped(fake);
+  }, STEP_LIMIT_MS);
 
-    signalGroup("SIGTERM");
-    await closed;
-    await expect(fetch(url, { signal: AbortSignal.timeout(STEP_LIMIT_MS) })).rejects.toThrow();
+  test("node_modules/.bin/agent-service-fake is the fake's own process: SIGINT stops it, exit 0", async ({ onTestFinished }) => {
+    const fake = await startFake(join(app, "node_modules/.bin/agent-service-fake"), ["--port", "0"], { cwd: app, timeoutMs: FAKE_LIMIT_MS }, onTestFinished);
+    process.kill(fake.launcher.pid, "SIGINT");
+    const result = await expectStopped(fake);
+    expect(result.code, result.output).toBe(0);
   }, STEP_LIMIT_MS);
 
   test("npx agent-conformance runs the built checks against its embedded fake, from any directory", async () => {
