@@ -14,7 +14,7 @@ import { runTargets, type TargetRun } from "./run-targets.ts";
 import { labelOf, mutantTargets, PLAIN_TARGET, proofTargets, SMOKE_TARGET, variantTargets } from "./targets.ts";
 
 /** Only stops a hung gate; the runs' own deadlines end them long before. */
-const BACKSTOP_MS = 8 * 60_000;
+const BACKSTOP_MS = 20 * 60_000;
 
 const runs = new Map<string, TargetRun>();
 let reportRoot: string | undefined;

@@ -36,7 +36,7 @@ export interface RunTargetsOptions {
   runs?: number;
   /** fast-check seed of every run (default: a fresh one per run, recorded in its report). */
   seed?: number;
-  /** A run longer than this kills its lane and counts as a harness failure (default 120 s). */
+  /** A run longer than this kills its lane and counts as a harness failure (default 240 s: paced and rate-limited variants take a minute alone). */
   targetTimeoutMs?: number;
   /** Called as each run finishes (progress). */
   onRun?: (run: TargetRun, done: number, total: number) => void;
@@ -69,7 +69,7 @@ function release(lane: Lane): void {
 /** Runs every target and resolves with one TargetRun each, in the order of `targets`. */
 export function runTargets(targets: readonly ProofTarget[], options: RunTargetsOptions): Promise<TargetRun[]> {
   const laneCount = Math.max(1, Math.min(options.lanes ?? 2, targets.length));
-  const timeoutMs = options.targetTimeoutMs ?? 120_000;
+  const timeoutMs = options.targetTimeoutMs ?? 240_000;
   const queue = targets.map((target, id) => ({ target, id }));
   const results: (TargetRun | undefined)[] = targets.map(() => undefined);
   let finished = 0;
