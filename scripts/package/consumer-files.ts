@@ -75,8 +75,8 @@ export const wrong: ResponseResult = { conversation_id: 1, response: "", citatio
 export const alsoWrong: Promise<FakeServer> = createFakeServer({ colour: "blue" });
 `;
 
-/** Node's types come from the repository: the consumer installs nothing but the package. */
-export function consumerTsconfig(typeRoots: string): string {
+/** A strict project whose Node types come from the repository: the consumer installs nothing but the package. */
+function strictTsconfig(typeRoots: string, extra: Record<string, unknown>, sources: Record<string, string[]>): string {
   return `${JSON.stringify({
     compilerOptions: {
       target: "ES2023",
@@ -84,12 +84,17 @@ export function consumerTsconfig(typeRoots: string): string {
       moduleResolution: "nodenext",
       strict: true,
       noEmit: true,
+      ...extra,
       skipLibCheck: true,
       typeRoots: [typeRoots],
       types: ["node"],
     },
-    files: ["consumer.ts"],
+    ...sources,
   }, null, 2)}\n`;
+}
+
+export function consumerTsconfig(typeRoots: string): string {
+  return strictTsconfig(typeRoots, {}, { files: ["consumer.ts"] });
 }
 
 /** The guide whose TypeScript blocks the package test writes out and runs as printed. */
@@ -122,18 +127,5 @@ export function guideFiles(markdown: string): GuideFile[] {
 
 /** The compiler options the guide asks for (allowImportingTsExtensions, noEmit) on a strict project. */
 export function guideTsconfig(typeRoots: string): string {
-  return `${JSON.stringify({
-    compilerOptions: {
-      target: "ES2023",
-      module: "nodenext",
-      moduleResolution: "nodenext",
-      strict: true,
-      noEmit: true,
-      allowImportingTsExtensions: true,
-      skipLibCheck: true,
-      typeRoots: [typeRoots],
-      types: ["node"],
-    },
-    include: ["**/*.ts"],
-  }, null, 2)}\n`;
+  return strictTsconfig(typeRoots, { allowImportingTsExtensions: true }, { include: ["**/*.ts"] });
 }

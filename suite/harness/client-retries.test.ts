@@ -7,21 +7,14 @@ import { afterEach, describe, expect, test, vi } from "vitest";
 import { Semaphore } from "./budget.ts";
 import { createClient, createPool, type ClientObserver } from "./client.ts";
 import { InconclusiveError } from "./errors.ts";
-import { serveHttp } from "./local-servers.ts";
+import { serveHttp, TEST_CLIENT_LIMITS } from "./local-servers.ts";
 import { Redactor } from "./redact.ts";
 import { Pacer, retryAfterMs, waitBeforeRetry } from "./retry.ts";
 import type { RetryNote, ServiceClient } from "./types.ts";
 
 const KEY = "sk-live-0123456789abcdef";
 const GATEWAY_SECRET = "gw-secret-value-42";
-const LIMITS = {
-  requestTimeoutMs: 2_000,
-  firstEventTimeoutMs: 2_000,
-  idleTimeoutMs: 2_000,
-  streamTimeoutMs: 5_000,
-  maxResponseBytes: 16 * 1024,
-  maxStreamBytes: 64 * 1024,
-};
+const LIMITS = TEST_CLIENT_LIMITS;
 
 const pools: { close(): Promise<void> }[] = [];
 afterEach(async () => {

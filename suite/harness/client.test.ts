@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import { Semaphore } from "./budget.ts";
 import { createClient, createPool, type ClientLimits, type ClientObserver } from "./client.ts";
 import { HarnessError, InconclusiveError } from "./errors.ts";
-import { closedPortUrl, serveHttp, serveTcp, writeFlood } from "./local-servers.ts";
+import { closedPortUrl, serveHttp, serveTcp, writeFlood, TEST_CLIENT_LIMITS } from "./local-servers.ts";
 import { Redactor } from "./redact.ts";
 import type { Identity, ServiceClient, Transcript } from "./types.ts";
 
@@ -10,14 +10,7 @@ const KEY = "sk-live-0123456789abcdef";
 const OTHER_KEY = "sk-other-fedcba9876543210";
 const primary: Identity = { apiKey: KEY, agentId: "agent-a" };
 
-const LIMITS: ClientLimits = {
-  requestTimeoutMs: 2_000,
-  firstEventTimeoutMs: 2_000,
-  idleTimeoutMs: 2_000,
-  streamTimeoutMs: 5_000,
-  maxResponseBytes: 16 * 1024,
-  maxStreamBytes: 64 * 1024,
-};
+const LIMITS: ClientLimits = TEST_CLIENT_LIMITS;
 
 const pools: { close(): Promise<void> }[] = [];
 afterEach(async () => {

@@ -98,3 +98,13 @@ export async function writeFlood(res: ServerResponse, block: Buffer, total: numb
   if (!res.destroyed) res.end();
   return written;
 }
+
+/** Client limits for tests against these servers: short, with room for a busy machine. */
+export const TEST_CLIENT_LIMITS = {
+  requestTimeoutMs: 2_000,
+  firstEventTimeoutMs: 2_000,
+  idleTimeoutMs: 2_000,
+  streamTimeoutMs: 5_000,
+  maxResponseBytes: 16 * 1024,
+  maxStreamBytes: 64 * 1024,
+} as const;

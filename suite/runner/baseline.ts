@@ -12,7 +12,7 @@
  *   or names one the catalog does not have stops the run before it starts (exit 2).
  */
 
-import { readFile } from "node:fs/promises";
+import { readJsonFile } from "./read-json-file.ts";
 import { z } from "zod";
 import { requirementById } from "../../requirements/catalog.ts";
 import type { RequirementReport } from "../harness/report-types.ts";
@@ -62,20 +62,8 @@ export function parseBaseline(file: string, json: unknown): BaselineLoad {
 
 /** Reads `path` (named `file` in messages) and validates it. */
 export async function loadBaseline(file: string, path: string): Promise<BaselineLoad> {
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message;
-    return { ok: false, errors: [`--baseline ${file}: cannot be read: ${reason}`] };
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    return { ok: false, errors: [`--baseline ${file}: not JSON: ${(error as Error).message}`] };
-  }
-  return parseBaseline(file, json);
+  const loaded = await readJsonFile("--baseline", file, path);
+  return loaded.ok ? parseBaseline(file, loaded.json) : { ok: false, errors: [loaded.error] };
 }
 
 /** Dates are compared as YYYY-MM-DD strings; an entry still holds on its `expires` day. */

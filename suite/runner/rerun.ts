@@ -4,8 +4,8 @@
  * JSON or is not a conformance report stops the run before it starts (exit 2).
  */
 
-import { readFile } from "node:fs/promises";
 import { z } from "zod";
+import { readJsonFile } from "./read-json-file.ts";
 import { requirementById } from "../../requirements/catalog.ts";
 import type { RequirementStatus } from "../harness/report-types.ts";
 
@@ -34,18 +34,6 @@ export function rerunIds(file: string, json: unknown): RerunLoad {
 
 /** Reads `path` (named `file` in messages) and picks what to run again. */
 export async function loadRerun(file: string, path: string): Promise<RerunLoad> {
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message;
-    return { ok: false, error: `--rerun-failed ${file}: cannot be read: ${reason}` };
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    return { ok: false, error: `--rerun-failed ${file}: not JSON: ${(error as Error).message}` };
-  }
-  return rerunIds(file, json);
+  const loaded = await readJsonFile("--rerun-failed", file, path);
+  return loaded.ok ? rerunIds(file, loaded.json) : loaded;
 }
