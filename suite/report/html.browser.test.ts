@@ -4,12 +4,12 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Page } from "playwright-core";
 import { afterAll, expect, test } from "vitest";
-import { launchHeadlessChromium, type HeadlessChromium } from "./headless-chromium.ts";
+import { launchHeadlessChromium, type HeadlessChromium } from "../../test-support/headless-chromium.ts";
 import { writeHtmlReport } from "./html.ts";
 import { HOSTILE_MESSAGE, REQUEST_URL, sampleReport } from "./sample-report.ts";
 
 // One browser and one page for the file: what a person sees when they open report.html.
-// Opened by the first test that needs it, so a missing Chromium fails every test (never skips one).
+// Opened by the first test that needs it, so a browser that cannot start fails every test (never skips one).
 let session: Promise<{ browser: HeadlessChromium; page: Page }> | undefined;
 let dir: string | undefined;
 /** Every request the page made other than loading the report file itself. */
