@@ -53,6 +53,9 @@ async function smallStream(target: Target): Promise<{ conversation: RecordedConv
 
 const readsSmall = { creates: 0, uses: [smallConversation], smoke: true } as const;
 
+/** A stream's delta events, in arrival order. */
+const deltasOf = (stream: StreamResult) => stream.events.filter((e) => e.event === EVENT.delta);
+
 check(
   ["SSE-1"],
   "the stream answers 2xx with Content-Type text/event-stream",
@@ -248,22 +251,21 @@ check(
   "a multi-delta stream is delivered as it is produced, not buffered until the end",
   readsSmall,
   async (target) => {
-    // A fresh exchange, not a replay: a replayed stream may fairly be sent at once.
     const { stream: s } = await smallStream(target);
     inconclusiveIfCutShort(s, SMALL);
     expectStreamOk(s, SMALL);
-    const deltaCount = s.events.filter((e) => e.event === EVENT.delta).length;
-    if (deltaCount < 2) skipCheck(`the stream had ${deltaCount} delta(s), so incremental delivery cannot be judged`);
-    const deltas = s.events.filter((e) => e.event === EVENT.delta || e.event === EVENT.completed);
-    const chunks = new Set(deltas.map((e) => e.chunk));
-    expectThat(chunks.size > 1, `all ${deltas.length} delta and completed events arrived in one network read`, s);
-    const first = deltas[0];
-    const last = deltas[deltas.length - 1];
-    expectThat(
-      first !== undefined && last !== undefined && last.at > first.at,
-      "the first delta and the completed event arrived at the same moment",
-      s,
-    );
+    // Every finished stream of the run counts: a busy machine may deliver one stream's events
+    // in a single read, but a server that buffers buffers them all. (Replays may fairly come
+    // at once; one stream delivered in pieces is enough.)
+    const judged = [s, ...observedStreams().filter((other) => other !== s)].filter((stream) => deltasOf(stream).length >= 2);
+    if (judged.length === 0) skipCheck(`no stream of this run had two deltas or more, so incremental delivery cannot be judged`);
+    const incremental = judged.some((stream) => {
+      const events = [...deltasOf(stream), ...stream.events.filter((e) => e.event === EVENT.completed)];
+      const first = events[0];
+      const last = events[events.length - 1];
+      return new Set(events.map((e) => e.chunk)).size > 1 && first !== undefined && last !== undefined && last.at > first.at;
+    });
+    expectThat(incremental, `each of the ${judged.length} multi-delta stream(s) of this run arrived with all its delta and completed events in one network read`, s);
   },
 );
 
