@@ -233,7 +233,7 @@ export function createClient(options: ClientOptions): ServiceClient {
       const transcript = record(message);
       observer?.onExchange(transcript);
       if (failed instanceof TargetError) throw new TargetError(failed.kind, message, transcript);
-      if (failed instanceof InconclusiveError) throw new InconclusiveError(failed.kind, message, failed.flag, transcript);
+      if (failed instanceof InconclusiveError) throw new InconclusiveError(failed.kind, redactor.scrub(failed.detail), failed.flag, transcript);
       throw new HarnessError(failed.kind, message);
     } finally {
       clearTimeout(timer);

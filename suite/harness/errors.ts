@@ -128,11 +128,14 @@ export class InconclusiveError extends Error {
   readonly kind: InconclusiveKind;
   /** The flag that gives the target more room, e.g. "--request-timeout". */
   readonly flag: string;
+  /** What happened, without the advice the message adds. */
+  readonly detail: string;
   readonly transcript: Transcript | undefined;
-  constructor(kind: InconclusiveKind, message: string, flag: string, transcript?: Transcript) {
-    super(`${message} (inconclusive: raise ${flag} to give the target more room)`);
+  constructor(kind: InconclusiveKind, detail: string, flag: string, transcript?: Transcript) {
+    super(`${detail} (inconclusive: raise ${flag} to give the target more room)`);
     this.kind = kind;
     this.flag = flag;
+    this.detail = detail;
     this.transcript = transcript;
   }
 }

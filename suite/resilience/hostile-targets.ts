@@ -2,9 +2,9 @@
  * Local servers that misbehave in one way each, for running the whole conformance suite
  * against them. Each echoes the request's Authorization header somewhere in what it sends,
  * so that a key which reaches any output unredacted would be seen. Where a target is hostile
- * only on some endpoints, the others answer plausibly (a fresh conversation for a create,
- * 404 conversation_not_found for a listing or delete), so that the run gets past its
- * preflight and meets the hostility inside the checks.
+ * only on some endpoints, the others answer plausibly (a create starts or continues a
+ * conversation it then lists; an unknown one is 404 conversation_not_found), so that the run
+ * gets past its preflight and its shared conversations and meets the hostility inside the checks.
  */
 
 import { randomUUID } from "node:crypto";
@@ -24,15 +24,72 @@ export function endpointOf(req: IncomingMessage): Endpoint {
 
 const echo = (req: IncomingMessage) => String(req.headers.authorization ?? "");
 
-function plausible(req: IncomingMessage, res: ServerResponse): void {
+/** Messages per conversation a plausible endpoint created (two per exchange), per server port. */
+const conversations = new Map<number, Map<string, number>>();
+
+function conversationsOf(req: IncomingMessage): Map<string, number> {
+  const port = req.socket.localPort ?? 0;
+  let known = conversations.get(port);
+  if (known === undefined) conversations.set(port, (known = new Map()));
+  return known;
+}
+
+/** The key the hostile-target tests use: a plausible endpoint refuses any other (AUTH-1). */
+const KEY_PREFIX = "Bearer sk-hostile-";
+
+/** Answers 401 to a request without the tests' key, as every endpoint of these targets does; true when it did. */
+function refused(req: IncomingMessage, res: ServerResponse): boolean {
+  if (echo(req).startsWith(KEY_PREFIX)) return false;
+  res.writeHead(401, { "content-type": "application/json", "www-authenticate": "Bearer" });
+  res.end(JSON.stringify({ error: { code: "unauthorized", message: "a valid key is required" } }));
+  return true;
+}
+
+function plausible(req: IncomingMessage, res: ServerResponse, body: string): void {
+  if (refused(req, res)) return;
   const endpoint = endpointOf(req);
+  const known = conversationsOf(req);
+  const json = (status: number, answer: unknown) => {
+    res.writeHead(status, { "content-type": "application/json" });
+    res.end(JSON.stringify(answer));
+  };
   if (endpoint === "create") {
-    res.writeHead(200, { "content-type": "application/json" });
-    res.end(JSON.stringify({ conversation_id: randomUUID(), response: `you sent ${echo(req)}`, citations: [] }));
+    let asked: unknown;
+    try {
+      asked = (JSON.parse(body) as { conversation_id?: unknown }).conversation_id;
+    } catch {
+      asked = undefined;
+    }
+    const id = typeof asked === "string" && known.has(asked) ? asked : randomUUID();
+    known.set(id, (known.get(id) ?? 0) + 2);
+    return json(200, { conversation_id: id, response: `you sent ${echo(req)}`, citations: [] });
+  }
+  const id = /\/conversations\/([^/?]+)/.exec(req.url ?? "")?.[1] ?? "";
+  const total = known.get(id);
+  if (endpoint === "list" && total !== undefined) {
+    const url = new URL(req.url ?? "/", "http://target");
+    const page = Number(url.searchParams.get("page") ?? "1");
+    const size = Number(url.searchParams.get("page_size") ?? "50");
+    if (!Number.isInteger(page) || page < 1 || !Number.isInteger(size) || size < 1 || size > 100) {
+      return json(400, { error: { code: "invalid_pagination", message: `bad page for ${echo(req)}` } });
+    }
+    const items = Array.from({ length: total }, (_, i) => ({ id: `${id}-${i}`, role: i % 2 === 0 ? "user" : "assistant", content: "…" }));
+    const now = "2026-01-01T00:00:00.000Z";
+    return json(200, {
+      conversation: { id, created_at: now, updated_at: now },
+      items: items.slice((page - 1) * size, page * size),
+      page,
+      page_size: size,
+      total,
+      has_more: page * size < total,
+    });
+  }
+  if (endpoint === "delete" && total !== undefined) {
+    known.delete(id);
+    res.writeHead(204).end();
     return;
   }
-  res.writeHead(404, { "content-type": "application/json" });
-  res.end(JSON.stringify({ error: { code: "conversation_not_found", message: `not for ${echo(req)}` } }));
+  json(404, { error: { code: "conversation_not_found", message: `not for ${echo(req)}` } });
 }
 
 /** Keeps calling `tick` every `everyMs` until the client goes away. */
@@ -45,9 +102,12 @@ const MiB = 1024 * 1024;
 
 export interface HostileTarget {
   name: string;
-  /** What the run should conclude: 1 the target does not conform, 2 the run could not start (unreachable, or not this API). */
-  exitCode: 1 | 2;
-  /** What a failed requirement's reason (exit 1) or the error output (exit 2) must say. */
+  /**
+   * What the run should conclude: 1 the target does not conform, 2 the run could not start
+   * (unreachable, or not this API), 3 it never let some MUST finish (and nothing failed).
+   */
+  exitCode: 1 | 2 | 3;
+  /** What a failed or inconclusive requirement's reason, or the error output (exit 2), must say. */
   evidence: RegExp;
   start(register: Register): Promise<{ url: string }>;
 }
@@ -64,8 +124,9 @@ export const HOSTILE_TARGETS: readonly HostileTarget[] = [
     exitCode: 1,
     evidence: /total-timeout: the stream did not finish within/,
     start: (register) =>
-      serveHttp((req, res) => {
-        if (endpointOf(req) !== "stream") return plausible(req, res);
+      serveHttp((req, res, body) => {
+        if (endpointOf(req) !== "stream") return plausible(req, res, body);
+        if (refused(req, res)) return;
         res.writeHead(200, { "content-type": "text/event-stream" });
         res.write(`event: response.created\ndata: {"type":"response.created","note":${JSON.stringify(echo(req))}}\n\n`);
         whileOpen(res, 100, () => res.write(`: still here for ${echo(req)}\n\n`));
@@ -76,8 +137,9 @@ export const HOSTILE_TARGETS: readonly HostileTarget[] = [
     exitCode: 1,
     evidence: /has data that is not JSON/,
     start: (register) =>
-      serveHttp(async (req, res) => {
-        if (endpointOf(req) !== "stream") return plausible(req, res);
+      serveHttp(async (req, res, body) => {
+        if (endpointOf(req) !== "stream") return plausible(req, res, body);
+        if (refused(req, res)) return;
         res.writeHead(200, { "content-type": "text/event-stream" });
         await writeParts(res, [
           Buffer.from([0x00, 0xff, 0xfe, 0x0d, 0x0a, 0xc3, 0x28, 0xe2, 0x82]),
@@ -95,9 +157,10 @@ export const HOSTILE_TARGETS: readonly HostileTarget[] = [
     exitCode: 1,
     evidence: /passed the cap of \d+ bytes/,
     start: (register) =>
-      serveHttp(async (req, res) => {
+      serveHttp(async (req, res, body) => {
         const endpoint = endpointOf(req);
-        if (endpoint !== "create" && endpoint !== "stream") return plausible(req, res);
+        if (endpoint !== "create" && endpoint !== "stream") return plausible(req, res, body);
+        if (refused(req, res)) return;
         // No Content-Length: the client only learns the size by reading.
         res.writeHead(200, { "content-type": endpoint === "stream" ? "text/event-stream" : "application/json" });
         const line = endpoint === "stream"
@@ -111,9 +174,10 @@ export const HOSTILE_TARGETS: readonly HostileTarget[] = [
     exitCode: 1,
     evidence: /connection-reset|the stream broke/,
     start: (register) =>
-      serveHttp(async (req, res) => {
+      serveHttp(async (req, res, body) => {
         const endpoint = endpointOf(req);
-        if (endpoint !== "create" && endpoint !== "stream") return plausible(req, res);
+        if (endpoint !== "create" && endpoint !== "stream") return plausible(req, res, body);
+        if (refused(req, res)) return;
         const whole = endpoint === "stream"
           ? `event: response.created\ndata: {"type":"response.created","echo":${JSON.stringify(echo(req))}}\n\n`
           : JSON.stringify({ conversation_id: randomUUID(), response: echo(req), citations: [] });
@@ -130,7 +194,7 @@ export const HOSTILE_TARGETS: readonly HostileTarget[] = [
     exitCode: 2,
     evidence: /answers with an HTML page, not this API: is --base-url \(CONFORMANCE_BASE_URL\) the service's base URL\?/,
     start: (register) =>
-      serveHttp((req, res) => {
+      serveHttp((req, res, body) => {
         res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
         res.end(`<!doctype html><html><body><h1>Welcome</h1><p>Signed in as ${echo(req)}</p></body></html>`);
       }, register),
