@@ -126,3 +126,30 @@ test("a conforming target that rate-limits its first two requests is waited out,
   // The preflight's one create is the run's: counted, and its conversation already deleted.
   expect(result.report?.creates.spent).toBe(1);
 }, 30_000);
+
+/** FastAPI's router answers every path it does not know this way. */
+const FRAMEWORK_404 = JSON.stringify({ detail: "Not Found" });
+
+test("a framework's own 404 on every path (a wrong base URL on a FastAPI service)", async () => {
+  const server = await serveHttp((_req, res) => res.writeHead(404, { "content-type": "application/json" }).end(FRAMEWORK_404));
+  await expectDiagnosis(
+    { baseUrl: server.url, apiKey: KEY, agentId: "agent-a" },
+    `${server.url} (agent agent-a) does not serve this API (the message listing answered 404 with a JSON body that names no error code): is --base-url (CONFORMANCE_BASE_URL) the service's base URL?`,
+  );
+});
+
+test("a conforming target whose unknown listing names no code is not diagnosed: its delete vouches for it", async () => {
+  const upstream = await fake();
+  const proxy = await serveHttp(async (req, res, body) => {
+    const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => name !== "host" && name !== "connection")) as Record<string, string>;
+    const answer = await fetch(`${upstream}${req.url ?? ""}`, { method: req.method ?? "GET", headers, body: body === "" ? undefined : body });
+    const kept = [...answer.headers].filter(([name]) => !["content-length", "transfer-encoding", "connection", "keep-alive"].includes(name));
+    // LIST-9 is only a SHOULD: a listing may answer an unknown conversation without a code.
+    const listing = req.method === "GET" && answer.status === 404;
+    res.writeHead(answer.status, Object.fromEntries(kept)).end(listing ? FRAMEWORK_404 : await answer.text());
+  });
+  const result = await run({ baseUrl: proxy.url, apiKey: KEY, agentId: "agent-a", only: ["LIST-9"] });
+  expect(result.stderr).toEqual([]);
+  expect(result.report?.requirements.find((r) => r.id === "LIST-9")?.status).toBe("warn");
+  expect(result.exitCode).toBe(0);
+});

@@ -141,6 +141,9 @@ function lookOf(answer: Answered): Look {
   const code = plainCode(answer);
   if (code.includes("agent")) return "agent";
   if (code.endsWith("notfound") && !code.includes("conversation")) return "no-route";
+  // JSON naming no code at all ({"detail":"Not Found"} of a framework's router): suspicious too,
+  // and, like every suspicion here, only diagnosed when the delete does not vouch for the target.
+  if (code === "") return "no-route";
   return "fine";
 }
 
@@ -154,7 +157,7 @@ function described(answer: Answered): string {
   if (code !== undefined) return `${answer.status} with code ${code.replace(/[^\x21-\x7e]/g, "?").slice(0, 60)}`;
   if (answer.text.trim() === "") return `${answer.status} with no body`;
   if (answer.json === undefined) return `${answer.status} with a body that is not JSON`;
-  return String(answer.status);
+  return `${answer.status} with a JSON body that names no error code`;
 }
 
 /** The base URL without a trailing /v1 segment, if it has one (the suite adds /v1 itself). */
