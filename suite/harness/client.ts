@@ -71,11 +71,10 @@ const USER_AGENT = "agent-conformance/0.1";
 /**
  * The run's dispatcher: keep-alive connections matching the concurrency cap, through the proxy
  * of HTTPS_PROXY / HTTP_PROXY unless NO_PROXY exempts the target (a private CA comes from
- * NODE_EXTRA_CA_CERTS, which Node reads at start-up).
+ * NODE_EXTRA_CA_CERTS, which Node reads at start-up). `baseUrl` stays in the signature the
+ * package's `./client` export published, though one agent now serves whatever origin it names.
  */
-export function createPool(baseUrl: string, concurrency: number, requestTimeoutMs: number): Dispatcher {
-  void baseUrl;
-  const options = {
+export function createPool(baseUrl: string, concurrency: number, requestTimeoutMs: number): Dispatcher {  const options = {
     connections: concurrency,
     pipelining: 1,
     keepAliveTimeout: 4_000,
