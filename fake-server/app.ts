@@ -1,26 +1,30 @@
 import { setMaxListeners } from "node:events";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import polka, { type Middleware } from "polka";
-import { LoggedRequest, RequestLog } from "./admin/request-log.ts";
+import { LoggedRequest, type RequestLog } from "./admin/request-log.ts";
 import { createAnswerEngine, type AnswerEngine } from "./answers/engine.ts";
 import { authenticate, skippedAuthGrant } from "./auth.ts";
 import { underBasePath } from "./base-path.ts";
 import type { Behavior } from "./behavior.ts";
 import { systemClock, type Clock } from "./clock.ts";
-import { ClientRuleObserver } from "./client-rules/observer.ts";
+import type { ClientRuleObserver } from "./client-rules/observer.ts";
 import type { AppContext, FakeRequest, Handler } from "./context.ts";
-import { ConversationStore, type StoreStats } from "./conversations/store.ts";
+import type { ConversationStore, StoreStats } from "./conversations/store.ts";
 import { overloadFor } from "./deployment/overload.ts";
 import { rateLimiterFor } from "./deployment/rate-limit.ts";
 import { baseFaultPlan } from "./faults.ts";
 import { ApiError } from "./http/api-error.ts";
-import { fail } from "./http/fail.ts";
+import { withCors } from "./http/cors.ts";
+import { fail, failControl } from "./http/fail.ts";
 import { sendError } from "./http/respond.ts";
-import { IdempotencyStore } from "./idempotency/store.ts";
+import type { IdempotencyStore } from "./idempotency/store.ts";
 import { newUuid } from "./ids.ts";
 import { InFlight } from "./in-flight.ts";
 import { resolveOptions, type FakeServerOptions, type ResolvedOptions } from "./options.ts";
 import { buildRoutes, describeRoutes, type Route } from "./routes/table.ts";
+import { SessionRegistry } from "./sessions/registry.ts";
+import { SESSION_HEADER, sessionName } from "./sessions/session-name.ts";
+import type { SharedContext } from "./sessions/session.ts";
 import { TimerRegistry } from "./timers.ts";
 import { uuidV7Generator } from "./uuid-v7.ts";
 
@@ -32,7 +36,7 @@ export interface AppDependencies {
   engine: AnswerEngine;
 }
 
-/** The stores and registries behind an app, for tests that seed or inspect them directly. */
+/** The stores and registries behind an app (those of the default session), for tests that seed or inspect them directly. */
 export interface FakeInternals {
   readonly options: ResolvedOptions;
   readonly conversations: ConversationStore;
@@ -41,6 +45,8 @@ export interface FakeInternals {
   readonly inFlight: InFlight;
   readonly requestLog: RequestLog;
   readonly clientRules: ClientRuleObserver;
+  readonly sessions: SessionRegistry;
+  /** Totals over every session. */
   snapshot(): StoreStats & { idempotencyRecords: number };
 }
 
@@ -62,26 +68,29 @@ const isUnder = (path: string, prefix: string) =>
   (path.startsWith(prefix) || path.slice(0, prefix.length).toLowerCase() === prefix);
 
 const LOG_ENTRY = Symbol("request-log.entry");
-type LoggedResponse = ServerResponse & { [LOG_ENTRY]?: LoggedRequest; req: FakeRequest };
+const SESSION_CONTEXT = Symbol("session.context");
+type LoggedResponse = ServerResponse & { [LOG_ENTRY]?: LoggedRequest; [SESSION_CONTEXT]?: AppContext; req: FakeRequest };
 
 /**
- * Logs a request. Its `close` listener, one per app and shared by the responses (no closure
- * per request), also tells the client-rule observer: one listener per response rather than
- * one per module.
+ * Logs a request in its session. The `close` listener, one per app and shared by the
+ * responses (no closure per request), also tells the session's client-rule observer.
  */
-function requestLogger(ctx: AppContext): (req: FakeRequest, res: ServerResponse) => void {
-  function onClose(this: LoggedResponse): void {
-    ctx.clientRules.responseClosed(this);
-    const entry = this[LOG_ENTRY];
-    if (entry === undefined) return;
-    this[LOG_ENTRY] = undefined;
-    entry.closed(this.statusCode, performance.now(), this.req.warnings);
-    ctx.requestLog.add(entry);
-  }
-  return (req, res) => {
-    (res as LoggedResponse)[LOG_ENTRY] = new LoggedRequest(ctx.clock.now(), performance.now(), req.method, req.path, req.headers.authorization);
-    res.on("close", onClose);
-  };
+function logRequest(ctx: AppContext, req: FakeRequest, res: ServerResponse): void {
+  const logged = res as LoggedResponse;
+  logged[LOG_ENTRY] = new LoggedRequest(ctx.clock.now(), performance.now(), req.method, req.path, req.headers, ctx.session.name);
+  logged[SESSION_CONTEXT] = ctx;
+  res.on("close", onResponseClosed);
+}
+
+function onResponseClosed(this: LoggedResponse): void {
+  const ctx = this[SESSION_CONTEXT];
+  const entry = this[LOG_ENTRY];
+  if (ctx === undefined) return;
+  ctx.clientRules.responseClosed(this);
+  if (entry === undefined) return;
+  this[LOG_ENTRY] = undefined;
+  entry.closed(this.statusCode, performance.now(), this.req);
+  ctx.requestLog.add(entry);
 }
 
 /**
@@ -110,47 +119,77 @@ function keyAccepted(ctx: AppContext, req: FakeRequest, res: ServerResponse): bo
   return true;
 }
 
-/** What every request goes through before its route (or the 404); false when it was answered. */
-type BeforeRoute = (req: FakeRequest, res: ServerResponse) => boolean;
+/** The context of the session a request is in; undefined when it was answered (a bad session name). */
+type BeforeRoute = (req: FakeRequest, res: ServerResponse) => AppContext | undefined;
+
+/** The session a /__fake request names with ?session=, or the 400 it was answered with. */
+function controlSession(sessions: SessionRegistry, req: FakeRequest, res: ServerResponse): AppContext | undefined {
+  const query: Readonly<Record<string, unknown>> = req.query;
+  try {
+    return sessions.get(sessionName(Object.hasOwn(query, "session") ? query["session"] : undefined, "session")).context;
+  } catch (error) {
+    failControl(sessions.defaultSession.context, req, res, error);
+    return undefined;
+  }
+}
 
 /**
- * The steps before the routes, as plain calls made by each route handler and by the 404
- * rather than as polka middlewares: polka builds two promises for every middleware a
- * request passes through.
+ * What every request goes through before its route (or the 404), as plain calls made by
+ * each route handler and by the 404 rather than as polka middlewares: polka builds two
+ * promises for every middleware a request passes through.
  */
-function beforeRoutes(ctx: AppContext): BeforeRoute {
-  const logRequest = requestLogger(ctx);
+function beforeRoutes(sessions: SessionRegistry): BeforeRoute {
+  const fallback = sessions.defaultSession.context;
   return (req, res) => {
     // The fake's own endpoints are neither logged, observed nor keyed.
-    if (isUnder(req.path, "/__fake")) return true;
-    const api = isUnder(req.path, "/v1");
+    if (isUnder(req.path, "/__fake")) return controlSession(sessions, req, res);
+    if (!isUnder(req.path, "/v1")) {
+      logRequest(fallback, req, res);
+      return fallback;
+    }
+    const header = req.headers[SESSION_HEADER];
+    let ctx = fallback;
+    let refused: unknown;
+    if (header !== undefined) {
+      try {
+        ctx = sessions.get(sessionName(header, "X-Fake-Session")).context;
+      } catch (error) {
+        refused = error;
+      }
+    }
     // First, so the observer's findings are in req.warnings when the request log reads them.
-    if (api) ctx.clientRules.arrived(req, res);
-    logRequest(req, res);
-    return !api || keyAccepted(ctx, req, res);
+    ctx.clientRules.arrived(req, res);
+    logRequest(ctx, req, res);
+    if (refused !== undefined) {
+      fail(ctx, req, res, refused);
+      return undefined;
+    }
+    return keyAccepted(ctx, req, res) ? ctx : undefined;
   };
 }
 
-function dispatch(ctx: AppContext, route: Route, before: BeforeRoute): Middleware<FakeRequest> {
+function dispatch(route: Route, before: BeforeRoute): Middleware<FakeRequest> {
+  const onError = route.control ? failControl : fail;
   return (req, res) => {
-    if (!before(req, res)) return;
+    const ctx = before(req, res);
+    if (ctx === undefined) return;
     const handler = route.methods.get(req.method);
     if (!handler) {
       const allow = [...route.methods.keys()].join(", ");
-      fail(ctx, req, res, new ApiError(405, "method_not_allowed", `${req.method} is not allowed on ${req.path}; use ${allow}`, { Allow: allow }));
+      onError(ctx, req, res, new ApiError(405, "method_not_allowed", `${req.method} is not allowed on ${req.path}; use ${allow}`, { Allow: allow }));
       return;
     }
-    return runHandler(ctx, handler, req, res);
+    return runHandler(ctx, handler, req, res, onError);
   };
 }
 
 /** Runs a route handler, counted in flight; whatever it throws becomes an answer. No closure per request. */
-async function runHandler(ctx: AppContext, handler: Handler, req: FakeRequest, res: ServerResponse): Promise<void> {
+async function runHandler(ctx: AppContext, handler: Handler, req: FakeRequest, res: ServerResponse, onError: typeof fail): Promise<void> {
   ctx.inFlight.enter();
   try {
     await handler(ctx, req, res);
   } catch (error) {
-    fail(ctx, req, res, error);
+    onError(ctx, req, res, error);
   } finally {
     ctx.inFlight.leave();
   }
@@ -163,16 +202,12 @@ export function createFakeApp(options: FakeServerOptions = {}, dependencies: Par
   const shutdown = new AbortController();
   // Every running pause listens to it: hundreds at once are normal, not a leak to warn about.
   setMaxListeners(0, shutdown.signal);
-  const ctx: AppContext = {
+  const shared: SharedContext = {
     options: resolved,
     behavior,
     clock,
     engine: dependencies.engine ?? createAnswerEngine(resolved.seed),
-    conversations: new ConversationStore(clock, dependencies.newId ?? (behavior.ids === "uuid-v7" ? uuidV7Generator(clock) : newUuid)),
-    idempotency: new IdempotencyStore(clock, resolved.idempotencyTtlMs),
     timers: new TimerRegistry(),
-    requestLog: new RequestLog(resolved.requestLogSize),
-    clientRules: new ClientRuleObserver(clock, new Set(resolved.keys.keys()), options.clientRules),
     inFlight: new InFlight(),
     baseFaults: baseFaultPlan(behavior),
     rateLimits: rateLimiterFor(behavior, clock),
@@ -186,37 +221,48 @@ export function createFakeApp(options: FakeServerOptions = {}, dependencies: Par
       }
     },
   };
+  const newId = dependencies.newId ?? (behavior.ids === "uuid-v7" ? uuidV7Generator(clock) : newUuid);
+  const sessions = new SessionRegistry(shared, newId, resolved.maxSessions);
+  const ctx = sessions.defaultSession.context;
+  const loadAnswers = () => {
+    for (const rule of resolved.answers) ctx.answerRules.addFromBody(rule);
+  };
+  loadAnswers();
   const reset = () => {
-    ctx.conversations.clear();
-    ctx.idempotency.clear();
-    ctx.requestLog.clear();
-    ctx.clientRules.clear();
-    ctx.rateLimits?.clear();
-    ctx.overload?.clear();
+    sessions.reset();
+    shared.rateLimits?.clear();
+    shared.overload?.clear();
+    loadAnswers();
   };
 
   const routes = buildRoutes(reset);
   const routeSummary = describeRoutes(routes);
-  const before = beforeRoutes(ctx);
+  const before = beforeRoutes(sessions);
   const app = polka<FakeRequest>({
     onNoMatch: (req, res) => {
-      if (!before(req, res)) return;
-      fail(ctx, req, res, new ApiError(404, "not_found", `no route matches ${req.method} ${req.path}; the routes are: ${routeSummary}`));
+      const session = before(req, res);
+      if (session === undefined) return;
+      const failWith = isUnder(req.path, "/__fake") ? failControl : fail;
+      failWith(session, req, res, new ApiError(404, "not_found", `no route matches ${req.method} ${req.path}; the routes are: ${routeSummary}`));
     },
     onError: (error, req, res) => fail(ctx, req, res, error),
   });
-  for (const route of routes) app.all(route.pattern, dispatch(ctx, route, before));
+  for (const route of routes) app.all(route.pattern, dispatch(route, before));
 
   // Expired records also go lazily on access; the sweep bounds memory for keys never seen again.
-  const sweeper = setInterval(() => ctx.idempotency.sweep(), Math.max(1_000, Math.min(resolved.idempotencyTtlMs, 60_000)));
+  const sweep = () => {
+    for (const session of sessions.all()) session.context.idempotency.sweep();
+  };
+  const sweeper = setInterval(sweep, Math.max(1_000, Math.min(resolved.idempotencyTtlMs, 60_000)));
   sweeper.unref();
 
   const routed = app.handler as unknown as (req: IncomingMessage, res: ServerResponse) => void;
   const { basePath } = resolved;
-  const handler = basePath === "" ? routed : underBasePath(basePath, routed, (req, res) => {
+  const served = basePath === "" ? routed : underBasePath(basePath, routed, (req, res) => {
     const path = (req.url ?? "/").split("?")[0];
     sendError(res, behavior, 404, "not_found", `no route matches ${req.method} ${path}; this server serves the API under ${basePath}/v1`);
   });
+  const handler = resolved.cors ? withCors(basePath, served) : served;
   return {
     handler,
     reset,
@@ -232,7 +278,17 @@ export function createFakeApp(options: FakeServerOptions = {}, dependencies: Par
       inFlight: ctx.inFlight,
       requestLog: ctx.requestLog,
       clientRules: ctx.clientRules,
-      snapshot: () => ({ ...ctx.conversations.stats(), idempotencyRecords: ctx.idempotency.size }),
+      sessions,
+      snapshot: () => {
+        const total = { conversations: 0, messages: 0, idempotencyRecords: 0 };
+        for (const session of sessions.all()) {
+          const stats = session.context.conversations.stats();
+          total.conversations += stats.conversations;
+          total.messages += stats.messages;
+          total.idempotencyRecords += session.context.idempotency.size;
+        }
+        return total;
+      },
     },
   };
 }

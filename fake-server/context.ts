@@ -13,20 +13,36 @@ import type { IdempotencyStore } from "./idempotency/store.ts";
 import type { InFlight } from "./in-flight.ts";
 import type { ApiKeyGrant } from "./keys.ts";
 import type { ResolvedOptions } from "./options.ts";
+import type { AnswerRules } from "./rules/answer-rules.ts";
+import type { FaultRules } from "./rules/fault-rules.ts";
+import type { SessionRegistry } from "./sessions/registry.ts";
+import type { Session } from "./sessions/session.ts";
 import type { TimerRegistry } from "./timers.ts";
 
-/** Everything a handler may use; built once per app in app.ts. */
+/**
+ * Everything a handler may use: the app's shared parts, and the stores of the session the
+ * request is in (sessions/session.ts builds one such context per session).
+ */
 export interface AppContext {
   readonly options: ResolvedOptions;
   readonly behavior: Behavior;
   readonly clock: Clock;
   readonly engine: AnswerEngine;
+  /** The session's conversations. */
   readonly conversations: ConversationStore;
+  /** The session's idempotency records. */
   readonly idempotency: IdempotencyStore;
   readonly timers: TimerRegistry;
+  /** The session's request log. */
   readonly requestLog: RequestLog;
-  /** Judges every /v1 request against the spec's client rules (client-rules/). */
+  /** Judges every /v1 request of the session against the spec's client rules (client-rules/). */
   readonly clientRules: ClientRuleObserver;
+  /** The session's fault rules (`/__fake/faults`). */
+  readonly faultRules: FaultRules;
+  /** The session's answer rules (`/__fake/answers`). */
+  readonly answerRules: AnswerRules;
+  readonly session: Session;
+  readonly sessions: SessionRegistry;
   readonly inFlight: InFlight;
   /** The fault plan of a create without X-Fake-Fault: none, or the behavior's pacing (faults.ts `baseFaultPlan`). */
   readonly baseFaults: FaultPlan;
@@ -46,6 +62,12 @@ export interface FakeRequest extends PolkaRequest {
   grant?: ApiKeyGrant;
   /** Client rules this request broke, as the client-rule observer found them, for the request log. */
   warnings?: string[];
+  /** The id of the fault rule that applied to it, for the request log. */
+  faultRule?: string;
+  /** The id of the answer rule that answered it, for the request log. */
+  answerRule?: string;
+  /** The body as read (at most the request log's share of it), for the request log. */
+  bodyText?: string;
 }
 
 export type Handler = (ctx: AppContext, req: FakeRequest, res: ServerResponse) => Promise<void> | void;

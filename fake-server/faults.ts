@@ -125,5 +125,5 @@ export function injectedStatusError(plan: FaultPlan): ApiError | undefined {
   const code = STATUS_CODES.get(plan.status) ?? "internal_error";
   const retryAfter = plan.retryAfterSeconds ?? (plan.status === 500 ? undefined : 1);
   const headers: Record<string, string> = retryAfter === undefined ? {} : { "Retry-After": String(retryAfter) };
-  return new ApiError(plan.status, code, `status ${plan.status} injected by the X-Fake-Fault header; nothing was changed`, headers);
+  return new ApiError(plan.status, code, `status ${plan.status} injected on purpose (X-Fake-Fault, a fault rule or --fault); nothing was changed`, headers);
 }

@@ -2,7 +2,11 @@ import { patchBehavior, type Behavior } from "./behavior.ts";
 import { basePathProblem, normalisedBasePath } from "./base-path.ts";
 import type { ClientRuleOptions } from "./client-rules/options.ts";
 import { LLM_PACING, pacingPatch, type PacingSettings } from "./deployment/pacing.ts";
+import { NO_FAULTS } from "./faults.ts";
+import { ApiError } from "./http/api-error.ts";
 import { parseKeySpecs, type ApiKeyGrant } from "./keys.ts";
+import { AnswerRules } from "./rules/answer-rules.ts";
+import { parseFaultSpec } from "./rules/fault-rules.ts";
 import { BehaviorSelectionError, selectBehavior, variantList } from "./variants.ts";
 
 export interface FakeServerOptions {
@@ -21,6 +25,12 @@ export interface FakeServerOptions {
   variants?: string | readonly string[]; // other legal choices in the spec's gaps (variants.ts), or "all"; default none
   pacing?: Partial<PacingSettings>;      // LLM-like pacing of creates, each number defaulting to the llm-pacing variant's (deployment/pacing.ts); default none
   basePath?: string;          // path prefix before /v1, e.g. "/api/agents-service" (base-path.ts); default that of the variants, else none
+  cors?: boolean;             // CORS headers and preflight answers on /v1 and /__fake (http/cors.ts); default true
+  fault?: string;             // X-Fake-Fault syntax applied to every /v1 request with neither the header nor a matching fault rule; default none
+  answers?: readonly unknown[]; // answer rules loaded into the default session at start (the bodies of POST /__fake/answers); default none
+  maxConversations?: number;  // per session; past it the oldest conversation is evicted; default 10,000
+  maxSessions?: number;       // sessions kept; past it the least recently used (never "default") is dropped; default 1,000
+  stateFile?: string;         // conversations of every session loaded from it at start when it exists, written to it on close (fixtures/state-file.ts)
 }
 
 export const DEFAULT_KEYS = ["sk-fake-a=agent-a,agent-b@web", "sk-fake-b=agent-a@sms"];
@@ -40,6 +50,14 @@ export interface ResolvedOptions {
   readonly behavior: Behavior;
   /** The prefix before /v1, without a trailing "/"; "" for none. */
   readonly basePath: string;
+  readonly clientRules: Partial<ClientRuleOptions> | undefined;
+  readonly cors: boolean;
+  /** The `fault` option, checked; undefined without one. */
+  readonly fault: string | undefined;
+  readonly answers: readonly unknown[];
+  readonly maxConversations: number;
+  readonly maxSessions: number;
+  readonly stateFile: string | undefined;
 }
 
 /** An option value the fake cannot run with; the message names the option. */
@@ -102,10 +120,40 @@ function basePathOption(options: FakeServerOptions, behavior: Behavior): string 
   return path;
 }
 
+/** The `fault` option, checked now; refused when fault injection is off. */
+function faultOption(options: FakeServerOptions): string | undefined {
+  const { fault } = options as { fault?: unknown };
+  if (fault === undefined) return undefined;
+  if (typeof fault !== "string" || fault === "") throw new OptionsError("fault must be a string in the X-Fake-Fault syntax, e.g. \"first-event-delay=800\"");
+  if (options.faults === false) throw new OptionsError("fault cannot be used when fault injection is disabled (faults: false)");
+  orOptionsError(() => parseFaultSpec(fault, NO_FAULTS, "fault"));
+  return fault;
+}
+
+/** The `answers` option, every rule checked now so a bad file stops the start. */
+function answersOption(options: FakeServerOptions): readonly unknown[] {
+  const { answers } = options as { answers?: unknown };
+  if (answers === undefined) return [];
+  if (!Array.isArray(answers)) throw new OptionsError("answers must be a list of answer rules (the bodies of POST /__fake/answers)");
+  orOptionsError(() => AnswerRules.check(answers));
+  return answers;
+}
+
+function orOptionsError<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    if (error instanceof ApiError) throw new OptionsError(error.message);
+    throw error;
+  }
+}
+
 export function resolveOptions(options: FakeServerOptions = {}): ResolvedOptions {
   const selected = behaviorOption(options);
   const pacing = pacingOption(options);
   const behavior = pacing === undefined ? selected : patchBehavior(selected, [pacingPatch(pacing)]);
+  const { stateFile } = options as { stateFile?: unknown };
+  if (stateFile !== undefined && (typeof stateFile !== "string" || stateFile === "")) throw new OptionsError("stateFile must be a file path");
   return {
     port: integerOption("port", options.port, 0, 0, 65_535),
     host: options.host ?? "127.0.0.1",
@@ -119,5 +167,12 @@ export function resolveOptions(options: FakeServerOptions = {}): ResolvedOptions
     log: options.log ?? ((line) => console.error(line)),
     behavior,
     basePath: basePathOption(options, behavior),
+    clientRules: options.clientRules,
+    cors: options.cors ?? true,
+    fault: faultOption(options),
+    answers: answersOption(options),
+    maxConversations: integerOption("maxConversations", options.maxConversations, 10_000, 1, 100_000_000),
+    maxSessions: integerOption("maxSessions", options.maxSessions, 1_000, 2, 1_000_000),
+    stateFile,
   };
 }

@@ -3,17 +3,25 @@ import type { AddressInfo } from "node:net";
 import type { ClientViolation, ClientViolationCount } from "../schemas/index.ts";
 import type { ClientViolationFilter } from "./client-rules/filter.ts";
 import { createFakeApp, type AppDependencies, type FakeApp } from "./app.ts";
+import { systemClock } from "./clock.ts";
+import { loadState, saveState } from "./fixtures/state-file.ts";
 import type { FakeServerOptions } from "./options.ts";
+import { DEFAULT_SESSION } from "./sessions/session-name.ts";
+
+/** Which violations to read: those of one session (default "default"), filtered as ClientViolationFilter says. */
+export interface SessionViolationFilter extends ClientViolationFilter {
+  session?: string;
+}
 
 export interface FakeServer {
   url: string;                // "http://127.0.0.1:PORT", and the base path when there is one; /__fake is at the root, not under it
   port: number;
   close(): Promise<void>;     // closes sockets (incl. keep-alive and running streams) and timers
-  reset(): void;              // empties every store, client violations included
-  /** Requests that broke the spec's client rules, oldest first (fake-server/CLIENT-TESTING.md). */
-  clientViolations(filter?: ClientViolationFilter): ClientViolation[];
-  /** How often each client rule was broken since the start or the last reset. */
-  clientViolationCounts(filter?: ClientViolationFilter): ClientViolationCount[];
+  reset(): void;              // empties every session's stores, client violations included
+  /** Requests that broke the spec's client rules, oldest first (fake-server/CLIENT-TESTING.md); of the session `filter.session` names, "default" without one. */
+  clientViolations(filter?: SessionViolationFilter): ClientViolation[];
+  /** How often each client rule was broken since the start or the last reset, in one session. */
+  clientViolationCounts(filter?: SessionViolationFilter): ClientViolationCount[];
 }
 
 /** A listening fake together with its app, for tests that reach into the stores. */
@@ -26,7 +34,15 @@ export async function startFakeServer(
   dependencies: Partial<AppDependencies> = {},
 ): Promise<InspectableFakeServer> {
   const app = createFakeApp(options, dependencies);
-  const { host, port: requestedPort } = app.internals.options;
+  const { host, port: requestedPort, stateFile } = app.internals.options;
+  if (stateFile !== undefined) {
+    try {
+      loadState(stateFile, app.internals.sessions, app.internals.options.keys, dependencies.clock ?? systemClock);
+    } catch (error) {
+      app.close();
+      throw error;
+    }
+  }
   const server = createServer(app.handler);
   try {
     await new Promise<void>((resolve, reject) => {
@@ -51,15 +67,17 @@ export async function startFakeServer(
       server.closeAllConnections();
       await closed;
       await app.internals.inFlight.whenIdle();
+      if (stateFile !== undefined) saveState(stateFile, app.internals.sessions);
     })());
-  const { clientRules } = app.internals;
+  const { sessions } = app.internals;
+  const rulesOf = (filter: SessionViolationFilter = {}) => sessions.get(filter.session ?? DEFAULT_SESSION).context.clientRules;
   return {
     url,
     port,
     close,
     reset: app.reset,
-    clientViolations: (filter) => clientRules.violations(filter),
-    clientViolationCounts: (filter) => clientRules.counts(filter),
+    clientViolations: (filter) => rulesOf(filter).violations(filter),
+    clientViolationCounts: (filter) => rulesOf(filter).counts(filter),
     app,
   };
 }

@@ -24,6 +24,7 @@ export const FakeErrorCode = z.enum([
   "internal_error",
   "service_unavailable",
   "agent_failed",
+  "conversation_exists",
 ]);
 export type FakeErrorCode = z.infer<typeof FakeErrorCode>;
 

@@ -7,6 +7,8 @@ export interface Answer {
   readonly text: string;
   /** Shared, frozen arrays of frozen corpus citations: never copy them per message. */
   readonly citations: readonly Citation[];
+  /** How a stream sends the text, when an answer rule says so; otherwise the fake splits it (split.ts). */
+  readonly deltas?: readonly string[];
 }
 
 export interface AnswerEngine {

@@ -31,3 +31,13 @@ export function splitIntoDeltas(
   // Mutant only: trimmed pieces lose the spaces between them.
   return behavior.broken?.deltasTrimmed ? deltas.map((delta) => delta.trim()) : deltas;
 }
+
+/** The deltas a stream sends for an answer: the ones an answer rule gave, else the usual split. */
+export function deltasOf(
+  answer: { readonly text: string; readonly deltas?: readonly string[] },
+  seed: number,
+  behavior: Parameters<typeof splitIntoDeltas>[2],
+): string[] {
+  if (answer.deltas === undefined) return splitIntoDeltas(answer.text, seed, behavior);
+  return behavior.broken?.deltasTrimmed ? answer.deltas.map((delta) => delta.trim()) : [...answer.deltas];
+}

@@ -49,18 +49,48 @@ export class ConversationStore {
 
   constructor(
     private readonly clock: Clock,
-    private readonly newId: () => string,
+    /** Ids of conversations and messages alike. */
+    readonly newId: () => string,
+    /** Past it, the oldest conversation goes (`--max-conversations`), so a long-running fake stays bounded. */
+    private readonly maxConversations = Number.POSITIVE_INFINITY,
   ) {}
 
   open(agentId: string, channel: string): StoredConversation {
-    const conversation = new StoredConversation(this.newId(), agentId, channel, this.clock.now());
+    return this.admit(new StoredConversation(this.newId(), agentId, channel, this.clock.now()));
+  }
+
+  /** A conversation built outside (a fixture), stored as it is; its id must be free. */
+  admit(conversation: StoredConversation): StoredConversation {
     this.conversations.set(conversation.id, conversation);
+    this.messageCount += conversation.messages.length;
+    // A Map iterates in insertion order: its first entry is the oldest conversation.
+    while (this.conversations.size > this.maxConversations) {
+      const oldest = this.conversations.values().next().value;
+      if (oldest === undefined) break;
+      this.conversations.delete(oldest.id);
+      this.messageCount -= oldest.messages.length;
+    }
     return conversation;
+  }
+
+  /** Whether any conversation, of any scope, has this id. */
+  has(id: string): boolean {
+    return this.conversations.has(id);
+  }
+
+  /** Every conversation, oldest first (for the state file). */
+  all(): IterableIterator<StoredConversation> {
+    return this.conversations.values();
   }
 
   find(id: string, agentId: string, channel: string): StoredConversation | undefined {
     const conversation = this.conversations.get(id);
     return conversation && conversation.agentId === agentId && conversation.channel === channel ? conversation : undefined;
+  }
+
+  /** A conversation by id alone, whatever its scope: for the fake's own export (`/__fake/conversations/ID`). */
+  byId(id: string): StoredConversation | undefined {
+    return this.conversations.get(id);
   }
 
   /** Whose a conversation is, whatever the scope asking: only for the scope rule in access.ts. */

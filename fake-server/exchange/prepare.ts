@@ -2,7 +2,8 @@ import type { FakeResponseRequest } from "../../schemas/index.ts";
 import type { Behavior } from "../behavior.ts";
 import type { AppContext, FakeRequest } from "../context.ts";
 import { overloaded } from "../deployment/overload.ts";
-import { FAULT_HEADER, injectedStatusError, parseFaultHeader, type FaultPlan } from "../faults.ts";
+import { injectedStatusError, type FaultPlan } from "../faults.ts";
+import { headerFaults, ruleFaults } from "../rules/request-faults.ts";
 import { ApiError } from "../http/api-error.ts";
 import { readJsonBody } from "../http/read-body.ts";
 import { canonicalJson, fingerprintOfCanonical } from "../idempotency/fingerprint.ts";
@@ -32,10 +33,11 @@ function visibilityOf(broken: Behavior["broken"], operation: "create" | "stream"
   return broken.inFlightReservation ? "now" : "on-completion";
 }
 
-/** What the checks before the body found: who calls, the faults asked for, and the key. */
+/** What the checks before the body found: who calls, the faults its header asked for, and the key. */
 export interface ExchangeHeaders {
   readonly caller: Caller;
-  readonly faults: FaultPlan;
+  /** From X-Fake-Fault; undefined without the header (a fault rule may then apply, once the message is known). */
+  readonly faults: FaultPlan | undefined;
   readonly idempotencyKey: string;
 }
 
@@ -45,7 +47,7 @@ export interface ExchangeHeaders {
  */
 export function checkExchangeHeaders(ctx: AppContext, req: FakeRequest): ExchangeHeaders {
   const caller = exchangeCaller(req);
-  const faults = parseFaultHeader(req.headers[FAULT_HEADER], ctx.options.faults, ctx.baseFaults);
+  const faults = headerFaults(ctx, req, ctx.baseFaults);
   return { caller, faults, idempotencyKey: readIdempotencyKey(req) };
 }
 
@@ -83,9 +85,10 @@ export function prepareExchange(
   headers: ExchangeHeaders,
   body: unknown,
 ): PreparedExchange {
-  const { caller, faults, idempotencyKey } = headers;
+  const { caller, idempotencyKey } = headers;
   const { broken } = ctx.behavior;
   const request = broken.validationConsumesKey ? validatedHoldingKey(ctx, headers, body) : validateResponseRequest(body, ctx.behavior);
+  const faults = headers.faults ?? ruleFaults(ctx, req, { agent: caller.agentId, operation, message: request.message }, ctx.baseFaults);
   // The canonical text and its digest serve both the observer and the idempotency record.
   const canonical = canonicalJson(body);
   const fingerprint = fingerprintOfCanonical(canonical);

@@ -3,7 +3,7 @@ import { EVENT } from "../../schemas/index.ts";
 import type { AppContext, FakeRequest } from "../context.ts";
 import { ServerClosingError } from "../exchange/pause.ts";
 import { ApiError, ClientGoneError } from "./api-error.ts";
-import { sendError } from "./respond.ts";
+import { sendError, sendJson } from "./respond.ts";
 import { endEventStream, writeEvent } from "./sse.ts";
 
 const INTERNAL_MESSAGE = "the fake server hit an unexpected error (it is logged on the server side); the request may be retried";
@@ -33,4 +33,16 @@ export function fail(ctx: AppContext, req: FakeRequest, res: ServerResponse, err
   } else {
     res.destroy();
   }
+}
+
+/**
+ * The same for the fake's own /__fake endpoints: their errors always have the fake's
+ * `{"error": {"code", "message"}}` shape, whatever error shape the variants give the API.
+ */
+export function failControl(ctx: AppContext, req: FakeRequest, res: ServerResponse, error: unknown): void {
+  if (error instanceof ApiError && !res.headersSent) {
+    sendJson(res, error.status, { error: { code: error.code, message: error.message } }, error.headers);
+    return;
+  }
+  fail(ctx, req, res, error);
 }

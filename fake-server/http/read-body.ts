@@ -57,7 +57,7 @@ function onEnd(this: ReadRequest): void {
   if (read === undefined) return;
   let body: unknown;
   try {
-    body = parseJson(read.chunks.length === 1 && read.chunks[0] !== undefined ? read.chunks[0] : Buffer.concat(read.chunks, read.size));
+    body = parseJson(read.chunks.length === 1 && read.chunks[0] !== undefined ? read.chunks[0] : Buffer.concat(read.chunks, read.size), this);
   } catch (error) {
     read.reject(error as Error);
     return;
@@ -112,14 +112,25 @@ export function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<un
   return readCapped(req, maxBytes);
 }
 
-/** UTF-8 and JSON checks of a whole body; throws the 400 to answer. */
-function parseJson(bytes: Buffer): unknown {
+/** A control endpoint's body parsed as JSON whatever its Content-Type: curl's default type is welcome there. */
+export function readControlBody(req: IncomingMessage, maxBytes: number): Promise<unknown> {
+  return readCapped(req, maxBytes);
+}
+
+/** How much of a body the request log keeps. */
+export const LOGGED_BODY_CHARS = 8192;
+
+/** UTF-8 and JSON checks of a whole body; throws the 400 to answer. Its text is kept on the request for the log. */
+function parseJson(bytes: Buffer, req: IncomingMessage & { bodyText?: string }): unknown {
   let text: string;
   try {
     text = utf8.decode(bytes);
   } catch {
+    req.bodyText = bytes.toString("latin1", 0, LOGGED_BODY_CHARS);
     throw new ApiError(400, "invalid_json", "the request body is not valid UTF-8; send JSON encoded as UTF-8");
   }
+  // Decoded afresh when long: a slice of the text would keep the whole body alive in the log.
+  req.bodyText = bytes.length <= LOGGED_BODY_CHARS ? text : bytes.toString("utf8", 0, LOGGED_BODY_CHARS);
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {

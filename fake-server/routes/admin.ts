@@ -4,10 +4,11 @@ import type { AppContext, FakeRequest } from "../context.ts";
 import { ApiError } from "../http/api-error.ts";
 import { sendEmpty, sendJson } from "../http/respond.ts";
 
-/** POST /__fake/reset: empties every store. */
+/** POST /__fake/reset: empties every session, or with ?session=NAME that one alone. */
 export function resetRoute(reset: () => void) {
-  return (_ctx: AppContext, _req: FakeRequest, res: ServerResponse): void => {
-    reset();
+  return (ctx: AppContext, req: FakeRequest, res: ServerResponse): void => {
+    if (Object.hasOwn(req.query, "session")) ctx.session.clear();
+    else reset();
     sendEmpty(res, 204);
   };
 }

@@ -3,7 +3,8 @@ import { Uuid } from "../../schemas/index.ts";
 import type { AppContext, FakeRequest } from "../context.ts";
 import type { StoredConversation } from "../conversations/store.ts";
 import { pauseBeforeAnswer } from "../exchange/pause.ts";
-import { FAULT_HEADER, injectedStatusError, parseFaultHeader } from "../faults.ts";
+import { injectedStatusError, NO_FAULTS } from "../faults.ts";
+import { headerFaults, ruleFaults } from "../rules/request-faults.ts";
 import { conversationCaller, conversationNotFound, findInScope, type Caller } from "../access.ts";
 
 /**
@@ -20,7 +21,7 @@ export async function conversationRequest<T>(
   validate: () => T,
 ): Promise<{ caller: Caller; conversation: StoredConversation; checked: T }> {
   const caller = conversationCaller(req);
-  const faults = parseFaultHeader(req.headers[FAULT_HEADER], ctx.options.faults);
+  const faults = headerFaults(ctx, req, NO_FAULTS) ?? ruleFaults(ctx, req, { agent: caller.agentId, operation, message: undefined }, NO_FAULTS);
   const checked = validate();
   const injected = injectedStatusError(faults);
   if (injected) throw injected;

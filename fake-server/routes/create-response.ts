@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
-import { splitIntoDeltas } from "../answers/split.ts";
-import { styledAnswer } from "../answers/style.ts";
+import { exchangeAnswer } from "../answers/exchange-answer.ts";
+import { deltasOf } from "../answers/split.ts";
 import type { Behavior } from "../behavior.ts";
 import type { AppContext, FakeRequest } from "../context.ts";
 import { streamLengthMs } from "../deployment/pacing.ts";
@@ -66,10 +66,10 @@ export async function createResponse(ctx: AppContext, req: FakeRequest, res: Ser
   }
   const { exchange, faults } = prepared;
   try {
-    const answer = styledAnswer(ctx, exchange.request.message);
+    const answer = exchangeAnswer(ctx, req, exchange.caller.agentId, exchange.request.message);
     // Paced (llm-pacing): as long as the stream of this answer would take.
     const thinkingMs = faults.paced
-      ? streamLengthMs(faults.firstEventDelayMs, faults.deltaDelayMs ?? ctx.options.deltaDelayMs, splitIntoDeltas(answer.text, ctx.options.seed, ctx.behavior).length)
+      ? streamLengthMs(faults.firstEventDelayMs, faults.deltaDelayMs ?? ctx.options.deltaDelayMs, deltasOf(answer, ctx.options.seed, ctx.behavior).length)
       : faults.firstEventDelayMs;
     // A client that hangs up during the pause does not cancel the exchange: it completes now.
     const pausing = pauseBeforeAnswer(ctx, thinkingMs + ctx.behavior.createLatencyMs, res);

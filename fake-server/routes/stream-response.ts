@@ -1,8 +1,8 @@
 import type { ServerResponse } from "node:http";
 import { EVENT } from "../../schemas/index.ts";
 import type { AppContext, FakeRequest } from "../context.ts";
-import { splitIntoDeltas } from "../answers/split.ts";
-import { styledAnswer } from "../answers/style.ts";
+import { exchangeAnswer } from "../answers/exchange-answer.ts";
+import { deltasOf, splitIntoDeltas } from "../answers/split.ts";
 import { abandon, commitAnswered, commitFailed, conversationFor, refusedAfterCommit, storedResult } from "../exchange/commit.ts";
 import { playStream, type StreamDelays, type StreamScript } from "../exchange/play-stream.ts";
 import { checkExchangeHeaders, prepareExchange, readExchangeBody, type FreshExchange, type PreparedExchange } from "../exchange/prepare.ts";
@@ -33,13 +33,13 @@ function replayScript(ctx: AppContext, outcome: StoredOutcome): StreamScript {
   };
 }
 
-function freshScript(ctx: AppContext, exchange: FreshExchange, faults: FaultPlan): StreamScript {
-  const answer = styledAnswer(ctx, exchange.request.message);
+function freshScript(ctx: AppContext, req: FakeRequest, exchange: FreshExchange, faults: FaultPlan): StreamScript {
+  const answer = exchangeAnswer(ctx, req, exchange.caller.agentId, exchange.request.message);
   // The conversation exists from response.created on, so the id it announces is real.
   const conversationId = conversationFor(ctx, exchange);
   return {
     conversationId,
-    deltas: splitIntoDeltas(answer.text, ctx.options.seed, ctx.behavior),
+    deltas: deltasOf(answer, ctx.options.seed, ctx.behavior),
     errorAfter: faults.errorAfter,
     dropAfter: faults.dropAfter,
     complete: () => {
@@ -51,7 +51,7 @@ function freshScript(ctx: AppContext, exchange: FreshExchange, faults: FaultPlan
         deltasBeforeError: deltasSent,
         code: "agent_failed" as const,
         message:
-          `the agent failed after ${deltasSent} deltas (injected by X-Fake-Fault error-after); ` +
+          `the agent failed after ${deltasSent} deltas (error-after injected on purpose); ` +
           "replays of this Idempotency-Key give the same error, use a new key to try again",
       };
       commitFailed(ctx, exchange, conversationId, answer, failure);
@@ -85,9 +85,9 @@ export async function streamResponse(ctx: AppContext, req: FakeRequest, res: Ser
   const { exchange } = prepared;
   try {
     if (exchange.refuseAfterCommit) {
-      throw refusedAfterCommit(ctx, exchange, conversationFor(ctx, exchange), styledAnswer(ctx, exchange.request.message));
+      throw refusedAfterCommit(ctx, exchange, conversationFor(ctx, exchange), exchangeAnswer(ctx, req, exchange.caller.agentId, exchange.request.message));
     }
-    const script = freshScript(ctx, exchange, prepared.faults);
+    const script = freshScript(ctx, req, exchange, prepared.faults);
     startEventStream(res, ctx.behavior, status);
     ctx.clientRules.streamEnded(req, await playStream(ctx, res, script, delays));
   } catch (error) {

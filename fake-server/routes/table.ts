@@ -4,15 +4,19 @@ import { healthRoute, requestsRoute, resetRoute } from "./admin.ts";
 import { createResponse } from "./create-response.ts";
 import { deleteConversation } from "./delete-conversation.ts";
 import { listMessages } from "./list-messages.ts";
+import { exportConversationRoute, importConversationRoute } from "./fixtures.ts";
+import { addAnswerRule, addFaultRule, answerBook, clearRules, faultBook, listAnswerRules, listFaultRules, removeRule } from "./rules.ts";
 import { streamResponse } from "./stream-response.ts";
 
 export interface Route {
   readonly pattern: string;
   /** Method -> handler; any other method on this path is 405 with these in `Allow`. */
   readonly methods: ReadonlyMap<string, Handler>;
+  /** One of the fake's own endpoints: errors in the fake's shape whatever the variants. */
+  readonly control: boolean;
 }
 
-const route = (pattern: string, methods: [string, Handler][]): Route => ({ pattern, methods: new Map(methods) });
+const route = (pattern: string, methods: [string, Handler][]): Route => ({ pattern, methods: new Map(methods), control: pattern.startsWith("/__fake") });
 
 /** Every route of the fake: the service under /v1, the fake's own controls under /__fake. */
 export function buildRoutes(reset: () => void): Route[] {
@@ -25,6 +29,12 @@ export function buildRoutes(reset: () => void): Route[] {
     route("/__fake/requests", [["GET", requestsRoute]]),
     route("/__fake/health", [["GET", healthRoute]]),
     route("/__fake/client-violations", [["GET", clientViolationsRoute]]),
+    route("/__fake/faults", [["POST", addFaultRule], ["GET", listFaultRules], ["DELETE", clearRules(faultBook)]]),
+    route("/__fake/faults/:rule_id", [["DELETE", removeRule(faultBook, "fault")]]),
+    route("/__fake/answers", [["POST", addAnswerRule], ["GET", listAnswerRules], ["DELETE", clearRules(answerBook)]]),
+    route("/__fake/answers/:rule_id", [["DELETE", removeRule(answerBook, "answer")]]),
+    route("/__fake/conversations", [["POST", importConversationRoute]]),
+    route("/__fake/conversations/:conversation_id", [["GET", exportConversationRoute]]),
   ];
 }
 

@@ -1,0 +1,10 @@
+import type { AppContext, FakeRequest } from "../context.ts";
+import { readControlBody } from "../http/read-body.ts";
+
+/** Room for a conversation of thousands of messages in one import, whatever the API's own cap. */
+const CONTROL_BODY_BYTES = 32 * 1024 * 1024;
+
+/** A control endpoint's JSON body: any Content-Type, malformed JSON a 400. */
+export function controlBody(ctx: AppContext, req: FakeRequest): Promise<unknown> {
+  return readControlBody(req, Math.max(ctx.options.maxBodyBytes, CONTROL_BODY_BYTES));
+}
