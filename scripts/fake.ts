@@ -1,11 +1,13 @@
 /**
  * npm run --silent fake -- [--port N] [--host H] [--key TOKEN=AGENT[,AGENT...][@CHANNEL]]...
- *   [--seed N] [--no-faults] [--idempotency-ttl SECONDS] [--mutant NAME] [--variant NAME[,NAME]]
+ *   [--seed N] [--no-faults] [--fault SPEC] [--answers FILE] [--state FILE] [--no-cors]
+ *   [--max-conversations N] [--max-sessions N] [--idempotency-ttl SECONDS] [--mutant NAME] [--variant NAME[,NAME]]
  * Runs the in-memory reference fake until SIGINT or SIGTERM (or, under npm or npx, until the
  * process that started it is gone), then prints a summary of the client violations it saw on
  * stderr. First stdout line: "listening on http://HOST:PORT" (`--silent` keeps npm's banner out
  * of the way). Bad flags: a message on stderr and exit code 2.
  */
+import { readFileSync } from "node:fs";
 import { UsageError, parseFlagValues, wholeNumberFlag } from "./cli-flags.ts";
 import { summaryLines } from "../fake-server/client-rules/summary.ts";
 import { createFakeServer, DEFAULT_KEYS, type FakeServerOptions } from "../fake-server/index.ts";
@@ -41,7 +43,19 @@ Runs the in-memory reference fake of the Conversational Agent Service.
                             (repeatable; channel defaults to "default";
                             default keys: ${DEFAULT_KEYS.join(" and ")})
   --seed N                  seed of the answer engine (default 1)
-  --no-faults               refuse the X-Fake-Fault header (400)
+  --no-faults               refuse the X-Fake-Fault header and fault rules (400)
+  --fault SPEC              a fault for every /v1 request that sends no X-Fake-Fault
+                            and matches no fault rule, in the header's syntax,
+                            e.g. first-event-delay=800,delta-delay=60
+  --answers FILE            answer rules to load at start: a JSON array of the
+                            bodies POST /__fake/answers takes
+  --state FILE              load every session's conversations from FILE at start
+                            when it exists; write them to it on a clean stop
+  --no-cors                 no CORS headers, no answers to preflight requests
+  --max-conversations N     conversations kept per session; past it the oldest
+                            goes (default 10000)
+  --max-sessions N          sessions kept; past it the least recently used one
+                            goes, never "default" (default 1000)
   --idempotency-ttl SECONDS how long idempotency records live (default 86400)
   --variant NAME[,NAME]     other legal choices in the spec's gaps (repeatable;
                             "${ALL_VARIANTS}": every one that combines with the others):
@@ -53,6 +67,18 @@ ${nameLines(MUTANT_NAMES)}
 
 See fake-server/README.md for the routes, the scope rule and fault injection.`;
 
+/** The rules of --answers FILE; the rules themselves are checked when the fake starts. */
+function answersFile(path: string): unknown[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    throw new UsageError(`--answers: ${path} cannot be read as JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (!Array.isArray(parsed)) throw new UsageError(`--answers: ${path} must hold a JSON array of answer rules`);
+  return parsed;
+}
+
 function parseFlags(argv: string[]): FakeServerOptions | "help" {
   const values = parseFlagValues(argv, {
     port: { type: "string" },
@@ -60,6 +86,12 @@ function parseFlags(argv: string[]): FakeServerOptions | "help" {
     key: { type: "string", multiple: true },
     seed: { type: "string" },
     "no-faults": { type: "boolean" },
+    fault: { type: "string" },
+    answers: { type: "string" },
+    state: { type: "string" },
+    "no-cors": { type: "boolean" },
+    "max-conversations": { type: "string" },
+    "max-sessions": { type: "string" },
     "idempotency-ttl": { type: "string" },
     mutant: { type: "string" },
     variant: { type: "string", multiple: true },
@@ -83,6 +115,12 @@ function parseFlags(argv: string[]): FakeServerOptions | "help" {
     keys: values.key,
     seed: wholeNumberFlag("seed", values.seed, 0, 0xffff_ffff),
     faults: !values["no-faults"],
+    fault: values.fault,
+    answers: values.answers === undefined ? undefined : answersFile(values.answers),
+    stateFile: values.state,
+    cors: !values["no-cors"],
+    maxConversations: wholeNumberFlag("max-conversations", values["max-conversations"], 1, 100_000_000),
+    maxSessions: wholeNumberFlag("max-sessions", values["max-sessions"], 2, 1_000_000),
     idempotencyTtlMs: ttlSeconds === undefined ? undefined : ttlSeconds * 1000,
     mutant,
     variants,
