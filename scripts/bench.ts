@@ -8,6 +8,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { meets, type Section } from "./bench/figures.ts";
+import { controlsSection } from "./bench/controls.ts";
 import { listingSection } from "./bench/listing.ts";
 import { describeMachine } from "./bench/machine.ts";
 import { memorySection } from "./bench/memory.ts";
@@ -24,6 +25,7 @@ const SECTIONS: Record<SectionName, (settings: BenchSettings) => Promise<Section
   streams: streamsSection,
   memory: memorySection,
   suite: suiteSection,
+  controls: controlsSection,
 };
 
 async function main(): Promise<number> {

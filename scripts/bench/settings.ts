@@ -6,7 +6,7 @@
 
 import { parseArgs } from "node:util";
 
-export const SECTION_NAMES = ["throughput", "listing", "streams", "memory", "suite"] as const;
+export const SECTION_NAMES = ["throughput", "listing", "streams", "memory", "suite", "controls"] as const;
 export type SectionName = (typeof SECTION_NAMES)[number];
 
 export interface BenchSettings {
@@ -18,6 +18,15 @@ export interface BenchSettings {
   readonly streams: { streams: number; deltas: number; deltaDelayMs: number };
   readonly memory: { messages: number; conversations: number; textLength: number };
   readonly suite: { runs: number };
+  readonly controls: {
+    seconds: number;
+    ratePerSecond: number;
+    everySeconds: number;
+    sessions: number;
+    maxSessions: number;
+    maxConversations: number;
+    idempotencyTtlMs: number;
+  };
 }
 
 const FULL: Omit<BenchSettings, "quick" | "only" | "out"> = {
@@ -26,6 +35,7 @@ const FULL: Omit<BenchSettings, "quick" | "only" | "out"> = {
   streams: { streams: 1_000, deltas: 20, deltaDelayMs: 50 },
   memory: { messages: 1_000_000, conversations: 1_000, textLength: 100 },
   suite: { runs: 3 },
+  controls: { seconds: 60, ratePerSecond: 800, everySeconds: 2, sessions: 40, maxSessions: 20, maxConversations: 200, idempotencyTtlMs: 5_000 },
 };
 
 const QUICK: typeof FULL = {
@@ -34,6 +44,7 @@ const QUICK: typeof FULL = {
   streams: { streams: 200, deltas: 20, deltaDelayMs: 50 },
   memory: { messages: 100_000, conversations: 100, textLength: 100 },
   suite: { runs: 1 },
+  controls: { seconds: 16, ratePerSecond: 800, everySeconds: 1, sessions: 40, maxSessions: 20, maxConversations: 200, idempotencyTtlMs: 5_000 },
 };
 
 export const USAGE = `Usage: npm run bench -- [--quick] [--only NAME]... [--out FILE]

@@ -20,7 +20,7 @@ const AGENT = "agent-a";
 const KEY = "sk-fake-a";
 const PATH = `/v1/agents/${AGENT}/responses`;
 
-interface Measured {
+export interface Measured {
   requestsPerSecond: number;
   /** The server process's CPU time (user + system) per answered request, in microseconds. */
   serverCpuPerRequestUs: number;
@@ -31,7 +31,12 @@ interface Measured {
   latencyP99Ms: number;
 }
 
-async function load(url: string, connections: number, seconds: number): Promise<Omit<Measured, "serverCpuPerRequestUs">> {
+export async function load(
+  url: string,
+  connections: number,
+  seconds: number,
+  extraHeaders: Readonly<Record<string, string>> = {},
+): Promise<Omit<Measured, "serverCpuPerRequestUs">> {
   let sent = 0;
   const result = await autocannon({
     url,
@@ -41,7 +46,7 @@ async function load(url: string, connections: number, seconds: number): Promise<
       {
         method: "POST",
         path: PATH,
-        headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json", accept: "application/json" },
+        headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json", accept: "application/json", ...extraHeaders },
         // A fresh key per request: every create is a new operation the fake must run and store.
         setupRequest: (request) => ({
           ...request,
@@ -80,10 +85,15 @@ function fixedBody(): string {
 }
 
 /** Load after a warm-up, with the server's own CPU time over the measured window. */
-async function measured(worker: Worker, url: string, settings: BenchSettings["throughput"]): Promise<Measured> {
-  await load(url, settings.connections, settings.warmupSeconds);
+export async function measured(
+  worker: Worker,
+  url: string,
+  settings: BenchSettings["throughput"],
+  extraHeaders: Readonly<Record<string, string>> = {},
+): Promise<Measured> {
+  await load(url, settings.connections, settings.warmupSeconds, extraHeaders);
   const cpuBefore = await worker.call<CpuUsage>("cpuUsage");
-  const result = await load(url, settings.connections, settings.durationSeconds);
+  const result = await load(url, settings.connections, settings.durationSeconds, extraHeaders);
   const cpuAfter = await worker.call<CpuUsage>("cpuUsage");
   const cpuUs = cpuAfter.user - cpuBefore.user + (cpuAfter.system - cpuBefore.system);
   return { ...result, serverCpuPerRequestUs: cpuUs / Math.max(1, result.ok + result.non2xx) };

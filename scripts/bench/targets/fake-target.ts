@@ -36,6 +36,14 @@ serveCalls({
   stats() {
     return running().app.internals.snapshot();
   },
+  /** The heap after a full collection (the worker runs with --expose-gc), and what the stores hold. */
+  heap() {
+    const collect = (globalThis as { gc?: () => void }).gc;
+    if (!collect) throw new Error("run with --expose-gc");
+    collect();
+    const { conversations, idempotencyRecords } = running().app.internals.snapshot();
+    return { heapUsedBytes: process.memoryUsage().heapUsed, conversations, idempotencyRecords };
+  },
   async close() {
     await running().close();
     return null;
