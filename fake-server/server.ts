@@ -22,6 +22,8 @@ export interface FakeServer {
   clientViolations(filter?: SessionViolationFilter): ClientViolation[];
   /** How often each client rule was broken since the start or the last reset, in one session. */
   clientViolationCounts(filter?: SessionViolationFilter): ClientViolationCount[];
+  /** The names of the sessions the fake keeps, "default" first. */
+  sessions(): string[];
 }
 
 /** A listening fake together with its app, for tests that reach into the stores. */
@@ -78,6 +80,7 @@ export async function startFakeServer(
     reset: app.reset,
     clientViolations: (filter) => rulesOf(filter).violations(filter),
     clientViolationCounts: (filter) => rulesOf(filter).counts(filter),
+    sessions: () => [...sessions.all()].map((session) => session.name),
     app,
   };
 }

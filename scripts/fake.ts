@@ -9,7 +9,7 @@
  */
 import { readFileSync } from "node:fs";
 import { UsageError, parseFlagValues, wholeNumberFlag } from "./cli-flags.ts";
-import { summaryLines } from "../fake-server/client-rules/summary.ts";
+import { mergedCounts, summaryLines } from "../fake-server/client-rules/summary.ts";
 import { createFakeServer, DEFAULT_KEYS, type FakeServerOptions } from "../fake-server/index.ts";
 import { MUTANT_NAMES, mutantByName } from "../fake-server/mutants.ts";
 import { ALL_VARIANTS, VARIANT_NAMES, variantByName, variantList } from "../fake-server/variants.ts";
@@ -177,7 +177,8 @@ async function main(): Promise<number> {
   if (broken) process.stderr.write(`fake: mutant ${broken.name} breaks ${broken.requirement} on purpose: ${broken.description}\n`);
   await stopped;
   // What the clients broke while the fake ran (fake-server/CLIENT-TESTING.md), for the developer who stopped it.
-  process.stderr.write(`${summaryLines(running.clientViolationCounts()).join("\n")}\n`);
+  const counts = mergedCounts(running.sessions().map((session) => running.clientViolationCounts({ session })));
+  process.stderr.write(`${summaryLines(counts).join("\n")}\n`);
   return 0;
 }
 

@@ -4,7 +4,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { expect, onTestFinished, test } from "vitest";
 import { createResponse, streamResponse } from "../test-support/client.ts";
-import { summaryLines } from "./summary.ts";
+import { mergedCounts, summaryLines } from "./summary.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 // The tsx binary itself: npx would not pass SIGTERM on to its child.
@@ -19,6 +19,17 @@ test("the summary names each violated requirement with its level, title and coun
     "client violations: 3 (details: GET /__fake/client-violations while the fake runs)",
     "  CLIENT-2 MUST create without an Idempotency-Key: 2",
     "  CLIENT-7 SHOULD retry storm: 1",
+  ]);
+});
+
+test("the counts of several sessions add up per requirement, in requirement order", () => {
+  expect(mergedCounts([
+    [{ requirement: "CLIENT-10", title: "ten", count: 1 }, { requirement: "CLIENT-2", title: "two", count: 2 }],
+    [],
+    [{ requirement: "CLIENT-2", title: "two", count: 3 }],
+  ])).toEqual([
+    { requirement: "CLIENT-2", title: "two", count: 5 },
+    { requirement: "CLIENT-10", title: "ten", count: 1 },
   ]);
 });
 

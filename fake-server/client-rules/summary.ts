@@ -13,3 +13,15 @@ export function summaryLines(counts: readonly ClientViolationCount[]): string[] 
     ...counts.map((c) => `  ${c.requirement} ${requirementById(c.requirement)?.level ?? ""} ${c.title}: ${c.count}`),
   ];
 }
+
+/** The counts of several sessions as one list, a requirement's counts added up. */
+export function mergedCounts(lists: readonly (readonly ClientViolationCount[])[]): ClientViolationCount[] {
+  const merged = new Map<string, ClientViolationCount>();
+  for (const counts of lists) {
+    for (const count of counts) {
+      const seen = merged.get(count.requirement);
+      merged.set(count.requirement, seen === undefined ? { ...count } : { ...seen, count: seen.count + count.count });
+    }
+  }
+  return [...merged.values()].sort((a, b) => a.requirement.localeCompare(b.requirement, "en", { numeric: true }));
+}
