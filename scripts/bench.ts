@@ -13,6 +13,7 @@ import { listingSection } from "./bench/listing.ts";
 import { describeMachine } from "./bench/machine.ts";
 import { memorySection } from "./bench/memory.ts";
 import { parseSettings, USAGE, type BenchSettings, type SectionName } from "./bench/settings.ts";
+import { startupSection } from "./bench/startup.ts";
 import { streamsSection } from "./bench/streams.ts";
 import { suiteSection } from "./bench/suite-run.ts";
 import { renderTable } from "./bench/table.ts";
@@ -26,6 +27,7 @@ const SECTIONS: Record<SectionName, (settings: BenchSettings) => Promise<Section
   memory: memorySection,
   suite: suiteSection,
   controls: controlsSection,
+  startup: startupSection,
 };
 
 async function main(): Promise<number> {
