@@ -6,13 +6,13 @@
  * It throws only when the harness cannot reach the target at all (HarnessError).
  */
 
-import { createParser, type EventSourceMessage } from "eventsource-parser";
 import type { Dispatcher } from "undici";
 import { classifyNetworkError, describeNetworkError, HarnessError, TargetError } from "./errors.ts";
 import type { Redactor } from "./redact.ts";
 import { flattenHeaders, mediaType, readCappedText, tryParseJson } from "./response-body.ts";
+import { preview, SseBody } from "./sse-body.ts";
 import { buildTranscript, TRANSCRIPT_BODY_CHARS } from "./transcript.ts";
-import type { HttpResult, StreamProblem, StreamProblemKind, StreamResult, TimedEvent } from "./types.ts";
+import type { HttpResult, StreamProblemKind, StreamResult, TimedEvent } from "./types.ts";
 
 export interface StreamLimits {
   firstEventTimeoutMs: number;
@@ -32,20 +32,8 @@ export interface StreamRequest {
   body: string | undefined;
 }
 
-const TERMINAL = new Set(["response.completed", "error"]);
 /** How long to wait, after the terminal event, for the server to end the response. */
 export const AFTER_TERMINAL_GRACE_MAX_MS = 2000;
-/** Problems of one kind beyond this are counted, not listed. */
-const MAX_PROBLEMS_PER_KIND = 10;
-
-/** Splits text into lines that keep their terminator (CRLF, LF or CR); the last piece may be partial. */
-function splitLines(text: string): string[] {
-  return text.match(/[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$/g) ?? [];
-}
-
-function preview(text: string, max = 200): string {
-  return JSON.stringify(text.length <= max ? text : `${text.slice(0, max)}…`);
-}
 
 type StopReason = Extract<StreamProblemKind, "first-event-timeout" | "idle-timeout" | "total-timeout" | "byte-cap" | "after-terminal">;
 
@@ -69,19 +57,25 @@ export async function readStream(
   const controller = new AbortController();
   const combined = signal ? AbortSignal.any([controller.signal, signal]) : controller.signal;
 
-  const events: TimedEvent[] = [];
-  const problems: StreamProblem[] = [];
-  const problemCounts = new Map<StreamProblemKind, number>();
-  const addProblem = (kind: StreamProblemKind, detail: string) => {
-    const count = (problemCounts.get(kind) ?? 0) + 1;
-    problemCounts.set(kind, count);
-    if (count <= MAX_PROBLEMS_PER_KIND) problems.push({ kind, detail });
-  };
+  let firstEventTimer: NodeJS.Timeout | undefined;
+  const body: SseBody = new SseBody({
+    elapsed,
+    maxBufferSize: limits.maxStreamBytes,
+    onEvent: (event) => {
+      options.onEvent?.(event);
+      if (firstEventTimer !== undefined) {
+        clearTimer(firstEventTimer);
+        firstEventTimer = undefined;
+      }
+    },
+    onTerminal: () => onTerminal(),
+  });
+  const { events, problems } = body;
+  const addProblem = (kind: StreamProblemKind, detail: string) => body.addProblem(kind, detail);
 
   let status = 0;
   let headers: Record<string, string> = {};
   let http: HttpResult | undefined;
-  let terminal: StreamResult["terminal"];
   let ended = false;
   let chunks = 0;
   let bytes = 0;
@@ -109,7 +103,7 @@ export async function readStream(
     timers.delete(timer);
   };
 
-  let firstEventTimer: NodeJS.Timeout | undefined = startTimer(limits.firstEventTimeoutMs, () =>
+  firstEventTimer = startTimer(limits.firstEventTimeoutMs, () =>
     stop("first-event-timeout", status === 0
       ? `no response headers within ${limits.firstEventTimeoutMs} ms`
       : `no event within ${limits.firstEventTimeoutMs} ms of the request`));
@@ -122,44 +116,6 @@ export async function readStream(
       stop("idle-timeout", `nothing received for ${limits.idleTimeoutMs} ms (after ${events.length} events)`));
   };
 
-  // Parsing state: which chunk is being fed, and whether the terminal event has passed.
-  let currentChunk = 0;
-  let afterTerminalReported = false;
-  let pendingSinceEvent = "";
-  const reportAfterTerminal = (detail: string) => {
-    if (afterTerminalReported) return;
-    afterTerminalReported = true;
-    addProblem("after-terminal", detail);
-  };
-
-  const onEvent = (message: EventSourceMessage) => {
-    const json = tryParseJson(message.data);
-    const event: TimedEvent = {
-      event: message.event,
-      data: message.data,
-      json,
-      id: message.id,
-      at: elapsed(),
-      chunk: currentChunk,
-    };
-    events.push(event);
-    options.onEvent?.(event);
-    if (firstEventTimer !== undefined) {
-      clearTimer(firstEventTimer);
-      firstEventTimer = undefined;
-    }
-    if (json === undefined) addProblem("non-json-data", `event ${events.length} (${message.event ?? "no event line"}) has data that is not JSON: ${preview(message.data)}`);
-    // Without an event line, the payload's own type is the best evidence of what the event was.
-    const jsonType = typeof json === "object" && json !== null ? (json as { type?: unknown }).type : undefined;
-    const name = message.event ?? (typeof jsonType === "string" ? jsonType : undefined);
-    if (terminal !== undefined) {
-      reportAfterTerminal(`event ${preview(name ?? "(unnamed)")} came after the terminal ${terminal} event`);
-    } else if (name !== undefined && TERMINAL.has(name)) {
-      terminal = name as StreamResult["terminal"];
-      onTerminal();
-    }
-  };
-
   const onTerminal = () => {
     clearTimer(idleTimer);
     idleTimer = undefined;
@@ -167,32 +123,7 @@ export async function readStream(
     startTimer(grace, () => stop("after-terminal", "response did not end after terminal event"));
   };
 
-  const parser = createParser({ onEvent, maxBufferSize: limits.maxStreamBytes });
   const decoder = new TextDecoder("utf-8");
-  let dropLeadingLf = false;
-
-  /** Feeds one chunk's text line by line, so anything after the terminal event is seen exactly. */
-  const feedText = (raw: string) => {
-    let text = raw;
-    if (dropLeadingLf && text.startsWith("\n")) text = text.slice(1);
-    dropLeadingLf = false;
-    // A CR at the end of a chunk is a complete line terminator; if an LF follows in the next
-    // chunk, it is the second half of a CRLF pair and must not count as another line.
-    if (text.endsWith("\r")) {
-      text += "\n";
-      dropLeadingLf = true;
-    }
-    for (const line of splitLines(text)) {
-      const content = line.replace(/[\r\n]+$/, "");
-      if (terminal !== undefined && content.trim() !== "") {
-        reportAfterTerminal(`bytes came after the terminal ${terminal} event: ${preview(line)}`);
-      }
-      // Remember the fields of an event still being built, to explain a body that stops inside one.
-      if (content === "") pendingSinceEvent = "";
-      else if (!content.startsWith(":")) pendingSinceEvent += line;
-      parser.feed(line);
-    }
-  };
 
   let response: Dispatcher.ResponseData | undefined;
   try {
@@ -256,16 +187,16 @@ export async function readStream(
           stop("byte-cap", `the stream passed the cap of ${limits.maxStreamBytes} bytes`);
           break;
         }
-        if (terminal === undefined) armIdle();
-        currentChunk = chunks;
+        if (body.terminal === undefined) armIdle();
+        const index = chunks;
         chunks++;
         const text = decoder.decode(chunk, { stream: true });
         if (bodyPreview.length <= TRANSCRIPT_BODY_CHARS) bodyPreview += text;
-        feedText(text);
+        body.feed(text, index);
       }
       if (stopReason === undefined) {
         ended = true;
-        feedText(decoder.decode());
+        body.feed(decoder.decode(), Math.max(0, chunks - 1));
       }
     } catch (error) {
       if (stopReason === undefined) {
@@ -274,11 +205,7 @@ export async function readStream(
           : `the stream broke after ${events.length} events: ${describeNetworkError(error)}`);
       }
     }
-    if (terminal === undefined && stopReason === undefined && !signal?.aborted) {
-      const trailing = pendingSinceEvent.trim();
-      addProblem("no-terminal", `the body ended without response.completed or error (after ${events.length} events)` +
-        (trailing !== "" ? `; it ended inside an unterminated event: ${preview(trailing)}` : ""));
-    }
+    if (stopReason === undefined && !signal?.aborted) body.ended();
     return finish();
   } finally {
     for (const timer of timers) clearTimeout(timer);
@@ -307,7 +234,7 @@ export async function readStream(
       status,
       headers,
       events,
-      terminal,
+      terminal: body.terminal,
       ended,
       chunks,
       problems,
