@@ -16,6 +16,7 @@ import { z } from "zod";
 import { CONVERSATION_NOT_FOUND, SpecMessageItem, SpecMessagePage } from "../../schemas/index.ts";
 import { asValidInteger, pageParam, pageSizeParam, type QueryValue } from "../harness/arbitraries.ts";
 import { check } from "../harness/check.ts";
+import { judgeListingAnswer } from "../judgements/answers.ts";
 import { HarnessError } from "../harness/errors.ts";
 import {
   expect2xx,
@@ -29,7 +30,7 @@ import {
   expectValidationRefusal,
   is2xx,
 } from "../harness/expect.ts";
-import { listPage, sameId } from "./support/conversations.ts";
+import { listPage } from "./support/conversations.ts";
 import { refusalTarget, smallConversation } from "./support/fixtures.ts";
 import { MAX_PAGE_SIZE, expectConsistentPage, expectListedAtOnce, expectOwnMessagesOnly } from "./support/listing.ts";
 import { skipCheck } from "./support/skip.ts";
@@ -45,13 +46,9 @@ check(
   async (target) => {
     const { conversationId, exchanges } = await target.shared(smallConversation);
     const res = await target.client.list(conversationId);
-    expect2xx(res, "listing the small conversation");
-    const page = expectJson(SpecMessagePage, res, "listing the small conversation");
+    judgeListingAnswer(res, conversationId, "listing the small conversation");
     // The listings read after each of its exchanges must name it too.
-    for (const listed of [{ page, http: res }, ...exchanges.map((e) => e.listingAfter)]) {
-      const named = listed.page.conversation.id;
-      expectThat(sameId(named, conversationId), `the listing of ${conversationId} names conversation ${named}`, listed.http);
-    }
+    for (const listed of exchanges.map((e) => e.listingAfter)) judgeListingAnswer(listed.http, conversationId, "a listing read after an exchange");
   },
 );
 

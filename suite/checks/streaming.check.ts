@@ -12,26 +12,16 @@
  * lines, CRLF, any chunking, any `response.created` payload, extra fields, one delta or none.
  * A stream that timed out before its terminal event leaves a check inconclusive, not failed.
  */
-import { EVENT, SpecDeltaEvent, SpecErrorEvent } from "../../schemas/index.ts";
+import { EVENT } from "../../schemas/index.ts";
 import { check } from "../harness/check.ts";
 import { HarnessError } from "../harness/errors.ts";
-import {
-  expectEventStream,
-  expectNon2xx,
-  expectPlainHttpAnswer,
-  expectSame,
-  expectShape,
-  expectStreamOk,
-  expectThat,
-  fail,
-} from "../harness/expect.ts";
+import { expectEventStream, expectStreamOk, expectThat } from "../harness/expect.ts";
 import type { StreamResult, Target } from "../harness/types.ts";
 import { sameId } from "./support/conversations.ts";
 import { longConversation, smallConversation, type RecordedConversation, type RecordedExchange } from "./support/fixtures.ts";
 import {
   completedOf,
   cutShort,
-  deltaTexts,
   eventNames,
   inconclusiveIfCutShort,
   observedStreams,
@@ -39,8 +29,17 @@ import {
   trackStream,
 } from "./support/streams.ts";
 import { skipCheck } from "./support/skip.ts";
+import {
+  judgeCompletedPayload,
+  judgeDeltaPayloads,
+  judgeErrorEndsStream,
+  judgeEventLines,
+  judgeEventOrder,
+  judgeEventStreamAnswer,
+  judgeReassembly,
+  judgeRefusedStream,
+} from "../judgements/streams.ts";
 
-const TERMINAL = new Set<string>([EVENT.completed, EVENT.error]);
 const SMALL = "the small conversation's streamed continuation";
 
 /** The shared small conversation and its streamed exchange. */
@@ -74,16 +73,7 @@ check(
   readsSmall,
   async (target) => {
     const { stream: s } = await smallStream(target);
-    s.events.forEach((event, index) => {
-      expectThat(event.event !== undefined, `event #${index + 1} has no event: line (data ${JSON.stringify(event.data)})`, s);
-      const json = event.json as { type?: unknown } | undefined;
-      expectThat(
-        typeof json === "object" && json !== null && !Array.isArray(json),
-        `event #${index + 1} (${event.event}) does not carry a JSON object: ${JSON.stringify(event.data)}`,
-        s,
-      );
-      expectSame(json.type, event.event, `the type of event #${index + 1}`, s);
-    });
+    judgeEventLines(s);
     // The events that arrived are fine; the ones that never came cannot be judged.
     inconclusiveIfCutShort(s, SMALL);
     expectEventStream(s, SMALL);
@@ -98,20 +88,8 @@ check(
   async (target) => {
     const { stream: s } = await smallStream(target);
     inconclusiveIfCutShort(s, SMALL);
-    expectEventStream(s, SMALL);
-    const names = eventNames(s);
-    const order = `[${names.join(", ")}]`;
-    expectThat(names[0] === EVENT.created, `the first event is not ${EVENT.created}: ${order}`, s);
-    const terminal = names.findIndex((name) => TERMINAL.has(name));
-    expectThat(terminal !== -1, `the stream ended without ${EVENT.completed} or ${EVENT.error}: ${order}`, s);
-    names.slice(1, terminal).forEach((name, i) => {
-      expectThat(name === EVENT.delta, `event #${i + 2} between created and the terminal event is ${name}: ${order}`, s);
-    });
-    expectThat(terminal === names.length - 1, `events follow the terminal event: ${order}`, s);
-    for (const problem of s.problems) {
-      if (problem.kind === "after-terminal" || problem.kind === "no-terminal") fail(`${problem.kind}: ${problem.detail}`, s);
-    }
-    expectThat(s.ended, `the response did not end after the terminal event (${s.problems.map((p) => p.kind).join(", ")})`, s);
+    judgeEventStreamAnswer(s, SMALL);
+    judgeEventOrder(s);
   },
 );
 
@@ -121,9 +99,7 @@ check(
   readsSmall,
   async (target) => {
     const { stream: s } = await smallStream(target);
-    s.events
-      .filter((e) => e.event === EVENT.delta)
-      .forEach((e, i) => expectShape(SpecDeltaEvent, e.json, `delta #${i + 1}`, s));
+    judgeDeltaPayloads(s);
     inconclusiveIfCutShort(s, SMALL);
     expectEventStream(s, SMALL);
   },
@@ -136,17 +112,10 @@ check(
   async (target) => {
     const { stream: s } = await smallStream(target);
     inconclusiveIfCutShort(s, SMALL);
-    expectEventStream(s, SMALL);
-    completedOf(s, SMALL);
+    judgeEventStreamAnswer(s, SMALL);
+    judgeCompletedPayload(s, SMALL);
   },
 );
-
-/** SSE-7 on one stream: its deltas concatenated are its output_text. */
-function expectReassembles(s: StreamResult, context: string): void {
-  expectStreamOk(s, context);
-  const completed = completedOf(s, context);
-  expectSame(deltaTexts(s).join(""), completed.output_text, `${context}: the deltas concatenated, compared with output_text`, s);
-}
 
 check(
   ["SSE-7"],
@@ -155,7 +124,7 @@ check(
   async (target) => {
     const { stream: s } = await smallStream(target);
     inconclusiveIfCutShort(s, SMALL);
-    expectReassembles(s, SMALL);
+    judgeReassembly(s, SMALL);
   },
 );
 
@@ -169,21 +138,11 @@ check(
     const label = (i: number) => `stream ${i + 1} of ${streams.length} of the long conversation`;
     // Judge every stream that finished before calling the run inconclusive for one that did not.
     streams.forEach((s, i) => {
-      if (cutShort(s) === undefined) expectReassembles(s, label(i));
+      if (cutShort(s) === undefined) judgeReassembly(s, label(i));
     });
     streams.forEach((s, i) => inconclusiveIfCutShort(s, label(i)));
   },
 );
-
-/** SSE-6 on one stream holding an error event: the payload, nothing after it, and the response ended. */
-function expectErrorEndsStream(s: StreamResult): void {
-  const index = s.events.findIndex((e) => e.event === EVENT.error);
-  expectShape(SpecErrorEvent, s.events[index]?.json, "the error event's payload", s);
-  expectThat(index === s.events.length - 1, `events follow the error event: [${eventNames(s).join(", ")}]`, s);
-  const after = s.problems.find((p) => p.kind === "after-terminal");
-  expectThat(after === undefined, `the stream went on after the error event: ${after?.detail}`, s);
-  expectThat(s.ended, `the response did not end after the error event (${s.problems.map((p) => p.kind).join(", ")})`, s);
-}
 
 check(
   ["SSE-6"],
@@ -206,7 +165,7 @@ check(
         `the ${context}: ${hook.value} carried no error event: [${eventNames(s).join(", ")}]`,
         s,
       );
-      expectErrorEndsStream(s);
+      judgeErrorEndsStream(s);
     } else {
       await target.shared(smallConversation);
     }
@@ -218,7 +177,7 @@ check(
           "(CONFORMANCE_STREAM_ERROR_HEADER) to a header that makes the target end a stream with an error event",
       );
     }
-    withError.forEach(expectErrorEndsStream);
+    withError.forEach(judgeErrorEndsStream);
   },
 );
 
@@ -294,9 +253,7 @@ check(
     for (const [label, s] of failures) {
       trackStream(target, s);
       inconclusiveIfCutShort(s, label);
-      expectNon2xx(s, label);
-      const http = expectPlainHttpAnswer(s, label);
-      expectThat(http.json !== undefined, `${label}: the error body is not JSON: ${JSON.stringify(http.text.slice(0, 200))}`, s);
+      judgeRefusedStream(s, label);
     }
   },
 );
