@@ -5,6 +5,8 @@
  * under --strict), 2 usage/configuration error, a setup the preflight diagnosed, unreachable
  * target, harness error, no test ran; 3 nothing failed but a MUST was skipped or inconclusive
  * without the user excluding it.
+ * `agent-conformance proxy …` and `agent-conformance judge FILE.har …` judge traffic instead
+ * (suite/traffic/; --help on each).
  */
 
 import { FAKE_IDENTITIES, parseConfig, usage } from "../suite/harness/config.ts";
@@ -14,6 +16,10 @@ import { runConformance } from "../suite/runner/run.ts";
 let redactor = new Redactor([FAKE_IDENTITIES.apiKey, FAKE_IDENTITIES.otherApiKey]);
 
 async function main(): Promise<number> {
+  const [command, ...rest] = process.argv.slice(2);
+  // Judging traffic (suite/traffic/): a proxy in front of a service, or recorded HAR files.
+  if (command === "proxy") return (await import("../suite/traffic/proxy/command.ts")).runProxyCommand(rest);
+  if (command === "judge") return (await import("../suite/traffic/judge-command.ts")).runJudgeCommand(rest);
   const parsed = parseConfig(process.argv.slice(2), process.env);
   if (!parsed.ok) {
     for (const error of parsed.errors) process.stderr.write(`agent-conformance: ${error}\n`);

@@ -6,8 +6,9 @@ import type { Transcript } from "./types.ts";
 /**
  * inconclusive: the check ran, but the target never let it finish (timeouts, retries
  * exhausted); it judges nothing either way.
+ * not_observed: judging traffic (proxy, HAR), no observed exchange could show it.
  */
-export type RequirementStatus = "pass" | "fail" | "warn" | "skip" | "inconclusive";
+export type RequirementStatus = "pass" | "fail" | "warn" | "skip" | "inconclusive" | "not_observed";
 export type TestStatus = "pass" | "fail" | "skip" | "inconclusive";
 
 /** What the target made a check wait for: retried "try later" answers and unsettled listings. */
@@ -91,7 +92,7 @@ export interface ConformanceReport {
   seed: number;
   startedAt: string;
   durationMs: number;
-  counts: { pass: number; fail: number; warn: number; skip: number; inconclusive: number; tests: number };
+  counts: { pass: number; fail: number; warn: number; skip: number; inconclusive: number; tests: number; not_observed?: number };
   /**
    * MUST requirements that were skipped or inconclusive without the user excluding them: the
    * run is incomplete (exit 3) when there are any and nothing failed.

@@ -25,9 +25,10 @@ const BADGE_TEXT: Record<RequirementStatus, string> = {
   warn: "! WARN",
   skip: "– SKIP",
   inconclusive: "? INCONCLUSIVE",
+  not_observed: "· NOT OBSERVED",
 };
 
-const badge = (status: RequirementStatus) => html`<span class="badge ${status}">${BADGE_TEXT[status]}</span>`;
+const badge = (status: RequirementStatus | TestReport["status"]) => html`<span class="badge ${status}">${BADGE_TEXT[status]}</span>`;
 
 /** Failed and warned requirements open their evidence by default. */
 const needsAttention = (status: RequirementStatus) => status === "fail" || status === "warn" || status === "inconclusive";
@@ -59,6 +60,7 @@ const REASON_LABEL: Record<RequirementStatus, string> = {
   warn: "Reason: ",
   skip: "Skipped: ",
   inconclusive: "Inconclusive: ",
+  not_observed: "Not observed: ",
 };
 
 function testsSummary(tests: readonly TestReport[]): string {

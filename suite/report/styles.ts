@@ -37,7 +37,7 @@ pre { background: var(--code-bg); border: 1px solid var(--border); border-radius
 .badge.pass { color: var(--pass); background: var(--pass-bg); }
 .badge.fail { color: var(--fail); background: var(--fail-bg); }
 .badge.warn { color: var(--warn); background: var(--warn-bg); }
-.badge.skip { color: var(--skip); background: var(--skip-bg); }
+.badge.skip, .badge.not_observed { color: var(--skip); background: var(--skip-bg); }
 .badge.inconclusive { color: var(--inconclusive); background: var(--inconclusive-bg); }
 .filter { border: 1px solid var(--border); border-radius: 6px; padding: .25rem 1rem; margin: 1.5rem 0 0; }
 .filter label { margin-right: 1.5rem; cursor: pointer; }
@@ -66,6 +66,7 @@ table.timeline { border-collapse: collapse; width: 100%; margin: .5rem 0; font-s
 .only-filtered { display: none; }
 body:has(#show-failures:checked) .req.pass,
 body:has(#show-failures:checked) .req.skip,
+body:has(#show-failures:checked) .req.not_observed,
 body:has(#show-failures:checked) .family:not(:has(.req.fail, .req.warn, .req.inconclusive)) { display: none; }
 body:has(#show-failures:checked) .only-filtered { display: block; }
 `;

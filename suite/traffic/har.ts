@@ -1,0 +1,130 @@
+/**
+ * HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/) in and out: browser devtools,
+ * Playwright's recordHar and mitmproxy's export write it; the proxy's --har writes it too.
+ * Read leniently (extra fields, `_`-prefixed extensions, base64 bodies, missing optional
+ * parts), checked strictly where the judge needs a value.
+ */
+import { createHash } from "node:crypto";
+import { z } from "zod";
+import type { ObservedExchange } from "./exchange.ts";
+
+const Header = z.looseObject({ name: z.string(), value: z.string() });
+const Content = z.looseObject({ text: z.string().optional(), encoding: z.string().optional(), mimeType: z.string().optional() });
+const Entry = z.looseObject({
+  startedDateTime: z.string(),
+  time: z.number().optional(),
+  request: z.looseObject({
+    method: z.string(),
+    url: z.string(),
+    headers: z.array(Header).default([]),
+    postData: z.looseObject({ text: z.string().optional(), encoding: z.string().optional() }).optional(),
+  }),
+  response: z.looseObject({
+    status: z.number(),
+    headers: z.array(Header).default([]),
+    content: Content.default({}),
+    _error: z.string().nullable().optional(),
+  }),
+});
+export const Har = z.looseObject({ log: z.looseObject({ version: z.string().optional(), entries: z.array(Entry) }) });
+
+export class HarError extends Error {
+  override name = "HarError";
+}
+
+function headerRecord(headers: readonly { name: string; value: string }[]): Record<string, string> {
+  const record: Record<string, string> = {};
+  for (const { name, value } of headers) {
+    // HTTP/2 pseudo-headers (":authority") are not headers of the message.
+    if (name.startsWith(":")) continue;
+    const lower = name.toLowerCase();
+    record[lower] = record[lower] === undefined ? value : `${record[lower]}, ${value}`;
+  }
+  return record;
+}
+
+function text(value: string | undefined, encoding: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  return encoding === "base64" ? Buffer.from(value, "base64").toString("utf8") : value;
+}
+
+/** The exchanges of a HAR document, in the order they started; a HarError naming what is wrong otherwise. */
+export function readHar(source: string, name: string, firstSequence = 0): ObservedExchange[] {
+  let json: unknown;
+  try {
+    json = JSON.parse(source);
+  } catch (error) {
+    throw new HarError(`${name} is not JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const parsed = Har.safeParse(json);
+  if (!parsed.success) throw new HarError(`${name} is not a HAR file: ${z.prettifyError(parsed.error).split("\n").slice(0, 4).join("; ")}`);
+  const entries = [...parsed.data.log.entries].sort((a, b) => Date.parse(a.startedDateTime) - Date.parse(b.startedDateTime));
+  return entries.map((entry, index) => {
+    const { request, response } = entry;
+    // Status 0 is how browsers record a request that got no answer (blocked, failed, aborted).
+    const answered = response.status > 0;
+    const error = response._error ?? undefined;
+    return {
+      sequence: firstSequence + index,
+      startedAt: Date.parse(entry.startedDateTime) || 0,
+      request: { method: request.method, url: request.url, headers: headerRecord(request.headers), body: text(request.postData?.text, request.postData?.encoding) },
+      response: answered
+        ? { status: response.status, headers: headerRecord(response.headers), body: text(response.content.text, response.content.encoding) ?? "", complete: error === undefined, chunks: undefined }
+        : undefined,
+      failure: error,
+      durationMs: Math.max(0, entry.time ?? 0),
+    };
+  });
+}
+
+/**
+ * An Authorization value with its key replaced by a stable pseudonym: distinct keys stay
+ * distinct (scope and idempotency are judged per key) and a Bearer header keeps its form
+ * (CLIENT-1), but the key itself never reaches the file.
+ */
+export function pseudonymousAuthorization(value: string): string {
+  const match = /^(Bearer +)(\S+)(\s*)$/i.exec(value);
+  const digest = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 12);
+  return match === null ? `(redacted ${digest(value)})` : `${match[1]}key-${digest(match[2] ?? "")}${match[3]}`;
+}
+
+/** Exchanges as a HAR 1.2 document, every Authorization value pseudonymised. */
+export function writeHar(exchanges: readonly ObservedExchange[]): unknown {
+  const headers = (record: Readonly<Record<string, string>>) =>
+    Object.entries(record).map(([name, value]) => ({ name, value: name === "authorization" ? pseudonymousAuthorization(value) : value }));
+  return {
+    log: {
+      version: "1.2",
+      creator: { name: "agent-conformance proxy", version: "1" },
+      entries: exchanges.map((exchange) => ({
+        startedDateTime: new Date(exchange.startedAt).toISOString(),
+        time: exchange.durationMs,
+        request: {
+          method: exchange.request.method,
+          url: exchange.request.url,
+          httpVersion: "HTTP/1.1",
+          headers: headers(exchange.request.headers),
+          queryString: [...new URL(exchange.request.url).searchParams].map(([name, value]) => ({ name, value })),
+          cookies: [],
+          headersSize: -1,
+          bodySize: exchange.request.body === undefined ? 0 : Buffer.byteLength(exchange.request.body),
+          ...(exchange.request.body === undefined ? {} : { postData: { mimeType: exchange.request.headers["content-type"] ?? "", text: exchange.request.body } }),
+        },
+        response: {
+          status: exchange.response?.status ?? 0,
+          statusText: "",
+          httpVersion: "HTTP/1.1",
+          headers: headers(exchange.response?.headers ?? {}),
+          cookies: [],
+          content: { size: Buffer.byteLength(exchange.response?.body ?? ""), mimeType: exchange.response?.headers["content-type"] ?? "", text: exchange.response?.body ?? "" },
+          redirectURL: "",
+          headersSize: -1,
+          bodySize: -1,
+          ...(exchange.failure === undefined && exchange.response?.complete !== false ? {} : { _error: exchange.failure ?? "the body ended early" }),
+        },
+        cache: {},
+        timings: { send: 0, wait: exchange.durationMs, receive: 0 },
+      })),
+    },
+  };
+}

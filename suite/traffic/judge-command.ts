@@ -1,0 +1,63 @@
+/**
+ * agent-conformance judge FILE.har [FILE.har …] [--report-dir DIR] [--strict]: the proxy's
+ * judgement over recorded traffic, with the same reports and exit codes.
+ */
+import { readFile } from "node:fs/promises";
+import { parseArgs } from "node:util";
+import { Redactor } from "../harness/redact.ts";
+import { HarError, readHar } from "./har.ts";
+import { violationLine } from "./proxy/command.ts";
+import { createTrafficJudge, trafficExitCode } from "./judge.ts";
+import { trafficSummaryLines, writeTrafficReports } from "./reports.ts";
+import type { ObservedExchange } from "./exchange.ts";
+
+export const JUDGE_USAGE = `Usage: agent-conformance judge FILE.har [FILE.har …] [--report-dir DIR] [--strict]
+       (in this repository: npm run conformance -- judge FILE.har …)
+
+Judges recorded traffic (HAR 1.2, as browsers, Playwright's recordHar and mitmproxy export
+it) as the proxy judges live traffic, and writes the same reports.
+
+Exit codes: 0 no MUST broken; 1 a MUST broken (or a SHOULD under --strict); 2 usage error,
+an unreadable file, or no exchange of the spec in the files.`;
+
+export async function runJudgeCommand(argv: string[], print: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      options: { "report-dir": { type: "string", default: "reports" }, strict: { type: "boolean", default: false }, help: { type: "boolean", default: false } },
+      allowPositionals: true,
+    });
+  } catch (error) {
+    process.stderr.write(`agent-conformance judge: ${error instanceof Error ? error.message : String(error)}\n${JUDGE_USAGE}\n`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    print(JUDGE_USAGE);
+    return 0;
+  }
+  if (positionals.length === 0) {
+    process.stderr.write(`agent-conformance judge: name at least one HAR file\n${JUDGE_USAGE}\n`);
+    return 2;
+  }
+  const exchanges: ObservedExchange[] = [];
+  for (const file of positionals) {
+    try {
+      exchanges.push(...readHar(await readFile(file, "utf8"), file, exchanges.length));
+    } catch (error) {
+      const reason = error instanceof HarError ? error.message : `${file} cannot be read: ${error instanceof Error ? error.message : String(error)}`;
+      process.stderr.write(`agent-conformance judge: ${reason}\n`);
+      return 2;
+    }
+  }
+  const judge = createTrafficJudge({ target: `${positionals.length} HAR file(s): ${positionals.join(", ")}`, redactor: new Redactor([]), strict: values.strict });
+  // Several files are one traffic: judged in the order the exchanges started.
+  exchanges.sort((a, b) => a.startedAt - b.startedAt || a.sequence - b.sequence);
+  for (const exchange of exchanges) for (const violation of judge.observe(exchange)) print(violationLine(violation));
+  const report = judge.report();
+  await writeTrafficReports(report, values["report-dir"]);
+  for (const line of trafficSummaryLines(report, judge.judged, values["report-dir"])) print(line);
+  if (judge.judged === 0) process.stderr.write(`agent-conformance judge: no request of the spec's operations in ${positionals.join(", ")}\n`);
+  return trafficExitCode(report, judge.judged);
+}

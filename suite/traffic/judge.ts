@@ -1,0 +1,147 @@
+/**
+ * The traffic judge: every observed exchange judged in both directions (the service against
+ * what traffic can show of the spec, the client against CLIENT-1…7), with a report in the
+ * suite's formats. A requirement is `pass` only when some exchange could show it and none broke
+ * it; otherwise `not_observed`.
+ */
+import { randomUUID } from "node:crypto";
+import { REQUIREMENTS, type Requirement } from "../../requirements/catalog.ts";
+import type { Redactor } from "../harness/redact.ts";
+import type { ConformanceReport, RequirementReport, RequirementStatus, TestReport } from "../harness/report-types.ts";
+import { classify, type Classified } from "./classify.ts";
+import { ClientJudge } from "./client-rules.ts";
+import type { ObservedExchange } from "./exchange.ts";
+import { Recorder, type Tally, type TrafficViolation } from "./recorder.ts";
+import { judgeCreate, judgeDelete, judgeList, judgeStream, type Judged } from "./service-rules.ts";
+import { TrafficState } from "./state.ts";
+import { UNOBSERVABLE } from "./unobservable.ts";
+
+export type { TrafficViolation } from "./recorder.ts";
+
+export interface TrafficJudge {
+  /** Judges one finished exchange; returns the violations it revealed. */
+  observe(exchange: ObservedExchange): TrafficViolation[];
+  /** The report as of now. */
+  report(): ConformanceReport;
+  /** Exchanges that were operations of the spec, and all exchanges seen. */
+  readonly judged: number;
+  readonly seen: number;
+}
+
+export interface TrafficJudgeOptions {
+  /** Redacted description of what was judged ("proxy to https://…", "3 HAR files"). */
+  target: string;
+  redactor: Redactor;
+  strict?: boolean;
+}
+
+/** "POST /v1/agents/a/responses/stream → 200 (#12)", the key never in it. */
+function lineOf(c: Classified, redactor: Redactor): string {
+  const { exchange } = c;
+  let path = exchange.request.url;
+  try {
+    const url = new URL(exchange.request.url);
+    path = `${url.pathname}${url.search}`;
+  } catch {
+    // The URL as recorded.
+  }
+  const status = exchange.response === undefined ? (exchange.failure ?? "no answer") : String(exchange.response.status);
+  return redactor.scrub(`${exchange.request.method.toUpperCase()} ${path} → ${status} (#${exchange.sequence})`);
+}
+
+const VIOLATIONS_SHOWN = 5;
+
+function requirementReport(requirement: Requirement, tally: Tally | undefined, strict: boolean): RequirementReport {
+  const base = { id: requirement.id, level: requirement.level, family: requirement.family, summary: requirement.summary, spec: requirement.spec };
+  const unobservable = UNOBSERVABLE[requirement.id];
+  if (tally === undefined || tally.observed === 0) {
+    const reason = unobservable === undefined ? "no observed exchange could show it" : `traffic cannot show it: ${unobservable}`;
+    return { ...base, status: "not_observed", reason, tests: [] };
+  }
+  const broken = tally.violations.length + tally.dropped;
+  let status: RequirementStatus = "pass";
+  if (broken > 0) status = requirement.level === "MUST" || strict ? "fail" : "warn";
+  const tests: TestReport[] = [{
+    name: `${tally.observed} observed exchange(s) could show it; ${broken} broke it`,
+    file: requirement.family,
+    status: broken > 0 ? "fail" : "pass",
+    durationMs: 0,
+    ...(broken > 0 ? {
+      message: tally.violations.slice(0, VIOLATIONS_SHOWN).map((v) => `${v.exchange}: ${v.detail}`).join("\n"),
+      transcripts: tally.violations.slice(0, VIOLATIONS_SHOWN).flatMap((v) => v.transcripts.slice(0, 1)),
+    } : {}),
+  }];
+  const reason = broken > 0 ? `${broken} of ${tally.observed} observed exchange(s) broke it; first: ${tally.violations[0]?.exchange}: ${tally.violations[0]?.detail}` : undefined;
+  return { ...base, status, ...(reason === undefined ? {} : { reason }), tests };
+}
+
+export function createTrafficJudge(options: TrafficJudgeOptions): TrafficJudge {
+  const { redactor } = options;
+  const record = new Recorder();
+  const state = new TrafficState();
+  const clients = new ClientJudge(record, redactor);
+  const incremental: boolean[] = [];
+  const startedAt = new Date();
+  let judged = 0;
+  let seen = 0;
+  return {
+    get judged() {
+      return judged;
+    },
+    get seen() {
+      return seen;
+    },
+    observe(exchange) {
+      seen++;
+      const c = classify(exchange);
+      if (c === undefined) return [];
+      judged++;
+      const line = lineOf(c, redactor);
+      const j: Judged = { c, line, record, state, incremental };
+      if (c.operation === "create") judgeCreate(j, redactor);
+      else if (c.operation === "stream") judgeStream(j, redactor);
+      else if (c.operation === "list") judgeList(j, redactor);
+      else judgeDelete(j, redactor);
+      clients.judge(c, line);
+      return record.takeFresh();
+    },
+    report() {
+      // SSE-9 over the whole traffic, as the active check judges it: one multi-delta stream that
+      // arrived in pieces is enough, since a server that buffers buffers every stream.
+      const tallies = new Map(record.tallies);
+      if (incremental.length > 0) {
+        tallies.set("SSE-9", incremental.some(Boolean) ? { observed: incremental.length, violations: [], dropped: 0 } : {
+          observed: incremental.length,
+          violations: [{ requirement: "SSE-9", level: "SHOULD", sentence: "", exchange: `${incremental.length} multi-delta stream(s)`, detail: "every multi-delta stream arrived with all its events in one network read", transcripts: [] }],
+          dropped: 0,
+        });
+      }
+      const requirements = REQUIREMENTS.map((r) => requirementReport(r, tallies.get(r.id), options.strict ?? false));
+      const count = (status: RequirementStatus) => requirements.filter((r) => r.status === status).length;
+      return {
+        target: options.target,
+        result: count("fail") > 0 ? "fail" : "pass",
+        strict: options.strict ?? false,
+        runId: randomUUID(),
+        seed: 0,
+        startedAt: startedAt.toISOString(),
+        durationMs: Date.now() - startedAt.getTime(),
+        counts: { pass: count("pass"), fail: count("fail"), warn: count("warn"), skip: 0, inconclusive: 0, not_observed: count("not_observed"), tests: judged },
+        incomplete: [],
+        creates: { budget: 0, spent: 0 },
+        cleanup: { deleted: 0, failed: [] },
+        harnessErrors: [],
+        requirements,
+      };
+    },
+  };
+}
+
+/**
+ * 0: no MUST broken (not_observed never counts against it: judging traffic is never complete);
+ * 1: a MUST broken, or a SHOULD under --strict; 2: no exchange of the spec to judge.
+ */
+export function trafficExitCode(report: ConformanceReport, judged: number): 0 | 1 | 2 {
+  if (judged === 0) return 2;
+  return report.result === "fail" ? 1 : 0;
+}

@@ -1,0 +1,132 @@
+/**
+ * agent-conformance proxy --upstream URL [--port N] [--host H] [--report-dir DIR]
+ *   [--record-fixtures DIR] [--har FILE] [--strict]
+ * First stdout line: "listening on http://HOST:PORT". Each violation is one console line as it
+ * happens. SIGINT or SIGTERM: running exchanges get 2 s to end, then the reports (and the
+ * fixtures and HAR when asked for) are written and the exit code is the judge's.
+ */
+import { writeFile } from "node:fs/promises";
+import { parseArgs } from "node:util";
+import { Redactor } from "../../harness/redact.ts";
+import type { ObservedExchange } from "../exchange.ts";
+import { writeHar } from "../har.ts";
+import { createTrafficJudge, trafficExitCode, type TrafficViolation } from "../judge.ts";
+import { trafficSummaryLines, writeTrafficReports } from "../reports.ts";
+import { FixtureRecorder } from "./fixture-recorder.ts";
+import { startProxy } from "./server.ts";
+
+export const PROXY_USAGE = `Usage: agent-conformance proxy --upstream URL [options]
+       (in this repository: npm run conformance -- proxy --upstream URL [options])
+
+Forwards every request to the service at URL and every byte back as it arrives, and judges
+each exchange: the service against what traffic can show of the spec, the client against
+CLIENT-1…7. Stop it with Ctrl-C or SIGTERM to write the reports.
+
+  --upstream URL          the service's base URL (with its base path, without /v1)
+  --port N                port to listen on (default 0: any free port)
+  --host HOST             address to listen on (default 127.0.0.1)
+  --report-dir DIR        where conformance.json, junit.xml and report.html go (default reports)
+  --record-fixtures DIR   also write each observed conversation in the fake's fixture format
+  --har FILE              also write the observed traffic as HAR 1.2 (keys pseudonymised)
+  --strict                a broken SHOULD fails too
+  --help                  show this help
+
+Exit codes: 0 no MUST broken; 1 a MUST broken (or a SHOULD under --strict); 2 usage error,
+or no exchange of the spec was seen. A requirement no exchange could show is not_observed.`;
+
+const GRACE_MS = 2_000;
+/** Exchanges kept for --har; the file says when more were seen. */
+const MAX_HAR_EXCHANGES = 50_000;
+
+export function violationLine(v: TrafficViolation): string {
+  return `VIOLATION ${v.requirement} ${v.level} "${v.sentence}" — ${v.exchange}: ${v.detail}`;
+}
+
+export async function runProxyCommand(argv: string[], print: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): Promise<number> {
+  let values;
+  try {
+    values = parseArgs({
+      args: argv,
+      options: {
+        upstream: { type: "string" },
+        port: { type: "string", default: "0" },
+        host: { type: "string", default: "127.0.0.1" },
+        "report-dir": { type: "string", default: "reports" },
+        "record-fixtures": { type: "string" },
+        har: { type: "string" },
+        strict: { type: "boolean", default: false },
+        help: { type: "boolean", default: false },
+      },
+      allowPositionals: false,
+    }).values;
+  } catch (error) {
+    process.stderr.write(`agent-conformance proxy: ${error instanceof Error ? error.message : String(error)}\n${PROXY_USAGE}\n`);
+    return 2;
+  }
+  if (values.help) {
+    print(PROXY_USAGE);
+    return 0;
+  }
+  const problems: string[] = [];
+  let upstream: URL | undefined;
+  try {
+    upstream = new URL(values.upstream ?? "");
+    if (upstream.protocol !== "http:" && upstream.protocol !== "https:") problems.push(`--upstream must be an http or https URL, not ${values.upstream}`);
+    if (/\/v1\/?$/.test(upstream.pathname)) problems.push(`--upstream must not end in /v1: give the base URL before it (${upstream.origin}${upstream.pathname.replace(/\/v1\/?$/, "")})`);
+  } catch {
+    problems.push(values.upstream === undefined ? "--upstream URL is required" : `--upstream is not a URL: ${values.upstream}`);
+  }
+  const port = /^\d+$/.test(values.port) ? Number(values.port) : Number.NaN;
+  if (!(port >= 0 && port <= 65_535)) problems.push(`--port must be a whole number from 0 to 65535, not ${values.port}`);
+  if (problems.length > 0 || upstream === undefined) {
+    for (const problem of problems) process.stderr.write(`agent-conformance proxy: ${problem}\n`);
+    return 2;
+  }
+
+  const redactor = new Redactor([]);
+  const judge = createTrafficJudge({ target: `proxy to ${upstream.origin}${upstream.pathname}`, redactor, strict: values.strict });
+  const fixtures = values["record-fixtures"] === undefined ? undefined : new FixtureRecorder();
+  const har: ObservedExchange[] = [];
+  let harDropped = 0;
+  const onExchange = (exchange: ObservedExchange) => {
+    try {
+      for (const violation of judge.observe(exchange)) print(violationLine(violation));
+      fixtures?.observe(exchange);
+      if (values.har !== undefined) {
+        if (har.length < MAX_HAR_EXCHANGES) har.push(exchange);
+        else harDropped++;
+      }
+    } catch (error) {
+      // A judging bug must never take the traffic down with it.
+      process.stderr.write(`agent-conformance proxy: could not judge exchange #${exchange.sequence}: ${error instanceof Error ? error.stack : String(error)}\n`);
+    }
+  };
+  let proxy;
+  try {
+    proxy = await startProxy({ upstream: upstream.href, host: values.host, port, onExchange });
+  } catch (error) {
+    process.stderr.write(`agent-conformance proxy: cannot listen on ${values.host}:${port}: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 2;
+  }
+  print(`listening on ${proxy.url}`);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+  await proxy.close(GRACE_MS);
+  // The last exchanges are handed over on the next turn of the event loop.
+  await new Promise((resolve) => setImmediate(resolve));
+  const reportDir = values["report-dir"];
+  const report = judge.report();
+  await writeTrafficReports(report, reportDir);
+  if (fixtures !== undefined && values["record-fixtures"] !== undefined) {
+    print(`fixtures: ${await fixtures.write(values["record-fixtures"])} conversation(s) written to ${values["record-fixtures"]}`);
+  }
+  if (values.har !== undefined) {
+    await writeFile(values.har, `${JSON.stringify(writeHar(har))}\n`);
+    print(`HAR: ${har.length} exchange(s) written to ${values.har}${harDropped > 0 ? ` (${harDropped} more not kept)` : ""}`);
+  }
+  for (const line of trafficSummaryLines(report, judge.judged, reportDir)) print(line);
+  return trafficExitCode(report, judge.judged);
+}

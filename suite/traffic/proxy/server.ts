@@ -1,0 +1,163 @@
+/**
+ * The conformance proxy's forwarding: every request goes to the upstream as it came (path and
+ * query appended to the upstream URL, headers but the hop-by-hop ones), and every response byte
+ * goes back as soon as it arrives: an SSE event leaves the proxy when it reached it. A copy of
+ * each exchange is handed to `onExchange` once it is over, off the forwarding path; the proxy
+ * adds no header (not even Date) and never waits for a verdict.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Agent, request as upstreamRequest, type Dispatcher } from "undici";
+import type { ObservedChunk, ObservedExchange } from "../exchange.ts";
+
+export interface ProxyOptions {
+  /** The service's base URL, base path included (e.g. https://api.example/agents-service). */
+  upstream: string;
+  host: string;
+  port: number;
+  /** Called with each finished exchange, on a later turn of the event loop. */
+  onExchange: (exchange: ObservedExchange) => void;
+}
+
+export interface RunningProxy {
+  url: string;
+  /** Stops accepting, lets running exchanges end for up to `graceMs`, then cuts the rest. */
+  close(graceMs: number): Promise<void>;
+}
+
+// RFC 9110 §7.6.1: meaningful for one connection only; everything else goes through as it is.
+const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade", "host"]);
+/** What a copy keeps of one body; past it the copy is marked incomplete and not judged. */
+const MAX_COPY_BYTES = 8 * 1024 * 1024;
+
+function flatHeaders(headers: IncomingMessage["headers"] | Record<string, string | string[] | undefined>): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    flat[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  return flat;
+}
+
+function forwardable(headers: Record<string, string | string[] | undefined>): Record<string, string | string[]> {
+  const named = new Set((String(headers["connection"] ?? "")).toLowerCase().split(",").map((name) => name.trim()));
+  const kept: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase();
+    if (value !== undefined && !HOP_BY_HOP.has(lower) && !named.has(lower)) kept[lower] = value;
+  }
+  return kept;
+}
+
+function readWhole(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => resolve(Buffer.concat(chunks)));
+    req.on("error", reject);
+  });
+}
+
+export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
+  const upstream = new URL(options.upstream);
+  const basePath = upstream.pathname.replace(/\/+$/, "");
+  // Plenty of connections: 100 and more streams at once is the normal case for a chat service.
+  const dispatcher: Dispatcher = new Agent({ connections: 512, pipelining: 0, bodyTimeout: 0, headersTimeout: 0 });
+  let sequence = 0;
+  const running = new Set<ServerResponse>();
+
+  async function forward(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    res.sendDate = false;
+    running.add(res);
+    const startedAt = Date.now();
+    const started = performance.now();
+    const number = sequence++;
+    const requestHeaders = flatHeaders(req.headers);
+    const proxiedUrl = `http://${req.headers.host ?? "proxy"}${req.url ?? "/"}`;
+    const abort = new AbortController();
+    let clientGone = false;
+    res.on("close", () => {
+      if (!res.writableFinished) {
+        clientGone = true;
+        abort.abort();
+      }
+    });
+    const copy: Buffer[] = [];
+    const chunks: ObservedChunk[] = [];
+    let copied = 0;
+    let status: number | undefined;
+    let responseHeaders: Record<string, string> = {};
+    let complete = false;
+    let failure: string | undefined;
+    let requestBody: Buffer | undefined;
+    try {
+      requestBody = req.method === "GET" || req.method === "HEAD" ? undefined : await readWhole(req);
+      const target = `${upstream.origin}${basePath}${req.url ?? "/"}`;
+      const answer = await upstreamRequest(target, {
+        method: (req.method ?? "GET") as Dispatcher.HttpMethod,
+        headers: forwardable(req.headers),
+        body: requestBody !== undefined && requestBody.length > 0 ? requestBody : undefined,
+        signal: abort.signal,
+        dispatcher,
+      });
+      status = answer.statusCode;
+      responseHeaders = flatHeaders(answer.headers);
+      res.writeHead(answer.statusCode, forwardable(answer.headers));
+      res.flushHeaders();
+      for await (const chunk of answer.body as AsyncIterable<Buffer>) {
+        res.write(chunk);
+        chunks.push({ at: performance.now() - started, bytes: chunk.length });
+        if (copied + chunk.length <= MAX_COPY_BYTES) copy.push(chunk);
+        copied += chunk.length;
+      }
+      res.end();
+      complete = copied <= MAX_COPY_BYTES;
+      if (!complete) failure = `the body passed the ${MAX_COPY_BYTES} bytes a copy keeps`;
+    } catch (error) {
+      if (clientGone) failure = "the client hung up";
+      else if (status === undefined) {
+        failure = `the upstream could not be reached: ${error instanceof Error ? error.message : String(error)}`;
+        if (!res.headersSent) {
+          const body = JSON.stringify({ error: { code: "upstream_unreachable", message: `agent-conformance proxy: ${failure}` } });
+          res.writeHead(502, { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) });
+          res.end(body);
+        }
+      } else {
+        // The upstream broke mid-body: the client must see the same cut, not a clean end.
+        failure = `the upstream connection broke: ${error instanceof Error ? error.message : String(error)}`;
+        res.destroy();
+      }
+    } finally {
+      running.delete(res);
+    }
+    const exchange: ObservedExchange = {
+      sequence: number,
+      startedAt,
+      request: { method: req.method ?? "GET", url: proxiedUrl, headers: requestHeaders, body: requestBody?.toString("utf8") },
+      response: status === undefined ? undefined : { status, headers: responseHeaders, body: Buffer.concat(copy).toString("utf8"), complete, chunks },
+      failure,
+      durationMs: performance.now() - started,
+    };
+    setImmediate(() => options.onExchange(exchange));
+  }
+
+  const server: Server = createServer((req, res) => void forward(req, res));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const shownHost = options.host.includes(":") ? `[${options.host}]` : options.host;
+  return {
+    url: `http://${shownHost}:${port}`,
+    async close(graceMs) {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const deadline = Date.now() + graceMs;
+      while (running.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      server.closeAllConnections();
+      await closed;
+      await dispatcher.destroy().catch(() => undefined);
+    },
+  };
+}

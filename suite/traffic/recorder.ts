@@ -1,0 +1,86 @@
+/**
+ * Per requirement: how many exchanges could show it, and the violations they showed. A
+ * judgement that throws ExpectationError is a violation; one that throws InconclusiveError
+ * (a stream cut before it could show anything) showed nothing and is not counted.
+ */
+import { requirementById } from "../../requirements/catalog.ts";
+import { InconclusiveError } from "../harness/errors.ts";
+import { ExpectationError } from "../harness/expect.ts";
+import type { Transcript } from "../harness/types.ts";
+
+export interface TrafficViolation {
+  requirement: string;
+  level: "MUST" | "SHOULD";
+  /** The catalog's requirement text. */
+  sentence: string;
+  /** One redacted line: "POST /v1/agents/a/responses/stream → 200 (#12)". */
+  exchange: string;
+  /** What was wrong. */
+  detail: string;
+  transcripts: Transcript[];
+}
+
+export interface Tally {
+  observed: number;
+  violations: TrafficViolation[];
+  /** Violations beyond those kept. */
+  dropped: number;
+}
+
+/** Violations kept per requirement; the count goes on. */
+const KEPT_PER_REQUIREMENT = 50;
+
+export class Recorder {
+  readonly tallies = new Map<string, Tally>();
+  private fresh: TrafficViolation[] = [];
+
+  private tally(id: string): Tally {
+    let tally = this.tallies.get(id);
+    if (tally === undefined) this.tallies.set(id, (tally = { observed: 0, violations: [], dropped: 0 }));
+    return tally;
+  }
+
+  /** Runs one judgement of `requirement` on an exchange described by `line`. */
+  judge(requirement: string, line: string, judgement: () => void): void {
+    const tally = this.tally(requirement);
+    try {
+      judgement();
+      tally.observed++;
+    } catch (error) {
+      if (error instanceof InconclusiveError) return;
+      if (!(error instanceof ExpectationError)) throw error;
+      tally.observed++;
+      // The message's first paragraph says what was wrong; the transcripts follow it.
+      this.violation(requirement, line, error.message.split("\n\n")[0] ?? error.message, [...error.transcripts]);
+    }
+  }
+
+  /** A violation found other than by a judgement (the client rules). */
+  violation(requirement: string, line: string, detail: string, transcripts: Transcript[]): void {
+    const tally = this.tally(requirement);
+    const known = requirementById(requirement);
+    const violation: TrafficViolation = {
+      requirement,
+      level: known?.level ?? "MUST",
+      sentence: known?.summary ?? requirement,
+      exchange: line,
+      detail,
+      transcripts,
+    };
+    if (tally.violations.length < KEPT_PER_REQUIREMENT) tally.violations.push(violation);
+    else tally.dropped++;
+    this.fresh.push(violation);
+  }
+
+  /** An exchange could show `requirement` and did not break it (the client rules count this way). */
+  observed(requirement: string): void {
+    this.tally(requirement).observed++;
+  }
+
+  /** The violations found since the last call. */
+  takeFresh(): TrafficViolation[] {
+    const fresh = this.fresh;
+    this.fresh = [];
+    return fresh;
+  }
+}

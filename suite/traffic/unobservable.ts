@@ -1,0 +1,21 @@
+/**
+ * Requirements no traffic can show, and why: they need a request the judge cannot know the
+ * meaning of (an unknown id, another key's scope), a comparison the traffic does not hold, or
+ * what happens inside the client. They are always not_observed, with this reason.
+ */
+export const UNOBSERVABLE: Readonly<Record<string, string>> = {
+  "RESP-6": "whether a create was refused because of its external_reference or metadata cannot be told from why else it was refused",
+  "RESP-7": "a refusal of non-object metadata cannot be told from a refusal for another reason",
+  "RESP-8": "traffic cannot tell a conversation id that never existed from one made before the recording began",
+  "IDEM-2": "whether a replay consumed the operation again needs the conversation's total read right before and after it",
+  "IDEM-5": "concurrent requests with one key may fairly get 409 or a replay; what they consumed needs a listing read after both",
+  "IDEM-7": "traffic does not show which keys share a scope",
+  "SSE-8": "a listing may lag behind a stream (LIST-11 allows it), so a listing without the streamed exchange proves nothing",
+  "LIST-7": "whether total counts other conversations' messages needs every conversation of the scope listed",
+  "LIST-8": "judged by the active suite against conversations it made itself",
+  "LIST-11": "a lagging listing cannot be told from one read before the exchange was stored",
+  "SCOPE-3": "traffic does not show which keys share a channel",
+  "CLIENT-8": "what a client does with an answer happens on its side of the wire",
+  "CLIENT-9": "a hang-up mid-stream looks exactly like an allowed cancellation",
+  "CLIENT-10": "whether a client passes events on at once happens inside the client",
+};
