@@ -50,6 +50,8 @@ export interface Judged {
 }
 
 const endOf = (c: Classified) => c.exchange.startedAt + c.exchange.durationMs;
+/** 429 and 503 say "not now": the spec allows them anywhere, and they show nothing else. */
+const tryLater = (status: number) => status === 429 || status === 503;
 const hasMessage = (body: unknown) => typeof (body as { message?: unknown } | undefined)?.message === "string";
 const isWholeNumber = (value: string | null) => value === null || /^\d+$/.test(value) && Number(value) >= 1;
 
@@ -83,6 +85,7 @@ function judgeCreateRequest(j: Judged, res: HttpResult | StreamResult, answeredI
   if (!hasMessage(c.body)) {
     record.judge("RESP-4", line, () => expect4xx(res, "a create without a string message"));
     record.judge("RESP-5", line, () => expectValidationRefusal(res, "a create without a string message"));
+    if (c.token !== undefined && c.idempotencyKey !== undefined && !is2xx(res.status)) state.rememberRefusal(c.token, c.agent, c.idempotencyKey, endOf(c));
     return;
   }
   if (c.idempotencyKey === undefined) {
@@ -127,6 +130,11 @@ function judgeKeyReuse(j: Judged, res: HttpResult | StreamResult, result: { conv
     }
     return;
   }
+  const refusedAt = earlier === undefined ? state.refusal(c.token, c.agent, c.idempotencyKey) : undefined;
+  if (refusedAt !== undefined && refusedAt <= c.exchange.startedAt) {
+    // A refused create changes nothing, its key included: the key is free for a valid payload.
+    record.judge("RESP-4", line, () => expectThat(res.status !== 409 && res.status !== 422, `the key of a refused create was answered ${res.status} when used again with a valid payload: the refusal held on to it`, res));
+  }
   if (earlier === undefined && is2xx(res.status) && result !== undefined) {
     state.rememberKey(c.token, c.agent, c.idempotencyKey, { operation, payload, raw: c.exchange.request.body, finishedAt: endOf(c), result });
   }
@@ -147,7 +155,7 @@ function rememberCreated(j: Judged, conversationId: string | undefined): void {
 export function judgeCreate(j: Judged, redactor: Redactor): void {
   const http = httpResultOf(j.c.exchange, redactor);
   if (http === undefined) return;
-  if (!judgeAuth(j, http)) return judgeErrorBody(j, http);
+  if (!judgeAuth(j, http) || tryLater(http.status)) return judgeErrorBody(j, http);
   const answered = is2xx(http.status) ? (http.json as { conversation_id?: unknown } | undefined)?.conversation_id : undefined;
   const answeredId = typeof answered === "string" ? answered : undefined;
   judgeCreateRequest(j, http, answeredId);
@@ -169,17 +177,17 @@ export function judgeStream(j: Judged, redactor: Redactor): void {
   const s = streamResultOf(j.c.exchange, redactor);
   if (s === undefined) return;
   const { record, line } = j;
-  if (!judgeAuth(j, s)) return judgeErrorBody(j, s.http);
+  if (!judgeAuth(j, s) || tryLater(s.status)) return judgeErrorBody(j, s.http);
   const completed = s.events.find((e) => e.event === EVENT.completed);
   const parsed = SpecCompletedResponse.safeParse((completed?.json as { response?: unknown } | undefined)?.response);
   judgeCreateRequest(j, s, streamConversationId(s));
-  if (!is2xx(s.status)) {
-    record.judge("SSE-10", line, () => judgeRefusedStream(s, "a refused stream request"));
+  if (!is2xx(s.status) || !hasMessage(j.c.body)) {
+    // A request the service had to refuse (no message) must be refused before any stream starts.
+    record.judge("SSE-10", line, () => judgeRefusedStream(s, "a stream request that had to be refused"));
     judgeErrorBody(j, s.http);
     judgeKeyReuse(j, s, undefined);
     return;
   }
-  if (!hasMessage(j.c.body)) return;
   record.judge("SSE-1", line, () => judgeEventStreamAnswer(s, "a stream"));
   if (!isEventStream(s.headers)) return;
   record.judge("SSE-2", line, () => judgeEventLines(s));
@@ -204,7 +212,7 @@ export function judgeList(j: Judged, redactor: Redactor): void {
   const http = httpResultOf(j.c.exchange, redactor);
   const { c, line, record, state } = j;
   if (http === undefined || c.conversationId === undefined) return;
-  if (!judgeAuth(j, http)) return judgeErrorBody(j, http);
+  if (!judgeAuth(j, http) || tryLater(http.status)) return judgeErrorBody(j, http);
   judgeErrorBody(j, http);
   const id = c.conversationId;
   const known = state.conversation(id);
@@ -260,7 +268,7 @@ export function judgeDelete(j: Judged, redactor: Redactor): void {
   const http = httpResultOf(j.c.exchange, redactor);
   const { c, line, record, state } = j;
   if (http === undefined || c.conversationId === undefined) return;
-  if (!judgeAuth(j, http)) return judgeErrorBody(j, http);
+  if (!judgeAuth(j, http) || tryLater(http.status)) return judgeErrorBody(j, http);
   judgeErrorBody(j, http);
   const id = c.conversationId;
   const known = state.conversation(id);

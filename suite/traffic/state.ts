@@ -39,6 +39,8 @@ function bounded<K, V>(map: Map<K, V>, key: K, value: V): void {
 export class TrafficState {
   private readonly conversations = new Map<string, KnownConversation>();
   private readonly keys = new Map<string, KeyOutcome>();
+  /** Keys of creates refused for their body, and when the refusal finished. */
+  private readonly refusals = new Map<string, number>();
 
   conversation(id: string | undefined): KnownConversation | undefined {
     return id === undefined ? undefined : this.conversations.get(id.toLowerCase());
@@ -51,6 +53,14 @@ export class TrafficState {
 
   keyOutcome(token: string, agent: string, key: string): KeyOutcome | undefined {
     return this.keys.get(`${token}\u0000${agent}\u0000${key}`);
+  }
+
+  refusal(token: string, agent: string, key: string): number | undefined {
+    return this.refusals.get(`${token}\u0000${agent}\u0000${key}`);
+  }
+
+  rememberRefusal(token: string, agent: string, key: string, finishedAt: number): void {
+    bounded(this.refusals, `${token}\u0000${agent}\u0000${key}`, finishedAt);
   }
 
   rememberKey(token: string, agent: string, key: string, outcome: KeyOutcome): void {

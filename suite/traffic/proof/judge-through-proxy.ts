@@ -1,0 +1,45 @@
+/**
+ * One proof run: a fake (conforming, a variant or a mutant) behind the proxy, traffic sent
+ * through it, the judge's report and the exchanges it saw (to judge again from HAR).
+ */
+import { createFakeServer, type FakeServerOptions } from "../../../fake-server/index.ts";
+import { Redactor } from "../../harness/redact.ts";
+import type { ConformanceReport } from "../../harness/report-types.ts";
+import type { ObservedExchange } from "../exchange.ts";
+import { createTrafficJudge } from "../judge.ts";
+import { startProxy } from "../proxy/server.ts";
+
+export interface ProofRun {
+  report: ConformanceReport;
+  exchanges: ObservedExchange[];
+  /** Statuses of the requirements that were broken: id → fail or warn. */
+  broken: Record<string, string>;
+}
+
+export const brokenOf = (report: ConformanceReport): Record<string, string> =>
+  Object.fromEntries(report.requirements.filter((r) => r.status === "fail" || r.status === "warn").map((r) => [r.id, r.status]));
+
+export async function judgeThroughProxy(options: FakeServerOptions, drive: (baseUrl: string) => Promise<void>): Promise<ProofRun> {
+  const fake = await createFakeServer({ port: 0, ...options });
+  const judge = createTrafficJudge({ target: "proof", redactor: new Redactor([]) });
+  const exchanges: ObservedExchange[] = [];
+  const proxy = await startProxy({
+    upstream: fake.url,
+    host: "127.0.0.1",
+    port: 0,
+    onExchange: (exchange) => {
+      exchanges.push(exchange);
+      judge.observe(exchange);
+    },
+  });
+  try {
+    // The fake's base path (a variant's) is part of the upstream URL, not of the client's.
+    await drive(proxy.url);
+  } finally {
+    await proxy.close(2_000);
+    await fake.close();
+  }
+  await new Promise((resolve) => setImmediate(resolve));
+  const report = judge.report();
+  return { report, exchanges, broken: brokenOf(report) };
+}

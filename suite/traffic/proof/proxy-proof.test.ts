@@ -1,0 +1,98 @@
+/**
+ * The proof of the traffic judge: the proxy in front of the fake, each conforming variant and
+ * each mutant, with the same traffic. Conforming targets show no service violation; every
+ * mutant traffic can reveal shows its own requirement; the example clients show exactly their
+ * client rules; and the same traffic saved as HAR and judged offline gives the same verdicts.
+ */
+import { expect, test } from "vitest";
+import { createAgentClient } from "../../../examples/well-behaved-client.ts";
+import { createCarelessClient } from "../../../examples/careless-client.ts";
+import { MUTANTS } from "../../../fake-server/mutants.ts";
+import { VARIANT_NAMES } from "../../../fake-server/variants.ts";
+import { Redactor } from "../../harness/redact.ts";
+import { readHar, writeHar } from "../har.ts";
+import { createTrafficJudge } from "../judge.ts";
+import { UNOBSERVABLE } from "../unobservable.ts";
+import { brokenOf, judgeThroughProxy, type ProofRun } from "./judge-through-proxy.ts";
+import { runTrafficScript, SCRIPT_CLIENT_VIOLATIONS } from "./traffic-script.ts";
+
+/** Mutants whose broken requirement no traffic can show, and why (suite/traffic/unobservable.ts). */
+const UNREVEALED: Record<string, string> = {
+  "listing-never-settles": "a listing that lags forever looks like one that lags a moment (LIST-11 allows lag)",
+  "metadata-rejected": "a refusal of valid metadata cannot be told from a refusal for another reason",
+  "replay-appends": "what a replay consumed needs the conversation's total read right before and after it",
+  "retry-counted-twice": "the same: a retry's cost shows only in totals read around it",
+  "no-in-flight-reservation": "concurrent requests with one key may fairly get 409 or a replay",
+  "stream-not-stored": "a listing without the streamed exchange may be a lagging one",
+  "total-counts-scope": "judging total needs every conversation of the scope listed",
+  "channels-not-isolated": "traffic does not show which keys share a channel",
+};
+
+// Wide windows: the verdicts must not depend on how fast this machine is.
+const clientRules = { duplicateWindowMs: 600_000, stormWindowMs: 600_000 };
+const clientFailures = (run: ProofRun) => Object.keys(run.broken).filter((id) => id.startsWith("CLIENT-")).sort();
+const serviceFailures = (run: ProofRun) => Object.keys(run.broken).filter((id) => !id.startsWith("CLIENT-")).sort();
+
+/** Runs `count` at a time: a proof of dozens of targets stays within a minute on two cores. */
+async function inBatches<T, R>(items: readonly T[], count: number, run: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  for (let i = 0; i < items.length; i += count) results.push(...(await Promise.all(items.slice(i, i + count).map(run))));
+  return results;
+}
+
+test("the fake and every conforming variant: no service violation, the script's three client rules only; pass only where observed", async () => {
+  const targets = [undefined, ...VARIANT_NAMES];
+  const runs = await inBatches(targets, 4, (variant) => judgeThroughProxy({ clientRules, ...(variant === undefined ? {} : { variants: [variant] }) }, runTrafficScript));
+  runs.forEach((run, i) => {
+    const name = targets[i] ?? "plain";
+    expect({ name, service: serviceFailures(run) }).toEqual({ name, service: [] });
+    expect({ name, client: clientFailures(run) }).toEqual({ name, client: SCRIPT_CLIENT_VIOLATIONS });
+    for (const requirement of run.report.requirements) {
+      if (requirement.status === "pass") expect(requirement.tests[0]?.name, requirement.id).toMatch(/^[1-9]\d* observed/);
+    }
+  });
+  // The script reaches every requirement traffic can show: on the plain fake only those no
+  // traffic can show stay not_observed.
+  expect(runs[0]?.report.requirements.filter((r) => r.status === "not_observed").map((r) => r.id).sort()).toEqual(Object.keys(UNOBSERVABLE).sort());
+}, 120_000);
+
+test("every mutant traffic can reveal shows its own requirement; the others are listed with the reason", async () => {
+  expect(Object.keys(UNREVEALED).every((name) => MUTANTS.some((m) => m.name === name))).toBe(true);
+  const revealable = MUTANTS.filter((m) => UNREVEALED[m.name] === undefined);
+  const runs = await inBatches(revealable, 4, (mutant) => judgeThroughProxy({ mutant: mutant.name, clientRules }, runTrafficScript));
+  const missed = revealable.filter((mutant, i) => runs[i]?.broken[mutant.requirement] === undefined).map((m) => `${m.name} (${m.requirement})`);
+  expect(missed).toEqual([]);
+}, 120_000);
+
+test("the well-behaved example client shows no violation in either direction; the careless one shows its client rules", async () => {
+  const good = await judgeThroughProxy({ keys: ["sk-good-1=helper"], clientRules }, async (baseUrl) => {
+    const client = createAgentClient({ baseUrl, apiKey: "sk-good-1", agentId: "helper" });
+    const first = await client.createResponse({ message: "How do reminders work?" });
+    await client.streamResponse({ message: "And exports?", conversation_id: first.conversation_id });
+    await client.listMessages(first.conversation_id, { page: 1, pageSize: 2 });
+    await client.deleteConversation(first.conversation_id);
+  });
+  expect(good.broken).toEqual({});
+
+  const careless = await judgeThroughProxy({ keys: ["sk-careless-1=helper"], clientRules }, async (baseUrl) => {
+    const client = createCarelessClient({ baseUrl, apiKey: "sk-careless-1", agentId: "helper" });
+    await client.ask("How do reminders work?");
+    await client.ask("How do I export my data?");
+    await client.askQuickly("hello");
+    await client.streamAnswer("Tell me about plans").catch(() => undefined);
+  });
+  expect(serviceFailures(careless)).toEqual([]);
+  expect(clientFailures(careless)).toEqual(expect.arrayContaining(["CLIENT-2", "CLIENT-3", "CLIENT-5", "CLIENT-6"]));
+}, 60_000);
+
+test("the same traffic saved as HAR and judged offline gives the same verdicts (SSE-9 aside: HAR keeps no chunk times)", async () => {
+  const targets = [{}, { mutant: "replay-alters-answer" }, { mutant: "delta-without-event-line" }, { mutant: "list-ignores-agent" }, { variants: ["crlf"] }];
+  const runs = await Promise.all(targets.map((options) => judgeThroughProxy({ clientRules, ...options }, runTrafficScript)));
+  for (const run of runs) {
+    const judge = createTrafficJudge({ target: "har", redactor: new Redactor([]) });
+    for (const exchange of readHar(JSON.stringify(writeHar(run.exchanges)), "proof.har")) judge.observe(exchange);
+    const statuses = (report: ProofRun["report"]) => Object.fromEntries(report.requirements.filter((r) => r.id !== "SSE-9").map((r) => [r.id, r.status]));
+    expect(statuses(judge.report())).toEqual(statuses(run.report));
+    expect(brokenOf(judge.report())).toEqual(Object.fromEntries(Object.entries(run.broken).filter(([id]) => id !== "SSE-9")));
+  }
+}, 60_000);
