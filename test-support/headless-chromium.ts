@@ -66,16 +66,18 @@ interface Choice {
 }
 
 /**
- * Starts headless Chromium with a fresh profile. Throws, naming the browser it tried, when that
+ * Starts headless Chromium with a fresh profile (recording a HAR to `recordHarPath` if given). Throws, naming the browser it tried, when that
  * browser cannot start: a test that needs a browser fails, never skips.
  */
-export async function launchHeadlessChromium(): Promise<HeadlessChromium> {
+export async function launchHeadlessChromium(options: { recordHarPath?: string } = {}): Promise<HeadlessChromium> {
   const choice = await chooseChromium();
   const profile = await mkdtemp(join(tmpdir(), "headless-chromium-"));
   try {
     const executablePath = await choice.executablePath();
     // Playwright passes the profile folder to Chromium as --user-data-dir.
-    const context = await chromium.launchPersistentContext(profile, { executablePath, headless: true, args: choice.args });
+    // A HAR, when asked for, is written as the context closes, with every body in it.
+    const recordHar = options.recordHarPath === undefined ? {} : { recordHar: { path: options.recordHarPath, content: "embed" as const } };
+    const context = await chromium.launchPersistentContext(profile, { executablePath, headless: true, args: choice.args, ...recordHar });
     return {
       context,
       close: async () => {
