@@ -1,0 +1,126 @@
+/**
+ * The traffic judge on exchanges written by hand: what it must not blame the service for
+ * (requests that overlapped, "try later" answers, a stream the client hung up on), what it
+ * must catch, and that nothing it could not observe is ever `pass`.
+ */
+import { describe, expect, test } from "vitest";
+import { REQUIREMENTS } from "../../requirements/catalog.ts";
+import { Redactor } from "../harness/redact.ts";
+import type { ObservedExchange } from "./exchange.ts";
+import { createTrafficJudge, trafficExitCode } from "./judge.ts";
+
+const ID = "0b6c2a55-4a4b-4c8e-9a52-6f1d1f3c1a01";
+const BASE = "http://service.example/api/v1/agents/agent-a";
+let sequence = 0;
+
+function exchange(method: string, path: string, init: { body?: unknown; headers?: Record<string, string>; status: number; responseHeaders?: Record<string, string>; response?: unknown; at?: number; ms?: number; complete?: boolean }): ObservedExchange {
+  const text = typeof init.response === "string" ? init.response : init.response === undefined ? "" : JSON.stringify(init.response);
+  return {
+    sequence: sequence++,
+    startedAt: init.at ?? 1_000 * sequence,
+    request: {
+      method,
+      url: `${BASE}${path}`,
+      headers: { authorization: "Bearer sk-live-1", "content-type": "application/json", ...init.headers },
+      body: init.body === undefined ? undefined : typeof init.body === "string" ? init.body : JSON.stringify(init.body),
+    },
+    response: { status: init.status, headers: { "content-type": "application/json", ...init.responseHeaders }, body: text, complete: init.complete ?? true, chunks: undefined },
+    failure: undefined,
+    durationMs: init.ms ?? 10,
+  };
+}
+
+const answer = (response = "Hello.") => ({ conversation_id: ID, response, citations: [] });
+const create = (key: string, body: unknown, status: number, response: unknown, at?: number, ms?: number) =>
+  exchange("POST", "/responses", { body, headers: { "idempotency-key": key }, status, response, ...(at === undefined ? {} : { at }), ...(ms === undefined ? {} : { ms }) });
+
+function judged(...exchanges: ObservedExchange[]) {
+  const judge = createTrafficJudge({ target: "test", redactor: new Redactor(["sk-live-1"]) });
+  const violations = exchanges.flatMap((e) => judge.observe(e));
+  const report = judge.report();
+  const status = (id: string) => report.requirements.find((r) => r.id === id)?.status;
+  return { violations, report, status, judge };
+}
+
+describe("what the judge must not blame the service for", () => {
+  test("a second request with the same key that started before the first finished is not a replay to judge", () => {
+    const { status } = judged(
+      create("k", { message: "hi" }, 200, answer(), 1_000, 500),
+      create("k", { message: "hi" }, 409, { error: { code: "idempotency_key_in_use" } }, 1_100, 10),
+    );
+    expect(status("IDEM-1")).toBe("not_observed");
+  });
+
+  test("429 and 503 answers are 'not now', never a verdict on replays, validation or listings", () => {
+    const busy = { error: { code: "rate_limited" } };
+    const { status, violations } = judged(
+      create("k", { message: "hi" }, 200, answer()),
+      create("k", { message: "hi" }, 429, busy),
+      create("n", { message: "no key?" }, 503, busy),
+      exchange("GET", `/conversations/${ID}/messages?page=0`, { status: 429, response: busy }),
+    );
+    expect(violations).toEqual([]);
+    expect([status("IDEM-1"), status("LIST-10"), status("ERR-1")]).toEqual(["not_observed", "not_observed", "pass"]);
+  });
+
+  test("a stream the client hung up on shows no order and no end", () => {
+    const cut = exchange("POST", "/responses/stream", {
+      body: { message: "hi" },
+      headers: { "idempotency-key": "s", accept: "text/event-stream" },
+      status: 200,
+      responseHeaders: { "content-type": "text/event-stream" },
+      response: `event: response.created\ndata: {"type":"response.created","conversation_id":"${ID}"}\n\n`,
+      complete: false,
+    });
+    const { violations, status } = judged(cut);
+    expect(violations).toEqual([]);
+    expect([status("SSE-1"), status("SSE-3"), status("SSE-7")]).toEqual(["pass", "not_observed", "not_observed"]);
+  });
+});
+
+describe("what the judge must catch", () => {
+  test("a replay with another answer breaks IDEM-1; a conflict answered 200 breaks IDEM-3", () => {
+    const { violations } = judged(
+      create("k", { message: "hi" }, 200, answer("first")),
+      create("k", { message: "hi" }, 200, answer("second")),
+      create("k", { message: "other" }, 200, answer("first")),
+    );
+    expect(violations.map((v) => v.requirement)).toEqual(expect.arrayContaining(["IDEM-1", "IDEM-3"]));
+  });
+
+  test("a stream that ends without a terminal event breaks SSE-3, and the violation names the requirement's sentence", () => {
+    const { violations } = judged(exchange("POST", "/responses/stream", {
+      body: { message: "hi" },
+      headers: { "idempotency-key": "s", accept: "text/event-stream" },
+      status: 200,
+      responseHeaders: { "content-type": "text/event-stream" },
+      response: `event: response.created\ndata: {"type":"response.created","conversation_id":"${ID}"}\n\n`,
+    }));
+    const sse3 = violations.find((v) => v.requirement === "SSE-3");
+    expect(sse3?.sentence).toBe(REQUIREMENTS.find((r) => r.id === "SSE-3")?.summary);
+    expect(sse3?.exchange).toMatch(/^POST \/api\/v1\/agents\/agent-a\/responses\/stream → 200 \(#\d+\)$/);
+  });
+
+  test("a listing whose items disagree with total breaks LIST-5; the key never appears in a violation", () => {
+    const page = { conversation: { id: ID, created_at: "2026-01-01T00:00:00Z", updated_at: "2026-01-01T00:00:00Z" }, items: [], page: 1, page_size: 50, total: 2, has_more: false };
+    const { violations, report } = judged(exchange("GET", `/conversations/${ID}/messages`, { status: 200, response: page }));
+    expect(violations.map((v) => v.requirement)).toContain("LIST-5");
+    expect(JSON.stringify(report)).not.toContain("sk-live-1");
+  });
+
+  test("exit codes: 1 for a broken MUST, 0 for a broken SHOULD unless strict, 2 with nothing judged", () => {
+    const broken = judged(create("k", { message: "hi" }, 200, { conversation_id: "nope", response: "x", citations: [] }));
+    expect(trafficExitCode(broken.report, broken.judge.judged)).toBe(1);
+    const should = judged(create("k", { message: "hi" }, 200, answer()), exchange("GET", `/conversations/${ID}/messages`, { status: 404, response: { error: { code: "gone" } } }));
+    expect(should.status("LIST-9")).toBe("warn");
+    expect(trafficExitCode(should.report, should.judge.judged)).toBe(0);
+    const nothing = judged();
+    expect(trafficExitCode(nothing.report, nothing.judge.judged)).toBe(2);
+  });
+});
+
+test("with no traffic every requirement is not_observed, none pass", () => {
+  const { report } = judged();
+  expect(new Set(report.requirements.map((r) => r.status))).toEqual(new Set(["not_observed"]));
+  expect(report.counts.not_observed).toBe(REQUIREMENTS.length);
+});
