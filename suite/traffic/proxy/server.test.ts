@@ -1,0 +1,102 @@
+/**
+ * The proxy's forwarding, against small hand-made upstreams: bytes pass as they come (an event
+ * written upstream reaches the client before the next is written), no header is added, a
+ * client that hangs up cancels the upstream request, an upstream that breaks mid-body breaks
+ * the client's body too, and an unreachable upstream is a 502 that judges nothing.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { request } from "undici";
+import { expect, onTestFinished, test } from "vitest";
+import type { ObservedExchange } from "../exchange.ts";
+import { startProxy } from "./server.ts";
+
+async function upstream(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
+  const server = createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  onTestFinished(() => new Promise<void>((resolve) => {
+    server.closeAllConnections();
+    server.close(() => resolve());
+  }));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+async function proxyTo(target: string): Promise<{ url: string; exchanges: ObservedExchange[] }> {
+  const exchanges: ObservedExchange[] = [];
+  const proxy = await startProxy({ upstream: target, host: "127.0.0.1", port: 0, onExchange: (e) => exchanges.push(e) });
+  onTestFinished(() => proxy.close(100));
+  return { url: proxy.url, exchanges };
+}
+
+const until = async (condition: () => boolean, what: string) => {
+  const deadline = Date.now() + 5_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+};
+
+test("each event reaches the client before the upstream writes the next, under the upstream's base path", async () => {
+  let release: () => void = () => undefined;
+  const second = new Promise<void>((resolve) => (release = resolve));
+  const target = await upstream((req, res) => {
+    expect(req.url).toBe("/base/v1/agents/a/responses/stream?x=1");
+    // No Date from the upstream: any Date the client sees would be the proxy's own.
+    res.sendDate = false;
+    res.writeHead(200, { "content-type": "text/event-stream", "x-upstream": "yes" });
+    res.write("event: one\ndata: {}\n\n");
+    void second.then(() => res.end("event: two\ndata: {}\n\n"));
+  });
+  const { url, exchanges } = await proxyTo(`${target}/base`);
+  const response = await request(`${url}/v1/agents/a/responses/stream?x=1`, { method: "POST", body: "{}" });
+  expect(response.headers["x-upstream"]).toBe("yes");
+  expect(response.headers["date"]).toBeUndefined();
+  const reader = (response.body as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+  expect(String((await reader.next()).value)).toBe("event: one\ndata: {}\n\n");
+  release();
+  expect(String((await reader.next()).value)).toBe("event: two\ndata: {}\n\n");
+  await until(() => exchanges.length === 1, "the exchange");
+  expect(exchanges[0]?.response).toMatchObject({ status: 200, complete: true, body: "event: one\ndata: {}\n\nevent: two\ndata: {}\n\n" });
+  expect(exchanges[0]?.response?.chunks?.length).toBe(2);
+});
+
+test("a client that hangs up cancels the upstream request; the exchange says so", async () => {
+  let upstreamClosed = false;
+  const target = await upstream((_req, res) => {
+    res.writeHead(200, { "content-type": "text/event-stream" });
+    res.write("event: one\ndata: {}\n\n");
+    res.on("close", () => (upstreamClosed = true));
+  });
+  const { url, exchanges } = await proxyTo(target);
+  const controller = new AbortController();
+  const response = await request(`${url}/v1/agents/a/responses/stream`, { method: "POST", body: "{}", signal: controller.signal });
+  const reader = (response.body as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+  await reader.next();
+  controller.abort();
+  await until(() => upstreamClosed, "the upstream request to close");
+  await until(() => exchanges.length === 1, "the exchange");
+  expect(exchanges[0]?.failure).toBe("the client hung up");
+  expect(exchanges[0]?.response?.complete).toBe(false);
+});
+
+test("an upstream that breaks mid-body breaks the client's body too", async () => {
+  const target = await upstream((_req, res) => {
+    res.writeHead(200, { "content-type": "text/event-stream" });
+    res.write("event: one\ndata: {}\n\n");
+    setTimeout(() => res.destroy(), 20);
+  });
+  const { url, exchanges } = await proxyTo(target);
+  const response = await request(`${url}/v1/agents/a/responses/stream`, { method: "POST", body: "{}" });
+  await expect(response.body.text()).rejects.toThrow();
+  await until(() => exchanges.length === 1, "the exchange");
+  expect(exchanges[0]?.failure).toMatch(/^the upstream connection broke/);
+});
+
+test("an unreachable upstream is a 502 with a JSON body, and the exchange carries no response to judge", async () => {
+  const { url, exchanges } = await proxyTo("http://127.0.0.1:1");
+  const response = await request(`${url}/v1/agents/a/responses`, { method: "POST", body: "{}" });
+  expect(response.statusCode).toBe(502);
+  expect(((await response.body.json()) as { error: { code: string } }).error.code).toBe("upstream_unreachable");
+  await until(() => exchanges.length === 1, "the exchange");
+  expect(exchanges[0]?.response).toBeUndefined();
+});
