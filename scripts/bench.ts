@@ -13,6 +13,7 @@ import { listingSection } from "./bench/listing.ts";
 import { describeMachine } from "./bench/machine.ts";
 import { memorySection } from "./bench/memory.ts";
 import { parseSettings, USAGE, type BenchSettings, type SectionName } from "./bench/settings.ts";
+import { proxySection } from "./bench/proxy.ts";
 import { startupSection } from "./bench/startup.ts";
 import { streamsSection } from "./bench/streams.ts";
 import { suiteSection } from "./bench/suite-run.ts";
@@ -28,6 +29,7 @@ const SECTIONS: Record<SectionName, (settings: BenchSettings) => Promise<Section
   suite: suiteSection,
   controls: controlsSection,
   startup: startupSection,
+  proxy: proxySection,
 };
 
 async function main(): Promise<number> {

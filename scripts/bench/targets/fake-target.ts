@@ -24,8 +24,9 @@ function running(): InspectableFakeServer {
 
 serveCalls({
   async start({ options, deltas }: FakeTargetStart) {
-    const behavior = deltas === undefined ? DEFAULT_BEHAVIOR : { ...DEFAULT_BEHAVIOR, deltaCount: { min: deltas, max: deltas } };
-    server = await startFakeServer({ ...options, port: 0, host: "127.0.0.1" }, { behavior });
+    // The options' own behavior (variants, mutant, pacing) unless the delta count is fixed.
+    const dependencies = deltas === undefined ? {} : { behavior: { ...DEFAULT_BEHAVIOR, deltaCount: { min: deltas, max: deltas } } };
+    server = await startFakeServer({ ...options, port: 0, host: "127.0.0.1" }, dependencies);
     return { url: server.url };
   },
   /** A conversation of `messages` messages (an even number: user and assistant alternate) owned by agent/channel. */

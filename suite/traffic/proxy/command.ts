@@ -2,17 +2,16 @@
  * agent-conformance proxy --upstream URL [--port N] [--host H] [--report-dir DIR]
  *   [--record-fixtures DIR] [--har FILE] [--strict]
  * First stdout line: "listening on http://HOST:PORT". Each violation is one console line as it
- * happens. SIGINT or SIGTERM: running exchanges get 2 s to end, then the reports (and the
+ * happens; judging runs in a worker thread, never on the forwarding thread. SIGINT or SIGTERM: running exchanges get 2 s to end, then the reports (and the
  * fixtures and HAR when asked for) are written and the exit code is the judge's.
  */
 import { writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
-import { Redactor } from "../../harness/redact.ts";
 import type { ObservedExchange } from "../exchange.ts";
 import { writeHar } from "../har.ts";
-import { createTrafficJudge, trafficExitCode, type TrafficViolation } from "../judge.ts";
+import { trafficExitCode, type TrafficViolation } from "../judge.ts";
 import { trafficSummaryLines, writeTrafficReports } from "../reports.ts";
-import { FixtureRecorder } from "./fixture-recorder.ts";
+import { JudgeThread } from "./judge-thread.ts";
 import { startProxy } from "./server.ts";
 
 export const PROXY_USAGE = `Usage: agent-conformance proxy --upstream URL [options]
@@ -83,23 +82,19 @@ export async function runProxyCommand(argv: string[], print: (line: string) => v
     return 2;
   }
 
-  const redactor = new Redactor([]);
-  const judge = createTrafficJudge({ target: `proxy to ${upstream.origin}${upstream.pathname}`, redactor, strict: values.strict });
-  const fixtures = values["record-fixtures"] === undefined ? undefined : new FixtureRecorder();
+  const judge = new JudgeThread(
+    { target: `proxy to ${upstream.origin}${upstream.pathname}`, strict: values.strict, recordFixtures: values["record-fixtures"] !== undefined },
+    (violation) => print(violationLine(violation)),
+    // A judging bug must never take the traffic down with it.
+    (text) => process.stderr.write(`agent-conformance proxy: ${text}\n`),
+  );
   const har: ObservedExchange[] = [];
   let harDropped = 0;
   const onExchange = (exchange: ObservedExchange) => {
-    try {
-      for (const violation of judge.observe(exchange)) print(violationLine(violation));
-      fixtures?.observe(exchange);
-      if (values.har !== undefined) {
-        if (har.length < MAX_HAR_EXCHANGES) har.push(exchange);
-        else harDropped++;
-      }
-    } catch (error) {
-      // A judging bug must never take the traffic down with it.
-      process.stderr.write(`agent-conformance proxy: could not judge exchange #${exchange.sequence}: ${error instanceof Error ? error.stack : String(error)}\n`);
-    }
+    judge.observe(exchange);
+    if (values.har === undefined) return;
+    if (har.length < MAX_HAR_EXCHANGES) har.push(exchange);
+    else harDropped++;
   };
   let proxy;
   try {
@@ -118,15 +113,13 @@ export async function runProxyCommand(argv: string[], print: (line: string) => v
   // The last exchanges are handed over on the next turn of the event loop.
   await new Promise((resolve) => setImmediate(resolve));
   const reportDir = values["report-dir"];
-  const report = judge.report();
+  const { report, judged, fixturesWritten } = await judge.finish(values["record-fixtures"]);
   await writeTrafficReports(report, reportDir);
-  if (fixtures !== undefined && values["record-fixtures"] !== undefined) {
-    print(`fixtures: ${await fixtures.write(values["record-fixtures"])} conversation(s) written to ${values["record-fixtures"]}`);
-  }
+  if (fixturesWritten !== undefined) print(`fixtures: ${fixturesWritten} conversation(s) written to ${values["record-fixtures"]}`);
   if (values.har !== undefined) {
     await writeFile(values.har, `${JSON.stringify(writeHar(har))}\n`);
     print(`HAR: ${har.length} exchange(s) written to ${values.har}${harDropped > 0 ? ` (${harDropped} more not kept)` : ""}`);
   }
-  for (const line of trafficSummaryLines(report, judge.judged, reportDir)) print(line);
-  return trafficExitCode(report, judge.judged);
+  for (const line of trafficSummaryLines(report, judged, reportDir)) print(line);
+  return trafficExitCode(report, judged);
 }

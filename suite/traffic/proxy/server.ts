@@ -62,7 +62,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const upstream = new URL(options.upstream);
   const basePath = upstream.pathname.replace(/\/+$/, "");
   // Plenty of connections: 100 and more streams at once is the normal case for a chat service.
-  const dispatcher: Dispatcher = new Agent({ connections: 512, pipelining: 0, bodyTimeout: 0, headersTimeout: 0 });
+  // bodyTimeout 0: a stream may pause as long as the service likes; the client decides when to give up.
+  const dispatcher: Dispatcher = new Agent({ connections: 512, bodyTimeout: 0, headersTimeout: 0 });
   let sequence = 0;
   const running = new Set<ServerResponse>();
 
@@ -103,13 +104,24 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       status = answer.statusCode;
       responseHeaders = flatHeaders(answer.headers);
       res.writeHead(answer.statusCode, forwardable(answer.headers));
-      res.flushHeaders();
-      for await (const chunk of answer.body as AsyncIterable<Buffer>) {
-        res.write(chunk);
-        chunks.push({ at: performance.now() - started, bytes: chunk.length });
-        if (copied + chunk.length <= MAX_COPY_BYTES) copy.push(chunk);
-        copied += chunk.length;
-      }
+      // A stream's head goes out at once (the client waits for it); any other rides with its body.
+      if (String(answer.headers["content-type"] ?? "").includes("text/event-stream")) res.flushHeaders();
+      // 'data' events rather than an async iterator: no promise per chunk, so a burst of events
+      // from many streams at once is forwarded with as little work per event as possible.
+      await new Promise<void>((resolve, reject) => {
+        const body = answer.body;
+        body.on("data", (chunk: Buffer) => {
+          if (!res.write(chunk)) {
+            body.pause();
+            res.once("drain", () => body.resume());
+          }
+          chunks.push({ at: performance.now() - started, bytes: chunk.length });
+          if (copied + chunk.length <= MAX_COPY_BYTES) copy.push(chunk);
+          copied += chunk.length;
+        });
+        body.once("end", resolve);
+        body.once("error", reject);
+      });
       res.end();
       complete = copied <= MAX_COPY_BYTES;
       if (!complete) failure = `the body passed the ${MAX_COPY_BYTES} bytes a copy keeps`;

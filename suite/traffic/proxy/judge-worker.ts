@@ -1,0 +1,40 @@
+/**
+ * The proxy's judging, in a worker thread of its own: the thread that forwards bytes never
+ * spends a moment on a verdict, however many streams end at once.
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import { Redactor } from "../../harness/redact.ts";
+import type { ObservedExchange } from "../exchange.ts";
+import { createTrafficJudge } from "../judge.ts";
+import { FixtureRecorder } from "./fixture-recorder.ts";
+
+export interface JudgeWorkerData {
+  target: string;
+  strict: boolean;
+  recordFixtures: boolean;
+}
+
+export type ToJudge = { type: "exchange"; exchange: ObservedExchange } | { type: "finish"; fixturesDir: string | undefined };
+
+const port = parentPort;
+if (port === null) throw new Error("judge-worker.ts runs as a worker thread");
+const options = workerData as JudgeWorkerData;
+const judge = createTrafficJudge({ target: options.target, redactor: new Redactor([]), strict: options.strict });
+const fixtures = options.recordFixtures ? new FixtureRecorder() : undefined;
+
+port.on("message", (message: ToJudge) => {
+  if (message.type === "exchange") {
+    try {
+      const violations = judge.observe(message.exchange);
+      fixtures?.observe(message.exchange);
+      if (violations.length > 0) port.postMessage({ type: "violations", violations });
+    } catch (error) {
+      port.postMessage({ type: "error", sequence: message.exchange.sequence, message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+    }
+    return;
+  }
+  void (async () => {
+    const fixturesWritten = fixtures !== undefined && message.fixturesDir !== undefined ? await fixtures.write(message.fixturesDir) : undefined;
+    port.postMessage({ type: "finished", report: judge.report(), judged: judge.judged, fixturesWritten });
+  })();
+});
