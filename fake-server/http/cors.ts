@@ -13,6 +13,8 @@ const ALLOWED_HEADERS = ["Authorization", "Content-Type", "Idempotency-Key", "Ac
 const EXPOSED_HEADERS = "Idempotent-Replayed, Retry-After, WWW-Authenticate";
 /** Header names a preflight may ask for: tokens only, so an echo cannot inject anything. */
 const HEADER_LIST = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+(?:\s*,\s*[A-Za-z0-9!#$%&'*+.^_`|~-]+)*$/;
+/** Longer than any app's list: not echoed, so a hostile preflight cannot swell the answer. */
+const MAX_REQUESTED_LENGTH = 1024;
 const PREFLIGHT_CACHE_SECONDS = "600";
 
 function pathOf(url: string): string {
@@ -25,7 +27,9 @@ const under = (path: string, prefix: string) =>
 
 /** The allowed headers: the fake's own list, plus whatever else the browser asks for. */
 function allowedHeaders(requested: string | undefined): string {
-  if (requested === undefined || !HEADER_LIST.test(requested.trim())) return ALLOWED_HEADERS.join(", ");
+  if (requested === undefined || requested.length > MAX_REQUESTED_LENGTH || !HEADER_LIST.test(requested.trim())) {
+    return ALLOWED_HEADERS.join(", ");
+  }
   const known = new Set(ALLOWED_HEADERS.map((name) => name.toLowerCase()));
   const extra = requested.split(",").map((name) => name.trim()).filter((name) => !known.has(name.toLowerCase()));
   return [...ALLOWED_HEADERS, ...extra].join(", ");
