@@ -22,7 +22,10 @@ export interface ObservedExchange {
     readonly url: string;
     /** Lower-cased names; repeated headers joined with ", ". */
     readonly headers: Readonly<Record<string, string>>;
-    /** The body as text; undefined when there was none. */
+    /**
+     * The body as text. Undefined on a GET or HEAD; on any other method, undefined when it is not
+     * known (a HAR that did not record it, a content coding the proxy cannot decode).
+     */
     readonly body: string | undefined;
   };
   /** Undefined when no response head arrived (connection refused, reset, aborted before). */
@@ -30,11 +33,14 @@ export interface ObservedExchange {
     | {
         readonly status: number;
         readonly headers: Readonly<Record<string, string>>;
-        /** The whole body as text (SSE included), as far as it arrived. */
-        readonly body: string;
+        /**
+         * The whole body as text (SSE included), as far as it arrived; undefined when it is not
+         * known (a HAR that did not record it, a content coding the proxy cannot decode).
+         */
+        readonly body: string | undefined;
         /** False when the connection ended before the body did (cut stream, client aborted). */
         readonly complete: boolean;
-        /** Chunk arrival times when known (the proxy); undefined from HAR. */
+        /** Chunk arrival times when they map onto the body (the proxy, uncompressed); undefined otherwise. */
         readonly chunks: readonly ObservedChunk[] | undefined;
       }
     | undefined;

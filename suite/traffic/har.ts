@@ -9,7 +9,7 @@ import { z } from "zod";
 import type { ObservedExchange } from "./exchange.ts";
 
 const Header = z.looseObject({ name: z.string(), value: z.string() });
-const Content = z.looseObject({ text: z.string().optional(), encoding: z.string().optional(), mimeType: z.string().optional() });
+const Content = z.looseObject({ size: z.number().optional(), text: z.string().optional(), encoding: z.string().optional(), mimeType: z.string().optional() });
 const Entry = z.looseObject({
   startedDateTime: z.string(),
   time: z.number().optional(),
@@ -17,6 +17,7 @@ const Entry = z.looseObject({
     method: z.string(),
     url: z.string(),
     headers: z.array(Header).default([]),
+    bodySize: z.number().optional(),
     postData: z.looseObject({ text: z.string().optional(), encoding: z.string().optional() }).optional(),
   }),
   response: z.looseObject({
@@ -43,10 +44,17 @@ function headerRecord(headers: readonly { name: string; value: string }[]): Reco
   return record;
 }
 
-function text(value: string | undefined, encoding: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
+/**
+ * A recorded body's text. HAR leaves `text` out when the body was not recorded (a browser that
+ * dropped it, Playwright's content "omit"): only a size of 0 says there was none, and a body
+ * nobody recorded stays undefined rather than passing for an empty one.
+ */
+function text(value: string | undefined, encoding: string | undefined, size: number | undefined): string | undefined {
+  if (value === undefined) return size === 0 ? "" : undefined;
   return encoding === "base64" ? Buffer.from(value, "base64").toString("utf8") : value;
 }
+
+const withoutBody = (method: string) => /^(GET|HEAD)$/i.test(method);
 
 /** The exchanges of a HAR document, in the order they started; a HarError naming what is wrong otherwise. */
 export function readHar(source: string, name: string, firstSequence = 0): ObservedExchange[] {
@@ -67,9 +75,21 @@ export function readHar(source: string, name: string, firstSequence = 0): Observ
     return {
       sequence: firstSequence + index,
       startedAt: Date.parse(entry.startedDateTime) || 0,
-      request: { method: request.method, url: request.url, headers: headerRecord(request.headers), body: text(request.postData?.text, request.postData?.encoding) },
+      request: {
+        method: request.method,
+        url: request.url,
+        headers: headerRecord(request.headers),
+        body: withoutBody(request.method) ? undefined : text(request.postData?.text, request.postData?.encoding, request.postData === undefined ? request.bodySize : undefined),
+      },
       response: answered
-        ? { status: response.status, headers: headerRecord(response.headers), body: text(response.content.text, response.content.encoding) ?? "", complete: error === undefined, chunks: undefined }
+        ? {
+          status: response.status,
+          headers: headerRecord(response.headers),
+          // 204 and 304 have no body by definition, whatever the recorder wrote.
+          body: response.status === 204 || response.status === 304 ? "" : text(response.content.text, response.content.encoding, response.content.size),
+          complete: error === undefined,
+          chunks: undefined,
+        }
         : undefined,
       failure: error,
       durationMs: Math.max(0, entry.time ?? 0),
@@ -86,6 +106,13 @@ export function pseudonymousAuthorization(value: string): string {
   const match = /^(Bearer +)(\S+)(\s*)$/i.exec(value);
   const digest = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 12);
   return match === null ? `(redacted ${digest(value)})` : `${match[1]}key-${digest(match[2] ?? "")}${match[3]}`;
+}
+
+/** A response body as HAR content: left without `text` (size -1) when it is not known. */
+function contentOf({ response }: ObservedExchange): { size: number; mimeType: string; text?: string } {
+  const mimeType = response?.headers["content-type"] ?? "";
+  if (response === undefined) return { size: 0, mimeType, text: "" };
+  return response.body === undefined ? { size: -1, mimeType } : { size: Buffer.byteLength(response.body), mimeType, text: response.body };
 }
 
 /** Exchanges as a HAR 1.2 document, every Authorization value pseudonymised. */
@@ -107,7 +134,7 @@ export function writeHar(exchanges: readonly ObservedExchange[]): unknown {
           queryString: [...new URL(exchange.request.url).searchParams].map(([name, value]) => ({ name, value })),
           cookies: [],
           headersSize: -1,
-          bodySize: exchange.request.body === undefined ? 0 : Buffer.byteLength(exchange.request.body),
+          bodySize: exchange.request.body === undefined ? (withoutBody(exchange.request.method) ? 0 : -1) : Buffer.byteLength(exchange.request.body),
           ...(exchange.request.body === undefined ? {} : { postData: { mimeType: exchange.request.headers["content-type"] ?? "", text: exchange.request.body } }),
         },
         response: {
@@ -116,7 +143,7 @@ export function writeHar(exchanges: readonly ObservedExchange[]): unknown {
           httpVersion: "HTTP/1.1",
           headers: headers(exchange.response?.headers ?? {}),
           cookies: [],
-          content: { size: Buffer.byteLength(exchange.response?.body ?? ""), mimeType: exchange.response?.headers["content-type"] ?? "", text: exchange.response?.body ?? "" },
+          content: contentOf(exchange),
           redirectURL: "",
           headersSize: -1,
           bodySize: -1,

@@ -57,7 +57,7 @@ export async function runJudgeCommand(argv: string[], print: (line: string) => v
   for (const exchange of exchanges) for (const violation of judge.observe(exchange)) print(violationLine(violation));
   const report = judge.report();
   await writeTrafficReports(report, values["report-dir"]);
-  for (const line of trafficSummaryLines(report, judge.judged, values["report-dir"])) print(line);
+  for (const line of trafficSummaryLines(report, judge, values["report-dir"])) print(line);
   if (judge.judged === 0) process.stderr.write(`agent-conformance judge: no request of the spec's operations in ${positionals.join(", ")}\n`);
   return trafficExitCode(report, judge.judged);
 }

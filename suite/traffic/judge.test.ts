@@ -63,6 +63,30 @@ describe("what the judge must not blame the service for", () => {
     expect([status("IDEM-1"), status("LIST-10"), status("ERR-1")]).toEqual(["not_observed", "not_observed", "pass"]);
   });
 
+  test("502 and 504 are a gateway's answers: no verdict on auth, validation or error bodies", () => {
+    const html = "<html><body>Bad Gateway</body></html>";
+    const { violations, status } = judged(
+      exchange("POST", "/responses", { headers: { authorization: "" , "idempotency-key": "g" }, body: { message: "hi" }, status: 502, responseHeaders: { "content-type": "text/html" }, response: html }),
+      create("v", { metadata: {} }, 504, html),
+      exchange("GET", `/conversations/${ID}/messages?page=0`, { status: 502, response: html }),
+    );
+    expect(violations.filter((v) => !v.requirement.startsWith("CLIENT-"))).toEqual([]);
+    expect([status("AUTH-2"), status("RESP-4"), status("LIST-10"), status("ERR-1")]).toEqual(["not_observed", "not_observed", "not_observed", "not_observed"]);
+  });
+
+  test("an exchange whose body was not recorded or not readable is not judged, only counted", () => {
+    const unknown = (e: ObservedExchange, side: "request" | "response"): ObservedExchange =>
+      side === "request" ? { ...e, request: { ...e.request, body: undefined } } : { ...e, response: e.response && { ...e.response, body: undefined } };
+    const { violations, status, judge } = judged(
+      // Judged on what it would seem to be, each would be a violation: an empty 200 create, a create "without a message".
+      unknown(create("k", { message: "hi" }, 200, ""), "response"),
+      unknown(create("j", { message: "hi" }, 200, answer()), "request"),
+    );
+    expect(violations).toEqual([]);
+    expect([status("RESP-1"), status("RESP-4"), status("CLIENT-2")]).toEqual(["not_observed", "not_observed", "not_observed"]);
+    expect([judge.judged, judge.unread]).toEqual([0, 2]);
+  });
+
   test("a stream the client hung up on shows no order and no end", () => {
     const cut = exchange("POST", "/responses/stream", {
       body: { message: "hi" },

@@ -26,6 +26,8 @@ export interface TrafficJudge {
   /** Exchanges that were operations of the spec, and all exchanges seen. */
   readonly judged: number;
   readonly seen: number;
+  /** Operations left unjudged because a body was not recorded or could not be read. */
+  readonly unread: number;
 }
 
 export interface TrafficJudgeOptions {
@@ -47,6 +49,12 @@ function lineOf(c: Classified, redactor: Redactor): string {
   }
   const status = exchange.response === undefined ? (exchange.failure ?? "no answer") : String(exchange.response.status);
   return redactor.scrub(`${exchange.request.method.toUpperCase()} ${path} → ${status} (#${exchange.sequence})`);
+}
+
+/** False when the answer's body, or a create's request body, was not recorded or not readable. */
+function bodiesKnown({ exchange, operation }: Classified): boolean {
+  if (exchange.response !== undefined && exchange.response.body === undefined) return false;
+  return !((operation === "create" || operation === "stream") && exchange.request.body === undefined);
 }
 
 const VIOLATIONS_SHOWN = 5;
@@ -84,6 +92,7 @@ export function createTrafficJudge(options: TrafficJudgeOptions): TrafficJudge {
   const startedAt = new Date();
   let judged = 0;
   let seen = 0;
+  let unread = 0;
   return {
     get judged() {
       return judged;
@@ -91,10 +100,18 @@ export function createTrafficJudge(options: TrafficJudgeOptions): TrafficJudge {
     get seen() {
       return seen;
     },
+    get unread() {
+      return unread;
+    },
     observe(exchange) {
       seen++;
       const c = classify(exchange);
       if (c === undefined) return [];
+      // A verdict on a body nobody saw would be a guess, about the service or the client.
+      if (!bodiesKnown(c)) {
+        unread++;
+        return [];
+      }
       judged++;
       const line = lineOf(c, redactor);
       const j: Judged = { c, line, record, state, incremental };

@@ -41,7 +41,7 @@ export async function writeTrafficReports(report: ConformanceReport, dir: string
 }
 
 /** The console's closing lines: counts, and each broken requirement with its first violation. */
-export function trafficSummaryLines(report: ConformanceReport, judged: number, dir: string): string[] {
+export function trafficSummaryLines(report: ConformanceReport, { judged, unread }: { judged: number; unread: number }, dir: string): string[] {
   const { counts } = report;
   const lines = report.requirements
     .filter((r) => r.status === "fail" || r.status === "warn")
@@ -49,6 +49,7 @@ export function trafficSummaryLines(report: ConformanceReport, judged: number, d
   return [
     ...lines,
     `Result: ${report.result.toUpperCase()} — ${counts.pass} pass, ${counts.fail} fail, ${counts.warn} warn, ${counts.not_observed ?? 0} not observed; ${judged} exchange(s) judged`,
+    ...(unread > 0 ? [`${unread} exchange(s) not judged: a body was not recorded, or is in a content coding that could not be read`] : []),
     `Reports: ${dir}`,
   ];
 }

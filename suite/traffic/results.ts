@@ -28,20 +28,21 @@ export function transcriptOf(exchange: ObservedExchange, redactor: Redactor): Tr
   }, redactor);
 }
 
-/** A plain answer; undefined when no response arrived. */
+/** A plain answer; undefined when no response arrived or its body is not known. */
 export function httpResultOf(exchange: ObservedExchange, redactor: Redactor): HttpResult | undefined {
   const { response } = exchange;
-  if (response === undefined) return undefined;
+  if (response?.body === undefined) return undefined;
   return { status: response.status, headers: { ...response.headers }, text: response.body, json: tryParseJson(response.body), transcript: transcriptOf(exchange, redactor) };
 }
 
 /**
- * A stream answer: its events and problems read from the recorded body. Chunk boundaries are
- * the recorded ones when known (the proxy); a HAR body counts as one chunk.
+ * A stream answer: its events and problems read from the recorded body (undefined when no
+ * response arrived or its body is not known). Chunk boundaries are the recorded ones when
+ * known (the proxy); a HAR body counts as one chunk.
  */
 export function streamResultOf(exchange: ObservedExchange, redactor: Redactor): StreamResult | undefined {
   const { response } = exchange;
-  if (response === undefined) return undefined;
+  if (response?.body === undefined) return undefined;
   const transcript = transcriptOf(exchange, redactor);
   const headers = { ...response.headers };
   if (mediaType(headers["content-type"]) !== "text/event-stream") {

@@ -50,8 +50,12 @@ export interface Judged {
 }
 
 const endOf = (c: Classified) => c.exchange.startedAt + c.exchange.durationMs;
-/** 429 and 503 say "not now": the spec allows them anywhere, and they show nothing else. */
-const tryLater = (status: number) => status === 429 || status === 503;
+/**
+ * 429 and 503 say "not now": the spec allows them anywhere. 502 and 504 are what a gateway or
+ * load balancer in front of the service answers when the service did not, with the gateway's
+ * body. None of them shows anything of the request's judgement.
+ */
+const showsNothing = (status: number) => status === 429 || status === 503 || status === 502 || status === 504;
 const hasMessage = (body: unknown) => typeof (body as { message?: unknown } | undefined)?.message === "string";
 const isWholeNumber = (value: string | null) => value === null || /^\d+$/.test(value) && Number(value) >= 1;
 
@@ -73,9 +77,9 @@ function judgeAuth({ c, line, record }: Judged, res: HttpResult | StreamResult):
   return true;
 }
 
-/** ERR-1 on any error answer that is plain HTTP. */
+/** ERR-1 on any error answer that is plain HTTP and came from the service (not a gateway's 502 or 504). */
 function judgeErrorBody({ line, record }: Judged, http: HttpResult | undefined): void {
-  if (http === undefined || http.status < 400) return;
+  if (http === undefined || http.status < 400 || http.status === 502 || http.status === 504) return;
   record.judge("ERR-1", line, () => expectSomeErrorCode(http, "an error answer"));
 }
 
@@ -155,7 +159,7 @@ function rememberCreated(j: Judged, conversationId: string | undefined): void {
 export function judgeCreate(j: Judged, redactor: Redactor): void {
   const http = httpResultOf(j.c.exchange, redactor);
   if (http === undefined) return;
-  if (!judgeAuth(j, http) || tryLater(http.status)) return judgeErrorBody(j, http);
+  if (showsNothing(http.status) || !judgeAuth(j, http)) return judgeErrorBody(j, http);
   const answered = is2xx(http.status) ? (http.json as { conversation_id?: unknown } | undefined)?.conversation_id : undefined;
   const answeredId = typeof answered === "string" ? answered : undefined;
   judgeCreateRequest(j, http, answeredId);
@@ -177,7 +181,7 @@ export function judgeStream(j: Judged, redactor: Redactor): void {
   const s = streamResultOf(j.c.exchange, redactor);
   if (s === undefined) return;
   const { record, line } = j;
-  if (!judgeAuth(j, s) || tryLater(s.status)) return judgeErrorBody(j, s.http);
+  if (showsNothing(s.status) || !judgeAuth(j, s)) return judgeErrorBody(j, s.http);
   const completed = s.events.find((e) => e.event === EVENT.completed);
   const parsed = SpecCompletedResponse.safeParse((completed?.json as { response?: unknown } | undefined)?.response);
   judgeCreateRequest(j, s, streamConversationId(s));
@@ -212,7 +216,7 @@ export function judgeList(j: Judged, redactor: Redactor): void {
   const http = httpResultOf(j.c.exchange, redactor);
   const { c, line, record, state } = j;
   if (http === undefined || c.conversationId === undefined) return;
-  if (!judgeAuth(j, http) || tryLater(http.status)) return judgeErrorBody(j, http);
+  if (showsNothing(http.status) || !judgeAuth(j, http)) return judgeErrorBody(j, http);
   judgeErrorBody(j, http);
   const id = c.conversationId;
   const known = state.conversation(id);
@@ -268,7 +272,7 @@ export function judgeDelete(j: Judged, redactor: Redactor): void {
   const http = httpResultOf(j.c.exchange, redactor);
   const { c, line, record, state } = j;
   if (http === undefined || c.conversationId === undefined) return;
-  if (!judgeAuth(j, http) || tryLater(http.status)) return judgeErrorBody(j, http);
+  if (showsNothing(http.status) || !judgeAuth(j, http)) return judgeErrorBody(j, http);
   judgeErrorBody(j, http);
   const id = c.conversationId;
   const known = state.conversation(id);

@@ -8,6 +8,7 @@ import type { ConformanceReport } from "../../harness/report-types.ts";
 import type { ObservedExchange } from "../exchange.ts";
 import { createTrafficJudge } from "../judge.ts";
 import { startProxy } from "../proxy/server.ts";
+import { startCompressingGateway, type GatewayCoding } from "./compressing-gateway.ts";
 
 export interface ProofRun {
   report: ConformanceReport;
@@ -19,12 +20,14 @@ export interface ProofRun {
 export const brokenOf = (report: ConformanceReport): Record<string, string> =>
   Object.fromEntries(report.requirements.filter((r) => r.status === "fail" || r.status === "warn").map((r) => [r.id, r.status]));
 
-export async function judgeThroughProxy(options: FakeServerOptions, drive: (baseUrl: string) => Promise<void>): Promise<ProofRun> {
+/** `compressedBy`: a compressing gateway stands between the proxy and the fake. */
+export async function judgeThroughProxy(options: FakeServerOptions, drive: (baseUrl: string) => Promise<void>, compressedBy?: GatewayCoding): Promise<ProofRun> {
   const fake = await createFakeServer({ port: 0, ...options });
+  const gateway = compressedBy === undefined ? undefined : await startCompressingGateway(fake.url, compressedBy);
   const judge = createTrafficJudge({ target: "proof", redactor: new Redactor([]) });
   const exchanges: ObservedExchange[] = [];
   const proxy = await startProxy({
-    upstream: fake.url,
+    upstream: gateway?.url ?? fake.url,
     host: "127.0.0.1",
     port: 0,
     onExchange: (exchange) => {
@@ -37,6 +40,7 @@ export async function judgeThroughProxy(options: FakeServerOptions, drive: (base
     await drive(proxy.url);
   } finally {
     await proxy.close(2_000);
+    await gateway?.close();
     await fake.close();
   }
   await new Promise((resolve) => setImmediate(resolve));

@@ -56,6 +56,22 @@ test("the fake and every conforming variant: no service violation, the script's 
   expect(runs[0]?.report.requirements.filter((r) => r.status === "not_observed").map((r) => r.id).sort()).toEqual(Object.keys(UNOBSERVABLE).sort());
 }, 120_000);
 
+test("behind a compressing gateway (gzip, deflate) the proxy judges the decoded bodies: no service violation, a mutant still shown", async () => {
+  const runs = await Promise.all([
+    judgeThroughProxy({ clientRules }, runTrafficScript, "gzip"),
+    judgeThroughProxy({ clientRules }, runTrafficScript, "deflate"),
+    judgeThroughProxy({ clientRules, mutant: "replay-alters-answer" }, runTrafficScript, "gzip"),
+  ]);
+  for (const run of runs.slice(0, 2)) {
+    expect(run.exchanges.some((e) => e.response?.headers["content-encoding"] !== undefined)).toBe(true);
+    expect(serviceFailures(run)).toEqual([]);
+    // Coded reads do not map onto events, so only SSE-9 joins what no traffic can show.
+    const notObserved = run.report.requirements.filter((r) => r.status === "not_observed").map((r) => r.id).sort();
+    expect(notObserved).toEqual([...Object.keys(UNOBSERVABLE), "SSE-9"].sort());
+  }
+  expect(runs[2]?.broken["IDEM-1"]).toBe("fail");
+}, 60_000);
+
 test("every mutant traffic can reveal shows its own requirement; the others are listed with the reason", async () => {
   expect(Object.keys(UNREVEALED).every((name) => MUTANTS.some((m) => m.name === name))).toBe(true);
   const revealable = MUTANTS.filter((m) => UNREVEALED[m.name] === undefined);

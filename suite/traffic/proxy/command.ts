@@ -113,13 +113,13 @@ export async function runProxyCommand(argv: string[], print: (line: string) => v
   // The last exchanges are handed over on the next turn of the event loop.
   await new Promise((resolve) => setImmediate(resolve));
   const reportDir = values["report-dir"];
-  const { report, judged, fixturesWritten } = await judge.finish(values["record-fixtures"]);
+  const { report, judged, unread, fixturesWritten } = await judge.finish(values["record-fixtures"]);
   await writeTrafficReports(report, reportDir);
   if (fixturesWritten !== undefined) print(`fixtures: ${fixturesWritten} conversation(s) written to ${values["record-fixtures"]}`);
   if (values.har !== undefined) {
     await writeFile(values.har, `${JSON.stringify(writeHar(har))}\n`);
     print(`HAR: ${har.length} exchange(s) written to ${values.har}${harDropped > 0 ? ` (${harDropped} more not kept)` : ""}`);
   }
-  for (const line of trafficSummaryLines(report, judged, reportDir)) print(line);
+  for (const line of trafficSummaryLines(report, { judged, unread }, reportDir)) print(line);
   return trafficExitCode(report, judged);
 }

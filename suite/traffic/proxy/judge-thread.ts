@@ -11,11 +11,13 @@ import type { JudgeWorkerData, ToJudge } from "./judge-worker.ts";
 type FromJudge =
   | { type: "violations"; violations: TrafficViolation[] }
   | { type: "error"; sequence: number; message: string }
-  | { type: "finished"; report: ConformanceReport; judged: number; fixturesWritten: number | undefined };
+  | ({ type: "finished" } & Finished);
 
 export interface Finished {
   report: ConformanceReport;
   judged: number;
+  /** Exchanges left unjudged: a body unrecorded or unreadable. */
+  unread: number;
   fixturesWritten: number | undefined;
 }
 
@@ -35,7 +37,7 @@ export class JudgeThread {
     this.worker.on("message", (message: FromJudge) => {
       if (message.type === "violations") message.violations.forEach(onViolation);
       else if (message.type === "error") onError(`could not judge exchange #${message.sequence}: ${message.message}`);
-      else this.finished?.({ report: message.report, judged: message.judged, fixturesWritten: message.fixturesWritten });
+      else this.finished?.({ report: message.report, judged: message.judged, unread: message.unread, fixturesWritten: message.fixturesWritten });
     });
     this.worker.on("error", (error) => onError(`the judging thread failed: ${error.stack ?? error.message}`));
   }

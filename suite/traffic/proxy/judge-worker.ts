@@ -35,6 +35,6 @@ port.on("message", (message: ToJudge) => {
   }
   void (async () => {
     const fixturesWritten = fixtures !== undefined && message.fixturesDir !== undefined ? await fixtures.write(message.fixturesDir) : undefined;
-    port.postMessage({ type: "finished", report: judge.report(), judged: judge.judged, fixturesWritten });
+    port.postMessage({ type: "finished", report: judge.report(), judged: judge.judged, unread: judge.unread, fixturesWritten });
   })();
 });

@@ -2,10 +2,12 @@
  * The proxy's forwarding, against small hand-made upstreams: bytes pass as they come (an event
  * written upstream reaches the client before the next is written), no header is added, a
  * client that hangs up cancels the upstream request, an upstream that breaks mid-body breaks
- * the client's body too, and an unreachable upstream is a 502 that judges nothing.
+ * the client's body too, an unreachable upstream is a 502 that judges nothing, and a coded
+ * (compressed) answer is forwarded as it came but judged decoded.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import zlib from "node:zlib";
 import { request } from "undici";
 import { expect, onTestFinished, test } from "vitest";
 import type { ObservedExchange } from "../exchange.ts";
@@ -99,4 +101,23 @@ test("an unreachable upstream is a 502 with a JSON body, and the exchange carrie
   expect(((await response.body.json()) as { error: { code: string } }).error.code).toBe("upstream_unreachable");
   await until(() => exchanges.length === 1, "the exchange");
   expect(exchanges[0]?.response).toBeUndefined();
+});
+
+test("a coded answer reaches the client byte for byte; the copy is decoded, and a coding it cannot read leaves the body unknown", async () => {
+  const json = Buffer.from('{"conversation_id":"x","response":"Grüße","citations":[]}');
+  const gzipped = zlib.gzipSync(json);
+  const target = await upstream((req, res) => {
+    const coding = req.url?.endsWith("zstd") ? "zstd-like" : "gzip";
+    res.writeHead(200, { "content-type": "application/json", "content-encoding": coding });
+    res.end(gzipped);
+  });
+  const { url, exchanges } = await proxyTo(target);
+  for (const path of ["/v1/agents/a/responses", "/v1/agents/a/responses?zstd"]) {
+    const response = await request(`${url}${path}`, { method: "POST", body: "{}" });
+    expect(Buffer.from(await response.body.arrayBuffer())).toEqual(gzipped);
+  }
+  await until(() => exchanges.length === 2, "the exchanges");
+  expect(exchanges[0]?.response).toMatchObject({ body: json.toString("utf8"), chunks: undefined, complete: true });
+  expect(exchanges[1]?.response).toMatchObject({ body: undefined, complete: true });
+  expect(exchanges[1]?.failure).toBeUndefined();
 });

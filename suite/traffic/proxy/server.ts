@@ -9,6 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { Agent, request as upstreamRequest, type Dispatcher } from "undici";
 import type { ObservedChunk, ObservedExchange } from "../exchange.ts";
+import { decodeBody } from "./content-coding.ts";
 
 export interface ProxyOptions {
   /** The service's base URL, base path included (e.g. https://api.example/agents-service). */
@@ -142,13 +143,24 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     } finally {
       running.delete(res);
     }
+    const durationMs = performance.now() - started;
+    const sentBody = requestBody === undefined ? undefined : decodeBody(requestBody, requestHeaders["content-encoding"]);
+    const answerBody = decodeBody(Buffer.concat(copy), responseHeaders["content-encoding"]);
+    const answerText = "text" in answerBody ? answerBody.text : undefined;
     const exchange: ObservedExchange = {
       sequence: number,
       startedAt,
-      request: { method: req.method ?? "GET", url: proxiedUrl, headers: requestHeaders, body: requestBody?.toString("utf8") },
-      response: status === undefined ? undefined : { status, headers: responseHeaders, body: Buffer.concat(copy).toString("utf8"), complete, chunks },
+      request: { method: req.method ?? "GET", url: proxiedUrl, headers: requestHeaders, body: sentBody !== undefined && "text" in sentBody ? sentBody.text : undefined },
+      response: status === undefined ? undefined : {
+        status,
+        headers: responseHeaders,
+        body: answerText,
+        complete,
+        // Network reads of coded bytes say nothing about where the decoded events fell.
+        chunks: "coded" in answerBody && !answerBody.coded ? chunks : undefined,
+      },
       failure,
-      durationMs: performance.now() - started,
+      durationMs,
     };
     setImmediate(() => options.onExchange(exchange));
   }
