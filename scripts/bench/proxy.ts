@@ -2,10 +2,12 @@
  * Section "proxy": what the conformance proxy (judging on, in its own thread) adds. Per SSE
  * event: 100 concurrent streams from an upstream that stamps each event with the moment it wrote
  * it, the arrival minus that stamp for every delta, direct and through the proxy in the same
- * run; the figure is the difference of the two distributions' p50 and p99. The streams start
- * spread over one delta interval, as independent users' streams do; the same with all of them
- * started at once (each event of every stream written in the same instant) is shown beside it. Per plain create: creates per second
- * against the fake, direct and through the proxy, rounds alternating the order.
+ * run. Each round measures both, alternating which goes first, and gives one paired difference
+ * of their p50 and of their p99; the figure is the median of the rounds' differences, so one
+ * round disturbed by the machine moves it little. The streams start spread over one delta
+ * interval, as independent users' streams do; the same with all of them started at once (each
+ * event of every stream written in the same instant) is shown beside it. Per plain create:
+ * creates per second against the fake, direct and through the proxy, rounds alternating the order.
  */
 import { createParser } from "eventsource-parser";
 import { Pool } from "undici";
@@ -86,38 +88,57 @@ async function createRates(settings: BenchSettings, options: object, connections
   });
 }
 
+/** One round's paired figures: proxied minus direct at p50 and p99, and the direct p99 itself. */
+interface RoundDifference {
+  p50: number;
+  p99: number;
+  directP99: number;
+}
+
+/** Both targets once, in the given order, and the difference of their percentiles. */
+async function pairedRound(direct: string, proxied: string, streams: number, spreadMs: number, directFirst: boolean): Promise<RoundDifference> {
+  const first = await eventDelays(directFirst ? direct : proxied, streams, spreadMs);
+  const second = await eventDelays(directFirst ? proxied : direct, streams, spreadMs);
+  const [viaDirect, viaProxy] = directFirst ? [first, second] : [second, first];
+  return {
+    p50: percentile(viaProxy, 50) - percentile(viaDirect, 50),
+    p99: percentile(viaProxy, 99) - percentile(viaDirect, 99),
+    directP99: percentile(viaDirect, 99),
+  };
+}
+
+const spread = (values: number[]) => `ms (rounds from ${round(Math.min(...values), 3)} to ${round(Math.max(...values), 3)} ms)`;
+
 export async function proxySection(settings: BenchSettings): Promise<Section> {
   const config = settings.proxy;
   const events = await withWorkers([["targets/stamped-sse-target.ts", { deltas: config.deltas, delayMs: config.delayMs }], ["targets/proxy-target.ts", {}]], async ([direct = "", proxied = ""]) => {
     await eventDelays(direct, 10, 0);
     await eventDelays(proxied, 10, 0);
-    const viaDirect: number[] = [];
-    const viaProxy: number[] = [];
-    const burstDirect: number[] = [];
-    const burstProxy: number[] = [];
+    const spreadRounds: RoundDifference[] = [];
+    const burstRounds: RoundDifference[] = [];
     for (let round = 0; round < config.rounds; round++) {
-      viaDirect.push(...(await eventDelays(direct, config.streams, config.delayMs)));
-      viaProxy.push(...(await eventDelays(proxied, config.streams, config.delayMs)));
-      burstDirect.push(...(await eventDelays(direct, config.streams, 0)));
-      burstProxy.push(...(await eventDelays(proxied, config.streams, 0)));
+      spreadRounds.push(await pairedRound(direct, proxied, config.streams, config.delayMs, round % 2 === 0));
+      burstRounds.push(await pairedRound(direct, proxied, config.streams, 0, round % 2 === 1));
     }
-    return { viaDirect, viaProxy, burstDirect, burstProxy };
+    return { spreadRounds, burstRounds };
   });
   const pacedCreates = await createRates(settings, { variants: ["llm-pacing"] }, config.pacedConnections);
   const instantCreates = await createRates(settings, {}, settings.throughput.connections);
-  const p = (values: number[], q: number) => percentile(values, q);
+  const p50s = events.spreadRounds.map((r) => r.p50);
+  const p99s = events.spreadRounds.map((r) => r.p99);
+  const burstP99s = events.burstRounds.map((r) => r.p99);
+  const directP99s = events.spreadRounds.map((r) => r.directP99);
   return {
     name: "proxy",
     title: `Proxy (judging on): added latency per SSE event at ${config.streams} concurrent streams, and plain creates per second`,
     figures: [
-      { metric: "added latency per event, p50 (proxied p50 − direct p50)", value: round(p(events.viaProxy, 50) - p(events.viaDirect, 50), 3), unit: "ms" },
-      { metric: "added latency per event, p99 (proxied p99 − direct p99)", value: round(p(events.viaProxy, 99) - p(events.viaDirect, 99), 3), unit: "ms", target: atMost(1) },
-      { metric: "the same p99, all streams started at once (every event of every stream in one instant)", value: round(p(events.burstProxy, 99) - p(events.burstDirect, 99), 3), unit: "ms" },
-      { metric: "event latency direct, p50 / p99", value: round(p(events.viaDirect, 50), 3), unit: `ms / ${round(p(events.viaDirect, 99), 3)} ms` },
-      { metric: "event latency through the proxy, p50 / p99", value: round(p(events.viaProxy, 50), 3), unit: `ms / ${round(p(events.viaProxy, 99), 3)} ms` },
+      { metric: `added latency per event, p50 (proxied p50 − direct p50), median of ${config.rounds} paired rounds`, value: round(median(p50s), 3), unit: spread(p50s) },
+      { metric: `added latency per event, p99 (proxied p99 − direct p99), median of ${config.rounds} paired rounds`, value: round(median(p99s), 3), unit: spread(p99s), target: atMost(1) },
+      { metric: "the same p99, all streams started at once (every event of every stream in one instant)", value: round(median(burstP99s), 3), unit: spread(burstP99s) },
+      { metric: "event latency direct, p99 (the noise the difference stands on)", value: round(median(directP99s), 3), unit: spread(directP99s) },
       { metric: `plain creates per second, proxied / direct, LLM-paced fake, ${config.pacedConnections} connections (median of rounds)`, value: round(median(pacedCreates.ratios)), unit: "ratio", target: atLeast(0.9) },
       { metric: "plain creates per second, proxied / direct, instant fake at full CPU (three processes on this machine's cores)", value: round(median(instantCreates.ratios)), unit: "ratio" },
     ],
-    details: { ...config, events: events.viaDirect.length, pacedCreateRates: pacedCreates.rates, instantCreateRates: instantCreates.rates },
+    details: { ...config, spreadRounds: events.spreadRounds, burstRounds: events.burstRounds, pacedCreateRates: pacedCreates.rates, instantCreateRates: instantCreates.rates },
   };
 }
