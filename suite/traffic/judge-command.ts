@@ -7,15 +7,19 @@ import { parseArgs } from "node:util";
 import { Redactor } from "../harness/redact.ts";
 import { HarError, readHar } from "./har.ts";
 import { violationLine } from "./proxy/command.ts";
-import { createTrafficJudge, trafficExitCode } from "./judge.ts";
+import { createTrafficJudge, parseSettleMs, SETTLE_MS_HELP, trafficExitCode } from "./judge.ts";
 import { trafficSummaryLines, writeTrafficReports } from "./reports.ts";
 import type { ObservedExchange } from "./exchange.ts";
 
-export const JUDGE_USAGE = `Usage: agent-conformance judge FILE.har [FILE.har …] [--report-dir DIR] [--strict]
+export const JUDGE_USAGE = `Usage: agent-conformance judge FILE.har [FILE.har …] [--report-dir DIR] [--strict] [--settle-ms N]
        (in this repository: npm run conformance -- judge FILE.har …)
 
 Judges recorded traffic (HAR 1.2, as browsers, Playwright's recordHar and mitmproxy export
 it) as the proxy judges live traffic, and writes the same reports.
+
+  --report-dir DIR        where conformance.json, junit.xml and report.html go (default reports)
+  --strict                a broken SHOULD fails too
+${SETTLE_MS_HELP}
 
 Exit codes: 0 no MUST broken; 1 a MUST broken (or a SHOULD under --strict); 2 usage error,
 an unreadable file, or no exchange of the spec in the files.`;
@@ -25,7 +29,7 @@ export async function runJudgeCommand(argv: string[], print: (line: string) => v
   try {
     parsed = parseArgs({
       args: argv,
-      options: { "report-dir": { type: "string", default: "reports" }, strict: { type: "boolean", default: false }, help: { type: "boolean", default: false } },
+      options: { "report-dir": { type: "string", default: "reports" }, strict: { type: "boolean", default: false }, "settle-ms": { type: "string" }, help: { type: "boolean", default: false } },
       allowPositionals: true,
     });
   } catch (error) {
@@ -36,6 +40,11 @@ export async function runJudgeCommand(argv: string[], print: (line: string) => v
   if (values.help) {
     print(JUDGE_USAGE);
     return 0;
+  }
+  const settleMs = parseSettleMs(values["settle-ms"]);
+  if (typeof settleMs === "string") {
+    process.stderr.write(`agent-conformance judge: ${settleMs}\n`);
+    return 2;
   }
   if (positionals.length === 0) {
     process.stderr.write(`agent-conformance judge: name at least one HAR file\n${JUDGE_USAGE}\n`);
@@ -51,7 +60,7 @@ export async function runJudgeCommand(argv: string[], print: (line: string) => v
       return 2;
     }
   }
-  const judge = createTrafficJudge({ target: `${positionals.length} HAR file(s): ${positionals.join(", ")}`, redactor: new Redactor([]), strict: values.strict });
+  const judge = createTrafficJudge({ target: `${positionals.length} HAR file(s): ${positionals.join(", ")}`, redactor: new Redactor([]), strict: values.strict, settleMs });
   // Several files are one traffic: judged in the order the exchanges started.
   exchanges.sort((a, b) => a.startedAt - b.startedAt || a.sequence - b.sequence);
   for (const exchange of exchanges) for (const violation of judge.observe(exchange)) print(violationLine(violation));

@@ -35,7 +35,7 @@ const create = (key: string, body: unknown, status: number, response: unknown, a
   exchange("POST", "/responses", { body, headers: { "idempotency-key": key }, status, response, ...(at === undefined ? {} : { at }), ...(ms === undefined ? {} : { ms }) });
 
 function judged(...exchanges: ObservedExchange[]) {
-  const judge = createTrafficJudge({ target: "test", redactor: new Redactor(["sk-live-1"]) });
+  const judge = createTrafficJudge({ target: "test", redactor: new Redactor(["sk-live-1"]), settleMs: 3_000 });
   const violations = exchanges.flatMap((e) => judge.observe(e));
   const report = judge.report();
   const status = (id: string) => report.requirements.find((r) => r.id === id)?.status;
@@ -87,6 +87,27 @@ describe("what the judge must not blame the service for", () => {
     expect([judge.judged, judge.unread]).toEqual([0, 2]);
   });
 
+  test("a service whose listings lag gets --settle-ms for its deletes too; one that reads its own writes gets none", () => {
+    const page = (total: number) => ({ conversation: { id: ID, created_at: "2026-01-01T00:00:00Z", updated_at: "2026-01-01T00:00:00Z" }, items: [], page: 2, page_size: 50, total, has_more: false });
+    const listing = (status: number, at: number, response: unknown) => exchange("GET", `/conversations/${ID}/messages?page=2`, { status, response, at });
+    const remove = (at: number) => exchange("DELETE", `/conversations/${ID}`, { status: 204, at, ms: 10 });
+    const lagging = judged(
+      create("k", { message: "hi" }, 200, answer(), 1_000, 10),
+      // Read after the create finished, and it is not there yet: this service's listings lag.
+      listing(404, 1_100, { error: { code: "conversation_not_found" } }),
+      listing(200, 1_500, page(2)),
+      remove(2_000),
+      listing(200, 2_100, page(2)),
+      remove(2_200),
+    );
+    expect(lagging.violations).toEqual([]);
+    expect(lagging.status("DEL-1")).toBe("not_observed");
+    const stillThere = judged(create("k", { message: "hi" }, 200, answer(), 1_000, 10), listing(200, 1_100, page(0)), remove(2_000), listing(200, 5_100, page(2)));
+    expect(stillThere.violations.map((v) => v.requirement)).toEqual(["DEL-1"]);
+    const prompt = judged(create("k", { message: "hi" }, 200, answer(), 1_000, 10), listing(200, 1_100, page(2)), remove(2_000), listing(200, 2_100, page(2)));
+    expect(prompt.violations.map((v) => v.requirement)).toEqual(["DEL-1"]);
+  });
+
   test("a stream the client hung up on shows no order and no end", () => {
     const cut = exchange("POST", "/responses/stream", {
       body: { message: "hi" },
@@ -110,6 +131,13 @@ describe("what the judge must catch", () => {
       create("k", { message: "other" }, 200, answer("first")),
     );
     expect(violations.map((v) => v.requirement)).toEqual(expect.arrayContaining(["IDEM-1", "IDEM-3"]));
+  });
+
+  test("a first answer naming a conversation an earlier create made breaks RESP-3; a replay naming it again does not", () => {
+    const replay = judged(create("k", { message: "hi" }, 200, answer()), create("k", { message: "hi" }, 200, answer()));
+    expect(replay.status("RESP-3")).toBe("pass");
+    const reused = judged(create("k", { message: "hi" }, 200, answer()), create("j", { message: "another" }, 200, answer()));
+    expect(reused.violations.map((v) => v.requirement)).toEqual(["RESP-3"]);
   });
 
   test("a stream that ends without a terminal event breaks SSE-3, and the violation names the requirement's sentence", () => {

@@ -6,6 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { REQUIREMENTS, type Requirement } from "../../requirements/catalog.ts";
+import { DEFAULTS } from "../harness/config.ts";
 import type { Redactor } from "../harness/redact.ts";
 import type { ConformanceReport, RequirementReport, RequirementStatus, TestReport } from "../harness/report-types.ts";
 import { classify, type Classified } from "./classify.ts";
@@ -35,6 +36,11 @@ export interface TrafficJudgeOptions {
   target: string;
   redactor: Redactor;
   strict?: boolean;
+  /**
+   * How long a delete may take to show once the service's listings were seen to lag (the
+   * suite's --settle-ms, default 3000); a service seen reading its own writes gets none.
+   */
+  settleMs?: number;
 }
 
 /** "POST /v1/agents/a/responses/stream → 200 (#12)", the key never in it. */
@@ -86,7 +92,7 @@ function requirementReport(requirement: Requirement, tally: Tally | undefined, s
 export function createTrafficJudge(options: TrafficJudgeOptions): TrafficJudge {
   const { redactor } = options;
   const record = new Recorder();
-  const state = new TrafficState();
+  const state = new TrafficState(options.settleMs ?? DEFAULTS.settleMs);
   const clients = new ClientJudge(record, redactor);
   const incremental: boolean[] = [];
   const startedAt = new Date();
@@ -153,6 +159,15 @@ export function createTrafficJudge(options: TrafficJudgeOptions): TrafficJudge {
     },
   };
 }
+
+/** The --settle-ms flag of both traffic commands: a whole number of milliseconds, or a message saying what is wrong. */
+export function parseSettleMs(value: string | undefined): number | string {
+  if (value === undefined) return DEFAULTS.settleMs;
+  return /^\d{1,7}$/.test(value) ? Number(value) : `--settle-ms must be a whole number of milliseconds, not ${value}`;
+}
+
+export const SETTLE_MS_HELP = `  --settle-ms N           how long a delete may take to show, once the service's listings
+                          were seen to lag behind its writes (default ${DEFAULTS.settleMs}, as the suite's)`;
 
 /**
  * 0: no MUST broken (not_observed never counts against it: judging traffic is never complete);

@@ -103,7 +103,7 @@ function judgeCreateRequest(j: Judged, res: HttpResult | StreamResult, answeredI
     record.judge("SCOPE-4", line, () =>
       expectThat(!is2xx(res.status) || answeredId === undefined || answeredId.toLowerCase() !== c.conversationId,
         `continuing conversation ${c.conversationId} of agent ${continued.agent} through agent ${c.agent} was answered as a continuation of it`, res));
-  } else if (continued.token === c.token && continued.deletedAt !== undefined && continued.deletedAt <= started) {
+  } else if (continued.token === c.token && state.deletedBefore(continued, started)) {
     record.judge("DEL-3", line, () => expectStatus(res, 404, `continuing conversation ${c.conversationId} after it was deleted`));
   } else if (continued.token === c.token && continued.deletedAt === undefined && is2xx(res.status) && answeredId !== undefined) {
     record.judge("RESP-2", line, () =>
@@ -144,16 +144,25 @@ function judgeKeyReuse(j: Judged, res: HttpResult | StreamResult, result: { conv
   }
 }
 
-function rememberCreated(j: Judged, conversationId: string | undefined): void {
+/** False when an earlier accepted request had this key: the answer is then a replay, which stores nothing. */
+function isFirstAnswer({ c, state }: Judged): boolean {
+  return c.token === undefined || c.idempotencyKey === undefined || state.keyOutcome(c.token, c.agent, c.idempotencyKey) === undefined;
+}
+
+/**
+ * The conversation an accepted create or stream answered with. `stored`: the answer was whole
+ * (a result) and a first answer, so its exchange is in the conversation.
+ */
+function rememberCreated(j: Judged, conversationId: string | undefined, firstAnswer: boolean, stored: boolean): void {
   const { c, line, record, state } = j;
   if (conversationId === undefined) return;
-  if (c.conversationId === undefined && c.token !== undefined && c.idempotencyKey !== undefined) {
+  // A replay gives the earlier id back; only a first answer must name a new conversation.
+  if (c.conversationId === undefined && c.token !== undefined && c.idempotencyKey !== undefined && firstAnswer) {
     const isNew = state.conversation(conversationId) === undefined;
-    const earlier = state.keyOutcome(c.token, c.agent, c.idempotencyKey);
-    // A replay gives the earlier id back; only a first answer must name a new conversation.
-    if (earlier === undefined) record.judge("RESP-3", line, () => expectThat(isNew, `a create without conversation_id answered conversation ${conversationId}, which already existed`));
+    record.judge("RESP-3", line, () => expectThat(isNew, `a create without conversation_id answered conversation ${conversationId}, which already existed`));
   }
-  state.rememberConversation(conversationId, { agent: c.agent, token: c.token });
+  const known = state.rememberConversation(conversationId, { agent: c.agent, token: c.token });
+  if (stored && firstAnswer && known.agent === c.agent) state.rememberStored(known, endOf(c));
 }
 
 export function judgeCreate(j: Judged, redactor: Redactor): void {
@@ -162,6 +171,7 @@ export function judgeCreate(j: Judged, redactor: Redactor): void {
   if (showsNothing(http.status) || !judgeAuth(j, http)) return judgeErrorBody(j, http);
   const answered = is2xx(http.status) ? (http.json as { conversation_id?: unknown } | undefined)?.conversation_id : undefined;
   const answeredId = typeof answered === "string" ? answered : undefined;
+  const firstAnswer = isFirstAnswer(j);
   judgeCreateRequest(j, http, answeredId);
   judgeErrorBody(j, http);
   if (!is2xx(http.status) || !hasMessage(j.c.body)) {
@@ -174,7 +184,7 @@ export function judgeCreate(j: Judged, redactor: Redactor): void {
   });
   const parsed = result as { conversation_id: string; response: string; citations: unknown } | undefined;
   judgeKeyReuse(j, http, parsed === undefined ? undefined : { conversation_id: parsed.conversation_id, text: parsed.response, citations: parsed.citations });
-  rememberCreated(j, parsed?.conversation_id);
+  rememberCreated(j, parsed?.conversation_id, firstAnswer, true);
 }
 
 export function judgeStream(j: Judged, redactor: Redactor): void {
@@ -184,6 +194,7 @@ export function judgeStream(j: Judged, redactor: Redactor): void {
   if (showsNothing(s.status) || !judgeAuth(j, s)) return judgeErrorBody(j, s.http);
   const completed = s.events.find((e) => e.event === EVENT.completed);
   const parsed = SpecCompletedResponse.safeParse((completed?.json as { response?: unknown } | undefined)?.response);
+  const firstAnswer = isFirstAnswer(j);
   judgeCreateRequest(j, s, streamConversationId(s));
   if (!is2xx(s.status) || !hasMessage(j.c.body)) {
     // A request the service had to refuse (no message) must be refused before any stream starts.
@@ -209,7 +220,7 @@ export function judgeStream(j: Judged, redactor: Redactor): void {
   }
   const result = parsed.success ? { conversation_id: parsed.data.conversation_id, text: parsed.data.output_text, citations: parsed.data.citations } : undefined;
   judgeKeyReuse(j, s, result);
-  rememberCreated(j, result?.conversation_id ?? streamConversationId(s));
+  rememberCreated(j, result?.conversation_id ?? streamConversationId(s), firstAnswer, result !== undefined);
 }
 
 export function judgeList(j: Judged, redactor: Redactor): void {
@@ -224,10 +235,13 @@ export function judgeList(j: Judged, redactor: Redactor): void {
     record.judge("SCOPE-1", line, () => expectNon2xx(http, `listing conversation ${id} of agent ${known.agent} through agent ${c.agent}`));
     return;
   }
-  if (known !== undefined && known.token === c.token && known.deletedAt !== undefined && known.deletedAt <= c.exchange.startedAt) {
+  const mine = known !== undefined && known.token === c.token ? known : undefined;
+  if (mine !== undefined && state.deletedBefore(mine, c.exchange.startedAt)) {
     record.judge("DEL-1", line, () => expect4xx(http, `listing conversation ${id} after it was deleted`));
     return;
   }
+  const mustShow = mine === undefined || mine.deletedAt !== undefined ? 0 : state.storedBefore(mine, c.exchange.startedAt);
+  if (http.status === 404 && mustShow > 0) state.listingLagSeen = true;
   if (http.status === 404) record.judge("LIST-9", line, () => expectErrorCode(http, "conversation_not_found", "a listing answered 404"));
   const page = c.query.get("page");
   const pageSize = c.query.get("page_size");
@@ -244,6 +258,7 @@ export function judgeList(j: Judged, redactor: Redactor): void {
   });
   if (served === undefined) return;
   const listed = served;
+  if (listed.total < mustShow) state.listingLagSeen = true;
   record.judge("LIST-5", line, () => judgePageArithmetic(listed, http, "a listing"));
   record.judge("LIST-3", line, () => {
     expectThat(listed.page_size <= MAX_PAGE_SIZE, `page_size ${listed.page_size} was echoed, above ${MAX_PAGE_SIZE}`, http);
@@ -283,7 +298,7 @@ export function judgeDelete(j: Judged, redactor: Redactor): void {
     });
     return;
   }
-  if (known !== undefined && known.token === c.token && known.deletedAt !== undefined && known.deletedAt <= c.exchange.startedAt) {
+  if (known !== undefined && known.token === c.token && state.deletedBefore(known, c.exchange.startedAt)) {
     record.judge("DEL-1", line, () => {
       expectStatus(http, 404, `deleting conversation ${id} a second time`);
       expectErrorCode(http, "conversation_not_found");
@@ -291,5 +306,6 @@ export function judgeDelete(j: Judged, redactor: Redactor): void {
     return;
   }
   if (http.status === 404) record.judge("DEL-2", line, () => expectErrorCode(http, "conversation_not_found", "a delete answered 404"));
-  if (is2xx(http.status) && known !== undefined && known.token === c.token) known.deletedAt = endOf(c);
+  // The first delete that was answered counts: one inside a lagging service's window changes nothing.
+  if (is2xx(http.status) && known !== undefined && known.token === c.token && known.deletedAt === undefined) known.deletedAt = endOf(c);
 }

@@ -1,7 +1,8 @@
 /**
  * What the traffic judge remembers between exchanges: the conversations it saw made and
- * deleted, and the outcome of each Idempotency-Key it saw accepted. Bounded: past the caps the
- * oldest entries go (a judgement that needed them is then simply not made).
+ * deleted, and the outcome of each Idempotency-Key it saw accepted; and whether the service's
+ * listings were seen to lag behind its writes. Bounded: past the caps the oldest entries go
+ * (a judgement that needed them is then simply not made).
  */
 import type { Operation } from "./classify.ts";
 
@@ -11,6 +12,8 @@ export interface KnownConversation {
   readonly token: string | undefined;
   /** When a delete of it by its owner finished, epoch ms; undefined while it exists. */
   deletedAt: number | undefined;
+  /** When each exchange stored in it (an accepted first answer) finished, the first ones seen. */
+  readonly stored: number[];
 }
 
 export interface KeyOutcome {
@@ -26,6 +29,8 @@ export interface KeyOutcome {
 }
 
 const MAX_ENTRIES = 100_000;
+/** Enough to tell a listing that lags; a lower bound past it. */
+const MAX_STORED_TIMES = 1_000;
 
 function bounded<K, V>(map: Map<K, V>, key: K, value: V): void {
   map.delete(key);
@@ -37,6 +42,11 @@ function bounded<K, V>(map: Map<K, V>, key: K, value: V): void {
 }
 
 export class TrafficState {
+  /**
+   * True once a listing answered as if an exchange that had finished before it began were not
+   * stored yet: this service's listings lag, so its deletes may too.
+   */
+  listingLagSeen = false;
   private readonly conversations = new Map<string, KnownConversation>();
   private readonly keys = new Map<string, KeyOutcome>();
   /** Keys of creates refused for their body, and when the refusal finished. */
@@ -46,9 +56,36 @@ export class TrafficState {
     return id === undefined ? undefined : this.conversations.get(id.toLowerCase());
   }
 
-  rememberConversation(id: string, owner: Omit<KnownConversation, "deletedAt">): void {
-    if (this.conversations.has(id.toLowerCase())) return;
-    bounded(this.conversations, id.toLowerCase(), { ...owner, deletedAt: undefined });
+  constructor(
+    /** How long a service whose listings lag may take to show a delete (the suite's --settle-ms). */
+    private readonly settleMs: number,
+  ) {}
+
+  rememberConversation(id: string, owner: Omit<KnownConversation, "deletedAt" | "stored">): KnownConversation {
+    const known = this.conversations.get(id.toLowerCase());
+    if (known !== undefined) return known;
+    const created: KnownConversation = { ...owner, deletedAt: undefined, stored: [] };
+    bounded(this.conversations, id.toLowerCase(), created);
+    return created;
+  }
+
+  /** An exchange was stored in `known`, answered at `finishedAt`. */
+  rememberStored(known: KnownConversation, finishedAt: number): void {
+    if (known.stored.length < MAX_STORED_TIMES) known.stored.push(finishedAt);
+  }
+
+  /** How many exchanges, at least, a listing that began at `startedAt` must show. */
+  storedBefore(known: KnownConversation, startedAt: number): number {
+    return known.stored.filter((finishedAt) => finishedAt <= startedAt).length;
+  }
+
+  /**
+   * Whether a request that began at `startedAt` must see `known` as deleted. At once, unless this
+   * service's listings were seen to lag: then only once --settle-ms has passed since the delete.
+   */
+  deletedBefore(known: KnownConversation, startedAt: number): boolean {
+    if (known.deletedAt === undefined) return false;
+    return known.deletedAt + (this.listingLagSeen ? this.settleMs : 0) <= startedAt;
   }
 
   keyOutcome(token: string, agent: string, key: string): KeyOutcome | undefined {

@@ -1,6 +1,6 @@
 /**
  * agent-conformance proxy --upstream URL [--port N] [--host H] [--report-dir DIR]
- *   [--record-fixtures DIR] [--har FILE] [--strict]
+ *   [--record-fixtures DIR] [--har FILE] [--strict] [--settle-ms N]
  * First stdout line: "listening on http://HOST:PORT". Each violation is one console line as it
  * happens; judging runs in a worker thread, never on the forwarding thread. SIGINT or SIGTERM: running exchanges get 2 s to end, then the reports (and the
  * fixtures and HAR when asked for) are written and the exit code is the judge's.
@@ -9,7 +9,7 @@ import { writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import type { ObservedExchange } from "../exchange.ts";
 import { writeHar } from "../har.ts";
-import { trafficExitCode, type TrafficViolation } from "../judge.ts";
+import { parseSettleMs, SETTLE_MS_HELP, trafficExitCode, type TrafficViolation } from "../judge.ts";
 import { trafficSummaryLines, writeTrafficReports } from "../reports.ts";
 import { JudgeThread } from "./judge-thread.ts";
 import { startProxy } from "./server.ts";
@@ -28,6 +28,7 @@ CLIENT-1…7. Stop it with Ctrl-C or SIGTERM to write the reports.
   --record-fixtures DIR   also write each observed conversation in the fake's fixture format
   --har FILE              also write the observed traffic as HAR 1.2 (keys pseudonymised)
   --strict                a broken SHOULD fails too
+${SETTLE_MS_HELP}
   --help                  show this help
 
 Exit codes: 0 no MUST broken; 1 a MUST broken (or a SHOULD under --strict); 2 usage error,
@@ -54,6 +55,7 @@ export async function runProxyCommand(argv: string[], print: (line: string) => v
         "record-fixtures": { type: "string" },
         har: { type: "string" },
         strict: { type: "boolean", default: false },
+        "settle-ms": { type: "string" },
         help: { type: "boolean", default: false },
       },
       allowPositionals: false,
@@ -75,15 +77,17 @@ export async function runProxyCommand(argv: string[], print: (line: string) => v
   } catch {
     problems.push(values.upstream === undefined ? "--upstream URL is required" : `--upstream is not a URL: ${values.upstream}`);
   }
+  const settleMs = parseSettleMs(values["settle-ms"]);
+  if (typeof settleMs === "string") problems.push(settleMs);
   const port = /^\d+$/.test(values.port) ? Number(values.port) : Number.NaN;
   if (!(port >= 0 && port <= 65_535)) problems.push(`--port must be a whole number from 0 to 65535, not ${values.port}`);
-  if (problems.length > 0 || upstream === undefined) {
+  if (problems.length > 0 || upstream === undefined || typeof settleMs === "string") {
     for (const problem of problems) process.stderr.write(`agent-conformance proxy: ${problem}\n`);
     return 2;
   }
 
   const judge = new JudgeThread(
-    { target: `proxy to ${upstream.origin}${upstream.pathname}`, strict: values.strict, recordFixtures: values["record-fixtures"] !== undefined },
+    { target: `proxy to ${upstream.origin}${upstream.pathname}`, strict: values.strict, settleMs, recordFixtures: values["record-fixtures"] !== undefined },
     (violation) => print(violationLine(violation)),
     // A judging bug must never take the traffic down with it.
     (text) => process.stderr.write(`agent-conformance proxy: ${text}\n`),

@@ -11,6 +11,7 @@ import { FixtureRecorder } from "./fixture-recorder.ts";
 export interface JudgeWorkerData {
   target: string;
   strict: boolean;
+  settleMs: number;
   recordFixtures: boolean;
 }
 
@@ -19,7 +20,7 @@ export type ToJudge = { type: "exchange"; exchange: ObservedExchange } | { type:
 const port = parentPort;
 if (port === null) throw new Error("judge-worker.ts runs as a worker thread");
 const options = workerData as JudgeWorkerData;
-const judge = createTrafficJudge({ target: options.target, redactor: new Redactor([]), strict: options.strict });
+const judge = createTrafficJudge({ target: options.target, redactor: new Redactor([]), strict: options.strict, settleMs: options.settleMs });
 const fixtures = options.recordFixtures ? new FixtureRecorder() : undefined;
 
 port.on("message", (message: ToJudge) => {
