@@ -58,7 +58,7 @@ test("judge: 0 for conforming traffic, 1 for a broken service, with conformance.
   expect(failed.stdout).toMatch(/^VIOLATION LIST-1 MUST /m);
 }, 90_000);
 
-test("judge: 2 for no file, a file that is not HAR, and HAR without a request of the spec", async () => {
+test("judge: 2 for no file, a file that is not HAR, HAR without a request of the spec, and a bad --settle-ms", async () => {
   const dir = await folder();
   const notHar = join(dir, "not.har");
   await writeFile(notHar, JSON.stringify({ hello: "world" }));
@@ -66,7 +66,7 @@ test("judge: 2 for no file, a file that is not HAR, and HAR without a request of
   await writeFile(empty, JSON.stringify({ log: { version: "1.2", entries: [] } }));
   const broken = join(dir, "broken.har");
   await writeFile(broken, "{");
-  for (const args of [[], [notHar], [empty], [broken], [join(dir, "missing.har")]]) {
+  for (const args of [[], [notHar], [empty], [broken], [join(dir, "missing.har")], [notHar, "--settle-ms", "soon"]]) {
     const run = await runConformanceCli(["judge", ...args, "--report-dir", join(dir, "out")], LIMIT_MS);
     expect({ args, code: run.code }).toEqual({ args, code: 2 });
     expect(run.stderr).toMatch(/^agent-conformance judge: /m);
@@ -112,7 +112,7 @@ test("proxy: listening line first, a client violation printed as it happens, rep
 }, 90_000);
 
 test("proxy: a bad flag or a missing --upstream is exit 2 with a message", async () => {
-  for (const args of [["proxy"], ["proxy", "--upstream", "ftp://x"], ["proxy", "--upstream", "http://127.0.0.1:1/v1"], ["proxy", "--upstream", "http://x", "--port", "99999"], ["proxy", "--colour"]]) {
+  for (const args of [["proxy"], ["proxy", "--upstream", "ftp://x"], ["proxy", "--upstream", "http://127.0.0.1:1/v1"], ["proxy", "--upstream", "http://x", "--port", "99999"], ["proxy", "--upstream", "http://x", "--settle-ms", "-1"], ["proxy", "--colour"]]) {
     const run = await runConformanceCli(args, LIMIT_MS);
     expect({ args, code: run.code }).toEqual({ args, code: 2 });
     expect(run.stderr).toMatch(/agent-conformance proxy: /);
