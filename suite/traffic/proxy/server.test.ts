@@ -121,3 +121,33 @@ test("a coded answer reaches the client byte for byte; the copy is decoded, and 
   expect(exchanges[1]?.response).toMatchObject({ body: undefined, complete: true });
   expect(exchanges[1]?.failure).toBeUndefined();
 });
+
+test("a request body is streamed upstream as it arrives; one past the copy's size reaches the upstream whole and is not judged", async () => {
+  let received = 0;
+  let sawFirstPiece: () => void = () => undefined;
+  const firstPiece = new Promise<void>((resolve) => (sawFirstPiece = resolve));
+  const target = await upstream((req, res) => {
+    req.on("data", (chunk: Buffer) => {
+      received += chunk.length;
+      sawFirstPiece();
+    });
+    req.on("end", () => res.end("{}"));
+  });
+  const { url, exchanges } = await proxyTo(target);
+  const big = 9 * 1024 * 1024;
+  let sendRest: () => void = () => undefined;
+  const rest = new Promise<void>((resolve) => (sendRest = resolve));
+  async function* body() {
+    yield Buffer.alloc(1024, 0x61);
+    await rest;
+    yield Buffer.alloc(big - 1024, 0x61);
+  }
+  const answered = request(`${url}/v1/agents/a/responses`, { method: "POST", body: body() });
+  // The upstream reads the first piece while the client still holds the rest.
+  await firstPiece;
+  sendRest();
+  expect((await answered).statusCode).toBe(200);
+  await until(() => exchanges.length === 1, "the exchange");
+  expect(received).toBe(big);
+  expect(exchanges[0]?.request.body).toBeUndefined();
+});

@@ -1,11 +1,13 @@
 /**
  * The conformance proxy's forwarding: every request goes to the upstream as it came (path and
- * query appended to the upstream URL, headers but the hop-by-hop ones), and every response byte
+ * query appended to the upstream URL, headers but the hop-by-hop ones, the body streamed as it
+ * arrives), and every response byte
  * goes back as soon as it arrives: an SSE event leaves the proxy when it reached it. A copy of
  * each exchange is handed to `onExchange` once it is over, off the forwarding path; the proxy
  * adds no header (not even Date) and never waits for a verdict.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { Transform } from "node:stream";
 import type { AddressInfo } from "node:net";
 import { Agent, request as upstreamRequest, type Dispatcher } from "undici";
 import type { ObservedChunk, ObservedExchange } from "../exchange.ts";
@@ -50,13 +52,38 @@ function forwardable(headers: Record<string, string | string[] | undefined>): Re
   return kept;
 }
 
-function readWhole(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => resolve(Buffer.concat(chunks)));
-    req.on("error", reject);
-  });
+/** A request body on its way upstream, and the copy kept of it (up to MAX_COPY_BYTES). */
+class RequestBody {
+  readonly stream: Transform;
+  private readonly copy: Buffer[] = [];
+  private bytes = 0;
+  private ended = false;
+
+  constructor(req: IncomingMessage) {
+    this.stream = new Transform({
+      transform: (chunk: Buffer, _encoding, done) => {
+        if (this.bytes + chunk.length <= MAX_COPY_BYTES) this.copy.push(chunk);
+        this.bytes += chunk.length;
+        done(null, chunk);
+      },
+      flush: (done) => {
+        this.ended = true;
+        done();
+      },
+    });
+    req.on("error", (error) => this.stream.destroy(error));
+    req.pipe(this.stream);
+  }
+
+  /** The bytes sent, or undefined when they passed what a copy keeps or did not all arrive. */
+  copied(): Buffer | undefined {
+    return this.ended && this.bytes <= MAX_COPY_BYTES ? Buffer.concat(this.copy) : undefined;
+  }
+}
+
+/** Whether the request has a body to forward (RFC 9112 §6.3: a length above 0, or chunked). */
+function hasBody(req: IncomingMessage): boolean {
+  return req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0;
 }
 
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
@@ -91,14 +118,15 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     let responseHeaders: Record<string, string> = {};
     let complete = false;
     let failure: string | undefined;
-    let requestBody: Buffer | undefined;
+    const noBody = req.method === "GET" || req.method === "HEAD";
+    // Streamed upstream as it arrives, never held whole: only the copy for the judge is kept.
+    const requestBody = !noBody && hasBody(req) ? new RequestBody(req) : undefined;
     try {
-      requestBody = req.method === "GET" || req.method === "HEAD" ? undefined : await readWhole(req);
       const target = `${upstream.origin}${basePath}${req.url ?? "/"}`;
       const answer = await upstreamRequest(target, {
         method: (req.method ?? "GET") as Dispatcher.HttpMethod,
         headers: forwardable(req.headers),
-        body: requestBody !== undefined && requestBody.length > 0 ? requestBody : undefined,
+        body: requestBody?.stream,
         signal: abort.signal,
         dispatcher,
       });
@@ -144,7 +172,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       running.delete(res);
     }
     const durationMs = performance.now() - started;
-    const sentBody = requestBody === undefined ? undefined : decodeBody(requestBody, requestHeaders["content-encoding"]);
+    const sentBytes = noBody ? undefined : requestBody === undefined ? Buffer.alloc(0) : requestBody.copied();
+    const sentBody = sentBytes === undefined ? undefined : decodeBody(sentBytes, requestHeaders["content-encoding"]);
     const answerBody = decodeBody(Buffer.concat(copy), responseHeaders["content-encoding"]);
     const answerText = "text" in answerBody ? answerBody.text : undefined;
     const exchange: ObservedExchange = {
