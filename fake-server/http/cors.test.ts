@@ -76,6 +76,18 @@ test("a preflight is 204 without a key, lists the methods and headers, and is ne
   expect(fake.sessions()).toEqual(["default"]);
 });
 
+test("a page on a public origin may reach the fake on localhost: Private Network Access preflights are allowed", async () => {
+  const fake = await fakeServer();
+  const reply = await request(`${fake.url}/v1/agents/agent-a/responses`, {
+    method: "OPTIONS",
+    headers: { origin: "https://preview.app.example", "access-control-request-method": "POST", "access-control-request-private-network": "true" },
+  });
+  await reply.body.text();
+  expect(reply.statusCode).toBe(204);
+  expect(reply.headers["access-control-allow-private-network"]).toBe("true");
+  expect((await preflight(`${fake.url}/v1/agents/agent-a/responses`)).headers["access-control-allow-private-network"]).toBeUndefined();
+});
+
 test("a header the browser asks for beyond the list is allowed; markup or a huge list is not echoed", async () => {
   const fake = await fakeServer();
   const url = `${fake.url}/v1/agents/agent-a/responses`;

@@ -55,6 +55,9 @@ export function withCors(basePath: string, handler: Listener): Listener {
       "Access-Control-Allow-Methods": ALLOWED_METHODS,
       "Access-Control-Allow-Headers": allowedHeaders(Array.isArray(requested) ? requested.join(",") : requested),
       "Access-Control-Max-Age": PREFLIGHT_CACHE_SECONDS,
+      // Chrome's Private Network Access: a page on a public origin (a deployed preview of the
+      // app) may call the fake on localhost only when the preflight says so.
+      ...(req.headers["access-control-request-private-network"] === "true" ? { "Access-Control-Allow-Private-Network": "true" } : {}),
     });
     res.end();
     // The request body, if any, is not read: drain it so the connection stays usable.
