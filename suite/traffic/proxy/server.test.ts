@@ -7,6 +7,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { Readable } from "node:stream";
 import zlib from "node:zlib";
 import { request } from "undici";
 import { expect, onTestFinished, test } from "vitest";
@@ -142,7 +143,7 @@ test("a request body is streamed upstream as it arrives; one past the copy's siz
     await rest;
     yield Buffer.alloc(big - 1024, 0x61);
   }
-  const answered = request(`${url}/v1/agents/a/responses`, { method: "POST", body: body() });
+  const answered = request(`${url}/v1/agents/a/responses`, { method: "POST", body: Readable.from(body()) });
   // The upstream reads the first piece while the client still holds the rest.
   await firstPiece;
   sendRest();
