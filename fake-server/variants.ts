@@ -87,8 +87,9 @@ export const VARIANTS: readonly Variant[] = Object.freeze([
     { overloadEvery: OVERLOAD_EVERY }),
   variant("listing-lag", "States and transitions of resources: not shown (nor when a stored exchange reaches the listing).",
     `write-behind: an exchange reaches the listing ${LISTING_LAG_MS} ms after its create answered (a new conversation is 404 ` +
-      "conversation_not_found to the listing until then; total, items and updated_at follow); continuing, replaying and deleting " +
-      "see it at once (LIST-11 recommends read-your-writes, so a warning is expected)",
+      "conversation_not_found to the listing until then; total, items and updated_at follow), and a delete as late (the deleted " +
+      "conversation stays listed, whole, until then); continuing, replaying and deleting see every change at once " +
+      "(LIST-11 recommends read-your-writes, so a warning is expected)",
     { listingLagMs: LISTING_LAG_MS }),
   variant("base-path", "Base address: `{base_url}`; every path begins with `/v1` (what comes before it: not shown).",
     `the API is served under ${GATEWAY_BASE_PATH}/v1 (the server's url includes ${GATEWAY_BASE_PATH}); /__fake stays at the root`,

@@ -45,6 +45,11 @@ export class ConversationStore {
   private readonly conversations = new Map<string, StoredConversation>();
   /** Deleted conversations kept for a mutant that revives them (`delete(…, keep)`); empty otherwise. */
   private readonly deleted = new Map<string, StoredConversation>();
+  /**
+   * The listing-lag variant: deleted conversations its listing still shows, until when. In
+   * order of deletion, and every entry lives as long, so the expired ones are at the front.
+   */
+  private readonly lingering = new Map<string, { conversation: StoredConversation; until: number }>();
   private messageCount = 0;
 
   constructor(
@@ -132,14 +137,34 @@ export class ConversationStore {
     return true;
   }
 
-  /** Deletes for good, or (`keep`, mutants only) keeps it aside for `revive`. */
-  delete(id: string, agentId: string, channel: string, keep = false): boolean {
+  /**
+   * Deletes for good, or (`keep`, mutants only) keeps it aside for `revive`. `listedForMs`
+   * (the listing-lag variant): the listing still shows it that long (`lingeringListing`).
+   */
+  delete(id: string, agentId: string, channel: string, keep = false, listedForMs = 0): boolean {
     const conversation = this.find(id, agentId, channel);
     if (!conversation) return false;
     this.conversations.delete(id);
     this.messageCount -= conversation.messages.length;
     if (keep) this.deleted.set(id, conversation);
+    this.dropExpiredLingering();
+    if (listedForMs > 0) this.lingering.set(id, { conversation, until: this.clock.now() + listedForMs });
     return true;
+  }
+
+  /** A deleted conversation the listing-lag variant's listing still shows its owner now. */
+  lingeringListing(id: string, agentId: string, channel: string): StoredConversation | undefined {
+    this.dropExpiredLingering();
+    const conversation = this.lingering.get(id)?.conversation;
+    return conversation?.agentId === agentId && conversation.channel === channel ? conversation : undefined;
+  }
+
+  private dropExpiredLingering(): void {
+    const now = this.clock.now();
+    for (const [id, { until }] of this.lingering) {
+      if (until > now) break;
+      this.lingering.delete(id);
+    }
   }
 
   /**
@@ -159,6 +184,7 @@ export class ConversationStore {
   clear(): void {
     this.conversations.clear();
     this.deleted.clear();
+    this.lingering.clear();
     this.messageCount = 0;
   }
 

@@ -1,8 +1,9 @@
 /**
  * Write-behind (the listing-lag variant): the listing shows an exchange only a while after it
- * was stored, as a service that answers first and persists its read model later. The store
- * holds every message at once, so continuing, replaying and deleting see them at once; only
- * the listing looks through this lag.
+ * was stored, and a deleted conversation for as long after its delete, as a service that
+ * answers first and updates its read model later. The store holds every change at once, so
+ * continuing, replaying and deleting see it at once; only the listing looks through this lag
+ * (deleted conversations: ConversationStore.lingeringListing).
  */
 import type { Behavior } from "../behavior.ts";
 import type { StoredConversation } from "../conversations/store.ts";

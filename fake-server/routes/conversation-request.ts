@@ -29,7 +29,7 @@ export async function conversationRequest<T>(
   if (pausing) await pausing;
   const id = req.params["conversation_id"] ?? "";
   const conversation = Uuid.safeParse(id).success
-    ? findInScope(ctx, id, caller, operation)
+    ? findInScope(ctx, id, caller, operation) ?? (operation === "list" ? ctx.conversations.lingeringListing(id, caller.agentId, caller.grant.channel) : undefined)
     : undefined;
   if (!conversation) throw conversationNotFound(id);
   return { caller, conversation, checked };

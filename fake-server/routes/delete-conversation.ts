@@ -25,7 +25,8 @@ export async function deleteConversation(ctx: AppContext, req: FakeRequest, res:
   const conversation = await conversationToDelete(ctx, req, res);
   // Deleted as its owner: a scope mutant may have reached another agent's conversation.
   if (ctx.behavior.broken.deleteRemoves) {
-    ctx.conversations.delete(conversation.id, conversation.agentId, conversation.channel, keepsDeleted(ctx.behavior));
+    // Under listing-lag the delete reaches the listing as late as an exchange does.
+    ctx.conversations.delete(conversation.id, conversation.agentId, conversation.channel, keepsDeleted(ctx.behavior), ctx.behavior.listingLagMs);
   }
   const status = successStatus(ctx.behavior, "delete");
   if (ctx.behavior.deleteBody === "conversation") {

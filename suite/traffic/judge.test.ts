@@ -87,7 +87,7 @@ describe("what the judge must not blame the service for", () => {
     expect([judge.judged, judge.unread]).toEqual([0, 2]);
   });
 
-  test("a service whose listings lag gets --settle-ms for its deletes too; one that reads its own writes gets none", () => {
+  test("a delete may show late: within --settle-ms a listing that still shows it is held, taken back when a later one sees it gone, and not judged once the service was seen lagging", () => {
     const page = (total: number) => ({ conversation: { id: ID, created_at: "2026-01-01T00:00:00Z", updated_at: "2026-01-01T00:00:00Z" }, items: [], page: 2, page_size: 50, total, has_more: false });
     const listing = (status: number, at: number, response: unknown) => exchange("GET", `/conversations/${ID}/messages?page=2`, { status, response, at });
     const remove = (at: number) => exchange("DELETE", `/conversations/${ID}`, { status: 204, at, ms: 10 });
@@ -104,8 +104,18 @@ describe("what the judge must not blame the service for", () => {
     expect(lagging.status("DEL-1")).toBe("not_observed");
     const stillThere = judged(create("k", { message: "hi" }, 200, answer(), 1_000, 10), listing(200, 1_100, page(0)), remove(2_000), listing(200, 5_100, page(2)));
     expect(stillThere.violations.map((v) => v.requirement)).toEqual(["DEL-1"]);
-    const prompt = judged(create("k", { message: "hi" }, 200, answer(), 1_000, 10), listing(200, 1_100, page(2)), remove(2_000), listing(200, 2_100, page(2)));
-    expect(prompt.violations.map((v) => v.requirement)).toEqual(["DEL-1"]);
+    // Still listed right after the delete, and never seen gone: reported when the traffic ends.
+    const neverGone = judged(create("k", { message: "hi" }, 200, answer(), 1_000, 10), listing(200, 1_100, page(2)), remove(2_000), listing(200, 2_100, page(2)));
+    expect(neverGone.violations).toEqual([]);
+    expect(neverGone.status("DEL-1")).toBe("fail");
+    expect(neverGone.report.requirements.find((r) => r.id === "DEL-1")?.reason).toMatch(/listing conversation .* after it was deleted/);
+    // Still listed right after the delete, gone a moment later: the service's lag, not a failed delete.
+    const lateButGone = judged(
+      create("k", { message: "hi" }, 200, answer(), 1_000, 10), listing(200, 1_100, page(2)), remove(2_000),
+      listing(200, 2_100, page(2)), listing(404, 2_400, { error: { code: "conversation_not_found" } }),
+    );
+    expect(lateButGone.violations).toEqual([]);
+    expect(lateButGone.status("DEL-1")).toBe("pass");
   });
 
   test("a stream the client hung up on shows no order and no end", () => {

@@ -129,6 +129,9 @@ export function createTrafficJudge(options: TrafficJudgeOptions): TrafficJudge {
       return record.takeFresh();
     },
     report() {
+      // What requests still saw of a deleted conversation, within the window, and no later one took back.
+      for (const held of state.takeHeld()) record.release(held);
+      record.takeFresh();
       // SSE-9 over the whole traffic, as the active check judges it: one multi-delta stream that
       // arrived in pieces is enough, since a server that buffers buffers every stream.
       const tallies = new Map(record.tallies);

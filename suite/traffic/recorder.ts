@@ -55,21 +55,39 @@ export class Recorder {
     }
   }
 
-  /** A violation found other than by a judgement (the client rules). */
-  violation(requirement: string, line: string, detail: string, transcripts: Transcript[]): void {
-    const tally = this.tally(requirement);
-    const known = requirementById(requirement);
-    const violation: TrafficViolation = {
-      requirement,
-      level: known?.level ?? "MUST",
-      sentence: known?.summary ?? requirement,
-      exchange: line,
-      detail,
-      transcripts,
-    };
+  /**
+   * Runs a judgement whose verdict may still be taken back by a later exchange: it counts as
+   * observed now, and a violation is returned to the caller, not recorded (see `release`).
+   */
+  hold(requirement: string, line: string, judgement: () => void): TrafficViolation | undefined {
+    try {
+      judgement();
+      this.tally(requirement).observed++;
+      return undefined;
+    } catch (error) {
+      if (error instanceof InconclusiveError) return undefined;
+      if (!(error instanceof ExpectationError)) throw error;
+      this.tally(requirement).observed++;
+      return this.violationOf(requirement, line, error.message.split("\n\n")[0] ?? error.message, [...error.transcripts]);
+    }
+  }
+
+  /** Records a violation `hold` returned, once nothing took it back. */
+  release(violation: TrafficViolation): void {
+    const tally = this.tally(violation.requirement);
     if (tally.violations.length < KEPT_PER_REQUIREMENT) tally.violations.push(violation);
     else tally.dropped++;
     this.fresh.push(violation);
+  }
+
+  /** A violation found other than by a judgement (the client rules). */
+  violation(requirement: string, line: string, detail: string, transcripts: Transcript[]): void {
+    this.release(this.violationOf(requirement, line, detail, transcripts));
+  }
+
+  private violationOf(requirement: string, line: string, detail: string, transcripts: Transcript[]): TrafficViolation {
+    const known = requirementById(requirement);
+    return { requirement, level: known?.level ?? "MUST", sentence: known?.summary ?? requirement, exchange: line, detail, transcripts };
   }
 
   /** An exchange could show `requirement` and did not break it (the client rules count this way). */

@@ -16,6 +16,7 @@ import {
   expectThat,
   expectValidationRefusal,
   is2xx,
+  is4xx,
   isEventStream,
 } from "../harness/expect.ts";
 import type { Redactor } from "../harness/redact.ts";
@@ -35,7 +36,7 @@ import {
 import type { Classified } from "./classify.ts";
 import type { Recorder } from "./recorder.ts";
 import { httpResultOf, streamResultOf } from "./results.ts";
-import type { TrafficState } from "./state.ts";
+import type { KnownConversation, TrafficState } from "./state.ts";
 
 const MAX_PAGE_SIZE = 100;
 const DEFAULT_PAGE_SIZE = 50;
@@ -103,8 +104,8 @@ function judgeCreateRequest(j: Judged, res: HttpResult | StreamResult, answeredI
     record.judge("SCOPE-4", line, () =>
       expectThat(!is2xx(res.status) || answeredId === undefined || answeredId.toLowerCase() !== c.conversationId,
         `continuing conversation ${c.conversationId} of agent ${continued.agent} through agent ${c.agent} was answered as a continuation of it`, res));
-  } else if (continued.token === c.token && state.deletedBefore(continued, started)) {
-    record.judge("DEL-3", line, () => expectStatus(res, 404, `continuing conversation ${c.conversationId} after it was deleted`));
+  } else if (continued.token === c.token && state.deletePhase(continued, started) !== "none") {
+    judgeAfterDelete(j, continued, "DEL-3", () => expectStatus(res, 404, `continuing conversation ${c.conversationId} after it was deleted`), res.status === 404);
   } else if (continued.token === c.token && continued.deletedAt === undefined && is2xx(res.status) && answeredId !== undefined) {
     record.judge("RESP-2", line, () =>
       expectThat(answeredId.toLowerCase() === c.conversationId, `continuing conversation ${c.conversationId} answered conversation ${answeredId}`, res));
@@ -142,6 +143,24 @@ function judgeKeyReuse(j: Judged, res: HttpResult | StreamResult, result: { conv
   if (earlier === undefined && is2xx(res.status) && result !== undefined) {
     state.rememberKey(c.token, c.agent, c.idempotencyKey, { operation, payload, raw: c.exchange.request.body, finishedAt: endOf(c), result });
   }
+}
+
+/**
+ * A judgement of a request about a conversation its owner deleted (DEL-1, DEL-3); `showsDeleted`
+ * when its answer treats the conversation as gone. A service may apply a delete a moment late
+ * (its read model lags): within --settle-ms of the delete, a request that still sees the
+ * conversation is not judged when the service was seen lagging, and otherwise held, then taken
+ * back if a later request sees the conversation gone; what is still held when the traffic ends
+ * is reported. After the window it is judged at once.
+ */
+function judgeAfterDelete(j: Judged, known: KnownConversation, requirement: string, judgement: () => void, showsDeleted: boolean): void {
+  const { c, line, record, state } = j;
+  const phase = state.deletePhase(known, c.exchange.startedAt);
+  if (showsDeleted) state.deleteShown(known);
+  if (phase === "settled") return record.judge(requirement, line, judgement);
+  if (phase !== "settling" || state.listingLagSeen) return;
+  const held = record.hold(requirement, line, judgement);
+  if (held !== undefined) known.held.push(held);
 }
 
 /** False when an earlier accepted request had this key: the answer is then a replay, which stores nothing. */
@@ -236,8 +255,8 @@ export function judgeList(j: Judged, redactor: Redactor): void {
     return;
   }
   const mine = known !== undefined && known.token === c.token ? known : undefined;
-  if (mine !== undefined && state.deletedBefore(mine, c.exchange.startedAt)) {
-    record.judge("DEL-1", line, () => expect4xx(http, `listing conversation ${id} after it was deleted`));
+  if (mine !== undefined && state.deletePhase(mine, c.exchange.startedAt) !== "none") {
+    judgeAfterDelete(j, mine, "DEL-1", () => expect4xx(http, `listing conversation ${id} after it was deleted`), is4xx(http.status));
     return;
   }
   const mustShow = mine === undefined || mine.deletedAt !== undefined ? 0 : state.storedBefore(mine, c.exchange.startedAt);
@@ -298,11 +317,11 @@ export function judgeDelete(j: Judged, redactor: Redactor): void {
     });
     return;
   }
-  if (known !== undefined && known.token === c.token && state.deletedBefore(known, c.exchange.startedAt)) {
-    record.judge("DEL-1", line, () => {
+  if (known !== undefined && known.token === c.token && state.deletePhase(known, c.exchange.startedAt) !== "none") {
+    judgeAfterDelete(j, known, "DEL-1", () => {
       expectStatus(http, 404, `deleting conversation ${id} a second time`);
       expectErrorCode(http, "conversation_not_found");
-    });
+    }, http.status === 404);
     return;
   }
   if (http.status === 404) record.judge("DEL-2", line, () => expectErrorCode(http, "conversation_not_found", "a delete answered 404"));

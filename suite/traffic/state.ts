@@ -5,6 +5,7 @@
  * (a judgement that needed them is then simply not made).
  */
 import type { Operation } from "./classify.ts";
+import type { TrafficViolation } from "./recorder.ts";
 
 export interface KnownConversation {
   readonly agent: string;
@@ -14,7 +15,15 @@ export interface KnownConversation {
   deletedAt: number | undefined;
   /** When each exchange stored in it (an accepted first answer) finished, the first ones seen. */
   readonly stored: number[];
+  /** Requests that still saw it within --settle-ms of its delete, held until a later one sees it gone. */
+  held: TrafficViolation[];
 }
+
+/**
+ * Where a request stands to its conversation's delete: before it finished (or no delete),
+ * within --settle-ms of it, or after.
+ */
+export type DeletePhase = "none" | "settling" | "settled";
 
 export interface KeyOutcome {
   readonly operation: Extract<Operation, "create" | "stream">;
@@ -61,10 +70,10 @@ export class TrafficState {
     private readonly settleMs: number,
   ) {}
 
-  rememberConversation(id: string, owner: Omit<KnownConversation, "deletedAt" | "stored">): KnownConversation {
+  rememberConversation(id: string, owner: Omit<KnownConversation, "deletedAt" | "stored" | "held">): KnownConversation {
     const known = this.conversations.get(id.toLowerCase());
     if (known !== undefined) return known;
-    const created: KnownConversation = { ...owner, deletedAt: undefined, stored: [] };
+    const created: KnownConversation = { ...owner, deletedAt: undefined, stored: [], held: [] };
     bounded(this.conversations, id.toLowerCase(), created);
     return created;
   }
@@ -79,13 +88,29 @@ export class TrafficState {
     return known.stored.filter((finishedAt) => finishedAt <= startedAt).length;
   }
 
+  deletePhase(known: KnownConversation, startedAt: number): DeletePhase {
+    if (known.deletedAt === undefined || startedAt < known.deletedAt) return "none";
+    return startedAt < known.deletedAt + this.settleMs ? "settling" : "settled";
+  }
+
   /**
-   * Whether a request that began at `startedAt` must see `known` as deleted. At once, unless this
-   * service's listings were seen to lag: then only once --settle-ms has passed since the delete.
+   * A request saw `known` deleted: what earlier ones saw of it within the window was the
+   * service's lag, not a delete that failed, and this service's reads lag.
    */
-  deletedBefore(known: KnownConversation, startedAt: number): boolean {
-    if (known.deletedAt === undefined) return false;
-    return known.deletedAt + (this.listingLagSeen ? this.settleMs : 0) <= startedAt;
+  deleteShown(known: KnownConversation): void {
+    if (known.held.length === 0) return;
+    known.held = [];
+    this.listingLagSeen = true;
+  }
+
+  /** Every held violation no later request took back; they are the traffic's now. */
+  takeHeld(): TrafficViolation[] {
+    const held: TrafficViolation[] = [];
+    for (const known of this.conversations.values()) {
+      held.push(...known.held);
+      known.held = [];
+    }
+    return held;
   }
 
   keyOutcome(token: string, agent: string, key: string): KeyOutcome | undefined {

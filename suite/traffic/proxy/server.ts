@@ -98,8 +98,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   async function forward(req: IncomingMessage, res: ServerResponse): Promise<void> {
     res.sendDate = false;
     running.add(res);
-    const startedAt = Date.now();
+    // Sub-millisecond: on loopback a request can follow the previous answer within the same
+    // millisecond, and whole milliseconds would make the two look concurrent.
     const started = performance.now();
+    const startedAt = performance.timeOrigin + started;
     const number = sequence++;
     const requestHeaders = flatHeaders(req.headers);
     const proxiedUrl = `http://${req.headers.host ?? "proxy"}${req.url ?? "/"}`;
