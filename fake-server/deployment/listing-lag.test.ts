@@ -58,3 +58,20 @@ test("listing-lag runs on the real clock: the exchange is listed about 300 ms af
   await new Promise((resolve) => setTimeout(resolve, LISTING_LAG_MS + 50 - (Date.now() - answered)));
   expect(expectPage(await listMessages(fake.url, id)).total).toBe(2);
 });
+
+test("listing-lag: a deleted conversation stays listed, whole, for the lag, to its owner only; a second delete and continuing see it gone at once", async () => {
+  const { fake, clock } = await lagging();
+  const { conversation_id: id } = expectResult(await createResponse(fake.url));
+  clock.advance(LISTING_LAG_MS);
+  const before = expectPage(await listMessages(fake.url, id));
+  expect((await deleteConversation(fake.url, id)).status).toBe(204);
+  expect(expectPage(await listMessages(fake.url, id))).toEqual(before);
+  // Another key's scope never saw it, and does not now.
+  expectError(await listMessages(fake.url, id, { key: "sk-fake-b" }), 404, "conversation_not_found");
+  expectError(await deleteConversation(fake.url, id), 404, "conversation_not_found");
+  expectError(await createResponse(fake.url, { body: { message: "Still there?", conversation_id: id } }), 404, "conversation_not_found");
+  clock.advance(LISTING_LAG_MS - 1);
+  expect(expectPage(await listMessages(fake.url, id)).total).toBe(2);
+  clock.advance(1);
+  expectError(await listMessages(fake.url, id), 404, "conversation_not_found");
+});
