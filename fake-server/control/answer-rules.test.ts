@@ -15,12 +15,14 @@ test("a scripted answer is what create returns and what the listing holds", asyn
   const fake = await fakeServer();
   const added = await control(fake.url, "POST", "/__fake/answers", REFUND);
   expect(added.status).toBe(201);
-  expect(added.json).toMatchObject({ id: expect.stringMatching(/^answer-\d+$/), times: 0, remaining: null });
+  expect(added.json).toMatchObject({ id: expect.stringMatching(/^answer-\d+$/), times: 0, remaining: null, applied: 0 });
   const result = expectResult(await createResponse(fake.url, { body: { message: "Can I get my money back?" } }));
   expect(result).toMatchObject({ response: "Refunds take **5 days**.", citations: [CITATION] });
   const page = expectPage(await listMessages(fake.url, result.conversation_id));
   expect(page.items.at(-1)).toMatchObject({ role: "assistant", content: "Refunds take **5 days**.", citations: [CITATION] });
   expect(expectResult(await createResponse(fake.url, { body: { message: "How do reminders work?" } })).response).not.toContain("Refunds");
+  // Only the matching create counts.
+  expect((await control(fake.url, "GET", "/__fake/answers")).json).toMatchObject({ answers: [{ remaining: null, applied: 1 }] });
 });
 
 test("a stream sends the given deltas as they are; without deltas the text is split as usual", async () => {

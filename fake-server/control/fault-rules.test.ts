@@ -20,18 +20,18 @@ test("a rule cuts the next stream of a request without X-Fake-Fault, once, and c
   const fake = await fakeServer();
   const added = await control(fake.url, "POST", "/__fake/faults", { match: { operation: "stream" }, fault: "drop-after=1" });
   expect(added.status).toBe(201);
-  expect(added.json).toEqual({ id: expect.stringMatching(/^fault-\d+$/), match: { operation: "stream" }, fault: "drop-after=1", times: 1, remaining: 1 });
+  expect(added.json).toEqual({ id: expect.stringMatching(/^fault-\d+$/), match: { operation: "stream" }, fault: "drop-after=1", times: 1, remaining: 1, applied: 0 });
   expect((await streamMayBeCut(fake.url)).cut).toBe(true);
   expect((await streamMayBeCut(fake.url)).types.at(-1)).toBe("response.completed");
-  const { faults } = (await control(fake.url, "GET", "/__fake/faults")).json as { faults: { remaining: number }[] };
-  expect(faults.map((rule) => rule.remaining)).toEqual([0]);
+  const { faults } = (await control(fake.url, "GET", "/__fake/faults")).json as { faults: { remaining: number; applied: number }[] };
+  expect(faults.map((rule) => [rule.remaining, rule.applied])).toEqual([[0, 1]]);
 });
 
 test("times 0 applies until removed; DELETE of one rule and of all are 204, an unknown id 404", async () => {
   const fake = await fakeServer();
   const { id } = (await control(fake.url, "POST", "/__fake/faults", { match: { operation: "create" }, fault: "status=503", times: 0 })).json as { id: string };
   for (let i = 0; i < 3; i++) expectError(await createResponse(fake.url), 503, "service_unavailable");
-  expect(((await control(fake.url, "GET", "/__fake/faults")).json as { faults: { remaining: unknown }[] }).faults[0]?.remaining).toBeNull();
+  expect(((await control(fake.url, "GET", "/__fake/faults")).json as { faults: unknown[] }).faults[0]).toMatchObject({ remaining: null, applied: 3 });
   expect((await control(fake.url, "DELETE", `/__fake/faults/${id}`)).status).toBe(204);
   expect((await createResponse(fake.url)).status).toBe(200);
   expectError(await control(fake.url, "DELETE", `/__fake/faults/${id}`), 404, "not_found");

@@ -82,6 +82,7 @@ export class AnswerRules extends RuleBook<AnswerRule> {
       answer: parsed.answer,
       times: parsed.times,
       remaining: parsed.times === 0 ? null : parsed.times,
+      applied: 0,
       regex: parsed.regex,
       scripted: deltas === undefined ? { text, citations } : { text, citations, deltas },
     }));
@@ -98,5 +99,5 @@ export class AnswerRules extends RuleBook<AnswerRule> {
 }
 
 export function answerRuleView(rule: AnswerRule) {
-  return { id: rule.id, match: rule.match, answer: rule.answer, times: rule.times, remaining: rule.remaining };
+  return { id: rule.id, match: rule.match, answer: rule.answer, times: rule.times, remaining: rule.remaining, applied: rule.applied };
 }

@@ -59,6 +59,7 @@ export class FaultRules extends RuleBook<FaultRule> {
       fault: parsed.fault,
       times: parsed.times,
       remaining: parsed.times === 0 ? null : parsed.times,
+      applied: 0,
     }));
   }
 
@@ -74,5 +75,5 @@ export class FaultRules extends RuleBook<FaultRule> {
 
 /** A rule as the control endpoints show it. */
 export function faultRuleView(rule: FaultRule) {
-  return { id: rule.id, match: rule.match, fault: rule.fault, times: rule.times, remaining: rule.remaining };
+  return { id: rule.id, match: rule.match, fault: rule.fault, times: rule.times, remaining: rule.remaining, applied: rule.applied };
 }

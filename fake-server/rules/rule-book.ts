@@ -5,6 +5,8 @@ export interface RuleState {
   readonly times: number;
   /** How many it still applies to; null when `times` is 0. */
   remaining: number | null;
+  /** How many requests it applied to so far: what a test asserts of a rule that never runs out. */
+  applied: number;
 }
 
 /**
@@ -49,6 +51,7 @@ export class RuleBook<R extends RuleState> {
     for (const rule of this.rules) {
       if (rule.remaining === 0 || !matches(rule)) continue;
       if (rule.remaining !== null) rule.remaining--;
+      rule.applied++;
       return rule;
     }
     return undefined;
