@@ -64,6 +64,7 @@ export async function runJudgeCommand(argv: string[], print: (line: string) => v
   // Several files are one traffic: judged in the order the exchanges started.
   exchanges.sort((a, b) => a.startedAt - b.startedAt || a.sequence - b.sequence);
   for (const exchange of exchanges) for (const violation of judge.observe(exchange)) print(violationLine(violation));
+  for (const violation of judge.finish()) print(violationLine(violation));
   const report = judge.report();
   await writeTrafficReports(report, values["report-dir"]);
   for (const line of trafficSummaryLines(report, judge, values["report-dir"])) print(line);

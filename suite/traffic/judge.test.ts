@@ -118,6 +118,17 @@ describe("what the judge must not blame the service for", () => {
     expect(lateButGone.status("DEL-1")).toBe("pass");
   });
 
+  test("finish() hands over what was held, once, for the console; the report counts it", () => {
+    const judge = createTrafficJudge({ target: "test", redactor: new Redactor([]) });
+    const page = { conversation: { id: ID, created_at: "2026-01-01T00:00:00Z", updated_at: "2026-01-01T00:00:00Z" }, items: [], page: 2, page_size: 50, total: 2, has_more: false };
+    judge.observe(create("k", { message: "hi" }, 200, answer(), 1_000, 10));
+    judge.observe(exchange("DELETE", `/conversations/${ID}`, { status: 204, at: 2_000 }));
+    expect(judge.observe(exchange("GET", `/conversations/${ID}/messages?page=2`, { status: 200, response: page, at: 2_100 }))).toEqual([]);
+    expect(judge.finish().map((v) => v.requirement)).toEqual(["DEL-1"]);
+    expect(judge.finish()).toEqual([]);
+    expect(judge.report().requirements.find((r) => r.id === "DEL-1")?.status).toBe("fail");
+  });
+
   test("a stream the client hung up on shows no order and no end", () => {
     const cut = exchange("POST", "/responses/stream", {
       body: { message: "hi" },

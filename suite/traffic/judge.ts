@@ -22,6 +22,11 @@ export type { TrafficViolation } from "./recorder.ts";
 export interface TrafficJudge {
   /** Judges one finished exchange; returns the violations it revealed. */
   observe(exchange: ObservedExchange): TrafficViolation[];
+  /**
+   * The traffic is over: violations held for a later request to take back (a delete that
+   * may show late) are final. Returns them; `report` does the same, silently, if not called.
+   */
+  finish(): TrafficViolation[];
   /** The report as of now. */
   report(): ConformanceReport;
   /** Exchanges that were operations of the spec, and all exchanges seen. */
@@ -99,6 +104,11 @@ export function createTrafficJudge(options: TrafficJudgeOptions): TrafficJudge {
   let judged = 0;
   let seen = 0;
   let unread = 0;
+  const finish = () => {
+    // What requests still saw of a deleted conversation, within the window, and no later one took back.
+    for (const held of state.takeHeld()) record.release(held);
+    return record.takeFresh();
+  };
   return {
     get judged() {
       return judged;
@@ -128,10 +138,9 @@ export function createTrafficJudge(options: TrafficJudgeOptions): TrafficJudge {
       clients.judge(c, line);
       return record.takeFresh();
     },
+    finish,
     report() {
-      // What requests still saw of a deleted conversation, within the window, and no later one took back.
-      for (const held of state.takeHeld()) record.release(held);
-      record.takeFresh();
+      finish();
       // SSE-9 over the whole traffic, as the active check judges it: one multi-delta stream that
       // arrived in pieces is enough, since a server that buffers buffers every stream.
       const tallies = new Map(record.tallies);

@@ -35,6 +35,8 @@ port.on("message", (message: ToJudge) => {
     return;
   }
   void (async () => {
+    const late = judge.finish();
+    if (late.length > 0) port.postMessage({ type: "violations", violations: late });
     const fixturesWritten = fixtures !== undefined && message.fixturesDir !== undefined ? await fixtures.write(message.fixturesDir) : undefined;
     port.postMessage({ type: "finished", report: judge.report(), judged: judge.judged, unread: judge.unread, fixturesWritten });
   })();
