@@ -147,17 +147,17 @@ function judgeKeyReuse(j: Judged, res: HttpResult | StreamResult, result: { conv
 
 /**
  * A judgement of a request about a conversation its owner deleted (DEL-1, DEL-3); `showsDeleted`
- * when its answer treats the conversation as gone. A service may apply a delete a moment late
- * (its read model lags): within --settle-ms of the delete, a request that still sees the
- * conversation is not judged when the service was seen lagging, and otherwise held, then taken
- * back if a later request sees the conversation gone; what is still held when the traffic ends
- * is reported. After the window it is judged at once.
+ * when its answer treats the conversation as gone, which is judged at once. A service may apply
+ * a delete a moment late (its read model lags): within --settle-ms of the delete, a request that
+ * still sees the conversation is not judged when the service was seen lagging, and otherwise
+ * held, then taken back if a later request sees the conversation gone; what is still held when
+ * the traffic ends is reported. After the window it is judged at once.
  */
 function judgeAfterDelete(j: Judged, known: KnownConversation, requirement: string, judgement: () => void, showsDeleted: boolean): void {
   const { c, line, record, state } = j;
   const phase = state.deletePhase(known, c.exchange.startedAt);
   if (showsDeleted) state.deleteShown(known);
-  if (phase === "settled") return record.judge(requirement, line, judgement);
+  if (phase === "settled" || showsDeleted) return record.judge(requirement, line, judgement);
   if (phase !== "settling" || state.listingLagSeen) return;
   const held = record.hold(requirement, line, judgement);
   if (held !== undefined) known.held.push(held);

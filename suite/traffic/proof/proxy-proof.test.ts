@@ -72,6 +72,42 @@ test("behind a compressing gateway (gzip, deflate) the proxy judges the decoded 
   expect(runs[2]?.broken["IDEM-1"]).toBe("fail");
 }, 60_000);
 
+/**
+ * Deletes a conversation already listed, then lists it until it is gone (at most 2 s), as a
+ * client of a lagging service would. `firstListAfterMs`: wait that long before the first
+ * listing instead of polling, so the service's lag is first seen after the delete.
+ */
+async function deleteThenPoll(baseUrl: string, firstListAfterMs = 0): Promise<void> {
+  const headers = { authorization: "Bearer sk-fake-a", "content-type": "application/json" };
+  const api = `${baseUrl}/v1/agents/agent-a`;
+  const created = await fetch(`${api}/responses`, { method: "POST", headers: { ...headers, "idempotency-key": crypto.randomUUID() }, body: JSON.stringify({ message: "hello" }) });
+  const { conversation_id: id } = (await created.json()) as { conversation_id: string };
+  const list = async () => (await fetch(`${api}/conversations/${id}/messages`, { headers })).status;
+  const pause = (ms = 100) => new Promise((resolve) => setTimeout(resolve, ms));
+  await pause(firstListAfterMs);
+  while ((await list()) !== 200) await pause();
+  await (await fetch(`${api}/conversations/${id}`, { method: "DELETE", headers })).text();
+  for (let i = 0; i < 20 && (await list()) === 200; i++) await pause();
+}
+
+test("a delete that shows late (listing-lag) is not blamed when a later listing sees it gone; one that never shows is", async () => {
+  const [lagSeenFirst, lagSeenLate, keepsListing] = await Promise.all([
+    judgeThroughProxy({ variants: ["listing-lag"], clientRules }, (url) => deleteThenPoll(url)),
+    judgeThroughProxy({ variants: ["listing-lag"], clientRules }, (url) => deleteThenPoll(url, 400)),
+    judgeThroughProxy({ mutant: "delete-keeps-listing", clientRules }, (url) => deleteThenPoll(url, 400)),
+  ]);
+  for (const lagging of [lagSeenFirst, lagSeenLate]) {
+    // The lagging service was seen still listing the deleted conversation, then not.
+    const listings = lagging.exchanges.filter((e) => e.request.method === "GET").map((e) => e.response?.status);
+    expect(listings.slice(-2)).toEqual([200, 404]);
+    expect(lagging.broken).toEqual({});
+    expect(lagging.report.requirements.find((r) => r.id === "DEL-1")?.status).toBe("pass");
+  }
+  // Lag first seen after the delete: the listing that still showed it was held, then taken back.
+  expect(lagSeenLate.exchanges.filter((e) => e.request.method === "GET").map((e) => e.response?.status)[0]).toBe(200);
+  expect(keepsListing.broken["DEL-1"]).toBe("fail");
+}, 30_000);
+
 test("every mutant traffic can reveal shows its own requirement; the others are listed with the reason", async () => {
   expect(Object.keys(UNREVEALED).every((name) => MUTANTS.some((m) => m.name === name))).toBe(true);
   const revealable = MUTANTS.filter((m) => UNREVEALED[m.name] === undefined);
