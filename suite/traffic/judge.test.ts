@@ -118,6 +118,20 @@ describe("what the judge must not blame the service for", () => {
     expect(lateButGone.status("DEL-1")).toBe("pass");
   });
 
+  test("a continuation missing from a listing read --settle-ms later breaks RESP-2; sooner, or when it overlapped the earlier listing, it shows nothing", () => {
+    const page = (total: number) => ({ conversation: { id: ID, created_at: "2026-01-01T00:00:00Z", updated_at: "2026-01-01T00:00:00Z" }, items: [], page: 9, page_size: 1, total, has_more: false });
+    const listing = (at: number, total: number) => exchange("GET", `/conversations/${ID}/messages?page=9&page_size=1`, { status: 200, response: page(total), at });
+    const first = create("k", { message: "hi" }, 200, answer(), 500, 10);
+    const continued = (at: number) => create(`c${at}`, { message: "more", conversation_id: ID }, 200, answer(), at, 10);
+    const missing = judged(first, listing(1_000, 2), continued(1_100), listing(1_200, 2), listing(4_200, 2));
+    expect(missing.violations.map((v) => v.requirement)).toEqual(["RESP-2"]);
+    expect(missing.violations[0]?.exchange).toContain("#");
+    const stored = judged(first, listing(1_000, 2), continued(1_100), listing(4_200, 4));
+    expect(stored.violations).toEqual([]);
+    const overlapping = judged(first, continued(995), listing(1_000, 2), listing(4_200, 2));
+    expect(overlapping.violations).toEqual([]);
+  });
+
   test("finish() hands over what was held, once, for the console; the report counts it", () => {
     const judge = createTrafficJudge({ target: "test", redactor: new Redactor([]) });
     const page = { conversation: { id: ID, created_at: "2026-01-01T00:00:00Z", updated_at: "2026-01-01T00:00:00Z" }, items: [], page: 2, page_size: 50, total: 2, has_more: false };

@@ -181,7 +181,7 @@ function rememberCreated(j: Judged, conversationId: string | undefined, firstAns
     record.judge("RESP-3", line, () => expectThat(isNew, `a create without conversation_id answered conversation ${conversationId}, which already existed`));
   }
   const known = state.rememberConversation(conversationId, { agent: c.agent, token: c.token });
-  if (stored && firstAnswer && known.agent === c.agent) state.rememberStored(known, endOf(c));
+  if (stored && firstAnswer && known.agent === c.agent) state.rememberStored(known, { startedAt: c.exchange.startedAt, finishedAt: endOf(c), stream: c.operation === "stream" });
 }
 
 export function judgeCreate(j: Judged, redactor: Redactor): void {
@@ -242,6 +242,28 @@ export function judgeStream(j: Judged, redactor: Redactor): void {
   rememberCreated(j, result?.conversation_id ?? streamConversationId(s), firstAnswer, result !== undefined);
 }
 
+/**
+ * RESP-2 and SSE-8 from listings: an exchange stored in a conversation adds at least one message,
+ * so a listing read --settle-ms after exchanges that all began once an earlier listing was
+ * answered counts at least that many more messages. Judged only when those exchanges are all
+ * plain (RESP-2) or all streamed (SSE-8), so that a missing one is named by its own requirement;
+ * messages the proxy did not see (another client's) can only hide a missing one, never invent it.
+ */
+function judgeGrowth({ c, line, record, state }: Judged, known: KnownConversation, total: number, http: HttpResult): void {
+  for (const since of [...known.listings].reverse()) {
+    const settled = state.settledSince(known, since, c.exchange.startedAt);
+    if (settled === undefined || settled.length === 0) continue;
+    const streams = settled.filter((e) => e.stream).length;
+    if (streams !== 0 && streams !== settled.length) continue;
+    const kind = streams === 0 ? "plain" : "streamed";
+    record.judge(streams === 0 ? "RESP-2" : "SSE-8", line, () =>
+      expectThat(total - since.total >= settled.length,
+        `${settled.length} ${kind} exchange(s) answered at least ${state.settleMs} ms (--settle-ms) before this listing, all begun after a listing that counted ` +
+        `${since.total} message(s), yet it counts ${total}: not every one of them was stored in the conversation`, http));
+    return;
+  }
+}
+
 export function judgeList(j: Judged, redactor: Redactor): void {
   const http = httpResultOf(j.c.exchange, redactor);
   const { c, line, record, state } = j;
@@ -278,6 +300,10 @@ export function judgeList(j: Judged, redactor: Redactor): void {
   if (served === undefined) return;
   const listed = served;
   if (listed.total < mustShow) state.listingLagSeen = true;
+  if (mine !== undefined && mine.deletedAt === undefined && mine.agent === c.agent) {
+    judgeGrowth(j, mine, listed.total, http);
+    state.rememberListing(mine, { startedAt: c.exchange.startedAt, finishedAt: endOf(c), total: listed.total });
+  }
   record.judge("LIST-5", line, () => judgePageArithmetic(listed, http, "a listing"));
   record.judge("LIST-3", line, () => {
     expectThat(listed.page_size <= MAX_PAGE_SIZE, `page_size ${listed.page_size} was echoed, above ${MAX_PAGE_SIZE}`, http);

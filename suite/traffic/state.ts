@@ -13,10 +13,24 @@ export interface KnownConversation {
   readonly token: string | undefined;
   /** When a delete of it by its owner finished, epoch ms; undefined while it exists. */
   deletedAt: number | undefined;
-  /** When each exchange stored in it (an accepted first answer) finished, the first ones seen. */
-  readonly stored: number[];
+  /** Each exchange stored in it (an accepted first answer), the first ones seen. */
+  readonly stored: StoredExchange[];
+  /** Its latest listings that were answered with a page (2xx). */
+  readonly listings: SeenListing[];
   /** Requests that still saw it within --settle-ms of its delete, held until a later one sees it gone. */
   held: TrafficViolation[];
+}
+
+export interface StoredExchange {
+  readonly startedAt: number;
+  readonly finishedAt: number;
+  readonly stream: boolean;
+}
+
+export interface SeenListing {
+  readonly startedAt: number;
+  readonly finishedAt: number;
+  readonly total: number;
 }
 
 /**
@@ -38,8 +52,10 @@ export interface KeyOutcome {
 }
 
 const MAX_ENTRIES = 100_000;
-/** Enough to tell a listing that lags; a lower bound past it. */
-const MAX_STORED_TIMES = 1_000;
+/** Enough to tell a listing that lags, or one that misses an exchange; a lower bound past it. */
+const MAX_STORED = 1_000;
+/** Earlier listings a new one is compared with. */
+const MAX_LISTINGS = 20;
 
 function bounded<K, V>(map: Map<K, V>, key: K, value: V): void {
   map.delete(key);
@@ -67,25 +83,42 @@ export class TrafficState {
 
   constructor(
     /** How long a service whose listings lag may take to show a delete (the suite's --settle-ms). */
-    private readonly settleMs: number,
+    readonly settleMs: number,
   ) {}
 
-  rememberConversation(id: string, owner: Omit<KnownConversation, "deletedAt" | "stored" | "held">): KnownConversation {
+  rememberConversation(id: string, owner: Omit<KnownConversation, "deletedAt" | "stored" | "listings" | "held">): KnownConversation {
     const known = this.conversations.get(id.toLowerCase());
     if (known !== undefined) return known;
-    const created: KnownConversation = { ...owner, deletedAt: undefined, stored: [], held: [] };
+    const created: KnownConversation = { ...owner, deletedAt: undefined, stored: [], listings: [], held: [] };
     bounded(this.conversations, id.toLowerCase(), created);
     return created;
   }
 
-  /** An exchange was stored in `known`, answered at `finishedAt`. */
-  rememberStored(known: KnownConversation, finishedAt: number): void {
-    if (known.stored.length < MAX_STORED_TIMES) known.stored.push(finishedAt);
+  /** An exchange was stored in `known`. */
+  rememberStored(known: KnownConversation, exchange: StoredExchange): void {
+    if (known.stored.length < MAX_STORED) known.stored.push(exchange);
   }
 
   /** How many exchanges, at least, a listing that began at `startedAt` must show. */
   storedBefore(known: KnownConversation, startedAt: number): number {
-    return known.stored.filter((finishedAt) => finishedAt <= startedAt).length;
+    return known.stored.filter((exchange) => exchange.finishedAt <= startedAt).length;
+  }
+
+  rememberListing(known: KnownConversation, listing: SeenListing): void {
+    known.listings.push(listing);
+    if (known.listings.length > MAX_LISTINGS) known.listings.shift();
+  }
+
+  /**
+   * Exchanges a listing that began at `startedAt` must show beyond what the earlier listing
+   * `since` showed: those that started after it was answered and were answered --settle-ms
+   * before `startedAt`. Undefined when an exchange was under way while `since` was read (it may
+   * or may not be in it), so the comparison would prove nothing.
+   */
+  settledSince(known: KnownConversation, since: SeenListing, startedAt: number): StoredExchange[] | undefined {
+    const overlapping = known.stored.some((e) => e.startedAt < since.finishedAt && e.finishedAt > since.startedAt);
+    if (overlapping) return undefined;
+    return known.stored.filter((e) => e.startedAt >= since.finishedAt && e.finishedAt + this.settleMs <= startedAt);
   }
 
   deletePhase(known: KnownConversation, startedAt: number): DeletePhase {

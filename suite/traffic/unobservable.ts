@@ -10,7 +10,6 @@ export const UNOBSERVABLE: Readonly<Record<string, string>> = {
   "IDEM-2": "whether a replay consumed the operation again needs the conversation's total read right before and after it",
   "IDEM-5": "concurrent requests with one key may fairly get 409 or a replay; what they consumed needs a listing read after both",
   "IDEM-7": "traffic does not show which keys share a scope",
-  "SSE-8": "a listing may lag behind a stream (LIST-11 allows it), so a listing without the streamed exchange proves nothing",
   "LIST-7": "whether total counts other conversations' messages needs every conversation of the scope listed",
   "LIST-8": "judged by the active suite against conversations it made itself",
   "LIST-11": "a lagging listing cannot be told from one read before the exchange was stored",

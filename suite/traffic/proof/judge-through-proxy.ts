@@ -20,11 +20,17 @@ export interface ProofRun {
 export const brokenOf = (report: ConformanceReport): Record<string, string> =>
   Object.fromEntries(report.requirements.filter((r) => r.status === "fail" || r.status === "warn").map((r) => [r.id, r.status]));
 
-/** `compressedBy`: a compressing gateway stands between the proxy and the fake. */
-export async function judgeThroughProxy(options: FakeServerOptions, drive: (baseUrl: string) => Promise<void>, compressedBy?: GatewayCoding): Promise<ProofRun> {
+export interface ProofSetting {
+  /** A compressing gateway stands between the proxy and the fake. */
+  compressedBy?: GatewayCoding;
+  /** The judge's --settle-ms (default: the suite's). */
+  settleMs?: number;
+}
+
+export async function judgeThroughProxy(options: FakeServerOptions, drive: (baseUrl: string) => Promise<void>, { compressedBy, settleMs }: ProofSetting = {}): Promise<ProofRun> {
   const fake = await createFakeServer({ port: 0, ...options });
   const gateway = compressedBy === undefined ? undefined : await startCompressingGateway(fake.url, compressedBy);
-  const judge = createTrafficJudge({ target: "proof", redactor: new Redactor([]) });
+  const judge = createTrafficJudge({ target: "proof", redactor: new Redactor([]), ...(settleMs === undefined ? {} : { settleMs }) });
   const exchanges: ObservedExchange[] = [];
   const proxy = await startProxy({
     upstream: gateway?.url ?? fake.url,
