@@ -53,9 +53,9 @@ export interface KeyOutcome {
 
 const MAX_ENTRIES = 100_000;
 /** Enough to tell a listing that lags, or one that misses an exchange; a lower bound past it. */
-const MAX_STORED = 1_000;
+const MAX_STORED = 100;
 /** Earlier listings a new one is compared with. */
-const MAX_LISTINGS = 20;
+const MAX_LISTINGS = 10;
 
 function bounded<K, V>(map: Map<K, V>, key: K, value: V): void {
   map.delete(key);
