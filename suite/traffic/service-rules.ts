@@ -51,12 +51,10 @@ export interface Judged {
 }
 
 const endOf = (c: Classified) => c.exchange.startedAt + c.exchange.durationMs;
-/**
- * 429 and 503 say "not now": the spec allows them anywhere. 502 and 504 are what a gateway or
- * load balancer in front of the service answers when the service did not, with the gateway's
- * body. None of them shows anything of the request's judgement.
- */
-const showsNothing = (status: number) => status === 429 || status === 503 || status === 502 || status === 504;
+/** 502 and 504 are what a gateway or load balancer in front of the service answers when the service did not, with its own body. */
+const fromGateway = (status: number) => status === 502 || status === 504;
+/** 429 and 503 say "not now", which the spec allows anywhere; neither they nor a gateway's answers show anything of the request's judgement. */
+const showsNothing = (status: number) => status === 429 || status === 503 || fromGateway(status);
 const hasMessage = (body: unknown) => typeof (body as { message?: unknown } | undefined)?.message === "string";
 const isWholeNumber = (value: string | null) => value === null || /^\d+$/.test(value) && Number(value) >= 1;
 
@@ -80,7 +78,7 @@ function judgeAuth({ c, line, record }: Judged, res: HttpResult | StreamResult):
 
 /** ERR-1 on any error answer that is plain HTTP and came from the service (not a gateway's 502 or 504). */
 function judgeErrorBody({ line, record }: Judged, http: HttpResult | undefined): void {
-  if (http === undefined || http.status < 400 || http.status === 502 || http.status === 504) return;
+  if (http === undefined || http.status < 400 || fromGateway(http.status)) return;
   record.judge("ERR-1", line, () => expectSomeErrorCode(http, "an error answer"));
 }
 
