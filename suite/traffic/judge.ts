@@ -42,8 +42,9 @@ export interface TrafficJudgeOptions {
   redactor: Redactor;
   strict?: boolean;
   /**
-   * How long a delete may take to show once the service's listings were seen to lag (the
-   * suite's --settle-ms, default 3000); a service seen reading its own writes gets none.
+   * How long the service may take to show a write in its listings (the suite's --settle-ms,
+   * default 3000): a delete that shows later, or an exchange a listing read later still misses,
+   * is a violation (DEL-1, DEL-3; RESP-2, SSE-8).
    */
   settleMs?: number;
 }
@@ -178,8 +179,8 @@ export function parseSettleMs(value: string | undefined): number | string {
   return /^\d{1,7}$/.test(value) ? Number(value) : `--settle-ms must be a whole number of milliseconds, not ${value}`;
 }
 
-export const SETTLE_MS_HELP = `  --settle-ms N           how long a delete may take to show, once the service's listings
-                          were seen to lag behind its writes (default ${DEFAULTS.settleMs}, as the suite's)`;
+export const SETTLE_MS_HELP = `  --settle-ms N           how long the service may take to show a delete or an exchange
+                          in its listings (default ${DEFAULTS.settleMs}, as the suite's)`;
 
 /**
  * 0: no MUST broken (not_observed never counts against it: judging traffic is never complete);

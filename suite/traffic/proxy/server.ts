@@ -1,10 +1,9 @@
 /**
  * The conformance proxy's forwarding: every request goes to the upstream as it came (path and
  * query appended to the upstream URL, headers but the hop-by-hop ones, the body streamed as it
- * arrives), and every response byte
- * goes back as soon as it arrives: an SSE event leaves the proxy when it reached it. A copy of
- * each exchange is handed to `onExchange` once it is over, off the forwarding path; the proxy
- * adds no header (not even Date) and never waits for a verdict.
+ * arrives), and every response byte goes back as soon as it arrives: an SSE event leaves the
+ * proxy when it reached it. A copy of each exchange is handed to `onExchange` once it is over,
+ * off the forwarding path; the proxy adds no header (not even Date) and never waits for a verdict.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { Transform } from "node:stream";
