@@ -74,14 +74,19 @@ const USER_AGENT = "agent-conformance/0.1";
  * NODE_EXTRA_CA_CERTS, which Node reads at start-up). `baseUrl` stays in the signature the
  * package's `./client` export published, though one agent now serves whatever origin it names.
  */
-export function createPool(baseUrl: string, concurrency: number, requestTimeoutMs: number): Dispatcher {  const options = {
+export function createPool(baseUrl: string, concurrency: number, requestTimeoutMs: number): Dispatcher {
+  return dispatcherFromEnvironment({
     connections: concurrency,
     pipelining: 1,
     keepAliveTimeout: 4_000,
     headersTimeout: requestTimeoutMs,
     bodyTimeout: requestTimeoutMs,
     connect: { timeout: requestTimeoutMs },
-  };
+  });
+}
+
+/** An agent with `options`, through the proxy of HTTPS_PROXY / HTTP_PROXY unless NO_PROXY exempts the target. */
+export function dispatcherFromEnvironment(options: Agent.Options): Dispatcher {
   const proxied = ["HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy"].some((name) => (process.env[name] ?? "") !== "");
   return proxied ? new EnvHttpProxyAgent(options) : new Agent(options);
 }

@@ -6,7 +6,7 @@
  * (compressed) answer is forwarded as it came but judged decoded.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { connect, type AddressInfo, type Socket } from "node:net";
 import { Readable } from "node:stream";
 import zlib from "node:zlib";
 import { request } from "undici";
@@ -151,4 +151,40 @@ test("a request body is streamed upstream as it arrives; one past the copy's siz
   await until(() => exchanges.length === 1, "the exchange");
   expect(received).toBe(big);
   expect(exchanges[0]?.request.body).toBeUndefined();
+});
+
+test("the upstream is reached through HTTP_PROXY when it is set, as the suite's own requests are", async () => {
+  const target = await upstream((_req, res) => res.end("{}"));
+  const asked: string[] = [];
+  // A corporate HTTP proxy: undici asks it for a tunnel (CONNECT host:port) to the target.
+  const corporate = createServer();
+  corporate.on("connect", (req: IncomingMessage, client: Socket, head: Buffer) => {
+    asked.push(`CONNECT ${req.url ?? ""}`);
+    const [host = "", port = ""] = (req.url ?? "").split(":");
+    const tunnel = connect(Number(port), host, () => {
+      client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+      tunnel.write(head);
+      tunnel.pipe(client);
+      client.pipe(tunnel);
+    });
+    tunnel.on("error", () => client.destroy());
+    client.on("error", () => tunnel.destroy());
+  });
+  await new Promise<void>((resolve) => corporate.listen(0, "127.0.0.1", resolve));
+  onTestFinished(() => new Promise<void>((resolve) => {
+    corporate.closeAllConnections();
+    corporate.close(() => resolve());
+  }));
+  const saved = process.env["HTTP_PROXY"];
+  process.env["HTTP_PROXY"] = `http://127.0.0.1:${(corporate.address() as AddressInfo).port}`;
+  let proxied;
+  try {
+    proxied = await proxyTo(target);
+  } finally {
+    if (saved === undefined) delete process.env["HTTP_PROXY"];
+    else process.env["HTTP_PROXY"] = saved;
+  }
+  const response = await request(`${proxied.url}/v1/agents/a/conversations/x/messages`);
+  expect(await response.body.text()).toBe("{}");
+  expect(asked).toEqual([`CONNECT ${new URL(target).host}`]);
 });

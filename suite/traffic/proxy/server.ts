@@ -8,7 +8,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { Transform } from "node:stream";
 import type { AddressInfo } from "node:net";
-import { Agent, request as upstreamRequest, type Dispatcher } from "undici";
+import { request as upstreamRequest, type Dispatcher } from "undici";
+import { dispatcherFromEnvironment } from "../../harness/client.ts";
 import type { ObservedChunk, ObservedExchange } from "../exchange.ts";
 import { decodeBody } from "./content-coding.ts";
 
@@ -90,7 +91,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const basePath = upstream.pathname.replace(/\/+$/, "");
   // Plenty of connections: 100 and more streams at once is the normal case for a chat service.
   // bodyTimeout 0: a stream may pause as long as the service likes; the client decides when to give up.
-  const dispatcher: Dispatcher = new Agent({ connections: 512, bodyTimeout: 0, headersTimeout: 0 });
+  // Through HTTPS_PROXY / HTTP_PROXY when set, as the suite's own requests go.
+  const dispatcher = dispatcherFromEnvironment({ connections: 512, bodyTimeout: 0, headersTimeout: 0 });
   let sequence = 0;
   const running = new Set<ServerResponse>();
 
