@@ -35,9 +35,9 @@ Exit codes: 0 no MUST broken; 1 a MUST broken (or a SHOULD under --strict); 2 us
 or no exchange of the spec was seen. A requirement no exchange could show is not_observed.`;
 
 const GRACE_MS = 2_000;
-/** What --har keeps in memory until the proxy stops (exchanges, and their bodies' bytes); the console says when more were seen. */
+/** What --har keeps in memory until the proxy stops (exchanges, and their bodies' characters); the console says when more were seen. */
 const MAX_HAR_EXCHANGES = 50_000;
-const MAX_HAR_BYTES = 256 * 1024 * 1024;
+const MAX_HAR_BODY_CHARACTERS = 256 * 1024 * 1024;
 
 export function violationLine(v: TrafficViolation): string {
   return `VIOLATION ${v.requirement} ${v.level} "${v.sentence}" — ${v.exchange}: ${v.detail}`;
@@ -95,14 +95,14 @@ export async function runProxyCommand(argv: string[], print: (line: string) => v
   );
   const har: ObservedExchange[] = [];
   let harDropped = 0;
-  let harBytes = 0;
+  let harCharacters = 0;
   const onExchange = (exchange: ObservedExchange) => {
     judge.observe(exchange);
     if (values.har === undefined) return;
-    const bytes = (exchange.request.body?.length ?? 0) + (exchange.response?.body?.length ?? 0);
-    if (har.length < MAX_HAR_EXCHANGES && harBytes + bytes <= MAX_HAR_BYTES) {
+    const characters = (exchange.request.body?.length ?? 0) + (exchange.response?.body?.length ?? 0);
+    if (har.length < MAX_HAR_EXCHANGES && harCharacters + characters <= MAX_HAR_BODY_CHARACTERS) {
       har.push(exchange);
-      harBytes += bytes;
+      harCharacters += characters;
     } else {
       harDropped++;
     }
