@@ -19,7 +19,7 @@ function importedFolders(file: string): string[] {
   return specifiers.map((specifier) => relative(ROOT, resolve(file, "..", specifier)).split("/")[0] ?? "");
 }
 
-// Tests may also use test-support/ (the headless browser), which no shipped code imports.
+// Tests may also use test-support/ (the headless browser, a CONNECT tunnel), which no shipped code imports.
 // schemas/openapi/ is left out: it documents the fake's own choices, so it reads them from the fake.
 const ALLOWED: Record<string, readonly string[]> = {
   requirements: ["requirements"],

@@ -9,12 +9,13 @@ import { readFileSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { createServer as createHttpServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
-import { connect, type AddressInfo, type Socket } from "node:net";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createFakeServer } from "../../fake-server/index.ts";
 import type { FakeServer } from "../../fake-server/server.ts";
+import { acceptConnectTunnels } from "../../test-support/connect-tunnel.ts";
 import { runConformanceCli } from "./run-cli.ts";
 
 const TLS_DIR = join(import.meta.dirname, "tls");
@@ -98,18 +99,7 @@ describe("a proxy from HTTP_PROXY", () => {
       seen.push(req.url ?? "");
       forward(req, res, req.url ?? "");
     });
-    proxy.on("connect", (req: IncomingMessage, client: Socket, head: Buffer) => {
-      seen.push(`CONNECT ${req.url ?? ""}`);
-      const [host, port] = (req.url ?? "").split(":");
-      const upstream = connect(Number(port), host ?? "127.0.0.1", () => {
-        client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
-        upstream.write(head);
-        upstream.pipe(client);
-        client.pipe(upstream);
-      });
-      upstream.on("error", () => client.destroy());
-      client.on("error", () => upstream.destroy());
-    });
+    acceptConnectTunnels(proxy, (line) => seen.push(line));
     proxyUrl = `http://127.0.0.1:${await listen(proxy)}`;
   });
 

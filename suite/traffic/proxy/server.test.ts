@@ -6,12 +6,13 @@
  * (compressed) answer is forwarded as it came but judged decoded.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { connect, type AddressInfo, type Socket } from "node:net";
+import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import zlib from "node:zlib";
 import { request } from "undici";
 import { expect, onTestFinished, test } from "vitest";
 import type { ObservedExchange } from "../exchange.ts";
+import { acceptConnectTunnels } from "../../../test-support/connect-tunnel.ts";
 import { startProxy } from "./server.ts";
 
 async function upstream(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
@@ -158,18 +159,7 @@ test("the upstream is reached through HTTP_PROXY when it is set, as the suite's 
   const asked: string[] = [];
   // A corporate HTTP proxy: undici asks it for a tunnel (CONNECT host:port) to the target.
   const corporate = createServer();
-  corporate.on("connect", (req: IncomingMessage, client: Socket, head: Buffer) => {
-    asked.push(`CONNECT ${req.url ?? ""}`);
-    const [host = "", port = ""] = (req.url ?? "").split(":");
-    const tunnel = connect(Number(port), host, () => {
-      client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
-      tunnel.write(head);
-      tunnel.pipe(client);
-      client.pipe(tunnel);
-    });
-    tunnel.on("error", () => client.destroy());
-    client.on("error", () => tunnel.destroy());
-  });
+  acceptConnectTunnels(corporate, (line) => asked.push(line));
   await new Promise<void>((resolve) => corporate.listen(0, "127.0.0.1", resolve));
   onTestFinished(() => new Promise<void>((resolve) => {
     corporate.closeAllConnections();
