@@ -42,17 +42,8 @@ export class Recorder {
 
   /** Runs one judgement of `requirement` on an exchange described by `line`. */
   judge(requirement: string, line: string, judgement: () => void): void {
-    const tally = this.tally(requirement);
-    try {
-      judgement();
-      tally.observed++;
-    } catch (error) {
-      if (error instanceof InconclusiveError) return;
-      if (!(error instanceof ExpectationError)) throw error;
-      tally.observed++;
-      // The message's first paragraph says what was wrong; the transcripts follow it.
-      this.violation(requirement, line, error.message.split("\n\n")[0] ?? error.message, [...error.transcripts]);
-    }
+    const violation = this.hold(requirement, line, judgement);
+    if (violation !== undefined) this.release(violation);
   }
 
   /**
@@ -68,6 +59,7 @@ export class Recorder {
       if (error instanceof InconclusiveError) return undefined;
       if (!(error instanceof ExpectationError)) throw error;
       this.tally(requirement).observed++;
+      // The message's first paragraph says what was wrong; the transcripts follow it.
       return this.violationOf(requirement, line, error.message.split("\n\n")[0] ?? error.message, [...error.transcripts]);
     }
   }
