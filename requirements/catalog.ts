@@ -118,6 +118,9 @@ export const REQUIREMENTS: readonly Requirement[] = [
   requirement("IDEM-8", "SHOULD", "idempotency", "Endpoints / 1. Idempotency rules",
     "The same key with the same payload returns the earlier result.",
     "Payloads equal as JSON but differing in key order or whitespace count as the same payload."),
+  requirement("IDEM-9", "SHOULD", "idempotency", "Errors / Gaps",
+    "Codes and statuses for validation, authentication, authorization and other failures, and the code that accompanies 409: not shown.",
+    "The losers of a same-key race get 409 (e.g. `idempotency_key_in_use`) or the replay, never a 5xx."),
 
   // Streaming
   requirement("SSE-1", "MUST", "streaming", "Endpoints / 2. Create a response as a stream",
