@@ -69,12 +69,18 @@ test.each([
   ["an unknown field", { answer: { text: "abc" }, colour: "red" }, "colour"],
   ["an unknown answer field", { answer: { text: "abc", html: "<b>" } }, "answer.html"],
   ["empty text", { answer: { text: "" } }, "answer.text"],
-  ["a citation of another shape", { answer: { text: "abc", citations: [{ title: "x" }] } }, "answer.citations"],
+  ["a citation that is not an object", { answer: { text: "abc", citations: ["kb-9"] } }, "answer.citations.0"],
   ["no answer", { match: {} }, "answer"],
 ])("%s is a 400 naming the field, and no rule is added", async (_, body, field) => {
   const fake = await fakeServer();
   const full = "answer" in body ? body : { answer: { text: "abc" }, ...body };
   const message = expectError(await control(fake.url, "POST", "/__fake/answers", field === "answer" ? body : full), 400, "invalid_request").error.message;
   expect(message).toContain(field);
+  expect((await control(fake.url, "GET", "/__fake/answers")).json).toEqual({ answers: [] });
+});
+
+test.each(["/__fake/answers", "/__fake/faults", "/__fake/conversations"])("malformed JSON to %s is 400 invalid_json, and nothing is added", async (path) => {
+  const fake = await fakeServer();
+  expectError(await control(fake.url, "POST", path, '{"answer": {'), 400, "invalid_json");
   expect((await control(fake.url, "GET", "/__fake/answers")).json).toEqual({ answers: [] });
 });

@@ -1,5 +1,7 @@
+import { z } from "zod";
 import { ResponseResult, type FakeErrorCode } from "../../schemas/index.ts";
 import type { Answer } from "../answers/engine.ts";
+import { StoredCitation } from "../answers/scripted-citation.ts";
 import type { AppContext } from "../context.ts";
 import { overloaded } from "../deployment/overload.ts";
 import type { ApiError } from "../http/api-error.ts";
@@ -151,7 +153,10 @@ export function abandon(ctx: AppContext, exchange: FreshExchange): void {
   ctx.idempotency.release(exchange.reservation);
 }
 
+/** A stored result: the fake's own shape, except that citations scripted by a rule keep theirs. */
+const StoredResult = ResponseResult.extend({ citations: z.array(StoredCitation) });
+
 /** The stored result behind a replay. */
 export function storedResult(outcome: StoredOutcome): ResponseResult {
-  return ResponseResult.parse(JSON.parse(outcome.body));
+  return StoredResult.parse(JSON.parse(outcome.body));
 }

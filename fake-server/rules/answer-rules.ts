@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { Citation } from "../../schemas/index.ts";
 import type { Answer } from "../answers/engine.ts";
+import { asStoredCitations, ScriptedCitation } from "../answers/scripted-citation.ts";
 import { ApiError } from "../http/api-error.ts";
 import { parseControlBody } from "./control-body.ts";
 import { idSequence, RuleBook, type RuleState } from "./rule-book.ts";
@@ -18,7 +18,8 @@ const AnswerRuleBody = z.strictObject({
     .default({}),
   answer: z.strictObject({
     text: z.string().min(1).max(MAX_TEXT),
-    citations: z.array(Citation).max(100).default([]),
+    // Any JSON object: a client developer scripts the citations their own service sends.
+    citations: z.array(ScriptedCitation).max(100).default([]),
     deltas: z.array(z.string().min(1)).min(1).max(10_000).optional(),
   }),
   times: z.int().min(0).max(1_000_000).default(0),
@@ -75,7 +76,8 @@ export class AnswerRules extends RuleBook<AnswerRule> {
 
   addFromBody(body: unknown): AnswerRule {
     const parsed = checkedRule(body);
-    const { text, citations, deltas } = parsed.answer;
+    const { text, deltas } = parsed.answer;
+    const citations = asStoredCitations(parsed.answer.citations);
     return this.add((id) => ({
       id,
       match: parsed.match,
