@@ -1,5 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import { ApiError, ClientGoneError } from "./api-error.ts";
+import { DRAIN_BYTES_PAST_CAP, refuseOnceDrained, refuseUnread } from "./refuse-body.ts";
 
 /** application/json in any case, with or without parameters, whitespace around it as trim() drops it; no string built. */
 const JSON_MEDIA_TYPE = /^\s*application\/json\s*(?:;|$)/i;
@@ -45,8 +46,7 @@ function onData(this: ReadRequest, chunk: Buffer): void {
   if (read.size > read.maxBytes) {
     stopReading(this);
     read.chunks.length = 0;
-    this.resume();
-    read.reject(tooLarge(read.maxBytes));
+    refuseOnceDrained(this, tooLarge(read.maxBytes), read.size, read.maxBytes + DRAIN_BYTES_PAST_CAP).catch(read.reject);
     return;
   }
   read.chunks.push(chunk);
@@ -71,14 +71,13 @@ function onGone(this: ReadRequest): void {
 
 /**
  * Reads at most `maxBytes` of the body and parses it. Past the cap it stops collecting at
- * once and lets the rest drain unbuffered, so the 413 can still reach the client on the
- * same connection.
+ * once and drains the rest unbuffered (a bounded amount) before the 413, so the client,
+ * still sending, reads it rather than a reset connection.
  */
 function readCapped(req: ReadRequest, maxBytes: number): Promise<unknown> {
   const declared = Number(req.headers["content-length"]);
   if (Number.isFinite(declared) && declared > maxBytes) {
-    req.resume();
-    return Promise.reject(tooLarge(maxBytes));
+    return refuseUnread(req, tooLarge(maxBytes), maxBytes + DRAIN_BYTES_PAST_CAP);
   }
   return new Promise<unknown>((resolve, reject) => {
     req[READING] = new BodyRead(maxBytes, resolve, reject);
@@ -98,8 +97,8 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
 export function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<unknown> {
   const contentType = req.headers["content-type"];
   if (!isJsonMediaType(contentType)) {
-    req.resume();
-    return Promise.reject(
+    return refuseUnread(
+      req,
       new ApiError(
         415,
         "unsupported_media_type",
@@ -107,6 +106,7 @@ export function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<un
           ? "the request has no Content-Type; send the JSON body with Content-Type: application/json"
           : `Content-Type ${JSON.stringify(contentType)} is not supported; send the body as application/json`,
       ),
+      maxBytes + DRAIN_BYTES_PAST_CAP,
     );
   }
   return readCapped(req, maxBytes);
