@@ -7,8 +7,8 @@
  * stderr. First stdout line: "listening on http://HOST:PORT" (`--silent` keeps npm's banner out
  * of the way). Bad flags: a message on stderr and exit code 2.
  */
-import { readFileSync } from "node:fs";
 import { UsageError, parseFlagValues, wholeNumberFlag } from "./cli-flags.ts";
+import { AnswersFileError, answerRulesFromFile } from "./fake-answers-file.ts";
 import { mergedCounts, summaryLines } from "../fake-server/client-rules/summary.ts";
 import { createFakeServer, DEFAULT_KEYS, type FakeServerOptions } from "../fake-server/index.ts";
 import { MUTANT_NAMES, mutantByName } from "../fake-server/mutants.ts";
@@ -67,18 +67,6 @@ ${nameLines(MUTANT_NAMES)}
 
 See fake-server/README.md for the routes, the scope rule and fault injection.`;
 
-/** The rules of --answers FILE; the rules themselves are checked when the fake starts. */
-function answersFile(path: string): unknown[] {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(path, "utf8"));
-  } catch (error) {
-    throw new UsageError(`--answers: ${path} cannot be read as JSON: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  if (!Array.isArray(parsed)) throw new UsageError(`--answers: ${path} must hold a JSON array of answer rules`);
-  return parsed;
-}
-
 function parseFlags(argv: string[]): FakeServerOptions | "help" {
   const values = parseFlagValues(argv, {
     port: { type: "string" },
@@ -116,7 +104,7 @@ function parseFlags(argv: string[]): FakeServerOptions | "help" {
     seed: wholeNumberFlag("seed", values.seed, 0, 0xffff_ffff),
     faults: !values["no-faults"],
     fault: values.fault,
-    answers: values.answers === undefined ? undefined : answersFile(values.answers),
+    answers: values.answers === undefined ? undefined : answerRulesFromFile(values.answers),
     stateFile: values.state,
     cors: !values["no-cors"],
     maxConversations: wholeNumberFlag("max-conversations", values["max-conversations"], 1, 100_000_000),
@@ -133,6 +121,11 @@ async function main(): Promise<number> {
   try {
     flags = parseFlags(process.argv.slice(2));
   } catch (error) {
+    // A file that cannot be used is not a mistake in the command line: one line, not the usage.
+    if (error instanceof AnswersFileError) {
+      process.stderr.write(`agent-service-fake: ${error.message}\n`);
+      return 2;
+    }
     if (!(error instanceof UsageError)) throw error;
     process.stderr.write(`agent-service-fake: ${error.message}\n\n${USAGE}\n`);
     return 2;

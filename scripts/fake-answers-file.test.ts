@@ -1,0 +1,35 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { expect, test } from "vitest";
+import { AnswersFileError, answerRulesFromFile } from "./fake-answers-file.ts";
+
+const ROOT = resolve(import.meta.dirname, "..");
+const folder = mkdtempSync(join(tmpdir(), "answers-file-"));
+const fileWith = (name: string, text: string) => {
+  const path = join(folder, name);
+  writeFileSync(path, text);
+  return path;
+};
+
+test("a file of rules is read as its array", () => {
+  expect(answerRulesFromFile(fileWith("rules.json", '[{"answer":{"text":"hi"}}]'))).toEqual([{ answer: { text: "hi" } }]);
+});
+
+test.each([
+  ["a missing file", join(folder, "missing.json"), /^--answers: cannot read .*missing\.json: no such file$/],
+  ["a file that is not JSON", fileWith("broken.json", "[{"), /^--answers: .*broken\.json is not JSON: /],
+  ["a file that is not an array", fileWith("object.json", "{}"), /^--answers: .*object\.json must hold a JSON array/],
+])("%s is an AnswersFileError naming the file", (_, path, message) => {
+  expect(() => answerRulesFromFile(path)).toThrow(AnswersFileError);
+  expect(() => answerRulesFromFile(path)).toThrow(message);
+});
+
+test("the fake given a missing --answers file prints one line, not the usage, and exits 2", () => {
+  const missing = join(folder, "missing.json");
+  const run = spawnSync(process.execPath, ["--import", "tsx", "scripts/fake.ts", "--answers", missing], { cwd: ROOT, encoding: "utf8", timeout: 30_000 });
+  expect(run.status).toBe(2);
+  expect(run.stdout).toBe("");
+  expect(run.stderr).toBe(`agent-service-fake: --answers: cannot read ${missing}: no such file\n`);
+}, 40_000);
