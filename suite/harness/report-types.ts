@@ -86,7 +86,8 @@ export interface BaselineReport {
 export interface ConformanceReport {
   /** Redacted target description. */
   target: string;
-  result: "pass" | "fail";
+  /** Follows the exit code: pass 0, fail 1, error 2, incomplete 3. */
+  result: "pass" | "fail" | "incomplete" | "error";
   strict: boolean;
   runId: string;
   seed: number;
@@ -103,6 +104,8 @@ export interface ConformanceReport {
   cleanup: { deleted: number; failed: { conversationId: string; reason: string }[] };
   /** Failures of the harness itself (as opposed to the target). */
   harnessErrors: string[];
+  /** Why a run stopped before any check (result "error"): a usage error or the preflight's diagnosis. */
+  diagnosis?: string;
   /** Present when the run had a --baseline file. */
   baseline?: BaselineReport;
   requirements: RequirementReport[];

@@ -8,6 +8,7 @@ import { groupByFamily } from "./requirement-rows.ts";
 import { SafeHtml, escapeHtml, html, withInlineCode } from "./safe-html.ts";
 import { HOSTILE_BODY, HOSTILE_MESSAGE, INCONCLUSIVE_MESSAGE, incompleteSampleReport, REQUEST_URL, sampleReport } from "./sample-report.ts";
 import { count, formatDuration } from "./format.ts";
+import { errorReport } from "../runner/error-report.ts";
 
 /** The markup of one requirement's article. */
 function article(page: string, id: string): string {
@@ -172,6 +173,10 @@ describe("requirement rows", () => {
 describe("an incomplete run", () => {
   const page = renderHtmlReport(incompleteSampleReport());
 
+  test("the title says INCOMPLETE too", () => {
+    expect(page).toContain("<title>Conformance INCOMPLETE: http://127.0.0.1:4010 (agent agent-a)</title>");
+  });
+
   test("the banner says INCOMPLETE, not PASS, and counts the inconclusive requirement", () => {
     expect(page).toContain('<div class="banner inconclusive" role="status" id="result"><strong>INCOMPLETE</strong>'
       + "<span>No MUST failed, but 2 MUST requirements could not be judged: the run is incomplete.</span>");
@@ -240,5 +245,15 @@ describe("writeHtmlReport", () => {
     const path = await writeHtmlReport(report, join(dir, "nested"));
     expect(path).toBe(join(dir, "nested", "report.html"));
     expect(await readFile(path, "utf8")).toBe(renderHtmlReport(report));
+  });
+});
+
+describe("a run that stopped before any check", () => {
+  const page = renderHtmlReport(errorReport({ target: "http://127.0.0.1:9 (agent a)", diagnosis: ["the API key was refused (401): check --api-key"] }));
+
+  test("title and banner say ERROR, with the diagnosis", () => {
+    expect(page).toContain("<title>Conformance ERROR: http://127.0.0.1:9 (agent a)</title>");
+    expect(page).toContain('<div class="banner fail" role="status" id="result"><strong>ERROR</strong>'
+      + "<span>The run stopped before any check: the API key was refused (401): check --api-key</span>");
   });
 });

@@ -30,7 +30,7 @@ export function renderHtmlReport(report: ConformanceReport): string {
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${CSP}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Conformance ${report.result === "pass" ? "PASS" : "FAIL"}: ${report.target}</title>
+<title>Conformance ${report.result.toUpperCase()}: ${report.target}</title>
 <style>${new SafeHtml(REPORT_CSS)}</style>
 </head>
 <body>

@@ -118,6 +118,7 @@ export function incompleteSampleReport(): ConformanceReport {
     ], "needs --other-api-key"),
   ];
   return reportOf(requirements, {
+    result: "incomplete",
     incomplete: [
       { id: "LIST-1", status: "inconclusive", reason: INCONCLUSIVE_MESSAGE },
       { id: "SCOPE-3", status: "skip", reason: "needs --other-api-key" },

@@ -2,14 +2,22 @@ import type { ConformanceReport } from "../harness/report-types.ts";
 import { count, formatDuration } from "./format.ts";
 import { html, type SafeHtml } from "./safe-html.ts";
 
+/** The banner's colours: an error is as red as a failure, an incomplete run as amber as an inconclusive check. */
+const BANNER_CLASS: Record<ConformanceReport["result"], string> = { pass: "pass", fail: "fail", error: "fail", incomplete: "inconclusive" };
+
 function verdict(report: ConformanceReport): string {
   const { fail, warn } = report.counts;
-  if (report.result === "pass" && report.incomplete.length > 0) {
-    return `No MUST failed, but ${count(report.incomplete.length, "MUST requirement")} could not be judged: the run is incomplete.`;
+  switch (report.result) {
+    case "incomplete":
+      return `No MUST failed, but ${count(report.incomplete.length, "MUST requirement")} could not be judged: the run is incomplete.`;
+    case "pass":
+      return warn ? `Every MUST passed; ${warn} SHOULD warned.` : "Every requirement passed or was skipped with a reason.";
+    case "error":
+      if (report.diagnosis !== undefined) return `The run stopped before any check: ${report.diagnosis}`;
+      return report.harnessErrors.length ? "The harness could not complete the run." : "No check was executed.";
+    case "fail":
+      return fail ? `${count(fail, "requirement")} failed${report.strict ? " (strict: SHOULD failures count)" : ""}.` : "The run failed.";
   }
-  if (report.result === "pass") return warn ? `Every MUST passed; ${warn} SHOULD warned.` : "Every requirement passed or was skipped with a reason.";
-  if (fail) return `${count(fail, "requirement")} failed${report.strict ? " (strict: SHOULD failures count)" : ""}.`;
-  return report.harnessErrors.length ? "The harness could not complete the run." : "The run failed.";
 }
 
 /** Every MUST the run could not judge, and why: a gate must not read them as passed. */
@@ -49,12 +57,10 @@ function baselineNote(report: ConformanceReport): SafeHtml | null {
 
 export function renderSummary(report: ConformanceReport): SafeHtml {
   const { counts, creates, cleanup } = report;
-  const incomplete = report.result === "pass" && report.incomplete.length > 0;
-  const result = incomplete ? "INCOMPLETE" : report.result === "pass" ? "PASS" : "FAIL";
-  const banner = incomplete ? "inconclusive" : report.result;
+  const banner = BANNER_CLASS[report.result];
   return html`<header>
 <h1>Conformance report</h1>
-<div class="banner ${banner}" role="status" id="result"><strong>${result}</strong><span>${verdict(report)}</span></div>
+<div class="banner ${banner}" role="status" id="result"><strong>${report.result.toUpperCase()}</strong><span>${verdict(report)}</span></div>
 <dl class="facts">
 <dt>Target</dt><dd>${report.target}</dd>
 <dt>Requirements</dt><dd><ul class="counts" id="counts">

@@ -43,6 +43,13 @@ function baseline(...entries: BaselineEntry[]): Baseline {
 const find = (b: BuiltReport, id: string) => b.report.requirements.find((r) => r.id === id);
 
 describe("applying a baseline", () => {
+  test("the result still follows the exit code: an unexcused skipped MUST is incomplete, a run that judged nothing an error", () => {
+    const incomplete = applyBaseline(built({ "LIST-5": "failed", "LIST-1": "skipped" }), baseline(entry("LIST-5")), TODAY);
+    expect([incomplete.report.result, exitCodeOf(incomplete)]).toEqual(["incomplete", 3]);
+    const error = applyBaseline(built({ "LIST-1": "skipped" }), baseline(entry("LIST-5")), TODAY);
+    expect([error.report.result, exitCodeOf(error)]).toEqual(["error", 2]);
+  });
+
   test("a listed MUST failure is reported as a baselined fail and does not fail the run", () => {
     const before = built({ "LIST-5": "failed", "LIST-1": "passed" });
     expect(exitCodeOf(before)).toBe(1);

@@ -16,7 +16,7 @@ import { readJsonFile } from "./read-json-file.ts";
 import { z } from "zod";
 import { requirementById } from "../../requirements/catalog.ts";
 import type { RequirementReport } from "../harness/report-types.ts";
-import { incompleteMusts, type BuiltReport } from "./build-report.ts";
+import { incompleteMusts, runResult, type BuiltReport } from "./build-report.ts";
 
 export const BaselineEntrySchema = z.strictObject({
   requirement: z.string().regex(/^[A-Z]+-[0-9]+$/, "must be a requirement ID such as LIST-6"),
@@ -81,7 +81,8 @@ export function expiredMessage(entry: BaselineEntry): string {
 
 /**
  * The report with the baseline applied. `today` is the run's UTC date (YYYY-MM-DD).
- * The result is fail when a failure is not excused or the baseline has a problem.
+ * The result is fail when a failure is not excused or the baseline has a problem (an error
+ * stays an error).
  */
 export function applyBaseline(built: BuiltReport, baseline: Baseline, today: string): BuiltReport {
   const problems: string[] = [];
@@ -102,13 +103,18 @@ export function applyBaseline(built: BuiltReport, baseline: Baseline, today: str
     return { ...requirement, baselined: true, baselineReason: entry.reason, baselineExpires: entry.expires };
   });
   const unexcused = requirements.some((r) => r.status === "fail" && r.baselined !== true);
+  const incomplete = incompleteMusts(requirements);
   return {
     ...built,
     report: {
       ...built.report,
-      result: unexcused || problems.length > 0 ? "fail" : "pass",
+      result: runResult({
+        harnessError: built.report.result === "error",
+        failed: unexcused || problems.length > 0,
+        incomplete: incomplete.length > 0,
+      }),
       baseline: { file: baseline.file, baselined: excused, problems },
-      incomplete: incompleteMusts(requirements),
+      incomplete,
       requirements,
     },
   };

@@ -95,7 +95,7 @@ describe("harness failures are not verdicts", () => {
     expect(r?.status).toBe("skip");
     expect(r?.tests[0]?.message).toContain("harness error");
     expect(built.report.harnessErrors).toHaveLength(1);
-    expect(built.report.result).toBe("pass");
+    expect(built.report.result).toBe("error");
     expect(exitCodeOf(built)).toBe(2);
   });
 
@@ -123,7 +123,7 @@ describe("exit code", () => {
       outcome("[SCOPE-3] b", "skipped", { note: "needs --other-api-key" }),
       outcome("[LIST-1] c", "skipped", { note: "inconclusive: …", check: { inconclusive: "no answer within 10 ms (raise --request-timeout)" } }),
     ], context({ only: ["RESP-1", "SCOPE-3", "LIST-1", "DEL-2"] }));
-    expect(built.report.result).toBe("pass");
+    expect(built.report.result).toBe("incomplete");
     expect(built.report.incomplete).toEqual([
       { id: "LIST-1", status: "inconclusive", reason: "no answer within 10 ms (raise --request-timeout)" },
       { id: "DEL-2", status: "skip", reason: "no check covers this requirement" },
@@ -150,6 +150,16 @@ describe("exit code", () => {
   test("2 when no test was executed", () => {
     expect(exitCodeOf(buildReport([outcome("[RESP-1] a", "skipped", { note: "budget" })], context()))).toBe(2);
     expect(exitCodeOf(buildReport([], context()))).toBe(2);
+  });
+
+  test("the result follows the exit code: pass 0, fail 1, error 2, incomplete 3", () => {
+    const runs = [
+      buildReport([outcome("[RESP-1] a", "passed")], context({ only: ["RESP-1"] })),
+      buildReport([outcome("[RESP-1] a", "failed")], context({ only: ["RESP-1", "DEL-2"] })),
+      buildReport([outcome("[RESP-1] a", "skipped", { note: "budget" })], context()),
+      buildReport([outcome("[RESP-1] a", "passed")], context({ only: ["RESP-1", "DEL-2"] })),
+    ];
+    expect(runs.map((built) => [built.report.result, exitCodeOf(built)])).toEqual([["pass", 0], ["fail", 1], ["error", 2], ["incomplete", 3]]);
   });
 
   test("2 when the harness reported an error outside the tests", () => {

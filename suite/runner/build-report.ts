@@ -135,6 +135,16 @@ export function incompleteMusts(requirements: readonly RequirementReport[]): Con
     .map((r) => ({ id: r.id, status: r.status as "skip" | "inconclusive", reason: r.reason ?? r.status }));
 }
 
+/**
+ * The run's result, which the exit code follows: error (2) when the harness could not judge,
+ * fail (1), incomplete (3) when an unexcluded MUST went unjudged, pass (0).
+ */
+export function runResult(facts: { harnessError: boolean; failed: boolean; incomplete: boolean }): ConformanceReport["result"] {
+  if (facts.harnessError) return "error";
+  if (facts.failed) return "fail";
+  return facts.incomplete ? "incomplete" : "pass";
+}
+
 export interface BuiltReport {
   report: ConformanceReport;
   /** Tests that ran and judged something (passed or failed on the target). */
@@ -187,12 +197,14 @@ export function buildReport(outcomes: readonly TestOutcome[], context: ReportCon
   const counts = { pass: 0, fail: 0, warn: 0, skip: 0, inconclusive: 0, tests: selectedTests };
   // The active suite never gives not_observed: that is the traffic judge's status.
   for (const r of requirements) if (r.status !== "not_observed") counts[r.status]++;
+  const incomplete = incompleteMusts(requirements);
+  const scrubbedHarnessErrors = harnessErrors.map((e) => context.redactor.scrub(e));
 
   return {
     executed,
     report: {
       target: context.target,
-      result: counts.fail > 0 ? "fail" : "pass",
+      result: runResult({ harnessError: scrubbedHarnessErrors.length > 0 || executed === 0, failed: counts.fail > 0, incomplete: incomplete.length > 0 }),
       strict: context.strict,
       runId: context.runId,
       seed: context.seed,
@@ -201,20 +213,24 @@ export function buildReport(outcomes: readonly TestOutcome[], context: ReportCon
       counts,
       creates: context.creates,
       cleanup: context.cleanup,
-      harnessErrors: harnessErrors.map((e) => context.redactor.scrub(e)),
-      incomplete: incompleteMusts(requirements),
+      harnessErrors: scrubbedHarnessErrors,
+      incomplete,
       requirements,
     },
   };
 }
 
+const EXIT_CODES = { pass: 0, fail: 1, error: 2, incomplete: 3 } as const;
+
 /**
- * 2: the harness could not judge (errors, or nothing ran); 1: a requirement failed;
- * 3: nothing failed, but a MUST was skipped or inconclusive without the user excluding it;
- * 0: conforms.
+ * The exit code of a result: 2 the harness could not judge (errors, or nothing ran); 1 a
+ * requirement failed; 3 nothing failed, but a MUST was skipped or inconclusive without the user
+ * excluding it; 0 conforms.
  */
+export function exitCodeOfResult(result: ConformanceReport["result"]): 0 | 1 | 2 | 3 {
+  return EXIT_CODES[result];
+}
+
 export function exitCodeOf(built: BuiltReport): 0 | 1 | 2 | 3 {
-  if (built.report.harnessErrors.length > 0 || built.executed === 0) return 2;
-  if (built.report.result === "fail") return 1;
-  return built.report.incomplete.length > 0 ? 3 : 0;
+  return exitCodeOfResult(built.report.result);
 }

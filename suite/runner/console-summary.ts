@@ -111,9 +111,8 @@ export function summaryLines(report: ConformanceReport, reportDir: string): stri
       ...report.cleanup.failed.map((f) => `  - ${f.conversationId}: ${f.reason}`), "");
   }
   lines.push(...incompleteLines(report));
-  const result = report.result === "pass" && report.incomplete.length > 0 ? "INCOMPLETE" : report.result.toUpperCase();
   lines.push(
-    `Result: ${result}${report.strict ? " (strict)" : ""} — ${counts.pass} pass, ${counts.fail} fail, ${counts.warn} warn, ${counts.skip} skip, ${counts.inconclusive} inconclusive${baselinedNote(report)}; ` +
+    `Result: ${report.result.toUpperCase()}${report.strict ? " (strict)" : ""} — ${counts.pass} pass, ${counts.fail} fail, ${counts.warn} warn, ${counts.skip} skip, ${counts.inconclusive} inconclusive${baselinedNote(report)}; ` +
       `${report.creates.spent} of ${report.creates.budget} creates; ${report.cleanup.deleted} conversation(s) cleaned up`,
     `Reports: ${reportDir}`,
   );
