@@ -4,13 +4,16 @@
  * reference fake when none is given. Exit codes: 0 conforms, 1 a MUST failed (or a SHOULD
  * under --strict), 2 usage/configuration error, a setup the preflight diagnosed, unreachable
  * target, harness error, no test ran; 3 nothing failed but a MUST was skipped or inconclusive
- * without the user excluding it.
+ * without the user excluding it. A run writes conformance.json, junit.xml and report.html, also
+ * when it stops with exit 2; their result follows the exit code (pass, fail, error, incomplete).
  * `agent-conformance proxy …` and `agent-conformance judge FILE.har …` judge traffic instead
  * (suite/traffic/; --help on each).
  */
 
-import { FAKE_IDENTITIES, parseConfig, usage } from "../suite/harness/config.ts";
-import { Redactor } from "../suite/harness/redact.ts";
+import { resolve } from "node:path";
+import { FAKE_IDENTITIES, parseConfig, reportDirOf, usage } from "../suite/harness/config.ts";
+import { displayUrl, Redactor } from "../suite/harness/redact.ts";
+import { errorReport, writeErrorReports } from "../suite/runner/error-report.ts";
 import { runConformance } from "../suite/runner/run.ts";
 
 let redactor = new Redactor([FAKE_IDENTITIES.apiKey, FAKE_IDENTITIES.otherApiKey]);
@@ -20,10 +23,17 @@ async function main(): Promise<number> {
   // Judging traffic (suite/traffic/): a proxy in front of a service, or recorded HAR files.
   if (command === "proxy") return (await import("../suite/traffic/proxy/command.ts")).runProxyCommand(rest);
   if (command === "judge") return (await import("../suite/traffic/judge-command.ts")).runJudgeCommand(rest);
-  const parsed = parseConfig(process.argv.slice(2), process.env);
+  const argv = process.argv.slice(2);
+  const parsed = parseConfig(argv, process.env);
   if (!parsed.ok) {
     for (const error of parsed.errors) process.stderr.write(`agent-conformance: ${error}\n`);
     process.stderr.write("run with --help for usage\n");
+    // The flags did not parse, so keys cannot be told apart: a report names the target only.
+    const baseUrl = process.env["CONFORMANCE_BASE_URL"];
+    const target = baseUrl !== undefined && baseUrl.trim() !== "" ? displayUrl(baseUrl.trim()) : "(not set up)";
+    const dir = resolve(reportDirOf(argv, process.env));
+    const unwritten = await writeErrorReports(dir, errorReport({ target, diagnosis: parsed.errors.map((e) => redactor.scrub(e)) }));
+    if (unwritten !== undefined) process.stderr.write(`agent-conformance: the reports were not written to ${dir}: ${unwritten}\n`);
     return 2;
   }
   redactor = new Redactor([parsed.config.apiKey, parsed.config.otherApiKey, FAKE_IDENTITIES.apiKey, FAKE_IDENTITIES.otherApiKey]);

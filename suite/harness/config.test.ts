@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { DEFAULTS, parseConfig, usage, validateConfig, type ConfigResult, type ConformanceConfig } from "./config.ts";
+import { DEFAULTS, parseConfig, reportDirOf, sameIdentityErrors, usage, validateConfig, type ConfigResult, type ConformanceConfig } from "./config.ts";
 
 function ok(result: ConfigResult): ConformanceConfig {
   if (!result.ok) throw new Error(`expected a valid configuration, got: ${result.errors.join("; ")}`);
@@ -70,6 +70,14 @@ describe("precedence", () => {
   test("an empty environment variable counts as unset", () => {
     expect(ok(parseConfig(["--max-creates", "7"], { CONFORMANCE_MAX_CREATES: "" })).maxCreates).toBe(7);
     expect(ok(parseConfig([], { CONFORMANCE_MAX_CREATES: "" })).maxCreates).toBeUndefined();
+  });
+
+  test("an empty CONFORMANCE_BASE_URL (an unset CI variable) is an error naming it, not a run against the embedded fake", () => {
+    expect(errors(parseConfig([], { CONFORMANCE_BASE_URL: "" }))).toContain("CONFORMANCE_BASE_URL is set but empty");
+    expect(errors(parseConfig([], { CONFORMANCE_BASE_URL: "  " }))).toContain("CONFORMANCE_BASE_URL");
+    expect(errors(parseConfig(["--base-url", ""], {}))).toContain("--base-url (or CONFORMANCE_BASE_URL): is empty");
+    // A flag still wins over the empty variable.
+    expect(ok(parseConfig(["--base-url", "http://flag.example", "--api-key", "k", "--agent-id", "a"], { CONFORMANCE_BASE_URL: "" })).baseUrl).toBe("http://flag.example");
   });
 
   test("every numeric flag is read", () => {
@@ -144,6 +152,30 @@ test("usage lists every flag with its environment variable", () => {
   }
   expect(text).toContain("CONFORMANCE_BASE_URL");
   expect(text).toContain("Exit codes");
+});
+
+test("--help names the proxy and judge subcommands, and no repository path of the checks", () => {
+  const text = usage();
+  expect(text).toContain("agent-conformance proxy --upstream URL");
+  expect(text).toContain("agent-conformance judge FILE.har");
+  expect(text).not.toContain("suite/checks");
+  expect(text).toContain("result follows the exit code");
+});
+
+describe("the same identity twice", () => {
+  test("the same key, or the same agent, for both flags is named; keys are not printed", () => {
+    expect(sameIdentityErrors({ apiKey: "sk-1", otherApiKey: "sk-1" })).toEqual([expect.stringContaining("--api-key and --other-api-key")]);
+    expect(sameIdentityErrors({ agentId: "bot", otherAgentId: "bot " })).toEqual([expect.stringContaining("--agent-id and --other-agent-id")]);
+    expect(sameIdentityErrors({ apiKey: "sk-1", otherApiKey: "sk-2", agentId: "a", otherAgentId: "b" })).toEqual([]);
+    expect(sameIdentityErrors({ apiKey: "sk-1", otherApiKey: "sk-1" }).join("")).not.toContain("sk-1");
+  });
+});
+
+test("the report directory is read from the raw arguments, for reports of a usage error", () => {
+  expect(reportDirOf(["--bogus", "--report-dir", "out"], {})).toBe("out");
+  expect(reportDirOf(["--report-dir=out2"], {})).toBe("out2");
+  expect(reportDirOf([], { CONFORMANCE_REPORT_DIR: "env-dir" })).toBe("env-dir");
+  expect(reportDirOf(["--bogus"], {})).toBe(DEFAULTS.reportDir);
 });
 
 describe("the stream-error header (SSE-6)", () => {

@@ -56,6 +56,11 @@ const baseUrl = z
   .string()
   .trim()
   .superRefine((value, ctx) => {
+    // An unset CI variable often arrives as an empty string: never a reason to test the embedded fake instead.
+    if (value === "") {
+      ctx.addIssue({ code: "custom", message: "is empty: give the service's base URL, or leave it out (unset) to run against the embedded fake" });
+      return;
+    }
     let url: URL;
     try {
       url = new URL(value);
@@ -223,8 +228,8 @@ export const OPTIONS: readonly OptionSpec[] = [
   { key: "exclude", flag: "exclude", env: "CONFORMANCE_EXCLUDE", type: "string", multiple: true, value: "GLOB", help: "leave out requirements matching the glob (repeatable or comma list); reported as skipped by choice" },
   { key: "rerunFailed", flag: "rerun-failed", env: "CONFORMANCE_RERUN_FAILED", type: "string", value: "FILE", help: "run only what failed, warned or was inconclusive in that conformance.json" },
   { key: "strict", flag: "strict", env: "CONFORMANCE_STRICT", type: "boolean", help: "a failed SHOULD fails the run" },
-  { key: "reportDir", flag: "report-dir", env: "CONFORMANCE_REPORT_DIR", type: "string", value: "DIR", help: `where junit.xml and conformance.json go (default ${DEFAULTS.reportDir})` },
-  { key: "checksDir", flag: "checks-dir", env: "CONFORMANCE_CHECKS_DIR", type: "string", value: "DIR", help: `directory of *.check.ts files (default ${DEFAULTS.checksDir})` },
+  { key: "reportDir", flag: "report-dir", env: "CONFORMANCE_REPORT_DIR", type: "string", value: "DIR", help: `where conformance.json, junit.xml and report.html go, also when the run stops with exit 2 (default ${DEFAULTS.reportDir})` },
+  { key: "checksDir", flag: "checks-dir", env: "CONFORMANCE_CHECKS_DIR", type: "string", value: "DIR", help: "directory of *.check.ts files to run instead of the suite's own checks (the default)" },
   { key: "baseline", flag: "baseline", env: "CONFORMANCE_BASELINE", type: "string", value: "FILE", help: "JSON file of known failures that do not fail the run (see docs/USING.md)" },
   { key: "fakeOptions", flag: "fake-option", env: undefined, type: "string", multiple: true, value: "NAME=VALUE", help: "option for the embedded fake (repeatable; VALUE is JSON or a string), e.g. --fake-option seed=7" },
   { key: "help", flag: "help", env: undefined, type: "boolean", help: "print this help" },
@@ -271,6 +276,37 @@ export function validateConfig(input: ConformanceInput): ConfigResult {
   };
 }
 
+/**
+ * The same key for both keys, or the same agent for both agents, would make the scope checks
+ * compare an identity with itself and blame the service: a setup error, named before anything
+ * is sent (keys are compared, never printed).
+ */
+export function sameIdentityErrors(input: ConformanceInput): string[] {
+  const same = (a: unknown, b: unknown) => typeof a === "string" && typeof b === "string" && a.trim() !== "" && a.trim() === b.trim();
+  const errors: string[] = [];
+  if (same(input.apiKey, input.otherApiKey)) {
+    errors.push("--api-key and --other-api-key (CONFORMANCE_API_KEY, CONFORMANCE_OTHER_API_KEY) are the same key: --other-api-key must be a key whose scope excludes the first key's conversations, e.g. another channel's");
+  }
+  if (same(input.agentId, input.otherAgentId)) {
+    errors.push("--agent-id and --other-agent-id (CONFORMANCE_AGENT_ID, CONFORMANCE_OTHER_AGENT_ID) name the same agent: --other-agent-id must be a second agent the same key can use");
+  }
+  return errors;
+}
+
+/**
+ * Where the reports go, read from raw arguments and the environment without validating them:
+ * a usage error still leaves its reports there (the default when the flag cannot be read).
+ */
+export function reportDirOf(argv: readonly string[], env: NodeJS.ProcessEnv): string {
+  let fromFlag: string | undefined;
+  argv.forEach((arg, i) => {
+    if (arg.startsWith("--report-dir=")) fromFlag = arg.slice("--report-dir=".length);
+    else if (arg === "--report-dir" && argv[i + 1] !== undefined && !argv[i + 1]?.startsWith("--")) fromFlag = argv[i + 1];
+  });
+  const chosen = fromFlag ?? env["CONFORMANCE_REPORT_DIR"];
+  return chosen !== undefined && chosen.trim() !== "" ? chosen : DEFAULTS.reportDir;
+}
+
 /** Flags > environment > defaults. Unknown flags and stray arguments are errors. */
 export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): ConfigResult {
   const parseOptions: Record<string, { type: "string" | "boolean"; multiple?: boolean }> = {};
@@ -297,6 +333,7 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Co
     const fromEnv = o.env === undefined ? undefined : env[o.env];
     if (fromFlag !== undefined) merged[o.key] = fromFlag;
     else if (fromEnv !== undefined && fromEnv !== "") merged[o.key] = fromEnv;
+    else if (o.key === "baseUrl" && fromEnv !== undefined) errors.push(`${o.env} is set but empty: set it to the service's base URL, or unset it to run against the embedded fake`);
   }
   if (errors.length > 0) return { ok: false, errors };
   return validateConfig(merged as ConformanceInput);
@@ -306,10 +343,13 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Co
 export function usage(): string {
   const lines = [
     "Usage: agent-conformance [options]",
+    "       agent-conformance proxy --upstream URL [options]   judge live traffic between a client and a service",
+    "       agent-conformance judge FILE.har [options]         judge recorded traffic (HAR)",
     "",
     "Runs the conformance suite of the Conversational Agent Service against --base-url,",
     "or against the embedded reference fake when no base URL is given.",
     "Every option can also come from its environment variable; a flag wins.",
+    "`agent-conformance proxy --help` and `agent-conformance judge --help` list the options of the other two.",
     "",
     "Options:",
   ];
@@ -324,6 +364,7 @@ export function usage(): string {
     "              base URL wrong, not this API, agent unknown), target unreachable, harness error,",
     "              or no test ran;",
     "            3 no MUST failed, but a MUST was skipped or inconclusive that you did not exclude.",
+    "conformance.json's result follows the exit code: pass 0, fail 1, error 2, incomplete 3.",
   );
   return lines.join("\n");
 }

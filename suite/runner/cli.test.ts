@@ -42,17 +42,40 @@ describe.concurrent("agent-conformance", { timeout: SPAWN_LIMIT_MS + 5_000 }, ()
     expect(run.output).toContain("Usage: agent-conformance");
   });
 
-  test("a bad flag exits 2 with a message", async () => {
-    const run = await runCli(["--concurrency", "none"]);
-    expect(run.code).toBe(2);
-    expect(run.output).toContain("--concurrency (or CONFORMANCE_CONCURRENCY): must be a whole number");
+  test("--help names the proxy and judge subcommands", async () => {
+    const run = await runCli(["--help"]);
+    expect(run.output).toContain("agent-conformance proxy --upstream URL");
+    expect(run.output).toContain("agent-conformance judge FILE.har");
   });
 
-  test("an unreachable target from the environment exits 2 without printing the key", async () => {
-    const run = await runCli([], { CONFORMANCE_BASE_URL: await closedPortUrl(), CONFORMANCE_API_KEY: KEY, CONFORMANCE_AGENT_ID: "a" });
+  test("a bad flag exits 2 with a message, and still writes the reports with result error", async ({ onTestFinished }) => {
+    const reports = await tempDir("conformance-reports-", onTestFinished);
+    const run = await runCli(["--concurrency", "none", "--bogus", "--report-dir", reports]);
+    expect(run.code).toBe(2);
+    expect(run.output).toContain("--bogus");
+    const report = JSON.parse(await readFile(join(reports, "conformance.json"), "utf8")) as { result: string; diagnosis: string };
+    expect(report).toMatchObject({ result: "error", diagnosis: expect.stringContaining("--bogus") });
+    expect(await readFile(join(reports, "junit.xml"), "utf8")).toContain('errors="1"');
+    expect(await readFile(join(reports, "report.html"), "utf8")).toContain("<strong>ERROR</strong>");
+  });
+
+  test("an empty CONFORMANCE_BASE_URL exits 2 naming it, instead of testing the embedded fake", async ({ onTestFinished }) => {
+    const reports = await tempDir("conformance-reports-", onTestFinished);
+    const run = await runCli([], { CONFORMANCE_BASE_URL: "", CONFORMANCE_API_KEY: KEY, CONFORMANCE_REPORT_DIR: reports });
+    expect(run.code).toBe(2);
+    expect(run.output).toContain("CONFORMANCE_BASE_URL is set but empty");
+    expect(run.output).not.toContain(KEY);
+  });
+
+  test("an unreachable target from the environment exits 2 without printing the key", async ({ onTestFinished }) => {
+    const reports = await tempDir("conformance-reports-", onTestFinished);
+    const run = await runCli([], { CONFORMANCE_BASE_URL: await closedPortUrl(), CONFORMANCE_API_KEY: KEY, CONFORMANCE_AGENT_ID: "a", CONFORMANCE_REPORT_DIR: reports });
     expect(run.code).toBe(2);
     expect(run.output).toContain("ECONNREFUSED");
     expect(run.output).not.toContain(KEY);
+    const report = await readFile(join(reports, "conformance.json"), "utf8");
+    expect(JSON.parse(report)).toMatchObject({ result: "error", diagnosis: expect.stringContaining("ECONNREFUSED") });
+    expect(report).not.toContain(KEY);
   });
 
   test("a MUST left unjudged exits 3, and the output says which", async ({ onTestFinished }) => {

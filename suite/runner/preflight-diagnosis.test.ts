@@ -30,8 +30,9 @@ async function run(input: ConformanceInput) {
   const stdout: string[] = [];
   const stderr: string[] = [];
   const outcome = await runConformance({ ...input, reportDir }, { progress: false, print: (l) => stdout.push(l), printError: (l) => stderr.push(l) });
-  const reports = await Promise.all((await readdir(reportDir)).map((name) => readFile(join(reportDir, name), "utf8")));
-  for (const text of [...stdout, ...stderr, ...reports]) {
+  const names = await readdir(reportDir);
+  const reports: Record<string, string> = Object.fromEntries(await Promise.all(names.map(async (name) => [name, await readFile(join(reportDir, name), "utf8")] as const)));
+  for (const text of [...stdout, ...stderr, ...Object.values(reports)]) {
     for (const secret of SECRETS) expect(text).not.toContain(secret);
   }
   return { ...outcome, stdout, stderr, reports };
@@ -42,7 +43,12 @@ async function expectDiagnosis(input: ConformanceInput, line: string): Promise<v
   expect(result.exitCode, result.stderr.join("\n")).toBe(2);
   expect(result.stderr).toEqual([`agent-conformance: ${line}`]);
   expect(result.stdout).toEqual([]);
-  expect(result.reports).toEqual([]);
+  // The reports a CI step uploads: all three, with result "error" and the diagnosis.
+  expect(Object.keys(result.reports).sort()).toEqual(["conformance.json", "junit.xml", "report.html"]);
+  const json = JSON.parse(result.reports["conformance.json"] ?? "{}") as { result?: string; diagnosis?: string };
+  expect(json).toMatchObject({ result: "error", diagnosis: line });
+  expect(result.reports["junit.xml"]).toContain('errors="1"');
+  expect(result.reports["report.html"]).toContain("<strong>ERROR</strong>");
 }
 
 test("a wrong API key", async () => {

@@ -21,7 +21,9 @@ interface Captured extends RunOutcome {
 
 async function run(input: ConformanceInput): Promise<Captured> {
   const lines: string[] = [];
-  const outcome = await runConformance(input, { progress: false, print: (l) => lines.push(l), printError: (l) => lines.push(l) });
+  // A run that stops with exit 2 writes its reports too: never into the repository's reports/.
+  const reportDir = input.reportDir ?? await tempDir("conformance-run-");
+  const outcome = await runConformance({ ...input, reportDir }, { progress: false, print: (l) => lines.push(l), printError: (l) => lines.push(l) });
   return { ...outcome, output: lines.join("\n"), lines };
 }
 
@@ -62,6 +64,35 @@ describe("exit 2 before any check runs", () => {
     const result = await run({ checksDir: "/nonexistent/checks" });
     expect(result.exitCode).toBe(2);
     expect(result.output).toContain("no such directory");
+  });
+
+  test("a usage error still writes the three reports, with result error and the diagnosis", async () => {
+    const reportDir = await tempDir("conformance-usage-");
+    const result = await run({ baseUrl: "http://127.0.0.1:9", apiKey: KEY, reportDir });
+    expect(result.exitCode).toBe(2);
+    const report = await readReport(reportDir);
+    expect(report.result).toBe("error");
+    expect(report.diagnosis).toBe("--agent-id (or CONFORMANCE_AGENT_ID): is required with --base-url");
+    expect(report.target).toBe("http://127.0.0.1:9");
+    expect(await readFile(join(reportDir, "junit.xml"), "utf8")).toContain("is required with --base-url");
+    expect(await readFile(join(reportDir, "report.html"), "utf8")).toContain("<title>Conformance ERROR: http://127.0.0.1:9</title>");
+    for (const name of ["conformance.json", "junit.xml", "report.html"]) expect(await readFile(join(reportDir, name), "utf8")).not.toContain(KEY);
+  });
+
+  test("the same key for --api-key and --other-api-key, or the same agent for both agent flags: one line naming the flags", async () => {
+    const sameKey = await run({ ...live("http://127.0.0.1:9"), otherApiKey: KEY });
+    expect(sameKey.exitCode).toBe(2);
+    expect(sameKey.lines).toEqual([expect.stringMatching(/^agent-conformance: --api-key and --other-api-key .* are the same key: /)]);
+    expect(sameKey.output).not.toContain(KEY);
+    const sameAgent = await run({ ...live("http://127.0.0.1:9"), otherAgentId: " agent-x" });
+    expect(sameAgent.exitCode).toBe(2);
+    expect(sameAgent.lines).toEqual([expect.stringMatching(/^agent-conformance: --agent-id and --other-agent-id .* name the same agent: /)]);
+  });
+
+  test("an empty base URL is an error naming it, not a run against the embedded fake", async () => {
+    const result = await run({ baseUrl: "" });
+    expect(result.exitCode).toBe(2);
+    expect(result.output).toContain("--base-url (or CONFORMANCE_BASE_URL): is empty");
   });
 
   test("fake options the embedded fake refuses", async () => {
@@ -113,7 +144,12 @@ describe("runs that reach the checks", () => {
     const result = await run({ ...live(server.url), checksDir: await checksDir(PASSING_MUST), reportDir: reports });
     expect(result.exitCode, result.output).toBe(3);
     const report = await readReport(reports);
-    expect(report.result).toBe("pass");
+    expect(report.result).toBe("incomplete");
+    // junit.xml says so too: every unjudged MUST is a skipped test case, with why.
+    const junit = await readFile(join(reports, "junit.xml"), "utf8");
+    expect(junit).toMatch(/<testcase classname="not judged" name="\[SCOPE-3\] MUST [^"]*" time="0">\s*<skipped message="SCOPE-3 skipped: needs --other-api-key"\/>/);
+    expect(junit).toContain('<skipped message="needs --other-api-key"/>');
+    expect(await readFile(join(reports, "report.html"), "utf8")).toContain("<title>Conformance INCOMPLETE: ");
     // Every MUST but the two that passed: two skipped by their checks, the rest with no check here.
     const judged = ["RESP-1", "DEL-2"];
     const expected = REQUIREMENTS.filter((r) => r.family !== "client" && r.level === "MUST" && !judged.includes(r.id)).map((r) => r.id);

@@ -13,7 +13,7 @@ import { join, resolve } from "node:path";
 import { REQUIREMENTS } from "../../requirements/catalog.ts";
 import { Semaphore } from "../harness/budget.ts";
 import { createClient, createPool } from "../harness/client.ts";
-import { DEFAULTS, FAKE_IDENTITIES, PROFILE_MAX_CREATES, validateConfig, type ConformanceConfig, type ConformanceInput } from "../harness/config.ts";
+import { DEFAULTS, FAKE_IDENTITIES, PROFILE_MAX_CREATES, sameIdentityErrors, validateConfig, type ConformanceConfig, type ConformanceInput } from "../harness/config.ts";
 import { appendJournal, readJournal } from "../harness/journal.ts";
 import { displayUrl, Redactor } from "../harness/redact.ts";
 import type { ConformanceReport } from "../harness/report-types.ts";
@@ -24,6 +24,8 @@ import { loadBaseline, type Baseline } from "./baseline.ts";
 import { exitCodeOf, type ReportContext } from "./build-report.ts";
 import { cleanupConversations, journalTotals } from "./cleanup.ts";
 import { ConformanceReporter } from "./conformance-reporter.ts";
+import { errorReport, writeErrorReports, type ErrorReportFacts } from "./error-report.ts";
+import { addVerdictsToJunit } from "./junit-verdicts.ts";
 import { summaryLines } from "./console-summary.ts";
 import { EMBEDDED_STREAM_ERROR_HEADER, startEmbeddedFake, type EmbeddedFake } from "./embedded-fake.ts";
 import { preflight } from "./preflight.ts";
@@ -62,6 +64,18 @@ function progressSink(progress: boolean | ProgressSink, redactor: Redactor): Pro
   if (progress === false) return undefined;
   if (progress === true) return stdoutSink((text) => redactor.scrub(text));
   return { live: progress.live, write: (text) => progress.write(redactor.scrub(text)) };
+}
+
+/** The secrets of an input not validated yet, so that even a usage error never prints them. */
+function secretsOf(input: ConformanceInput): string[] {
+  const headers = input.headers;
+  const headerValues = typeof headers === "object" && headers !== null && !Array.isArray(headers) ? Object.values(headers) : [];
+  return [input.apiKey, input.otherApiKey, ...headerValues].filter((v): v is string => typeof v === "string" && v.trim() !== "");
+}
+
+/** What a report can say of the target before the configuration is valid. */
+function targetOfInput(input: ConformanceInput): string {
+  return typeof input.baseUrl === "string" && input.baseUrl.trim() !== "" ? displayUrl(input.baseUrl.trim()) : "the embedded fake";
 }
 
 function newRunId(): string {
@@ -116,16 +130,27 @@ export async function runConformance(input: ConformanceInput, options: RunOption
   const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
   const printError = options.printError ?? ((line: string) => process.stderr.write(`${line}\n`));
   const cwd = options.cwd ?? process.cwd();
-  let redactor = new Redactor([]);
-  const usageError = (lines: string[]): RunOutcome => {
-    for (const line of lines) printError(redactor.scrub(`agent-conformance: ${line}`));
+  let redactor = new Redactor(secretsOf(input));
+  // Known before the configuration is valid, so that even a usage error leaves its reports.
+  let reportDir = resolve(cwd, typeof input.reportDir === "string" && input.reportDir.trim() !== "" ? input.reportDir : DEFAULTS.reportDir);
+  let errorFacts: Omit<ErrorReportFacts, "diagnosis"> = { target: targetOfInput(input) };
+  /** Exit 2 before any verdict: the lines on stderr, and reports with result "error". */
+  const usageError = async (lines: string[], hint = false): Promise<RunOutcome> => {
+    const diagnosis = lines.map((line) => redactor.scrub(line));
+    for (const line of diagnosis) printError(`agent-conformance: ${line}`);
+    if (hint) printError("agent-conformance: run with --help for usage");
+    const unwritten = await writeErrorReports(reportDir, errorReport({ ...errorFacts, diagnosis }));
+    if (unwritten !== undefined) printError(redactor.scrub(`agent-conformance: the reports were not written to ${reportDir}: ${unwritten}`));
     return { exitCode: 2, report: undefined };
   };
 
+  const sameIdentities = sameIdentityErrors(input);
+  if (sameIdentities.length > 0) return usageError(sameIdentities);
   const validated = validateConfig(input);
-  if (!validated.ok) return usageError([...validated.errors, "run with --help for usage"]);
+  if (!validated.ok) return usageError(validated.errors, true);
   const config = validated.config;
   redactor = new Redactor([config.apiKey, config.otherApiKey, ...Object.values(config.headers)]);
+  errorFacts = { ...errorFacts, strict: config.strict };
 
   const unmatched = unmatchedGlobs(config.only);
   if (unmatched.length > 0) return usageError(unmatched.map((glob) => `--only ${glob} selects no requirement`));
@@ -151,7 +176,7 @@ export async function runConformance(input: ConformanceInput, options: RunOption
   if (!existsSync(checksDir) || !statSync(checksDir).isDirectory()) {
     return usageError([`--checks-dir ${config.checksDir}: no such directory`]);
   }
-  const reportDir = resolve(cwd, config.reportDir);
+  reportDir = resolve(cwd, config.reportDir);
 
   let baseline: Baseline | undefined;
   if (config.baseline !== undefined) {
@@ -168,12 +193,13 @@ export async function runConformance(input: ConformanceInput, options: RunOption
       try {
         fake = await startEmbeddedFake(config.fakeOptions);
       } catch (error) {
-        return usageError([`could not start the embedded fake: ${error instanceof Error ? error.message : String(error)}`]);
+        return await usageError([`could not start the embedded fake: ${error instanceof Error ? error.message : String(error)}`]);
       }
     }
     const { settings, describe } = resolveTarget(config, config.baseUrl ?? fake?.url ?? "", fake !== undefined);
     const runRedactor = new Redactor([settings.primary.apiKey, settings.otherKey?.apiKey, ...Object.values(settings.headers)]);
     redactor = runRedactor;
+    errorFacts = { ...errorFacts, target: describe, runId: settings.runId, seed: settings.seed, creates: { budget: settings.maxCreates, spent: 0 } };
 
     pool = createPool(settings.baseUrl, settings.concurrency, settings.requestTimeoutMs);
     const client: ServiceClient = createClient({
@@ -201,7 +227,7 @@ export async function runConformance(input: ConformanceInput, options: RunOption
       otherKey: settings.otherKey,
       creates: ownFake ? 0 : settings.maxCreates,
     });
-    if (!checked.ok) return usageError([checked.reason]);
+    if (!checked.ok) return await usageError([checked.reason]);
 
     journalDir = await mkdtemp(join(tmpdir(), "agent-conformance-"));
     const journalPath = join(journalDir, "journal.jsonl");
@@ -250,12 +276,17 @@ export async function runConformance(input: ConformanceInput, options: RunOption
         redactor: runRedactor,
       });
     } catch (error) {
-      return usageError([`the test runner failed: ${error instanceof Error ? error.message : String(error)}`]);
+      return await usageError([`the test runner failed: ${error instanceof Error ? error.message : String(error)}`]);
     }
 
     const built = reporter.built;
     if (built === undefined) {
-      return usageError([`no report was produced: ${reporter.failure ?? "the test runner did not finish the run"}`]);
+      return await usageError([`no report was produced: ${reporter.failure ?? "the test runner did not finish the run"}`]);
+    }
+    try {
+      await addVerdictsToJunit(join(reportDir, "junit.xml"), built.report);
+    } catch (error) {
+      printError(redactor.scrub(`agent-conformance: junit.xml was not completed: ${error instanceof Error ? error.message : String(error)}`));
     }
     try {
       const { writeHtmlReport } = await import("../report/html.ts");
