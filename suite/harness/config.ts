@@ -226,7 +226,7 @@ export const OPTIONS: readonly OptionSpec[] = [
   { key: "runs", flag: "runs", env: "CONFORMANCE_RUNS", type: "string", value: "N", help: `cap on fast-check runs per property (default ${DEFAULTS.runs})` },
   { key: "only", flag: "only", env: "CONFORMANCE_ONLY", type: "string", multiple: true, value: "GLOB", help: "run only requirements matching the glob (repeatable or comma list: SSE-*,IDEM-1)" },
   { key: "exclude", flag: "exclude", env: "CONFORMANCE_EXCLUDE", type: "string", multiple: true, value: "GLOB", help: "leave out requirements matching the glob (repeatable or comma list); reported as skipped by choice" },
-  { key: "rerunFailed", flag: "rerun-failed", env: "CONFORMANCE_RERUN_FAILED", type: "string", value: "FILE", help: "run only what failed, warned or was inconclusive in that conformance.json" },
+  { key: "rerunFailed", flag: "rerun-failed", env: "CONFORMANCE_RERUN_FAILED", type: "string", value: "FILE", help: "run only what failed, warned or was inconclusive in that conformance.json, and the MUSTs it skipped that you had not excluded" },
   { key: "strict", flag: "strict", env: "CONFORMANCE_STRICT", type: "boolean", help: "a failed SHOULD fails the run" },
   { key: "reportDir", flag: "report-dir", env: "CONFORMANCE_REPORT_DIR", type: "string", value: "DIR", help: `where conformance.json, junit.xml and report.html go, also when the run stops with exit 2 (default ${DEFAULTS.reportDir})` },
   { key: "checksDir", flag: "checks-dir", env: "CONFORMANCE_CHECKS_DIR", type: "string", value: "DIR", help: "directory of *.check.ts files to run instead of the suite's own checks (the default)" },

@@ -6,7 +6,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { sampleReport } from "../report/sample-report.ts";
+import { incompleteSampleReport, sampleReport } from "../report/sample-report.ts";
 import { loadRerun, rerunIds } from "./rerun.ts";
 import { tempDir } from "./test-fixtures.ts";
 
@@ -15,18 +15,36 @@ const report = (statuses: Record<string, string>) => ({
 });
 
 describe("what is run again", () => {
-  test("the requirements that failed, warned or were inconclusive, in the report's order", () => {
+  test("the requirements that failed, warned or were inconclusive, and skipped MUSTs, in the report's order", () => {
     const json = report({ "AUTH-1": "pass", "AUTH-2": "warn", "RESP-1": "fail", "RESP-2": "skip", "SSE-1": "inconclusive", "LIST-1": "pass" });
-    expect(rerunIds("c.json", json)).toEqual({ ok: true, ids: ["AUTH-2", "RESP-1", "SSE-1"] });
+    expect(rerunIds("c.json", json)).toEqual({ ok: true, ids: ["AUTH-2", "RESP-1", "RESP-2", "SSE-1"] });
+  });
+
+  test("a MUST skipped without the user excluding it is run again; one the user excluded or baselined, or a skipped SHOULD, is not", () => {
+    const json = {
+      requirements: [
+        { id: "SCOPE-3", status: "skip" },
+        { id: "SCOPE-1", status: "skip", excluded: true },
+        { id: "DEL-2", status: "skip", baselined: true },
+        { id: "AUTH-2", status: "skip" },
+        { id: "LIST-1", status: "pass" },
+      ],
+    };
+    expect(rerunIds("c.json", json)).toEqual({ ok: true, ids: ["SCOPE-3"] });
+  });
+
+  test("an incomplete run's report reruns its unjudged MUSTs", () => {
+    expect(rerunIds("c.json", incompleteSampleReport())).toEqual({ ok: true, ids: ["LIST-1", "SCOPE-3"] });
   });
 
   test("a whole conformance.json is read, whatever else it holds", () => {
-    // The sample has a failed IDEM-3 and SSE-3 and a warned AUTH-2.
-    expect(rerunIds("c.json", sampleReport())).toEqual({ ok: true, ids: ["AUTH-2", "IDEM-3", "SSE-3"] });
+    // The sample has a failed IDEM-3 and SSE-3, a warned AUTH-2 and a skipped SCOPE-3.
+    expect(rerunIds("c.json", sampleReport())).toEqual({ ok: true, ids: ["AUTH-2", "IDEM-3", "SSE-3", "SCOPE-3"] });
   });
 
-  test("a report where everything passed or was skipped leaves nothing to run", () => {
-    expect(rerunIds("c.json", report({ "AUTH-1": "pass", "RESP-2": "skip" }))).toEqual({ ok: true, ids: [] });
+  test("a report where everything passed or was skipped by the user's choice leaves nothing to run", () => {
+    const json = { requirements: [{ id: "AUTH-1", status: "pass" }, { id: "RESP-2", status: "skip", excluded: true }, { id: "AUTH-2", status: "skip" }] };
+    expect(rerunIds("c.json", json)).toEqual({ ok: true, ids: [] });
   });
 
   test.each([

@@ -1,7 +1,9 @@
 /**
  * `--rerun-failed FILE`: the requirements an earlier conformance.json reported as failed,
- * warned or inconclusive, which become the run's selection. A file that cannot be read, is not
- * JSON or is not a conformance report stops the run before it starts (exit 2).
+ * warned or inconclusive, and the MUSTs it skipped without the user leaving them out (the ones
+ * that made it incomplete, e.g. for a missing setting since given), which become the run's
+ * selection. A file that cannot be read, is not JSON or is not a conformance report stops the
+ * run before it starts (exit 2).
  */
 
 import { z } from "zod";
@@ -16,8 +18,16 @@ const PreviousReportSchema = z.object({
   requirements: z.array(z.object({
     id: z.string(),
     status: z.enum(["pass", "fail", "warn", "skip", "inconclusive"]),
+    excluded: z.boolean().optional(),
+    baselined: z.boolean().optional(),
   })),
 });
+
+type PreviousRequirement = z.infer<typeof PreviousReportSchema>["requirements"][number];
+
+/** A skipped MUST the user did not leave out (--only, --exclude, --profile, a baseline entry): it was never judged. */
+const unjudgedMust = (r: PreviousRequirement) =>
+  r.status === "skip" && r.excluded !== true && r.baselined !== true && requirementById(r.id)?.level === "MUST";
 
 export type RerunLoad = { ok: true; ids: string[] } | { ok: false; error: string };
 
@@ -25,7 +35,7 @@ export type RerunLoad = { ok: true; ids: string[] } | { ok: false; error: string
 export function rerunIds(file: string, json: unknown): RerunLoad {
   const parsed = PreviousReportSchema.safeParse(json);
   if (!parsed.success) return { ok: false, error: `--rerun-failed ${file}: not a conformance.json:\n${z.prettifyError(parsed.error)}` };
-  const ids = parsed.data.requirements.filter((r) => RERUN.has(r.status)).map((r) => r.id);
+  const ids = parsed.data.requirements.filter((r) => RERUN.has(r.status) || unjudgedMust(r)).map((r) => r.id);
   // A report of another suite version may name a requirement this one does not judge.
   const unknown = ids.filter((id) => requirementById(id) === undefined);
   if (unknown.length > 0) return { ok: false, error: `--rerun-failed ${file}: names requirement(s) this suite's catalog does not have: ${unknown.join(", ")}` };

@@ -161,7 +161,7 @@ export async function runConformance(input: ConformanceInput, options: RunOption
     const ids = rerun.ids.filter((id) => isSelected(id, config.only));
     if (ids.length === 0) {
       const why = rerun.ids.length === 0
-        ? `no requirement failed, warned or was inconclusive in ${config.rerunFailed}`
+        ? `no requirement failed, warned or was inconclusive, and no MUST was left unjudged, in ${config.rerunFailed}`
         : `--only selects none of ${rerun.ids.join(", ")}`;
       print(`agent-conformance: nothing to rerun: ${why}`);
       return { exitCode: 0, report: undefined };

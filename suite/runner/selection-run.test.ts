@@ -105,14 +105,29 @@ describe("--rerun-failed", () => {
     expect(narrowed.report?.requirements.filter((r) => r.excluded !== true).map((r) => [r.id, r.status])).toEqual([["AUTH-2", "warn"]]);
   });
 
+  test("a MUST the earlier run skipped for a missing setting is judged once the setting is given", async () => {
+    const server = await tinyTarget();
+    const cwd = await tempDir("conformance-rerun-");
+    const checks = await checksDir(PASSING_DELETE);
+    const first = await run({ ...live(server.url), checksDir: checks, reportDir: "first", only: ["DEL-2", "SCOPE-1"] }, cwd);
+    expect(first.exitCode, first.output).toBe(3);
+    const rerun = await run({ ...live(server.url), checksDir: checks, reportDir: "rerun", rerunFailed: "first/conformance.json" }, cwd);
+    expect(rerun.output).not.toContain("nothing to rerun");
+    const report = await readReport(join(cwd, "rerun"));
+    // SCOPE-1 was selected again (no check here covers it, so it stays unjudged); DEL-2 passed and is left out.
+    expect(report.requirements.find((r) => r.id === "SCOPE-1")).toMatchObject({ status: "skip", reason: "no check covers this requirement" });
+    expect(report.requirements.find((r) => r.id === "DEL-2")).toMatchObject({ excluded: true });
+    expect(rerun.exitCode, rerun.output).toBe(2);
+  });
+
   test("when nothing failed, warned or was inconclusive it says so and exits 0 without running", async () => {
     const server = await tinyTarget();
     const cwd = await tempDir("conformance-rerun-");
-    await writeFile(join(cwd, "passed.json"), JSON.stringify({ requirements: [{ id: "DEL-2", status: "pass" }, { id: "SSE-1", status: "skip" }] }));
+    await writeFile(join(cwd, "passed.json"), JSON.stringify({ requirements: [{ id: "DEL-2", status: "pass" }, { id: "SSE-1", status: "skip", excluded: true }] }));
     const result = await run({ ...live(server.url), checksDir: await checksDir(PASSING_DELETE), rerunFailed: "passed.json" }, cwd);
     expect(result.exitCode).toBe(0);
     expect(result.report).toBeUndefined();
-    expect(result.output).toBe("agent-conformance: nothing to rerun: no requirement failed, warned or was inconclusive in passed.json");
+    expect(result.output).toBe("agent-conformance: nothing to rerun: no requirement failed, warned or was inconclusive, and no MUST was left unjudged, in passed.json");
     expect(server.requests).toEqual([]);
   });
 
