@@ -15,7 +15,7 @@ import { CONSUMER_PACKAGE_JSON, CONSUMER_TS, consumerTsconfig, SMOKE_MJS } from 
 // For the client-testing guide's test, at the end of this file.
 import { relative } from "node:path";
 import { GUIDE, guideFiles, guideTsconfig } from "./consumer-files.ts";
-import { runCommand } from "./command.ts";
+import { runCommand, type CommandResult } from "./command.ts";
 import { expectStopped, startFake } from "./fake-launcher.ts";
 import { stagePackage } from "./stage.ts";
 
@@ -30,6 +30,7 @@ const FAKE_LIMIT_MS = 45_000;
 let work: string | undefined;
 let app = "";
 let packed: string[] = [];
+let publishDryRun: CommandResult | undefined;
 
 afterAll(async () => {
   if (work !== undefined) await rm(work, { recursive: true, force: true });
@@ -41,6 +42,8 @@ beforeAll(async () => {
 
   const build = await runCommand("npm", ["run", "build"], { cwd: stage, timeoutMs: STEP_LIMIT_MS });
   expect(build.code, build.output).toBe(0);
+  // The build ran just above: the dry run need not run it again through prepack.
+  publishDryRun = await runCommand("npm", ["publish", "--dry-run", "--ignore-scripts"], { cwd: stage, timeoutMs: STEP_LIMIT_MS });
 
   const pack = await runCommand("npm", ["pack", "--json", "--pack-destination", work], { cwd: stage, timeoutMs: STEP_LIMIT_MS });
   expect(pack.code, pack.output).toBe(0);
@@ -66,12 +69,24 @@ describe("the tarball", () => {
     const families = (await readdir(join(ROOT, "suite/checks"))).filter((f) => f.endsWith(".check.ts"));
     expect(families.length).toBeGreaterThan(0);
     const expected = [
-      "package.json", "README.md", "docs/USING.md", "fake-server/README.md", "openapi/openapi.json",
+      "package.json", "README.md", "LICENSE", "docs/USING.md", "fake-server/README.md", "openapi/openapi.json",
       "dist/index.js", "dist/index.d.ts", "dist/schemas/index.d.ts", "dist/suite/runner/run.js",
-      "dist/scripts/package/bin/agent-conformance.js", "dist/scripts/package/bin/agent-service-fake.js",
+      "bin/agent-conformance.js", "bin/agent-service-fake.js", "dist/scripts/conformance.js", "dist/scripts/fake.js",
       ...families.map((f) => `dist/suite/checks/${f.replace(/\.ts$/, ".js")}`),
     ];
     for (const path of expected) expect(packed, path).toContain(path);
+  });
+
+  test("holds nothing but what the files list names, beside what npm always adds", () => {
+    const roots = new Set(packed.map((path) => path.split("/")[0]));
+    expect([...roots].sort()).toEqual(["LICENSE", "README.md", "bin", "dist", "docs", "fake-server", "openapi", "package.json"]);
+  });
+
+  test("npm publish --dry-run passes with no warning but the one about not being logged in", () => {
+    expect(publishDryRun?.code, publishDryRun?.output).toBe(0);
+    const warnings = (publishDryRun?.stderr ?? "").split("\n").filter((line) => /^npm warn/i.test(line) && !/logged in/.test(line));
+    expect(warnings).toEqual([]);
+    expect(publishDryRun?.output).toContain("+ agent-service-conformance@");
   });
 
   test("holds no TypeScript sources and no tests", () => {
@@ -91,6 +106,16 @@ describe("installed into an empty project", () => {
       const text = await readFile(join(app, "node_modules/.bin", bin), "utf8");
       expect(text.startsWith("#!/usr/bin/env node\n"), bin).toBe(true);
     }
+  });
+
+  test("its manifest is publishable: not private, licensed, with a repository, keywords and the engines its dependencies need", async () => {
+    const manifest = JSON.parse(await readFile(join(app, "node_modules", NAME, "package.json"), "utf8")) as Record<string, unknown>;
+    expect(manifest["private"]).toBeUndefined();
+    expect(manifest).toMatchObject({ license: "MIT", repository: { type: "git", url: expect.stringMatching(/^git\+https:\/\//) } });
+    expect((manifest["keywords"] as string[]).length).toBeGreaterThan(0);
+    // vite, under vitest, needs ^20.19.0 || >=22.12.0; the package asks for no less.
+    const vite = JSON.parse(await readFile(join(app, "node_modules/vite/package.json"), "utf8")) as { engines: { node: string } };
+    expect(manifest["engines"]).toEqual({ node: vite.engines.node });
   });
 
   test("npx agent-service-fake --port 0 prints where it listens, serves the API, and stops with npx on SIGTERM", async ({ onTestFinished }) => {

@@ -1,0 +1,4 @@
+#!/usr/bin/env node
+// The package's `agent-conformance` bin: the suite's command line, built into dist/ by `npm run build`
+// (prepack). A file of its own, so the bin exists before the build and npm never warns about it.
+import "../dist/scripts/conformance.js";
