@@ -15,7 +15,7 @@ import { Pacer } from "./retry.ts";
 import { timeAllowanceMs } from "./check-timing.ts";
 import { useFixture, type SharedFixture } from "./shared-fixture.ts";
 import { RUN_SETTINGS_KEY, RunSettingsSchema, type RunSettings } from "./run-settings.ts";
-import type { Identity, Target } from "./types.ts";
+import type { Identity, Target, Transcript } from "./types.ts";
 
 export interface WorkerState {
   settings: RunSettings;
@@ -38,6 +38,14 @@ function loadSettings(): RunSettings {
 /** Labels become part of idempotency keys and messages: keep them short and plain. */
 function cleanLabel(label: string): string {
   return label.replace(/[^A-Za-z0-9_.-]+/g, "_").slice(0, 40) || "x";
+}
+
+/** The conversation a DELETE answered 2xx removed, from its URL (…/conversations/ID). */
+function deletedConversationOf(transcript: Transcript): string | undefined {
+  const status = transcript.response?.status;
+  if (transcript.request.method !== "DELETE" || status === undefined || status < 200 || status > 299) return undefined;
+  const match = /\/conversations\/([^/?#]+)$/.exec(URL.canParse(transcript.request.url) ? new URL(transcript.request.url).pathname : "");
+  return match?.[1] === undefined ? undefined : decodeURIComponent(match[1]);
 }
 
 function keyRole(settings: RunSettings, apiKey: string | null): KeyRole {
@@ -82,7 +90,11 @@ function buildState(settings: RunSettings): WorkerState {
           },
         };
       },
-      onExchange: (transcript, stream) => checkScopes.getStore()?.record(transcript, stream),
+      onExchange: (transcript, stream) => {
+        checkScopes.getStore()?.record(transcript, stream);
+        const deleted = deletedConversationOf(transcript);
+        if (deleted !== undefined) appendJournal(settings.journalPath, { type: "deleted", conversationId: deleted, check: checkScopes.getStore()?.title ?? "" });
+      },
       onRetry: (note) => checkScopes.getStore()?.noteRetry(note),
       signal: () => checkScopes.getStore()?.controller.signal,
     },

@@ -1,6 +1,6 @@
 /**
- * The run's journal: the worker that runs the checks appends one JSON line per create and per
- * tracked conversation; the runner reads it after the last check to count spending and to
+ * The run's journal: the worker that runs the checks appends one JSON line per create, per
+ * tracked conversation and per conversation a check deleted; the runner reads it after the last check to count spending and to
  * delete exactly what the run created. Keys are never written: owners are named by role.
  */
 
@@ -19,6 +19,8 @@ export const JournalEntry = z.discriminatedUnion("type", [
     owner: z.object({ agentId: z.string().min(1), key: KeyRole }),
     check: z.string(),
   }),
+  // A conversation a check deleted (2xx): cleanup need not, and a 404 there then means something.
+  z.object({ type: z.literal("deleted"), conversationId: z.string().min(1), check: z.string() }),
 ]);
 export type JournalEntry = z.infer<typeof JournalEntry>;
 

@@ -100,8 +100,12 @@ export interface ConformanceReport {
    */
   incomplete: { id: string; status: "skip" | "inconclusive"; reason: string }[];
   creates: { budget: number; spent: number };
-  /** Conversations the run could not delete at the end: not a conformance verdict. */
-  cleanup: { deleted: number; failed: { conversationId: string; reason: string }[] };
+  /**
+   * Conversations the run could not delete at the end, and those its owner's DELETE answered 404
+   * although the run created them and no check deleted them (often state not shared between
+   * replicas): not a conformance verdict.
+   */
+  cleanup: { deleted: number; failed: { conversationId: string; reason: string }[]; notFound?: string[] };
   /** Failures of the harness itself (as opposed to the target). */
   harnessErrors: string[];
   /** Why a run stopped before any check (result "error"): a usage error or the preflight's diagnosis. */

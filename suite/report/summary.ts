@@ -30,10 +30,13 @@ function incompleteNote(report: ConformanceReport): SafeHtml | null {
 
 function cleanupNote(report: ConformanceReport): SafeHtml | null {
   const { failed } = report.cleanup;
-  if (!failed.length) return null;
+  const notFound = report.cleanup.notFound ?? [];
+  if (!failed.length && !notFound.length) return null;
   return html`<div class="alert cleanup"><h3>Cleanup problems</h3>
-<p>${count(failed.length, "conversation")} created by this run could not be deleted (not a conformance verdict).</p>
-<ul>${failed.map((f) => html`<li><code>${f.conversationId}</code>: ${f.reason}</li>`)}</ul></div>`;
+${failed.length ? html`<p>${count(failed.length, "conversation")} created by this run could not be deleted (not a conformance verdict).</p>
+<ul>${failed.map((f) => html`<li><code>${f.conversationId}</code>: ${f.reason}</li>`)}</ul>` : null}
+${notFound.length ? html`<p>${count(notFound.length, "conversation")} created by this run were not found at cleanup: DELETE as the owner answered 404, though no check had deleted them (state not shared between replicas?).</p>
+<ul>${notFound.map((id) => html`<li><code>${id}</code>: not found at cleanup</li>`)}</ul>` : null}</div>`;
 }
 
 function harnessNote(report: ConformanceReport): SafeHtml | null {
@@ -72,7 +75,7 @@ export function renderSummary(report: ConformanceReport): SafeHtml {
 <dt>Started</dt><dd><time datetime="${report.startedAt}">${report.startedAt}</time></dd>
 <dt>Duration</dt><dd>${formatDuration(report.durationMs)}</dd>
 <dt>Strict</dt><dd>${report.strict ? "yes: SHOULD failures fail the run" : "no: SHOULD failures are warnings"}</dd>
-<dt>Cleanup</dt><dd>${count(cleanup.deleted, "conversation")} deleted${cleanup.failed.length ? `, ${cleanup.failed.length} could not be deleted` : ""}</dd>
+<dt>Cleanup</dt><dd>${count(cleanup.deleted, "conversation")} deleted${cleanup.failed.length ? `, ${cleanup.failed.length} could not be deleted` : ""}${cleanup.notFound?.length ? `, ${cleanup.notFound.length} not found at cleanup` : ""}</dd>
 </dl>
 ${incompleteNote(report)}
 ${baselineNote(report)}

@@ -1,6 +1,7 @@
 /**
- * End-of-run cleanup: delete every conversation the run tracked, as its owner, and nothing
- * else. Failures here are recorded apart from the conformance verdicts.
+ * End-of-run cleanup: delete every conversation the run tracked and no check deleted, as its
+ * owner, and nothing else. Failures, and conversations not found at cleanup, are recorded apart
+ * from the conformance verdicts.
  */
 
 import type { JournalEntry, KeyRole } from "../harness/journal.ts";
@@ -14,17 +15,25 @@ export interface TrackedConversation {
 
 export interface JournalTotals {
   creates: number;
+  /** Conversations to delete at the end: tracked, and not already deleted by a check. */
   tracked: TrackedConversation[];
+  /** Tracked conversations a check already deleted (2xx): gone, and not asked for again. */
+  deletedByChecks: number;
 }
 
 export function journalTotals(entries: readonly JournalEntry[]): JournalTotals {
   let creates = 0;
   const tracked = new Map<string, TrackedConversation>();
+  const deleted = new Set<string>();
   for (const entry of entries) {
     if (entry.type === "create") creates++;
+    else if (entry.type === "deleted") deleted.add(entry.conversationId.toLowerCase());
     else tracked.set(JSON.stringify([entry.conversationId, entry.owner.agentId, entry.owner.key]), { conversationId: entry.conversationId, owner: entry.owner });
   }
-  return { creates, tracked: [...tracked.values()] };
+  const all = [...tracked.values()];
+  const left = all.filter((t) => !deleted.has(t.conversationId.toLowerCase()));
+  const gone = new Set(all.filter((t) => deleted.has(t.conversationId.toLowerCase())).map((t) => t.conversationId.toLowerCase()));
+  return { creates, tracked: left, deletedByChecks: gone.size };
 }
 
 export interface CleanupKeys {
@@ -42,6 +51,7 @@ export async function cleanupConversations(
   concurrency: number,
 ): Promise<ConformanceReport["cleanup"]> {
   const result: ConformanceReport["cleanup"] = { deleted: 0, failed: [] };
+  const notFound: string[] = [];
   let unreachableInARow = 0;
   let next = 0;
 
@@ -64,8 +74,10 @@ export async function cleanupConversations(
     try {
       const response = await client.delete(t.conversationId, { as: owner });
       unreachableInARow = 0;
-      // 404: a check already deleted it, which is what cleanup wanted.
-      if ((response.status >= 200 && response.status < 300) || response.status === 404) result.deleted++;
+      // 404 for a conversation this run created and no check deleted: gone for its owner, but
+      // not deleted here either (often a sign of state not shared between replicas).
+      if (response.status >= 200 && response.status < 300) result.deleted++;
+      else if (response.status === 404) notFound.push(t.conversationId);
       else result.failed.push({ conversationId: t.conversationId, reason: `DELETE answered ${response.status}` });
     } catch (error) {
       if (error instanceof Error && error.name === "HarnessError") unreachableInARow++;
@@ -80,5 +92,5 @@ export async function cleanupConversations(
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, tracked.length)) }, worker));
-  return result;
+  return notFound.length > 0 ? { ...result, notFound } : result;
 }

@@ -110,6 +110,11 @@ export function summaryLines(report: ConformanceReport, reportDir: string): stri
     lines.push(`Cleanup: ${report.cleanup.failed.length} conversation(s) could not be deleted:`,
       ...report.cleanup.failed.map((f) => `  - ${f.conversationId}: ${f.reason}`), "");
   }
+  const notFound = report.cleanup.notFound ?? [];
+  if (notFound.length > 0) {
+    lines.push(`Cleanup: ${notFound.length} conversation(s) this run created were not found at cleanup (DELETE as their owner answered 404; ` +
+      "state not shared between replicas?):", ...notFound.map((id) => `  - ${id}`), "");
+  }
   lines.push(...incompleteLines(report));
   lines.push(
     `Result: ${report.result.toUpperCase()}${report.strict ? " (strict)" : ""} — ${counts.pass} pass, ${counts.fail} fail, ${counts.warn} warn, ${counts.skip} skip, ${counts.inconclusive} inconclusive${baselinedNote(report)}; ` +

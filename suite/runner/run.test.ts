@@ -118,8 +118,11 @@ describe("runs that reach the checks", () => {
     expect(requirement("SCOPE-3")).toMatchObject({ status: "skip", reason: "not selected by --only", excluded: true });
     expect(report.incomplete).toEqual([]);
     expect(report.creates).toEqual({ budget: PROFILE_MAX_CREATES.full, spent: 1 });
-    expect(report.cleanup).toEqual({ deleted: 1, failed: [] });
-    // The create carried run-scoped key and message; cleanup deleted exactly that conversation, as its owner.
+    // The tiny target answers every DELETE 404: the conversation the run created was not found at cleanup, not cleaned up.
+    expect(report.cleanup).toEqual({ deleted: 0, failed: [], notFound: [TINY_CONVERSATION] });
+    expect(result.output).toContain("Cleanup: 1 conversation(s) this run created were not found at cleanup");
+    expect(result.output).toContain("; 0 conversation(s) cleaned up");
+    // The create carried run-scoped key and message; cleanup asked to delete exactly that conversation, as its owner.
     const create = server.requests.find((r) => r.method === "POST");
     expect(create?.headers["idempotency-key"]).toMatch(new RegExp(`^conf-${report.runId}-`));
     expect(create?.body).toContain(`conf-${report.runId}-tiny-`);

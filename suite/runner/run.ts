@@ -244,10 +244,11 @@ export async function runConformance(input: ConformanceInput, options: RunOption
     const finish = async (): Promise<ReportContext> => {
       const journal = readJournal(journalPath);
       const totals = journalTotals(journal.entries);
-      const cleanup = await cleanupConversations(totals.tracked, client, {
+      const swept = await cleanupConversations(totals.tracked, client, {
         primary: settings.primary.apiKey,
         other: settings.otherKey?.apiKey ?? undefined,
       }, settings.concurrency);
+      const cleanup = { ...swept, deleted: swept.deleted + totals.deletedByChecks };
       return {
         target: describe,
         strict: config.strict,
