@@ -1,0 +1,253 @@
+import { describe, expect, test } from "vitest";
+import { judgeHistory } from "./model.ts";
+import { canonicalJson, type CreateOp, type CreateResult, type DeleteOp, type Endpoint, type ListOp, type Op, type Who } from "./operation.ts";
+
+const A = "0b7c6a52-5a3e-4d7e-9a34-6f7c1d2e3f40";
+const B = "1c8d7b63-6b4f-4e8f-8b45-7a8d2e3f4051";
+
+/** A history written by hand: each operation takes 10 ms after the previous one, unless told otherwise. */
+class History {
+  readonly ops: Op[] = [];
+  #clock = 0;
+
+  #times(at?: { start: number; end: number }) {
+    if (at !== undefined) return at;
+    this.#clock += 10;
+    return { start: this.#clock, end: this.#clock + 5 };
+  }
+
+  create(options: {
+    endpoint?: Endpoint; who?: Who; key?: string | null; message: string; continues?: string;
+    answer?: CreateResult | { refused: number } | { unknown: true }; at?: { start: number; end: number }; payloadExtra?: string;
+  }): number {
+    const index = this.ops.length + 1;
+    const body = { message: options.message, ...(options.continues === undefined ? {} : { conversation_id: options.continues }), ...(options.payloadExtra === undefined ? {} : { metadata: { x: options.payloadExtra } }) };
+    const answer = options.answer ?? { conversationId: options.continues ?? A, text: `answer to ${options.message}`, citations: "[]" };
+    const outcome: CreateOp["outcome"] = "refused" in answer ? { type: "refused", status: answer.refused, code: undefined }
+      : "unknown" in answer ? { type: "unknown", status: 500, reason: "500" } : { type: "ok", status: 200, value: answer };
+    this.ops.push({
+      kind: "create", index, ...this.#times(options.at), who: options.who ?? "primary", endpoint: options.endpoint ?? "plain",
+      key: options.key === undefined ? `key-${index}` : options.key, message: options.message,
+      conversationId: options.continues ?? null, payload: canonicalJson(body), outcome,
+    });
+    return index;
+  }
+
+  list(conversationId: string, messages: readonly string[], options: { who?: Who; query?: ListOp["query"]; perExchange?: number; updatedAt?: string; refused?: number; total?: number; at?: { start: number; end: number } } = {}): number {
+    const index = this.ops.length + 1;
+    const items = messages.flatMap((m) => [{ role: "user", content: m }, ...Array.from({ length: (options.perExchange ?? 2) - 1 }, () => ({ role: "assistant", content: `answer to ${m}` }))]);
+    const page = options.query?.page ?? 1;
+    const pageSize = options.query?.pageSize ?? 50;
+    const total = options.total ?? items.length;
+    const shown = items.slice((page - 1) * pageSize, page * pageSize);
+    const outcome: ListOp["outcome"] = options.refused !== undefined ? { type: "refused", status: options.refused, code: "conversation_not_found" } : {
+      type: "ok", status: 200,
+      value: { conversationId, page, pageSize, total, hasMore: page * pageSize < total, items: shown, createdAt: "2026-11-25T10:00:00.000Z", updatedAt: options.updatedAt ?? `2026-11-25T10:00:00.${String(index).padStart(3, "0")}Z` },
+    };
+    this.ops.push({ kind: "list", index, ...this.#times(options.at), who: options.who ?? "primary", conversationId, query: options.query ?? {}, outcome });
+    return index;
+  }
+
+  delete(conversationId: string, options: { who?: Who; status?: number; at?: { start: number; end: number } } = {}): number {
+    const index = this.ops.length + 1;
+    const status = options.status ?? 204;
+    const outcome: DeleteOp["outcome"] = status < 300 ? { type: "ok", status, value: null } : { type: "refused", status, code: "conversation_not_found" };
+    this.ops.push({ kind: "delete", index, ...this.#times(options.at), who: options.who ?? "primary", conversationId, outcome });
+    return index;
+  }
+}
+
+const failuresOf = (h: History) => judgeHistory(h.ops).violations.map((v) => v.requirement);
+
+describe("a conforming history", () => {
+  test("create, continue on either endpoint, list: no violation", () => {
+    const h = new History();
+    h.create({ message: "m1" });
+    h.create({ message: "m2", continues: A, endpoint: "stream" });
+    h.list(A, ["m1", "m2"]);
+    h.list(A, ["m1", "m2"], { query: { page: 2, pageSize: 1 } });
+    h.list(A, ["m1", "m2"], { query: { pageSize: 3 } });
+    expect(failuresOf(h)).toEqual([]);
+  });
+
+  test("three messages per exchange, newest first, are the service's choice", () => {
+    const h = new History();
+    h.create({ message: "m1" });
+    h.create({ message: "m2", continues: A });
+    const items = (ms: string[]) => ms;
+    h.list(A, items(["m2", "m1"]), { perExchange: 3 });
+    h.create({ message: "m3", continues: A });
+    h.list(A, ["m3", "m2", "m1"], { perExchange: 3 });
+    expect(failuresOf(h)).toEqual([]);
+  });
+
+  test("two overlapping continuations may take effect in either order", () => {
+    const h = new History();
+    h.create({ message: "m1" });
+    h.create({ message: "m2", continues: A, at: { start: 100, end: 130 } });
+    h.create({ message: "m3", continues: A, endpoint: "stream", at: { start: 105, end: 120 } });
+    h.list(A, ["m1", "m3", "m2"], { at: { start: 200, end: 205 } });
+    expect(failuresOf(h)).toEqual([]);
+  });
+
+  test("an exchange with an unknown outcome may be listed or not", () => {
+    for (const listed of [["m1"], ["m1", "m2"]]) {
+      const h = new History();
+      h.create({ message: "m1" });
+      h.create({ message: "m2", continues: A, answer: { unknown: true } });
+      h.list(A, listed);
+      expect(failuresOf(h)).toEqual([]);
+    }
+  });
+
+  test("a replay after later turns returns the first result and changes nothing", () => {
+    const h = new History();
+    h.create({ message: "m1", key: "k1" });
+    h.create({ message: "m2", continues: A });
+    h.create({ message: "m1", key: "k1", endpoint: "stream" });
+    h.list(A, ["m1", "m2"]);
+    expect(failuresOf(h)).toEqual([]);
+  });
+
+  test("a delete overlapping an exchange may come after it; the conversation stays gone", () => {
+    const h = new History();
+    h.create({ message: "m1" });
+    h.create({ message: "m2", continues: A, endpoint: "stream", at: { start: 100, end: 150 } });
+    h.delete(A, { at: { start: 110, end: 115 } });
+    h.list(A, [], { refused: 404, at: { start: 200, end: 201 } });
+    h.delete(A, { status: 404, at: { start: 210, end: 211 } });
+    expect(failuresOf(h)).toEqual([]);
+  });
+});
+
+describe("interaction bugs, each by its own requirement", () => {
+  test("a lost continuation under overlap fails RESP-2", () => {
+    const h = new History();
+    h.create({ message: "m1" });
+    h.create({ message: "m2", continues: A, at: { start: 100, end: 130 } });
+    h.create({ message: "m3", continues: A, at: { start: 105, end: 120 } });
+    h.list(A, ["m1", "m3"], { at: { start: 200, end: 205 } });
+    expect(failuresOf(h)).toEqual(["RESP-2"]);
+  });
+
+  test("a lost streamed continuation fails SSE-8", () => {
+    const h = new History();
+    h.create({ message: "m1" });
+    h.create({ message: "m2", continues: A, endpoint: "stream", at: { start: 100, end: 130 } });
+    h.create({ message: "m3", continues: A, at: { start: 105, end: 120 } });
+    h.list(A, ["m1", "m3"], { at: { start: 200, end: 205 } });
+    expect(failuresOf(h)).toEqual(["SSE-8"]);
+  });
+
+  test("one key on both endpoints at once, run twice, fails IDEM-5", () => {
+    const h = new History();
+    h.create({ message: "m1" });
+    h.create({ message: "m2", key: "k", continues: A, at: { start: 100, end: 130 } });
+    h.create({ message: "m2", key: "k", continues: A, endpoint: "stream", at: { start: 105, end: 120 } });
+    h.list(A, ["m1", "m2", "m2"], { at: { start: 200, end: 205 } });
+    expect(failuresOf(h)).toEqual(["IDEM-5"]);
+  });
+
+  test("a delete undone by an exchange in flight fails DEL-1", () => {
+    const h = new History();
+    h.create({ message: "m1" });
+    h.create({ message: "m2", continues: A, endpoint: "stream", at: { start: 100, end: 150 } });
+    h.delete(A, { at: { start: 110, end: 115 } });
+    h.list(A, ["m1", "m2"], { at: { start: 200, end: 201 } });
+    expect(failuresOf(h)).toEqual(["DEL-1"]);
+  });
+
+  test("a replay answered with a later turn fails IDEM-1 (IDEM-4 on the stream)", () => {
+    for (const [endpoint, requirement] of [["plain", "IDEM-1"], ["stream", "IDEM-4"]] as const) {
+      const h = new History();
+      h.create({ message: "m1", key: "k1" });
+      h.create({ message: "m2", continues: A });
+      h.create({ message: "m1", key: "k1", endpoint, answer: { conversationId: A, text: "answer to m2", citations: "[]" } });
+      expect(failuresOf(h)).toEqual([requirement]);
+    }
+  });
+
+  test("a replay that appends again fails IDEM-2", () => {
+    const h = new History();
+    h.create({ message: "m1", key: "k1" });
+    h.list(A, ["m1"]);
+    h.create({ message: "m1", key: "k1" });
+    h.list(A, ["m1", "m1"]);
+    expect(failuresOf(h)).toEqual(["IDEM-2"]);
+  });
+
+  test("page without page_size served with another default fails LIST-2", () => {
+    const h = new History();
+    h.create({ message: "m1" });
+    const index = h.list(A, ["m1"], { query: { page: 1 } });
+    const op = h.ops[index - 1];
+    if (op?.kind === "list" && op.outcome.type === "ok") h.ops[index - 1] = { ...op, outcome: { ...op.outcome, value: { ...op.outcome.value, pageSize: 20 } } };
+    expect(failuresOf(h)).toEqual(["LIST-2"]);
+  });
+
+  test("another key's stream appending to the conversation fails SCOPE-4", () => {
+    const h = new History();
+    h.create({ message: "m1" });
+    h.create({ message: "m2", who: "otherKey", continues: A, endpoint: "stream" });
+    expect(failuresOf(h)).toEqual(["SCOPE-4"]);
+  });
+
+  test("another agent listing the conversation fails SCOPE-1; another key deleting it fails SCOPE-3", () => {
+    const listed = new History();
+    listed.create({ message: "m1" });
+    listed.list(A, ["m1"], { who: "otherAgent" });
+    expect(failuresOf(listed)).toEqual(["SCOPE-1"]);
+    const deleted = new History();
+    deleted.create({ message: "m1" });
+    deleted.delete(A, { who: "otherKey" });
+    expect(failuresOf(deleted)).toEqual(["SCOPE-3"]);
+  });
+
+  test("a frozen updated_at after a streamed exchange is a LIST-8 warning", () => {
+    const h = new History();
+    h.create({ message: "m1" });
+    h.list(A, ["m1"], { updatedAt: "2026-11-25T10:00:00.100Z" });
+    h.create({ message: "m2", continues: A, endpoint: "stream" });
+    h.list(A, ["m1", "m2"], { updatedAt: "2026-11-25T10:00:00.100Z" });
+    const { violations, state } = judgeHistory(h.ops);
+    expect(violations.map((v) => v.requirement)).toEqual(["LIST-8"]);
+    expect(state.failed).toBeUndefined();
+  });
+
+  test("a replay that brings a deleted conversation back fails DEL-3", () => {
+    const h = new History();
+    h.create({ message: "m1", key: "k1" });
+    h.delete(A);
+    h.create({ message: "m1", key: "k1" });
+    h.list(A, ["m1"]);
+    expect(failuresOf(h)).toEqual(["DEL-3"]);
+  });
+
+  test("a loser of a same-key race answered 500 is an IDEM-9 warning", () => {
+    const h = new History();
+    h.create({ message: "m1", key: "k", at: { start: 100, end: 130 } });
+    h.create({ message: "m1", key: "k", answer: { unknown: true }, at: { start: 105, end: 110 } });
+    h.list(A, ["m1"], { at: { start: 200, end: 201 } });
+    const { violations, state } = judgeHistory(h.ops);
+    expect(violations.map((v) => v.requirement)).toEqual(["IDEM-9"]);
+    expect(state.failed).toBeUndefined();
+  });
+
+  test("items out of the order they took effect fail LIST-5", () => {
+    const h = new History();
+    h.create({ message: "m1" });
+    h.create({ message: "m2", continues: A });
+    h.list(A, ["m1", "m2"]);
+    h.create({ message: "m3", continues: A });
+    h.list(A, ["m2", "m1", "m3"]);
+    expect(failuresOf(h)).toEqual(["LIST-5"]);
+  });
+
+  test("a total that counts another conversation fails", () => {
+    const h = new History();
+    h.create({ message: "m1" });
+    h.create({ message: "n1", answer: { conversationId: B, text: "x", citations: "[]" } });
+    h.list(A, ["m1", "n1"]);
+    expect(failuresOf(h)).toEqual(["LIST-7"]);
+  });
+});

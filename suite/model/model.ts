@@ -1,0 +1,116 @@
+/**
+ * The executable model of the service: the spec as a state machine over observed operations,
+ * pure (no I/O, no clock, no randomness). Feed it operations in the order they were sent;
+ * operations that overlap in time are judged together (linearize.ts), and an operation whose
+ * outcome is unknown keeps both of its possible worlds open until a listing decides (Jepsen's
+ * indeterminate operations). It is relative wherever the spec is silent, and holds the service
+ * to its own choices once shown (how many messages an exchange adds, whether items show the
+ * text sent, their order): consistent with itself, never with the reference fake.
+ *
+ *   let state = initialState();
+ *   for (const op of ops) ({ state } = observe(state, op));
+ *   const { violations } = finish(state);
+ */
+import { applyGroup, MAX_GROUP, MAX_WORLDS } from "./linearize.ts";
+import type { Op } from "./operation.ts";
+import { judgePage } from "./page.ts";
+import { stepCreate } from "./step-create.ts";
+import { stepDelete } from "./step-delete.ts";
+import { stepList } from "./step-list.ts";
+import type { Step, StepContext } from "./step.ts";
+import type { Violation } from "./violation.ts";
+import { EMPTY_WORLD, type World } from "./world.ts";
+
+export interface ModelState {
+  /** Every state of the service still consistent with what was observed. */
+  readonly worlds: readonly World[];
+  /** Operations that overlap one another and are not judged yet (the group being built). */
+  readonly group: readonly Op[];
+  readonly groupEnd: number;
+  readonly messages: ReadonlyMap<string, number>;
+  /** The violation that ruled out every world; nothing after it is judged. */
+  readonly failed: Violation | undefined;
+  /** Set when the history became too uncertain to judge on (too many possible worlds, a group too large). */
+  readonly undecided: string | undefined;
+  /** SHOULD-level findings that leave the world possible, the first of each requirement. */
+  readonly warnings: readonly Violation[];
+}
+
+export interface Observation {
+  readonly state: ModelState;
+  /** What this call found: the failure (at most one) and new warnings. */
+  readonly violations: readonly Violation[];
+}
+
+export function initialState(): ModelState {
+  return { worlds: [EMPTY_WORLD], group: [], groupEnd: -Infinity, messages: new Map(), failed: undefined, undecided: undefined, warnings: [] };
+}
+
+export function stepOne(world: World, op: Op, context: StepContext): Step {
+  switch (op.kind) {
+    case "create":
+      return stepCreate(world, op, context);
+    case "list":
+      return stepList(world, op, context);
+    case "delete":
+      return stepDelete(world, op);
+  }
+}
+
+/** Feeds one operation; operations must come in the order they were sent. */
+export function observe(state: ModelState, op: Op): Observation {
+  if (state.failed !== undefined || state.undecided !== undefined) return { state, violations: [] };
+  let current = state;
+  const found: Violation[] = [];
+  if (current.group.length > 0 && op.start >= current.groupEnd) {
+    const flushed = flush(current);
+    current = flushed.state;
+    found.push(...flushed.violations);
+    if (current.failed !== undefined) return { state: current, violations: found };
+  }
+  // What a page shows by itself is wrong in every world.
+  if (op.kind === "list" && op.outcome.type === "ok") {
+    const problem = judgePage(op, op.outcome.value);
+    if (problem !== undefined) return { state: { ...current, failed: problem }, violations: [...found, problem] };
+  }
+  const messages = op.kind === "create" && !current.messages.has(op.message) ? new Map([...current.messages, [op.message, op.index]]) : current.messages;
+  return { state: { ...current, messages, group: [...current.group, op], groupEnd: Math.max(current.groupEnd, op.end) }, violations: found };
+}
+
+/** Judges the group being built; call it when no later operation can overlap it any more. */
+export function flush(state: ModelState): Observation {
+  if (state.group.length === 0 || state.failed !== undefined || state.undecided !== undefined) return { state: { ...state, group: [], groupEnd: -Infinity }, violations: [] };
+  const ops = [...state.group].sort((a, b) => a.start - b.start || a.index - b.index);
+  const cleared = { ...state, group: [], groupEnd: -Infinity };
+  if (ops.length > MAX_GROUP) {
+    return { state: { ...cleared, undecided: `${ops.length} operations overlapped (#${ops.map((o) => o.index).join(", #")}): more than ${MAX_GROUP} cannot be ordered` }, violations: [] };
+  }
+  const result = applyGroup(state.worlds, ops, stepOne, state.messages);
+  const warnings = result.warnings.filter((w) => !state.warnings.some((seen) => seen.requirement === w.requirement));
+  const allWarnings = [...state.warnings, ...warnings];
+  if (result.violation !== undefined) {
+    return { state: { ...cleared, worlds: [], failed: result.violation, warnings: allWarnings }, violations: [...warnings, result.violation] };
+  }
+  if (result.worlds.length > MAX_WORLDS) {
+    return { state: { ...cleared, worlds: result.worlds, warnings: allWarnings, undecided: `more than ${MAX_WORLDS} states of the service remain possible after #${ops.at(-1)?.index}` }, violations: warnings };
+  }
+  return { state: { ...cleared, worlds: result.worlds, warnings: allWarnings }, violations: warnings };
+}
+
+/** Judges whatever is still open at the end of the history. */
+export function finish(state: ModelState): Observation {
+  return flush(state);
+}
+
+/** Feeds a whole history (in the order sent) and returns every violation found, the failure last. */
+export function judgeHistory(ops: readonly Op[]): Observation {
+  let state = initialState();
+  const violations: Violation[] = [];
+  for (const op of [...ops].sort((a, b) => a.start - b.start || a.index - b.index)) {
+    const observed = observe(state, op);
+    state = observed.state;
+    violations.push(...observed.violations);
+  }
+  const finished = finish(state);
+  return { state: finished.state, violations: [...violations, ...finished.violations] };
+}

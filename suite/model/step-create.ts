@@ -1,0 +1,212 @@
+/**
+ * A create or a stream, stepped in one world: a replay, a reused key with another payload, or
+ * a fresh exchange (continuing a conversation or starting one). Returns the worlds it may lead
+ * to (two when its outcome is unknown) or the violation that rules this world out.
+ */
+import { sameConversation, sameResult, type CreateOp, type CreateResult } from "./operation.ts";
+import { violation } from "./violation.ts";
+import {
+  conversationKey,
+  keyId,
+  withConversation,
+  withKey,
+  withSuspect,
+  type ConversationState,
+  type KeyRecord,
+  type World,
+} from "./world.ts";
+import type { Step, StepContext } from "./step.ts";
+
+/** The idempotency requirement a key rule breaks, by the endpoint that broke it. */
+function idempotencyRequirement(op: CreateOp, rule: "answer" | "consumed" | "conflict"): string {
+  if (op.endpoint === "stream") return "IDEM-4";
+  return rule === "answer" ? "IDEM-1" : rule === "consumed" ? "IDEM-2" : "IDEM-3";
+}
+
+/** The requirement an exchange that was lost or misplaced breaks, by its endpoint. */
+export function exchangeRequirement(endpoint: CreateOp["endpoint"]): string {
+  return endpoint === "stream" ? "SSE-8" : "RESP-2";
+}
+
+const describeResult = (r: CreateResult) => `conversation ${r.conversationId}, answer ${JSON.stringify(r.text.slice(0, 80))}`;
+
+export function stepCreate(world: World, op: CreateOp, context: StepContext): Step {
+  if (op.key !== null) {
+    const record = world.keys.get(keyId(op.who, op.key));
+    if (record !== undefined) {
+      const raced = context.overlapping.has(record.op);
+      return record.payload === op.payload ? stepReplay(world, op, record, raced) : stepConflict(world, op, record);
+    }
+  }
+  return op.conversationId === null ? stepNewConversation(world, op) : stepContinuation(world, op);
+}
+
+function stepReplay(world: World, op: CreateOp, record: KeyRecord, raced: boolean): Step {
+  const outcome = op.outcome;
+  const recorded = record.result;
+  const conversation = recorded === undefined ? undefined : world.conversations.get(conversationKey(recorded.conversationId));
+  const suspectOf = (requirement: string, why: string) => ({ op: op.index, message: op.message, requirement, why });
+  // A replay must change nothing; should a listing show it did, this is why.
+  const suspected = (w: World) =>
+    recorded === undefined
+      ? w
+      : withSuspect(w, recorded.conversationId, raced
+        ? suspectOf("IDEM-5", `#${op.index} raced #${record.op} with the same key and payload`)
+        : suspectOf(idempotencyRequirement(op, "consumed"), `#${op.index} replayed the key of #${record.op}`));
+
+  if (outcome.type === "ok") {
+    if (recorded === undefined) return { worlds: [adoptResult(world, op, record, outcome.value)] };
+    if (!sameResult(outcome.value, recorded)) {
+      const requirement = raced ? "IDEM-5" : idempotencyRequirement(op, "answer");
+      const what = raced ? `#${op.index} and #${record.op} ran at once with the same key and payload, and both ran` : `#${op.index} replayed the key of #${record.op}`;
+      return {
+        violation: violation(requirement, `${what}: it answered ${describeResult(outcome.value)}`, [record.op, op.index], `the earlier result: ${describeResult(recorded)}`),
+      };
+    }
+    return { worlds: [suspected(world)] };
+  }
+  if (outcome.type === "refused") {
+    // A loser of a race may be told the key is in use; after a delete the key may be gone with its conversation.
+    if (raced || recorded === undefined || conversation === undefined || conversation.deletedBy !== undefined) return { worlds: [world] };
+    return {
+      violation: violation(
+        idempotencyRequirement(op, "answer"),
+        `#${op.index} replayed the key of #${record.op} (same payload, after it had finished) and was answered ${outcome.status}`,
+        [record.op, op.index],
+        `the earlier result: ${describeResult(recorded)}`,
+      ),
+    };
+  }
+  if (raced && outcome.status !== undefined && outcome.status >= 500) {
+    return {
+      worlds: [suspected(world)],
+      warnings: [violation("IDEM-9", `#${op.index} lost a same-key race with #${record.op} and was answered ${outcome.status}`, [record.op, op.index], "409 or the replay")],
+    };
+  }
+  return { worlds: [suspected(world)] };
+}
+
+/** The key's first request had an unknown outcome and took effect: its replay tells what it was. */
+function adoptResult(world: World, op: CreateOp, record: KeyRecord, result: CreateResult): World {
+  let next = withKey(world, keyId(op.who, op.key ?? ""), { ...record, result });
+  if (!next.conversations.has(conversationKey(result.conversationId))) {
+    next = withConversation(next, {
+      id: result.conversationId,
+      owner: op.who,
+      exchanges: [{ op: record.op, message: op.message, endpoint: record.endpoint, at: record.at }],
+      deletedBy: undefined,
+      suspects: [],
+      updatedAt: undefined,
+    });
+  }
+  return next;
+}
+
+function stepConflict(world: World, op: CreateOp, record: KeyRecord): Step {
+  const outcome = op.outcome;
+  if (outcome.type === "refused" && outcome.status === 409) return { worlds: [world] };
+  if (outcome.type === "unknown") {
+    const id = record.result?.conversationId ?? op.conversationId;
+    const w = id === null || id === undefined ? world : withSuspect(world, id, {
+      op: op.index,
+      message: op.message,
+      requirement: idempotencyRequirement(op, "conflict"),
+      why: `#${op.index} reused the key of #${record.op} with another payload`,
+    });
+    return { worlds: [w] };
+  }
+  const answered = outcome.type === "ok" ? `served it (${describeResult(outcome.value)})` : `answered ${outcome.status}`;
+  return {
+    violation: violation(
+      idempotencyRequirement(op, "conflict"),
+      `#${op.index} reused the key of #${record.op} with another payload and the service ${answered}`,
+      [record.op, op.index],
+      "409, and nothing consumed",
+    ),
+  };
+}
+
+function newConversation(op: CreateOp, id: string): ConversationState {
+  return { id, owner: op.who, exchanges: [{ op: op.index, message: op.message, endpoint: op.endpoint, at: op.start }], deletedBy: undefined, suspects: [], updatedAt: undefined };
+}
+
+function recordKey(world: World, op: CreateOp, result: CreateResult | undefined): World {
+  if (op.key === null) return world;
+  return withKey(world, keyId(op.who, op.key), { op: op.index, endpoint: op.endpoint, payload: op.payload, result, at: op.start });
+}
+
+/** "Busy" answers a service may give a create that then took no effect. */
+const isBusy = (status: number) => status === 409 || status === 429;
+
+function stepNewConversation(world: World, op: CreateOp): Step {
+  const outcome = op.outcome;
+  if (outcome.type === "ok") {
+    const id = outcome.value.conversationId;
+    if (world.conversations.has(conversationKey(id))) {
+      return { violation: violation("RESP-3", `#${op.index} started a conversation without conversation_id and was answered ${id}, a conversation that already existed`, [op.index], "a fresh conversation id") };
+    }
+    return { worlds: [recordKey(withConversation(world, newConversation(op, id)), op, outcome.value)] };
+  }
+  if (outcome.type === "refused") {
+    if (isBusy(outcome.status)) return { worlds: [world] };
+    return { violation: violation(op.endpoint === "stream" ? "SSE-1" : "RESP-1", `#${op.index} started a conversation with a valid body and was refused with ${outcome.status}`, [op.index], "2xx") };
+  }
+  // It may have started a conversation whose id the model never learns; a replay of its key may tell.
+  return { worlds: [world, recordKey(world, op, undefined)] };
+}
+
+function stepContinuation(world: World, op: CreateOp): Step {
+  const outcome = op.outcome;
+  const id = op.conversationId ?? "";
+  const conversation = world.conversations.get(conversationKey(id));
+  if (conversation === undefined) {
+    // Not a conversation this history made: nothing to hold it to.
+    return { worlds: [recordKey(world, op, outcome.type === "ok" ? outcome.value : undefined)] };
+  }
+  const appended = (w: World): World => {
+    const current = w.conversations.get(conversationKey(id)) ?? conversation;
+    return withConversation(w, { ...current, exchanges: [...current.exchanges, { op: op.index, message: op.message, endpoint: op.endpoint, at: op.start }] });
+  };
+
+  if (conversation.owner !== op.who) return stepForeignContinuation(world, op, conversation);
+  if (conversation.deletedBy !== undefined) {
+    if (outcome.type === "ok" && sameConversation(outcome.value.conversationId, id)) {
+      return {
+        violation: violation("DEL-3", `#${op.index} continued conversation ${id}, deleted by #${conversation.deletedBy}, and was answered 2xx with its id`, [conversation.deletedBy, op.index], "404 conversation_not_found"),
+      };
+    }
+    if (outcome.type === "ok") return { worlds: [recordKey(withConversation(world, newConversation(op, outcome.value.conversationId)), op, outcome.value)] };
+    return { worlds: [world] };
+  }
+  if (outcome.type === "ok") {
+    if (!sameConversation(outcome.value.conversationId, id)) {
+      return {
+        violation: violation(exchangeRequirement(op.endpoint), `#${op.index} continued conversation ${id} and was answered conversation ${outcome.value.conversationId}`, [op.index], `conversation ${id}`),
+      };
+    }
+    return { worlds: [recordKey(appended(world), op, outcome.value)] };
+  }
+  if (outcome.type === "refused") {
+    if (isBusy(outcome.status)) return { worlds: [world] };
+    return {
+      violation: violation(exchangeRequirement(op.endpoint), `#${op.index} continued conversation ${id}, which exists in its scope, and was refused with ${outcome.status}${outcome.code === undefined ? "" : ` ${outcome.code}`}`, [conversation.exchanges[0]?.op ?? op.index, op.index], "2xx, the same conversation"),
+    };
+  }
+  return { worlds: [world, recordKey(appended(world), op, undefined)] };
+}
+
+/** Another agent's or another key's create naming this conversation: it must never reach it. */
+function stepForeignContinuation(world: World, op: CreateOp, conversation: ConversationState): Step {
+  const outcome = op.outcome;
+  if (outcome.type === "ok" && sameConversation(outcome.value.conversationId, conversation.id)) {
+    return {
+      violation: violation("SCOPE-4", `#${op.index} (${op.who}) continued conversation ${conversation.id} of ${conversation.owner} and was answered 2xx with its id`, [conversation.exchanges[0]?.op ?? op.index, op.index], "a refusal (404), or a new conversation of its own"),
+    };
+  }
+  if (outcome.type === "ok") return { worlds: [recordKey(withConversation(world, newConversation(op, outcome.value.conversationId)), op, outcome.value)] };
+  if (outcome.type === "unknown") {
+    return { worlds: [withSuspect(world, conversation.id, { op: op.index, message: op.message, requirement: "SCOPE-4", why: `#${op.index} (${op.who}) tried to continue it` })] };
+  }
+  // Refused: what it should be; a foreign attempt leaves a suspect should the conversation grow anyway.
+  return { worlds: [withSuspect(world, conversation.id, { op: op.index, message: op.message, requirement: "SCOPE-4", why: `#${op.index} (${op.who}) tried to continue it and was refused` })] };
+}

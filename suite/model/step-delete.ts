@@ -1,0 +1,39 @@
+/** A delete, stepped in one world. */
+import type { DeleteOp } from "./operation.ts";
+import { violation } from "./violation.ts";
+import { conversationKey, withConversation, type World } from "./world.ts";
+import type { Step } from "./step.ts";
+
+/** The scope requirement another identity's attempt breaks. */
+export const scopeRequirement = (who: DeleteOp["who"], operation: "list" | "delete"): string =>
+  who === "otherKey" ? "SCOPE-3" : operation === "list" ? "SCOPE-1" : "SCOPE-2";
+
+export function stepDelete(world: World, op: DeleteOp): Step {
+  const conversation = world.conversations.get(conversationKey(op.conversationId));
+  if (conversation === undefined) return { worlds: [world] };
+  const outcome = op.outcome;
+  const first = conversation.exchanges[0]?.op ?? op.index;
+
+  if (conversation.owner !== op.who) {
+    if (outcome.type === "ok") {
+      return { violation: violation(scopeRequirement(op.who, "delete"), `#${op.index} (${op.who}) deleted conversation ${conversation.id} of ${conversation.owner}: answered ${outcome.status}`, [first, op.index], "404 conversation_not_found, and the conversation kept") };
+    }
+    if (outcome.type === "refused" && outcome.status !== 404) {
+      return { violation: violation(scopeRequirement(op.who, "delete"), `#${op.index} (${op.who}) tried to delete conversation ${conversation.id} of ${conversation.owner} and was answered ${outcome.status}`, [first, op.index], "404 conversation_not_found") };
+    }
+    return { worlds: [world] };
+  }
+  if (conversation.deletedBy !== undefined) {
+    if (outcome.type === "ok") {
+      return { violation: violation("DEL-1", `#${op.index} deleted conversation ${conversation.id} again, after #${conversation.deletedBy} had deleted it, and was answered ${outcome.status}`, [conversation.deletedBy, op.index], "404 conversation_not_found") };
+    }
+    return { worlds: [world] };
+  }
+  const deleted = withConversation(world, { ...conversation, deletedBy: op.index });
+  if (outcome.type === "ok") return { worlds: [deleted] };
+  if (outcome.type === "refused") {
+    if (outcome.status === 409 || outcome.status === 429) return { worlds: [world] };
+    return { violation: violation("DEL-1", `#${op.index} deleted conversation ${conversation.id}, which exists in its scope, and was refused with ${outcome.status}`, [first, op.index], "2xx") };
+  }
+  return { worlds: [world, deleted] };
+}

@@ -1,0 +1,214 @@
+/**
+ * A listing, stepped in one world: who may read the conversation, whether it still exists, and
+ * whether its messages are the exchanges that took effect, each once, in the order they took
+ * effect, counted the way this service counts them. What one page shows by itself (shape,
+ * echoed parameters, arithmetic) is judged before, once for all worlds (model.ts).
+ */
+import { exchangeRequirement } from "./step-create.ts";
+import { scopeRequirement } from "./step-delete.ts";
+import { marksOf, type Mark } from "./items.ts";
+import type { ListOp, ListingValue } from "./operation.ts";
+import { instantOf } from "./timestamps.ts";
+import { violation, type Violation } from "./violation.ts";
+import { conversationKey, withConversation, type ConversationState, type Counting, type ExchangeRecord, type World } from "./world.ts";
+import type { Step, StepContext } from "./step.ts";
+
+/** At most this many messages before a conversation's first exchange (a greeting, a system prompt). */
+const MAX_BASE = 2;
+
+export function stepList(world: World, op: ListOp, context: StepContext): Step {
+  const conversation = world.conversations.get(conversationKey(op.conversationId));
+  if (conversation === undefined) return { worlds: [world] };
+  const outcome = op.outcome;
+  const first = conversation.exchanges[0]?.op ?? op.index;
+
+  if (conversation.owner !== op.who) {
+    if (outcome.type === "ok") {
+      return { violation: violation(scopeRequirement(op.who, "list"), `#${op.index} (${op.who}) listed conversation ${conversation.id} of ${conversation.owner}: answered ${outcome.status}`, [first, op.index], "a refusal (404 conversation_not_found), nothing of it shown") };
+    }
+    return { worlds: [world] };
+  }
+  if (conversation.deletedBy !== undefined) {
+    if (outcome.type !== "ok") return { worlds: [world] };
+    const replayAfter = conversation.suspects.find((s) => s.op > (conversation.deletedBy ?? 0) && s.requirement.startsWith("IDEM"));
+    const requirement = replayAfter === undefined ? "DEL-1" : "DEL-3";
+    const cause = replayAfter === undefined ? "" : ` after ${replayAfter.why}`;
+    return { violation: violation(requirement, `#${op.index} listed conversation ${conversation.id}, deleted by #${conversation.deletedBy}, and was answered ${outcome.status} with ${outcome.value.total} message(s)${cause}`, [conversation.deletedBy, ...(replayAfter === undefined ? [] : [replayAfter.op]), op.index], "4xx: a deleted conversation is gone for good") };
+  }
+  if (outcome.type === "refused") {
+    if (outcome.status === 429) return { worlds: [world] };
+    const requirement = conversation.exchanges.every((e) => e.endpoint === "stream") ? "SSE-8" : "RESP-2";
+    return { violation: violation(requirement, `#${op.index} listed conversation ${conversation.id} (${conversation.exchanges.length} exchange(s), the first #${first}) and was refused with ${outcome.status}`, [first, op.index], "2xx and its messages") };
+  }
+  if (outcome.type === "unknown") return { worlds: [world] };
+  return judgeContents(world, conversation, op, outcome.value, context);
+}
+
+function judgeContents(world: World, conversation: ConversationState, op: ListOp, page: ListingValue, context: StepContext): Step {
+  const exchanges = conversation.exchanges;
+  const counting = narrowCounting(world.counting, page.total, exchanges.length);
+  if (counting.length === 0) return { violation: explainTotal(world, conversation, op, page, context) };
+
+  const known = new Set(context.messages.keys());
+  const marks = marksOf(page.items, known);
+  const complete = page.page === 1 && page.items.length === page.total;
+  const counts = new Map<string, number>();
+  for (const m of marks) counts.set(m.message, (counts.get(m.message) ?? 0) + 1);
+  const shownCounts = exchanges.map((e) => counts.get(e.message) ?? 0).filter((c) => c > 0);
+  // The service's own choice, learned from the first complete listing that shows a message.
+  const echo = world.echo !== "unknown" ? world.echo : complete ? (shownCounts.length > 0 ? Math.min(...shownCounts) : 0) : "unknown";
+
+  const problem = judgeMarks(world, conversation, op, page, marks, counts, echo === "unknown" ? 1 : Math.max(1, echo), counting, context);
+  if (typeof problem !== "string" && problem !== undefined) return { violation: problem };
+  const order = problem === undefined ? world.order : problem;
+
+  if (typeof echo === "number" && echo > 0 && complete) {
+    const missing = exchanges.find((e) => !counts.has(e.message));
+    if (missing !== undefined) {
+      return { violation: violation(exchangeRequirement(missing.endpoint), `#${op.index} listed conversation ${conversation.id} in full (${page.total} messages) without the exchange of #${missing.op}`, [missing.op, op.index], `each of its ${exchanges.length} exchange(s) once: ${exchanges.map((e) => `#${e.op}`).join(", ")}`) };
+    }
+  }
+
+  const { conversation: updated, warning } = judgeUpdatedAt(conversation, op, page);
+  const next = withConversation({ ...world, counting, echo, order }, updated);
+  return warning === undefined ? { worlds: [next] } : { worlds: [next], warnings: [warning] };
+}
+
+/** The (base, per exchange) pairs still possible after a listing of `total` messages for `n` exchanges. */
+function narrowCounting(counting: Counting, total: number, n: number): readonly { base: number; perExchange: number }[] {
+  if (counting !== "any") return counting.filter((c) => c.base + c.perExchange * n === total);
+  const pairs: { base: number; perExchange: number }[] = [];
+  for (let base = 0; base <= Math.min(MAX_BASE, total); base++) {
+    const rest = total - base;
+    if (n > 0 && rest >= n && rest % n === 0) pairs.push({ base, perExchange: rest / n });
+  }
+  return pairs;
+}
+
+function expectedTotals(counting: Counting, n: number): string {
+  if (counting === "any") return `at least ${n} (one or more per exchange)`;
+  return [...new Set(counting.map((c) => c.base + c.perExchange * n))].join(" or ");
+}
+
+/** A total no counting explains: too few (an exchange lost) or too many (something counted twice). */
+function explainTotal(world: World, conversation: ConversationState, op: ListOp, page: ListingValue, context: StepContext): Violation {
+  const exchanges = conversation.exchanges;
+  const expected = `${expectedTotals(world.counting, exchanges.length)} messages for its ${exchanges.length} exchange(s) (${exchanges.map((e) => `#${e.op}`).join(", ")})`;
+  const least = world.counting === "any" ? exchanges.length : Math.min(...world.counting.map((c) => c.base + c.perExchange * exchanges.length));
+  const marks = marksOf(page.items, new Set(context.messages.keys()));
+  if (page.total < least) {
+    const shown = new Set(marks.map((m) => m.message));
+    const complete = page.page === 1 && page.items.length === page.total;
+    const lost = (complete && marks.length > 0 ? exchanges.find((e) => !shown.has(e.message)) : undefined) ?? exchanges.at(-1);
+    const requirement = lost === undefined ? "RESP-2" : exchangeRequirement(lost.endpoint);
+    return violation(requirement, `#${op.index} listed conversation ${conversation.id} with total ${page.total}: an exchange is missing${lost === undefined ? "" : ` (the exchange of #${lost.op} ${complete && marks.length > 0 ? "is not among the items" : "is the latest"})`}`, [...(lost === undefined ? [] : [lost.op]), op.index], expected);
+  }
+  const suspect = extraSuspect(conversation, marks);
+  if (suspect !== undefined) {
+    return violation(suspect.requirement, `#${op.index} listed conversation ${conversation.id} with total ${page.total}, more than its exchanges: ${suspect.why}, and it took effect`, [suspect.op, op.index], expected);
+  }
+  return violation("LIST-5", `#${op.index} listed conversation ${conversation.id} with total ${page.total}, which its exchanges do not explain`, [op.index], expected);
+}
+
+/** What explains more messages than exchanges: a suspect whose message shows twice or at all, else the latest suspect. */
+function extraSuspect(conversation: ConversationState, marks: readonly Mark[]) {
+  const counts = new Map<string, number>();
+  for (const m of marks) counts.set(m.message, (counts.get(m.message) ?? 0) + 1);
+  const own = new Set(conversation.exchanges.map((e) => e.message));
+  const shownExtra = (s: { message: string }) => (own.has(s.message) ? (counts.get(s.message) ?? 0) > 1 : counts.has(s.message));
+  return [...conversation.suspects].reverse().find(shownExtra) ?? conversation.suspects.at(-1);
+}
+
+/**
+ * The exchanges a page shows: none twice, none from elsewhere, in one order (learned from the
+ * first page showing two), and, once the counting is known, exactly those its window holds.
+ * Returns the order learned, or the violation.
+ */
+function judgeMarks(
+  world: World,
+  conversation: ConversationState,
+  op: ListOp,
+  page: ListingValue,
+  marks: readonly Mark[],
+  counts: ReadonlyMap<string, number>,
+  perExchange: number,
+  counting: readonly { base: number; perExchange: number }[],
+  context: StepContext,
+): World["order"] | Violation | undefined {
+  const index = new Map(conversation.exchanges.map((e, i) => [e.message, i]));
+  for (const [message, count] of counts) {
+    const twice = index.has(message) && count > perExchange;
+    if (index.has(message) && !twice) continue;
+    const mark = { message };
+    const suspect = [...conversation.suspects].reverse().find((s) => s.message === mark.message);
+    if (suspect !== undefined) {
+      return violation(suspect.requirement, `#${op.index} lists ${twice ? "a second time " : ""}the message of #${suspect.op} in conversation ${conversation.id}: ${suspect.why}, and it took effect`, [suspect.op, op.index], `each exchange once: ${conversation.exchanges.map((e) => `#${e.op}`).join(", ")}`);
+    }
+    const sender = context.messages.get(mark.message);
+    return violation(twice ? "LIST-5" : "LIST-7", `#${op.index} lists ${twice ? "twice" : "in conversation " + conversation.id} the message of #${sender ?? "?"}${twice ? "" : ", which was never part of it"}`, [...(sender === undefined ? [] : [sender]), op.index], `each exchange once: ${conversation.exchanges.map((e) => `#${e.op}`).join(", ")}`);
+  }
+
+  // Each exchange's first item on the page stands for it.
+  const firsts = marks.filter((m, i) => index.has(m.message) && marks.findIndex((other) => other.message === m.message) === i);
+  const positions = firsts.map((m) => index.get(m.message) ?? 0);
+  let order = world.order;
+  for (let i = 1; i < positions.length; i++) {
+    const step: World["order"] = (positions[i] ?? 0) > (positions[i - 1] ?? 0) ? "oldest-first" : "newest-first";
+    if (order === "unknown") order = step;
+    else if (step !== order) {
+      return violation("LIST-5", `#${op.index} lists the exchanges of conversation ${conversation.id} out of order (${positions.map((p) => `#${conversation.exchanges[p]?.op}`).join(", ")})`, [op.index], `the order they took effect, ${order === "oldest-first" ? "oldest" : "newest"} first as the service listed them before`);
+    }
+  }
+  const window = windowProblem(conversation.exchanges, op, page, marks, counting, order);
+  return window ?? order;
+}
+
+/** With the counting known: exchanges wholly inside the page's window show, those wholly outside do not. */
+function windowProblem(
+  exchanges: readonly ExchangeRecord[],
+  op: ListOp,
+  page: ListingValue,
+  marks: readonly Mark[],
+  counting: readonly { base: number; perExchange: number }[],
+  order: World["order"],
+): Violation | undefined {
+  const only = counting.length === 1 ? counting[0] : undefined;
+  if (only === undefined || order === "unknown" || marks.length === 0) return undefined;
+  const offset = (page.page - 1) * page.pageSize;
+  const length = page.items.length;
+  // Positions counted oldest first.
+  const from = order === "oldest-first" ? offset : page.total - offset - length;
+  const to = from + length;
+  const shown = new Set(marks.map((m) => m.message));
+  for (const [j, e] of exchanges.entries()) {
+    const start = only.base + j * only.perExchange;
+    const end = start + only.perExchange;
+    const inside = start >= from && end <= to;
+    const outside = end <= from || start >= to;
+    if (inside && !shown.has(e.message)) {
+      return violation(exchangeRequirement(e.endpoint), `#${op.index} page ${page.page} (size ${page.pageSize}) of ${page.total} lacks the exchange of #${e.op}, which that page holds`, [e.op, op.index], "every exchange once, in the order they took effect");
+    }
+    if (outside && shown.has(e.message)) {
+      return violation("LIST-5", `#${op.index} page ${page.page} (size ${page.pageSize}) of ${page.total} shows the exchange of #${e.op}, which belongs to another page`, [e.op, op.index], "pages that partition the conversation in one order");
+    }
+  }
+  return undefined;
+}
+
+/** LIST-8 (a SHOULD): updated_at never goes back, and advances with an exchange at the service's resolution. */
+function judgeUpdatedAt(conversation: ConversationState, op: ListOp, page: ListingValue): { conversation: ConversationState; warning?: Violation } {
+  const instant = instantOf(page.updatedAt);
+  if (instant === undefined) return { conversation };
+  const seen = conversation.updatedAt;
+  const now = { ms: instant.ms, raw: page.updatedAt, exchanges: conversation.exchanges.length, at: op.end, op: op.index };
+  const updated = { ...conversation, updatedAt: now };
+  if (seen === undefined) return { conversation: updated };
+  const latest = conversation.exchanges.at(-1);
+  const resolution = instant.wholeSeconds ? 1000 : 1;
+  const newer = latest !== undefined && now.exchanges > seen.exchanges && latest.at - seen.at > resolution;
+  if (instant.ms < seen.ms || (newer && instant.ms <= seen.ms)) {
+    const what = instant.ms < seen.ms ? "went back" : `did not advance with the exchange of #${latest?.op ?? "?"}${latest === undefined ? "" : ` (${conversation.exchanges.find((e) => e.op === latest.op)?.endpoint ?? ""})`}`;
+    return { conversation: updated, warning: violation("LIST-8", `updated_at of conversation ${conversation.id} ${what}: ${JSON.stringify(seen.raw)} at #${seen.op}, ${JSON.stringify(page.updatedAt)} at #${op.index}`, [seen.op, ...(latest === undefined ? [] : [latest.op]), op.index], "a later updated_at after a new exchange") };
+  }
+  return { conversation: updated };
+}

@@ -1,0 +1,16 @@
+/** What stepping one operation in one world gives. */
+import type { Violation } from "./violation.ts";
+import type { World } from "./world.ts";
+
+export interface StepContext {
+  /** The operations that overlapped this one in time (#n): either order of them is legal. */
+  readonly overlapping: ReadonlySet<number>;
+  /** Every message the history sent so far, with the operation (#n) that sent it. */
+  readonly messages: ReadonlyMap<string, number>;
+}
+
+/**
+ * The worlds the operation may lead to, with SHOULD-level findings that do not rule the world
+ * out; or the violation that does.
+ */
+export type Step = { readonly worlds: readonly World[]; readonly warnings?: readonly Violation[] } | { readonly violation: Violation };

@@ -1,0 +1,116 @@
+/**
+ * One possible state of the service, as far as the spec lets the model know it. When an
+ * outcome is unknown, or operations overlapped, several worlds stay possible side by side;
+ * each world is immutable, and a step builds new ones.
+ */
+import type { CreateResult, Endpoint, Who } from "./operation.ts";
+
+export interface ExchangeRecord {
+  /** The operation whose exchange this is. */
+  readonly op: number;
+  readonly message: string;
+  readonly endpoint: Endpoint;
+  /** When its request was sent. */
+  readonly at: number;
+}
+
+/**
+ * An operation that should not have changed a conversation, but would have if the service is
+ * wrong in one particular way (a replay that ran again, a loser of a key race, another scope's
+ * continuation). When a listing shows more than the model expects, these are the explanations,
+ * each naming the requirement it breaks.
+ */
+export interface Suspect {
+  readonly op: number;
+  readonly message: string;
+  readonly requirement: string;
+  readonly why: string;
+}
+
+/** The last `updated_at` a listing showed, and how many exchanges it had then. */
+export interface UpdatedAtSeen {
+  readonly ms: number;
+  readonly raw: unknown;
+  readonly exchanges: number;
+  /** When that listing was answered. */
+  readonly at: number;
+  readonly op: number;
+}
+
+export interface ConversationState {
+  readonly id: string;
+  readonly owner: Who;
+  /** In the order they took effect. */
+  readonly exchanges: readonly ExchangeRecord[];
+  /** The delete that removed it (#n), once one answered 2xx. */
+  readonly deletedBy: number | undefined;
+  readonly suspects: readonly Suspect[];
+  readonly updatedAt: UpdatedAtSeen | undefined;
+}
+
+export interface KeyRecord {
+  readonly op: number;
+  readonly endpoint: Endpoint;
+  readonly payload: string;
+  readonly at: number;
+  /** What the first request with this key gave back; undefined while that is unknown. */
+  readonly result: CreateResult | undefined;
+}
+
+/**
+ * How many messages a conversation of n exchanges lists: base + perExchange·n. The service
+ * chooses both (two or three messages per exchange, a greeting first or not); every pair still
+ * possible is kept, and "any" until a first listing narrows it.
+ */
+export type Counting = "any" | readonly { readonly base: number; readonly perExchange: number }[];
+
+export interface World {
+  /** By lower-cased conversation id. */
+  readonly conversations: ReadonlyMap<string, ConversationState>;
+  /** By `${who} ${key}`. */
+  readonly keys: ReadonlyMap<string, KeyRecord>;
+  readonly counting: Counting;
+  /**
+   * How many items show each exchange's message, once a complete listing showed it: 0 when
+   * items never show the text sent, 1 for a user message item, more when other items quote it.
+   */
+  readonly echo: "unknown" | number;
+  /** The order of items, once a listing showed two exchanges. */
+  readonly order: "unknown" | "oldest-first" | "newest-first";
+}
+
+export const EMPTY_WORLD: World = {
+  conversations: new Map(),
+  keys: new Map(),
+  counting: "any",
+  echo: "unknown",
+  order: "unknown",
+};
+
+export const keyId = (who: Who, key: string) => `${who} ${key}`;
+export const conversationKey = (id: string) => id.toLowerCase();
+
+export function withConversation(world: World, conversation: ConversationState): World {
+  const conversations = new Map(world.conversations);
+  conversations.set(conversationKey(conversation.id), conversation);
+  return { ...world, conversations };
+}
+
+export function withKey(world: World, id: string, record: KeyRecord): World {
+  const keys = new Map(world.keys);
+  keys.set(id, record);
+  return { ...world, keys };
+}
+
+export function withSuspect(world: World, conversationId: string, suspect: Suspect): World {
+  const conversation = world.conversations.get(conversationKey(conversationId));
+  if (conversation === undefined) return world;
+  return withConversation(world, { ...conversation, suspects: [...conversation.suspects, suspect] });
+}
+
+/** A stable text of the world, to drop duplicates (two orders that end in the same state). */
+export function fingerprint(world: World): string {
+  const conversations = [...world.conversations.values()].map((c) => [c.id, c.owner, c.exchanges.map((e) => e.op), c.deletedBy, c.updatedAt?.op, c.suspects.map((s) => s.op)]);
+  const keys = [...world.keys.entries()].map(([id, k]) => [id, k.op, k.result?.conversationId, k.result?.text]);
+  return JSON.stringify([conversations, keys, world.counting, world.echo, world.order]);
+}
