@@ -4,7 +4,9 @@
  * list of MUST failures and never a key. A conforming target that rate-limits is not stopped.
  */
 
+import { randomUUID } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
+import type { ServerResponse } from "node:http";
 import { join } from "node:path";
 import { expect, onTestFinished, test } from "vitest";
 import { createFakeServer } from "../../fake-server/index.ts";
@@ -158,4 +160,45 @@ test("a conforming target whose unknown listing names no code is not diagnosed: 
   expect(result.stderr).toEqual([]);
   expect(result.report?.requirements.find((r) => r.id === "LIST-9")?.status).toBe("warn");
   expect(result.exitCode).toBe(0);
+});
+
+/**
+ * A FastAPI-like service: its missing conversation is HTTPException(404, "Conversation not found")
+ * with no code, and its router answers a path it does not know {"detail": "Not Found"}.
+ */
+async function codelessNotFoundService() {
+  const stored = new Set<string>();
+  const json = (res: ServerResponse, status: number, body?: unknown) =>
+    res.writeHead(status, { "content-type": "application/json" }).end(body === undefined ? undefined : JSON.stringify(body));
+  return serveHttp((req, res) => {
+    const path = new URL(req.url ?? "/", "http://x").pathname;
+    if (req.headers.authorization !== `Bearer ${KEY}`) return json(res, 401, { detail: "Not authenticated" });
+    if (req.method === "POST" && path === "/v1/agents/agent-a/responses") {
+      const id = randomUUID();
+      stored.add(id);
+      return json(res, 201, { conversation_id: id, response: "hello", citations: [] });
+    }
+    const conversation = /^\/v1\/agents\/agent-a\/conversations\/([^/]+)(\/messages)?$/.exec(path);
+    if (conversation === null) return json(res, 404, { detail: "Not Found" });
+    const [, id = "", messages] = conversation;
+    if (!stored.has(id)) return json(res, 404, { detail: "Conversation not found" });
+    if (messages !== undefined && req.method === "GET") return json(res, 200, { items: [], page: 1, page_size: 20, total: 0, has_more: false });
+    if (messages === undefined && req.method === "DELETE") {
+      stored.delete(id);
+      return json(res, 204);
+    }
+    return json(res, 405, { detail: "Method Not Allowed" });
+  });
+}
+
+test("a service whose not-found answer names no code is judged, not diagnosed as another API: it fails DEL-2", async () => {
+  const server = await codelessNotFoundService();
+  const result = await run({ baseUrl: server.url, apiKey: KEY, agentId: "agent-a", only: ["DEL-2"] });
+  expect(result.stderr.join("\n")).not.toContain("does not serve this API");
+  expect(result.exitCode, [...result.stdout, ...result.stderr].join("\n")).toBe(1);
+  expect(result.report?.requirements.find((r) => r.id === "DEL-2")).toMatchObject({ status: "fail" });
+  expect(result.report?.result).toBe("fail");
+  // It compared the listing's 404 with a path that has no route, and made one create, deleted at once.
+  expect(server.requests.some((r) => r.method === "GET" && /\/v1\/agents\/agent-a\/no-such-route-[0-9a-f]+$/.test(r.url))).toBe(true);
+  expect(result.report?.cleanup).toEqual({ deleted: 0, failed: [] });
 });

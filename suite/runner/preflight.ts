@@ -10,6 +10,9 @@
  * (DEL-2: 404 conversation_not_found), does not vouch for the target either. A well-formed
  * create must be 2xx (RESP-1), so its refusal is a diagnosis on its own.
  *
+ * A listing whose 404 names no code is compared with the answer to a path that has no route: a
+ * service that answers the two differently routed the listing, and is judged, not stopped.
+ *
  * Requests, in order: the listing of an unknown conversation for each identity (free); with
  * --other-agent-id, a create without a message through each agent (the spec's RESP-4 has it
  * refused and change nothing), to compare how the two agents refuse it; and at most one real
@@ -19,9 +22,11 @@
 
 import { randomUUID } from "node:crypto";
 import { CONVERSATION_NOT_FOUND, errorCode } from "../../schemas/index.ts";
+import { endpoints } from "../harness/endpoints.ts";
 import { displayUrl } from "../harness/redact.ts";
 import { mediaType, tryParseJson } from "../harness/response-body.ts";
 import type { HttpResult, Identity, ServiceClient, Transcript } from "../harness/types.ts";
+import { sameNotFound, type AskNoSuchRoute } from "./route-probe.ts";
 
 export interface PreflightInput {
   client: ServiceClient;
@@ -34,6 +39,8 @@ export interface PreflightInput {
   otherKey?: Identity | undefined;
   /** Creates preflight may spend (the run's budget; 0 sends no create at all). */
   creates: number;
+  /** Asks a path that has no route, to tell a router's 404 from a missing resource's (route-probe.ts). */
+  askNoSuchRoute?: AskNoSuchRoute | undefined;
 }
 
 export type Diagnosis =
@@ -46,7 +53,7 @@ export type Diagnosis =
   | "other-agent-unusable"
   | "other-key-refused";
 
-export type ProbeName = "list" | "delete" | "create" | "create-without-message";
+export type ProbeName = "list" | "delete" | "create" | "create-without-message" | "no-such-route";
 
 /** One request preflight sent, and the status it got (undefined: no answer). */
 export interface ProbeRecord {
@@ -199,7 +206,19 @@ export async function preflight(input: PreflightInput): Promise<Preflight> {
     const deletion = await probe("delete", identity, () => client.delete(unknown, { as }));
     // Only a delete that answered, and not with the spec's own answer, confirms the suspicion.
     const confirmed = deletion.kind === "answer" && !isBusy(deletion.status) && !vouches(deletion);
-    return { answer, look: confirmed ? look : "fine" };
+    if (!confirmed) return { answer, look: "fine" };
+    if (look === "no-route" && await routedElsewise(identity, as, answer)) return { answer, look: "fine" };
+    return { answer, look };
+  };
+
+  /** The listing's 404 differs from a certain router 404: the route exists, the conversation does not. */
+  const routedElsewise = async (identity: ProbeRecord["identity"], as: Identity, listing: Answered): Promise<boolean> => {
+    if (input.askNoSuchRoute === undefined) return false;
+    const routeless = await input.askNoSuchRoute(as);
+    probes.push({ probe: "no-such-route", identity, status: routeless?.status });
+    if (routeless === undefined || isBusy(routeless.status)) return false;
+    const listingPath = endpoints(input.baseUrl).messages(as.agentId, unknown);
+    return !sameNotFound({ status: listing.status, headers: listing.headers, text: listing.text, path: listingPath }, routeless);
   };
 
   let left = input.creates;

@@ -29,6 +29,7 @@ import { addVerdictsToJunit } from "./junit-verdicts.ts";
 import { summaryLines } from "./console-summary.ts";
 import { EMBEDDED_STREAM_ERROR_HEADER, startEmbeddedFake, type EmbeddedFake } from "./embedded-fake.ts";
 import { preflight } from "./preflight.ts";
+import { noSuchRouteProbe } from "./route-probe.ts";
 import { loadRerun } from "./rerun.ts";
 import { stdoutSink, type ProgressSink } from "./progress.ts";
 import { runChecks } from "./vitest-run.ts";
@@ -226,6 +227,13 @@ export async function runConformance(input: ConformanceInput, options: RunOption
       otherAgent: settings.otherAgent,
       otherKey: settings.otherKey,
       creates: ownFake ? 0 : settings.maxCreates,
+      askNoSuchRoute: noSuchRouteProbe({
+        baseUrl: settings.baseUrl,
+        dispatcher: pool,
+        headers: settings.headers,
+        requestTimeoutMs: settings.requestTimeoutMs,
+        maxResponseBytes: settings.maxResponseBytes,
+      }),
     });
     if (!checked.ok) return await usageError([checked.reason]);
 
