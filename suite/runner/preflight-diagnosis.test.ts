@@ -104,6 +104,16 @@ test("a port that serves an HTML page on every path", async () => {
   );
 });
 
+test("https:// against a port that answers plain HTTP: use http://, not an OpenSSL error", async () => {
+  const server = await serveHttp((_req, res) => res.writeHead(404).end());
+  const port = new URL(server.url).port;
+  const https = `https://127.0.0.1:${port}`;
+  await expectDiagnosis(
+    { baseUrl: https, apiKey: KEY, agentId: "agent-a" },
+    `the target ${https} (agent agent-a) did not answer over TLS: the port answers plain HTTP: use http:// (--base-url http://127.0.0.1:${port})`,
+  );
+});
+
 test("a service answering 401 with no body", async () => {
   const server = await serveHttp((_req, res) => res.writeHead(401).end());
   await expectDiagnosis(

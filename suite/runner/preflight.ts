@@ -45,6 +45,7 @@ export interface PreflightInput {
 
 export type Diagnosis =
   | "unreachable"
+  | "plain-http-port"
   | "busy"
   | "key-refused"
   | "not-this-api"
@@ -167,6 +168,17 @@ function described(answer: Answered): string {
   return `${answer.status} with a JSON body that names no error code`;
 }
 
+/**
+ * https:// to a port that speaks plain HTTP fails in TLS's record layer (OpenSSL's "wrong
+ * version number"): the same URL with http://, when that is what happened.
+ */
+function plainHttpUrl(baseUrl: string, message: string): string | undefined {
+  const url = new URL(baseUrl);
+  if (url.protocol !== "https:" || !/wrong[ _]version[ _]number|packet length too long|ERR_SSL_HTTP_REQUEST/i.test(message)) return undefined;
+  url.protocol = "http:";
+  return displayUrl(url.toString());
+}
+
 /** The base URL without a trailing /v1 segment, if it has one (the suite adds /v1 itself). */
 function withoutV1(baseUrl: string): string | undefined {
   const url = new URL(baseUrl);
@@ -240,6 +252,10 @@ export async function preflight(input: PreflightInput): Promise<Preflight> {
   // 1. The primary identity: reachable, the key accepted, the base URL right, this API.
   const first = await listingOf("primary", primary);
   if (first.answer.kind === "silent") {
+    const plain = plainHttpUrl(input.baseUrl, first.answer.message);
+    if (plain !== undefined) {
+      return stop("plain-http-port", `the target ${describe} did not answer over TLS: the port answers plain HTTP: use http:// (--base-url ${plain})`);
+    }
     return stop("unreachable", `the target ${describe} did not answer a first request: ${first.answer.message}`);
   }
   const listing = first.answer;
