@@ -170,8 +170,8 @@ export function createClient(options: ClientOptions): ServiceClient {
   };
 
   /** A create: held against the budget once, retries included, settled by its final answer. */
-  const asCreate = async <R extends { status: number }>(run: () => Promise<R>): Promise<R> => {
-    const hold = observer?.beforeCreate();
+  const asCreate = async <R extends { status: number }>(request: CreateOptions, run: () => Promise<R>): Promise<R> => {
+    const hold = request.replay === true ? undefined : observer?.beforeCreate();
     let status: number | undefined;
     try {
       const result = await run();
@@ -260,7 +260,7 @@ export function createClient(options: ClientOptions): ServiceClient {
         method: "POST",
         headers: createHeaders(request, "text/event-stream"),
         body: createBody(request),
-      }, limits, redactor, { signal });
+      }, limits, redactor, { signal, onEvent: request.onEvent });
       observer?.onExchange(result.transcript, result);
       return result;
     } finally {
@@ -277,12 +277,12 @@ export function createClient(options: ClientOptions): ServiceClient {
         headers: createHeaders(request, "application/json"),
         body: createBody(request),
       };
-      return asCreate(() => send(plain, request.retryInUse ?? true));
+      return asCreate(request, () => send(plain, request.retryInUse ?? true));
     },
     stream: (request) => {
       const fixed: CreateOptions = { ...request, idempotencyKey: createHeaders(request, "")["idempotency-key"] ?? null };
       const path = api.stream((request.as ?? options.primary).agentId);
-      return asCreate(() => withRetries(`POST ${path}`, request.retryInUse ?? true, () => streamOnce(fixed)));
+      return asCreate(request, () => withRetries(`POST ${path}`, request.retryInUse ?? true, () => streamOnce(fixed)));
     },
     list: (conversationId, request: ListOptions = {}) =>
       send({

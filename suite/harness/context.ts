@@ -7,7 +7,7 @@
 import { inject } from "vitest";
 import { BudgetLedger, Semaphore } from "./budget.ts";
 import { checkScopes } from "./check-scope.ts";
-import { createClient, createPool } from "./client.ts";
+import { createClient, createPool, type ClientOptions } from "./client.ts";
 import { HarnessError } from "./errors.ts";
 import { appendJournal, type KeyRole } from "./journal.ts";
 import { displayUrl, Redactor } from "./redact.ts";
@@ -64,7 +64,7 @@ function buildState(settings: RunSettings): WorkerState {
   let counter = 0;
   const runScoped = (label: string) => `conf-${settings.runId}-${cleanLabel(label)}-${++counter}`;
 
-  const client = createClient({
+  const clientOptions: ClientOptions = {
     baseUrl: settings.baseUrl,
     primary: settings.primary,
     limits: settings,
@@ -98,7 +98,8 @@ function buildState(settings: RunSettings): WorkerState {
       onRetry: (note) => checkScopes.getStore()?.noteRetry(note),
       signal: () => checkScopes.getStore()?.controller.signal,
     },
-  });
+  };
+  const client = createClient(clientOptions);
 
   const target: Target = {
     describe: `${displayUrl(settings.baseUrl)} (agent ${settings.primary.agentId})`,
@@ -130,6 +131,17 @@ function buildState(settings: RunSettings): WorkerState {
       const value = useFixture(fixture, target, ledger, timeAllowanceMs(fixture.creates, settings) - settings.checkTimeoutMs);
       if (value === undefined) throw new HarnessError("budget", `the shared ${fixture.name} needs ${fixture.creates} creates, ${ledger.remaining()} left`);
       return value;
+    },
+    lanes: (count: number) => {
+      // One connection each, so that overlapping requests (and reads after writes) meet whatever
+      // replica or worker their connection reached.
+      const pools = Array.from({ length: count }, () => createPool(settings.baseUrl, 1, settings.requestTimeoutMs));
+      return {
+        clients: pools.map((dispatcher) => createClient({ ...clientOptions, dispatcher })),
+        close: async () => {
+          await Promise.all(pools.map((p) => p.close()));
+        },
+      };
     },
     remainingCreates: () => {
       const scope = checkScopes.getStore();

@@ -118,6 +118,13 @@ export interface CreateOptions extends RequestOptions {
   idempotencyKey?: string | null;
   /** Defaults to application/json. null omits the header. */
   contentType?: string | null;
+  /**
+   * A replay of a key the target already answered: by the spec it consumes nothing, so it is
+   * not held against the create budget.
+   */
+  replay?: boolean;
+  /** Streams only: called with each event as it is parsed (to act while the stream is open). */
+  onEvent?: (event: TimedEvent) => void;
 }
 
 export interface ListOptions extends RequestOptions {
@@ -166,6 +173,11 @@ export interface Target {
   track(conversationId: string, owner?: Identity): void;
   /** fast-check parameters: the run's seed and a run count capped by `max`. */
   fc(max: number): { seed: number; numRuns: number };
+  /**
+   * `count` clients with one connection each, sharing the run's budget, limits and reports;
+   * close them when done.
+   */
+  lanes(count: number): { clients: ServiceClient[]; close(): Promise<void> };
   /** Creates (plain or stream) left in this run's budget. */
   remainingCreates(): number;
   /** A shared fixture the running check declared in `uses`, built on first use. */
