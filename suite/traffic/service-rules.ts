@@ -50,7 +50,13 @@ export interface Judged {
   readonly incremental: boolean[];
 }
 
-const endOf = (c: Classified) => c.exchange.startedAt + c.exchange.durationMs;
+/**
+ * HAR times have millisecond precision in every recorder (browsers, Playwright, mitmproxy, the
+ * proxy): an exchange that overlaps a later one by less than that is taken as finished before
+ * it, in their recorded order. So an end is compared as the earliest it may have been.
+ */
+const RECORDED_PRECISION_MS = 1;
+const endOf = (c: Classified) => c.exchange.startedAt + Math.max(0, c.exchange.durationMs - RECORDED_PRECISION_MS);
 /** 502 and 504 are what a gateway or load balancer in front of the service answers when the service did not, with its own body. */
 const fromGateway = (status: number) => status === 502 || status === 504;
 /** 429 and 503 say "not now", which the spec allows anywhere; neither they nor a gateway's answers show anything of the request's judgement. */
@@ -88,7 +94,6 @@ function judgeCreateRequest(j: Judged, res: HttpResult | StreamResult, answeredI
   if (!hasMessage(c.body)) {
     record.judge("RESP-4", line, () => expect4xx(res, "a create without a string message"));
     record.judge("RESP-5", line, () => expectValidationRefusal(res, "a create without a string message"));
-    if (c.token !== undefined && c.idempotencyKey !== undefined && !is2xx(res.status)) state.rememberRefusal(c.token, c.agent, c.idempotencyKey, endOf(c));
     return;
   }
   if (c.idempotencyKey === undefined) {
@@ -110,12 +115,34 @@ function judgeCreateRequest(j: Judged, res: HttpResult | StreamResult, answeredI
   }
 }
 
+/**
+ * A create refused with a 4xx changes nothing, its key included: the key is free for another
+ * payload, so a 409 for it means the refusal held on to the key. RESP-4 when the refused body had
+ * no string message, IDEM-3 (only an accepted payload holds a key) when it was refused for
+ * another reason. The same body again may be refused again, and is not judged. A refusal is
+ * remembered until the key is accepted.
+ */
+function judgeReuseAfterRefusal({ c, line, record, state }: Judged, res: HttpResult | StreamResult, payload: string): void {
+  if (c.token === undefined || c.idempotencyKey === undefined) return;
+  const accepted = state.keyOutcome(c.token, c.agent, c.idempotencyKey);
+  const refusal = accepted === undefined ? state.refusal(c.token, c.agent, c.idempotencyKey) : undefined;
+  if (refusal !== undefined && refusal.finishedAt <= c.exchange.startedAt && refusal.payload !== payload) {
+    record.judge(refusal.requirement, line, () =>
+      expectThat(res.status !== 409, `the key of a create refused with ${refusal.status} was answered 409 when used again with another payload: the refusal held on to it`, res));
+  }
+  if (accepted === undefined && is4xx(res.status) && res.status !== 409) {
+    state.rememberRefusal(c.token, c.agent, c.idempotencyKey, { finishedAt: endOf(c), payload, status: res.status, requirement: hasMessage(c.body) ? "IDEM-3" : "RESP-4" });
+  }
+}
+
 /** IDEM-1/3 (create) and IDEM-4 (stream): a key seen accepted before, reused after that finished. */
 function judgeKeyReuse(j: Judged, res: HttpResult | StreamResult, result: { conversation_id: string; text: string; citations: unknown } | undefined): void {
   const { c, line, record, state } = j;
   const operation = c.operation === "stream" ? "stream" : "create";
-  if (c.token === undefined || c.idempotencyKey === undefined || !hasMessage(c.body)) return;
-  const payload = canonicalJson(c.body);
+  if (c.token === undefined || c.idempotencyKey === undefined) return;
+  const payload = canonicalJson(c.body ?? c.exchange.request.body ?? null);
+  judgeReuseAfterRefusal(j, res, payload);
+  if (!hasMessage(c.body)) return;
   const earlier = state.keyOutcome(c.token, c.agent, c.idempotencyKey);
   if (earlier !== undefined && earlier.operation === operation && earlier.finishedAt <= c.exchange.startedAt) {
     const replay = operation === "create" ? "IDEM-1" : "IDEM-4";
@@ -132,11 +159,6 @@ function judgeKeyReuse(j: Judged, res: HttpResult | StreamResult, result: { conv
       record.judge(conflict, line, () => expectStatus(res, 409, "the same Idempotency-Key with a different payload"));
     }
     return;
-  }
-  const refusedAt = earlier === undefined ? state.refusal(c.token, c.agent, c.idempotencyKey) : undefined;
-  if (refusedAt !== undefined && refusedAt <= c.exchange.startedAt) {
-    // A refused create changes nothing, its key included: the key is free for a valid payload.
-    record.judge("RESP-4", line, () => expectThat(res.status !== 409 && res.status !== 422, `the key of a refused create was answered ${res.status} when used again with a valid payload: the refusal held on to it`, res));
   }
   if (earlier === undefined && is2xx(res.status) && result !== undefined) {
     state.rememberKey(c.token, c.agent, c.idempotencyKey, { operation, payload, raw: c.exchange.request.body, finishedAt: endOf(c), result });

@@ -51,6 +51,17 @@ export interface KeyOutcome {
   readonly result: { conversation_id: string; text: string; citations: unknown };
 }
 
+/** A create refused with a 4xx under a key no accepted request holds. */
+export interface KeyRefusal {
+  /** When the refusal finished, epoch ms. */
+  readonly finishedAt: number;
+  /** Canonical JSON of the refused body. */
+  readonly payload: string;
+  readonly status: number;
+  /** What a later 409 for the key breaks: RESP-4 (no string message) or IDEM-3 (refused for another reason). */
+  readonly requirement: "RESP-4" | "IDEM-3";
+}
+
 const MAX_ENTRIES = 100_000;
 /** Enough to tell a listing that lags, or one that misses an exchange; a lower bound past it. */
 const MAX_STORED = 100;
@@ -74,8 +85,8 @@ export class TrafficState {
   listingLagSeen = false;
   private readonly conversations = new Map<string, KnownConversation>();
   private readonly keys = new Map<string, KeyOutcome>();
-  /** Keys of creates refused for their body, and when the refusal finished. */
-  private readonly refusals = new Map<string, number>();
+  /** Keys of creates refused with a 4xx, and the last refusal of each. */
+  private readonly refusals = new Map<string, KeyRefusal>();
 
   conversation(id: string | undefined): KnownConversation | undefined {
     return id === undefined ? undefined : this.conversations.get(id.toLowerCase());
@@ -150,12 +161,12 @@ export class TrafficState {
     return this.keys.get(`${token}\u0000${agent}\u0000${key}`);
   }
 
-  refusal(token: string, agent: string, key: string): number | undefined {
+  refusal(token: string, agent: string, key: string): KeyRefusal | undefined {
     return this.refusals.get(`${token}\u0000${agent}\u0000${key}`);
   }
 
-  rememberRefusal(token: string, agent: string, key: string, finishedAt: number): void {
-    bounded(this.refusals, `${token}\u0000${agent}\u0000${key}`, finishedAt);
+  rememberRefusal(token: string, agent: string, key: string, refusal: KeyRefusal): void {
+    bounded(this.refusals, `${token}\u0000${agent}\u0000${key}`, refusal);
   }
 
   rememberKey(token: string, agent: string, key: string, outcome: KeyOutcome): void {
