@@ -1,9 +1,11 @@
 /**
  * The two traffic commands as a user runs them: `judge` over HAR files (exit codes 0, 1 and 2,
- * reports written) and `proxy` (listening line, a violation printed as it happens, reports and
- * HAR written on SIGTERM).
+ * reports written, --gate) and `proxy` (listening line, a violation printed as it happens,
+ * reports and HAR written on SIGTERM, an upstream that never answered).
  */
 import { spawn } from "node:child_process";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -45,7 +47,8 @@ test("judge: 0 for conforming traffic, 1 for a broken service, with conformance.
   const good = await recorded(dir, "good.har", politeTraffic);
   const ok = await runConformanceCli(["judge", good, "--report-dir", join(dir, "good")], LIMIT_MS);
   expect(ok.code, ok.stdout + ok.stderr).toBe(0);
-  expect(ok.stdout).toMatch(/Result: PASS — \d+ pass, 0 fail, 0 warn, \d+ not observed; 2 exchange\(s\) judged/);
+  expect(ok.stdout).toMatch(/^Service: PASS — \d+ pass, 0 fail, 0 warn, \d+ not observed$/m);
+  expect(ok.stdout).toMatch(/^Result: PASS \(--gate service\) — 2 exchange\(s\) judged$/m);
   const report = JSON.parse(await readFile(join(dir, "good", "conformance.json"), "utf8")) as { requirements: { id: string; status: string }[] };
   expect(report.requirements.find((r) => r.id === "RESP-1")?.status).toBe("pass");
   expect(report.requirements.find((r) => r.id === "SCOPE-3")?.status).toBe("not_observed");
@@ -56,6 +59,53 @@ test("judge: 0 for conforming traffic, 1 for a broken service, with conformance.
   const failed = await runConformanceCli(["judge", bad, "--report-dir", join(dir, "bad")], LIMIT_MS);
   expect(failed.code, failed.stdout + failed.stderr).toBe(1);
   expect(failed.stdout).toMatch(/^VIOLATION LIST-1 MUST /m);
+}, 90_000);
+
+test("judge: a HAR of another site, or with no entry, says that nothing was judged (exit 2, result error in every report), never PASS", async () => {
+  const dir = await folder();
+  const otherSite = join(dir, "other.har");
+  const entry = { startedDateTime: "2026-11-25T10:00:00.000Z", time: 5, request: { method: "GET", url: "https://shop.example/cart", headers: [] }, response: { status: 200, headers: [], content: { size: 2, text: "{}" } } };
+  await writeFile(otherSite, JSON.stringify({ log: { version: "1.2", entries: [entry] } }));
+  const empty = join(dir, "empty.har");
+  await writeFile(empty, JSON.stringify({ log: { version: "1.2", entries: [] } }));
+  for (const [file, why] of [[otherSite, /none of the 1 request\(s\) is an operation of the spec/], [empty, /the files hold no request/]] as const) {
+    const out = join(dir, "out");
+    const run = await runConformanceCli(["judge", file, "--report-dir", out], LIMIT_MS);
+    expect(run.code, run.stdout + run.stderr).toBe(2);
+    expect(run.stdout).not.toMatch(/PASS/);
+    expect(run.stdout).toMatch(/^Result: ERROR — nothing was judged/m);
+    expect(run.stderr).toMatch(why);
+    const report = JSON.parse(await readFile(join(out, "conformance.json"), "utf8")) as { result: string; diagnosis: string };
+    expect(report.result).toBe("error");
+    expect(report.diagnosis).toMatch(why);
+    expect(await readFile(join(out, "junit.xml"), "utf8")).toMatch(/<error message="nothing was judged/);
+    expect(await readFile(join(out, "report.html"), "utf8")).toMatch(/<title>Conformance ERROR/);
+  }
+}, 90_000);
+
+test("judge --gate: the careless client fails only a client or both gate; the reports show both verdicts apart, without creates, seed or cleanup", async () => {
+  const dir = await folder();
+  const har = await recorded(dir, "script.har", (baseUrl) => runTrafficScript(baseUrl));
+  const exits: Record<string, number | null> = {};
+  for (const gate of ["service", "client", "both"]) {
+    const out = join(dir, gate);
+    const run = await runConformanceCli(["judge", har, "--report-dir", out, ...(gate === "service" ? [] : ["--gate", gate])], LIMIT_MS);
+    exits[gate] = run.code;
+    const report = JSON.parse(await readFile(join(out, "conformance.json"), "utf8")) as { result: string; traffic: { gate: string; service: { result: string }; client: { result: string; fail: number } } };
+    expect(report.traffic).toMatchObject({ gate, service: { result: "pass" }, client: { result: "fail", fail: 3 } });
+    expect(run.stdout).toMatch(/^Client: FAIL — \d+ pass, 3 fail/m);
+    const junit = await readFile(join(out, "junit.xml"), "utf8");
+    expect(junit).toMatch(/<testsuite name="service: [^"]*" tests="\d+" failures="0"/);
+    expect(junit).toMatch(/<testsuite name="client: [^"]*" tests="\d+" failures="3"/);
+    const page = await readFile(join(out, "report.html"), "utf8");
+    expect(page).toMatch(/Exchanges judged<\/dt><dd id="exchanges-judged">\d+ of \d+ seen/);
+    expect(page).toMatch(/id="not-observed">\d+ requirement/);
+    expect(page).not.toMatch(/<dt>(Creates|Seed|Cleanup)<\/dt>/);
+  }
+  expect(exits).toEqual({ service: 0, client: 1, both: 1 });
+  const bad = await runConformanceCli(["judge", har, "--gate", "everyone"], LIMIT_MS);
+  expect(bad.code).toBe(2);
+  expect(bad.stderr).toMatch(/--gate must be service, client or both/);
 }, 90_000);
 
 test("judge: 2 for no file, a file that is not HAR, HAR without a request of the spec, and a bad --settle-ms", async () => {
@@ -78,7 +128,7 @@ test("proxy: listening line first, a client violation printed as it happens, rep
   const fake = await createFakeServer({ port: 0 });
   onTestFinished(() => fake.close());
   const tsx = join(ROOT, "node_modules/tsx/dist/cli.mjs");
-  const child = spawn(process.execPath, [tsx, join(ROOT, "scripts/conformance.ts"), "proxy", "--upstream", fake.url, "--report-dir", join(dir, "reports"), "--har", join(dir, "seen.har")], { cwd: ROOT });
+  const child = spawn(process.execPath, [tsx, join(ROOT, "scripts/conformance.ts"), "proxy", "--upstream", fake.url, "--report-dir", join(dir, "reports"), "--har", join(dir, "seen.har"), "--gate", "client"], { cwd: ROOT });
   onTestFinished(() => void child.kill("SIGKILL"));
   // Every line is kept as it comes: readline does not hold lines for a listener added later.
   const seen: string[] = [];
@@ -109,6 +159,46 @@ test("proxy: listening line first, a client violation printed as it happens, rep
   const har = await readFile(join(dir, "seen.har"), "utf8");
   expect(har).not.toContain("sk-fake-a");
   expect(JSON.parse(har).log.entries.length).toBeGreaterThan(20);
+}, 90_000);
+
+/** A port nothing listens on: one the system gave and took back. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolveListen) => server.listen(0, "127.0.0.1", resolveListen));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolveClose) => server.close(resolveClose));
+  return port;
+}
+
+test("proxy: an upstream that never answered is exit 2 with that diagnosis; its 502s are counted, not judged", async () => {
+  const dir = await folder();
+  const upstream = `http://127.0.0.1:${await closedPort()}`;
+  const tsx = join(ROOT, "node_modules/tsx/dist/cli.mjs");
+  const child = spawn(process.execPath, [tsx, join(ROOT, "scripts/conformance.ts"), "proxy", "--upstream", upstream, "--report-dir", join(dir, "reports")], { cwd: ROOT });
+  onTestFinished(() => void child.kill("SIGKILL"));
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (part: Buffer) => (stdout += part.toString()));
+  child.stderr.on("data", (part: Buffer) => (stderr += part.toString()));
+  const deadline = Date.now() + 20_000;
+  while (!stdout.includes("\n") && Date.now() < deadline) await new Promise((resolveWait) => setTimeout(resolveWait, 20));
+  const proxyUrl = /^listening on (\S+)$/m.exec(stdout)?.[1] ?? "";
+  expect(proxyUrl).not.toBe("");
+  for (let i = 0; i < 3; i++) {
+    const answer = await fetch(`${proxyUrl}/v1/agents/agent-a/responses`, { method: "POST", headers: { authorization: "Bearer sk-1", "content-type": "application/json", "idempotency-key": `k-${i}` }, body: JSON.stringify({ message: "hi" }) });
+    expect(answer.status).toBe(502);
+  }
+  const exited = new Promise<number | null>((resolveExit) => child.once("exit", resolveExit));
+  child.kill("SIGTERM");
+  expect(await exited, stdout + stderr).toBe(2);
+  expect(stdout).not.toMatch(/PASS/);
+  expect(stdout).toMatch(/^Result: ERROR — nothing was judged: the upstream never answered; each of the 3 request\(s\) got the proxy's 502/m);
+  expect(stdout).toMatch(/^3 exchange\(s\) not judged: no answer came from the upstream/m);
+  expect(stderr).toMatch(/the upstream never answered/);
+  const report = JSON.parse(await readFile(join(dir, "reports", "conformance.json"), "utf8")) as { result: string; traffic: { exchanges: { unanswered: number; judged: number } }; requirements: { status: string }[] };
+  expect(report.result).toBe("error");
+  expect(report.traffic.exchanges).toMatchObject({ unanswered: 3, judged: 0 });
+  expect(new Set(report.requirements.map((r) => r.status))).toEqual(new Set(["not_observed"]));
 }, 90_000);
 
 test("proxy: a bad flag or a missing --upstream is exit 2 with a message", async () => {

@@ -25,6 +25,11 @@ const SHOWN_BY: Record<string, (c: Classified) => boolean> = {
   "CLIENT-7": (c) => c.idempotencyKey !== undefined,
 };
 
+/** The observer's messages are written for the fake; in front of a real service there is none. */
+function withoutTheFake(message: string): string {
+  return message.replace(/; the fake serves the stream anyway\)/, ")").replace(/\bthe fake\b/g, "the service");
+}
+
 class SettableClock {
   current = 0;
   now(): number {
@@ -82,7 +87,7 @@ export class ClientJudge {
       }
       this.record.observed(requirement);
       for (const violation of this.observer.violations({ requirement }).slice(-(now - before))) {
-        this.record.violation(requirement, line, violation.message, [transcriptOf(c.exchange, this.redactor)]);
+        this.record.violation(requirement, line, withoutTheFake(violation.message), [transcriptOf(c.exchange, this.redactor)]);
       }
     }
   }

@@ -115,43 +115,46 @@ function contentOf({ response }: ObservedExchange): { size: number; mimeType: st
   return response.body === undefined ? { size: -1, mimeType } : { size: Buffer.byteLength(response.body), mimeType, text: response.body };
 }
 
+const pseudonymousHeaders = (record: Readonly<Record<string, string>>) =>
+  Object.entries(record).map(([name, value]) => ({ name, value: name === "authorization" ? pseudonymousAuthorization(value) : value }));
+
+/** Who wrote a HAR file the proxy made. */
+export const HAR_CREATOR = { name: "agent-conformance proxy", version: "1" };
+
+/** One exchange as a HAR 1.2 entry, its Authorization value pseudonymised. */
+export function harEntry(exchange: ObservedExchange): unknown {
+  return {
+    startedDateTime: new Date(exchange.startedAt).toISOString(),
+    time: exchange.durationMs,
+    request: {
+      method: exchange.request.method,
+      url: exchange.request.url,
+      httpVersion: "HTTP/1.1",
+      headers: pseudonymousHeaders(exchange.request.headers),
+      queryString: [...new URL(exchange.request.url).searchParams].map(([name, value]) => ({ name, value })),
+      cookies: [],
+      headersSize: -1,
+      bodySize: exchange.request.body === undefined ? (withoutBody(exchange.request.method) ? 0 : -1) : Buffer.byteLength(exchange.request.body),
+      ...(exchange.request.body === undefined ? {} : { postData: { mimeType: exchange.request.headers["content-type"] ?? "", text: exchange.request.body } }),
+    },
+    response: {
+      status: exchange.response?.status ?? 0,
+      statusText: "",
+      httpVersion: "HTTP/1.1",
+      headers: pseudonymousHeaders(exchange.response?.headers ?? {}),
+      cookies: [],
+      content: contentOf(exchange),
+      redirectURL: "",
+      headersSize: -1,
+      bodySize: -1,
+      ...(exchange.failure === undefined && exchange.response?.complete !== false ? {} : { _error: exchange.failure ?? "the body ended early" }),
+    },
+    cache: {},
+    timings: { send: 0, wait: exchange.durationMs, receive: 0 },
+  };
+}
+
 /** Exchanges as a HAR 1.2 document, every Authorization value pseudonymised. */
 export function writeHar(exchanges: readonly ObservedExchange[]): unknown {
-  const headers = (record: Readonly<Record<string, string>>) =>
-    Object.entries(record).map(([name, value]) => ({ name, value: name === "authorization" ? pseudonymousAuthorization(value) : value }));
-  return {
-    log: {
-      version: "1.2",
-      creator: { name: "agent-conformance proxy", version: "1" },
-      entries: exchanges.map((exchange) => ({
-        startedDateTime: new Date(exchange.startedAt).toISOString(),
-        time: exchange.durationMs,
-        request: {
-          method: exchange.request.method,
-          url: exchange.request.url,
-          httpVersion: "HTTP/1.1",
-          headers: headers(exchange.request.headers),
-          queryString: [...new URL(exchange.request.url).searchParams].map(([name, value]) => ({ name, value })),
-          cookies: [],
-          headersSize: -1,
-          bodySize: exchange.request.body === undefined ? (withoutBody(exchange.request.method) ? 0 : -1) : Buffer.byteLength(exchange.request.body),
-          ...(exchange.request.body === undefined ? {} : { postData: { mimeType: exchange.request.headers["content-type"] ?? "", text: exchange.request.body } }),
-        },
-        response: {
-          status: exchange.response?.status ?? 0,
-          statusText: "",
-          httpVersion: "HTTP/1.1",
-          headers: headers(exchange.response?.headers ?? {}),
-          cookies: [],
-          content: contentOf(exchange),
-          redirectURL: "",
-          headersSize: -1,
-          bodySize: -1,
-          ...(exchange.failure === undefined && exchange.response?.complete !== false ? {} : { _error: exchange.failure ?? "the body ended early" }),
-        },
-        cache: {},
-        timings: { send: 0, wait: exchange.durationMs, receive: 0 },
-      })),
-    },
-  };
+  return { log: { version: "1.2", creator: HAR_CREATOR, entries: exchanges.map(harEntry) } };
 }

@@ -9,6 +9,8 @@ import { REQUIREMENTS, type Requirement } from "../../requirements/catalog.ts";
 import { DEFAULTS } from "../harness/config.ts";
 import type { Redactor } from "../harness/redact.ts";
 import type { ConformanceReport, RequirementReport, RequirementStatus, TestReport } from "../harness/report-types.ts";
+import { gateFails, isClientRequirement, partyVerdict, type Gate, type PartyVerdict } from "./gate.ts";
+import { nothingJudged, type ExchangeCounts, type TrafficSource } from "./nothing-judged.ts";
 import { classify, type Classified } from "./classify.ts";
 import { ClientJudge } from "./client-rules.ts";
 import type { ObservedExchange } from "./exchange.ts";
@@ -19,6 +21,18 @@ import { UNOBSERVABLE } from "./unobservable.ts";
 
 export type { TrafficViolation } from "./recorder.ts";
 
+/** What a traffic run adds to the suite's report: the two parties' verdicts apart, and the exchanges. */
+export interface TrafficSection {
+  gate: Gate;
+  source: TrafficSource;
+  exchanges: ExchangeCounts;
+  service: PartyVerdict;
+  client: PartyVerdict;
+}
+
+/** The suite's report of a traffic run: result pass, fail, or error when nothing was judged. */
+export type TrafficReport = ConformanceReport & { traffic: TrafficSection };
+
 export interface TrafficJudge {
   /** Judges one finished exchange; returns the violations it revealed. */
   observe(exchange: ObservedExchange): TrafficViolation[];
@@ -28,12 +42,14 @@ export interface TrafficJudge {
    */
   finish(): TrafficViolation[];
   /** The report as of now. */
-  report(): ConformanceReport;
+  report(): TrafficReport;
   /** Exchanges that were operations of the spec, and all exchanges seen. */
   readonly judged: number;
   readonly seen: number;
   /** Operations left unjudged because a body was not recorded or could not be read. */
   readonly unread: number;
+  /** Exchanges that got no answer: counted, never judged. */
+  readonly unanswered: number;
 }
 
 export interface TrafficJudgeOptions {
@@ -47,6 +63,10 @@ export interface TrafficJudgeOptions {
    * is a violation (DEL-1, DEL-3; RESP-2, SSE-8).
    */
   settleMs?: number;
+  /** Whose verdict sets the result (default service). */
+  gate?: Gate;
+  /** Where the traffic comes from, for the diagnosis of a run that judged nothing (default har). */
+  source?: TrafficSource;
 }
 
 /** "POST /v1/agents/a/responses/stream → 200 (#12)", the key never in it. */
@@ -105,6 +125,8 @@ export function createTrafficJudge(options: TrafficJudgeOptions): TrafficJudge {
   let judged = 0;
   let seen = 0;
   let unread = 0;
+  let unanswered = 0;
+  let firstFailure: string | undefined;
   const finish = () => {
     // What requests still saw of a deleted conversation, within the window, and no later one took back.
     for (const held of state.takeHeld()) record.release(held);
@@ -120,8 +142,18 @@ export function createTrafficJudge(options: TrafficJudgeOptions): TrafficJudge {
     get unread() {
       return unread;
     },
+    get unanswered() {
+      return unanswered;
+    },
     observe(exchange) {
       seen++;
+      // No answer (the upstream unreachable, the request failed) shows nothing of the service,
+      // and the client's request alone would be judged without what it answered to.
+      if (exchange.response === undefined) {
+        unanswered++;
+        firstFailure ??= exchange.failure;
+        return [];
+      }
       const c = classify(exchange);
       if (c === undefined) return [];
       // A verdict on a body nobody saw would be a guess, about the service or the client.
@@ -154,9 +186,16 @@ export function createTrafficJudge(options: TrafficJudgeOptions): TrafficJudge {
       }
       const requirements = REQUIREMENTS.map((r) => requirementReport(r, tallies.get(r.id), options.strict ?? false));
       const count = (status: RequirementStatus) => requirements.filter((r) => r.status === status).length;
+      const gate = options.gate ?? "service";
+      const service = partyVerdict(requirements.filter((r) => !isClientRequirement(r)));
+      const client = partyVerdict(requirements.filter(isClientRequirement));
+      const exchanges = { seen, judged, unread, unanswered };
+      const source = options.source ?? "har";
       return {
         target: options.target,
-        result: count("fail") > 0 ? "fail" : "pass",
+        result: judged === 0 ? "error" : gateFails(gate, service, client) ? "fail" : "pass",
+        ...(judged === 0 ? { diagnosis: nothingJudged(exchanges, source, firstFailure) } : {}),
+        traffic: { gate, source, exchanges, service, client },
         strict: options.strict ?? false,
         runId: randomUUID(),
         seed: 0,
@@ -183,10 +222,10 @@ export const SETTLE_MS_HELP = `  --settle-ms N           how long the service ma
                           in its listings (default ${DEFAULTS.settleMs}, as the suite's)`;
 
 /**
- * 0: no MUST broken (not_observed never counts against it: judging traffic is never complete);
- * 1: a MUST broken, or a SHOULD under --strict; 2: no exchange of the spec to judge.
+ * 0: no gated MUST broken (not_observed never counts against it: judging traffic is never
+ * complete); 1: a gated MUST broken, or a SHOULD under --strict; 2: nothing was judged.
  */
-export function trafficExitCode(report: ConformanceReport, judged: number): 0 | 1 | 2 {
-  if (judged === 0) return 2;
+export function trafficExitCode(report: TrafficReport): 0 | 1 | 2 {
+  if (report.result === "error") return 2;
   return report.result === "fail" ? 1 : 0;
 }

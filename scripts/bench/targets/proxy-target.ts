@@ -9,7 +9,7 @@ import { serveCalls } from "../worker.ts";
 
 serveCalls({
   async start({ upstream, judging = true }: { upstream: string; judging?: boolean }) {
-    const judge = judging ? new JudgeThread({ target: "bench", strict: false, settleMs: DEFAULTS.settleMs, recordFixtures: false }, () => undefined, (text) => console.error(text)) : undefined;
+    const judge = judging ? new JudgeThread({ target: "bench", strict: false, settleMs: DEFAULTS.settleMs, gate: "service", recordFixtures: false }, () => undefined, (text) => console.error(text)) : undefined;
     const proxy = await startProxy({ upstream, host: "127.0.0.1", port: 0, onExchange: (exchange) => judge?.observe(exchange) });
     return { url: proxy.url };
   },

@@ -1,17 +1,19 @@
 /**
  * agent-conformance proxy --upstream URL [--port N] [--host H] [--report-dir DIR]
- *   [--record-fixtures DIR] [--har FILE] [--strict] [--settle-ms N]
+ *   [--record-fixtures DIR] [--har FILE] [--strict] [--settle-ms N] [--gate service|client|both]
  * First stdout line: "listening on http://HOST:PORT". Each violation is one console line as it
- * happens; judging runs in a worker thread, never on the forwarding thread. SIGINT or SIGTERM: running exchanges get 2 s to end, then the reports (and the
- * fixtures and HAR when asked for) are written and the exit code is the judge's.
+ * happens; judging (and writing the HAR) runs in a worker thread, never on the forwarding
+ * thread. SIGINT or SIGTERM, to the proxy or to the npm or npx that launched it: running
+ * exchanges get 2 s to end, then the reports (and the fixtures and HAR when asked for) are
+ * written and the exit code is the judge's.
  */
-import { writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
-import type { ObservedExchange } from "../exchange.ts";
-import { writeHar } from "../har.ts";
+import { GATE_HELP, parseGate } from "../gate.ts";
+import { openHarFile } from "../har-file.ts";
 import { parseSettleMs, SETTLE_MS_HELP, trafficExitCode, type TrafficViolation } from "../judge.ts";
 import { trafficSummaryLines, writeTrafficReports } from "../reports.ts";
 import { JudgeThread } from "./judge-thread.ts";
+import { watchLauncher } from "./launcher-watch.ts";
 import { startProxy } from "./server.ts";
 
 export const PROXY_USAGE = `Usage: agent-conformance proxy --upstream URL [options]
@@ -19,25 +21,40 @@ export const PROXY_USAGE = `Usage: agent-conformance proxy --upstream URL [optio
 
 Forwards every request to the service at URL and every byte back as it arrives, and judges
 each exchange: the service against what traffic can show of the spec, the client against
-CLIENT-1…7. Stop it with Ctrl-C or SIGTERM to write the reports.
+CLIENT-1…7. Stop it with Ctrl-C or SIGTERM (to it, or to the npm or npx that started it)
+to write the reports.
 
   --upstream URL          the service's base URL (with its base path, without /v1)
   --port N                port to listen on (default 0: any free port)
   --host HOST             address to listen on (default 127.0.0.1)
   --report-dir DIR        where conformance.json, junit.xml and report.html go (default reports)
   --record-fixtures DIR   also write each observed conversation in the fake's fixture format
-  --har FILE              also write the observed traffic as HAR 1.2 (keys pseudonymised)
+  --har FILE              also write the observed traffic as HAR 1.2 (keys pseudonymised),
+                          each exchange as it finishes
   --strict                a broken SHOULD fails too
+${GATE_HELP}
 ${SETTLE_MS_HELP}
   --help                  show this help
 
-Exit codes: 0 no MUST broken; 1 a MUST broken (or a SHOULD under --strict); 2 usage error,
-or no exchange of the spec was seen. A requirement no exchange could show is not_observed.`;
+Exit codes: 0 no gated MUST broken; 1 a gated MUST broken (or a SHOULD under --strict); 2 usage
+error, or nothing was judged (no exchange of the spec, or the upstream never answered). A
+requirement no exchange could show is not_observed.`;
 
 const GRACE_MS = 2_000;
-/** What --har keeps in memory until the proxy stops (exchanges, and their bodies' characters); the console says when more were seen. */
-const MAX_HAR_EXCHANGES = 50_000;
-const MAX_HAR_BODY_CHARACTERS = 256 * 1024 * 1024;
+
+/** Resolves on SIGINT, SIGTERM or the launcher's end; the handlers stay, so a second signal (Ctrl-C under npm arrives twice) cannot cut the reports short. */
+function stopRequested(): Promise<void> {
+  return new Promise((resolve) => {
+    let unwatch = () => undefined as void;
+    const stop = () => {
+      unwatch();
+      resolve();
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+    unwatch = watchLauncher(stop);
+  });
+}
 
 export function violationLine(v: TrafficViolation): string {
   return `VIOLATION ${v.requirement} ${v.level} "${v.sentence}" — ${v.exchange}: ${v.detail}`;
@@ -57,6 +74,7 @@ export async function runProxyCommand(argv: string[], print: (line: string) => v
         har: { type: "string" },
         strict: { type: "boolean", default: false },
         "settle-ms": { type: "string" },
+        gate: { type: "string" },
         help: { type: "boolean", default: false },
       },
       allowPositionals: false,
@@ -80,57 +98,50 @@ export async function runProxyCommand(argv: string[], print: (line: string) => v
   }
   const settleMs = parseSettleMs(values["settle-ms"]);
   if (typeof settleMs === "string") problems.push(settleMs);
+  const gate = parseGate(values.gate);
+  if (typeof gate === "object") problems.push(gate.error);
   const port = /^\d+$/.test(values.port) ? Number(values.port) : Number.NaN;
   if (!(port >= 0 && port <= 65_535)) problems.push(`--port must be a whole number from 0 to 65535, not ${values.port}`);
-  if (problems.length > 0 || upstream === undefined || typeof settleMs === "string") {
+  if (problems.length > 0 || upstream === undefined || typeof settleMs === "string" || typeof gate === "object") {
     for (const problem of problems) process.stderr.write(`agent-conformance proxy: ${problem}\n`);
+    return 2;
+  }
+  let harFd: number | undefined;
+  try {
+    harFd = values.har === undefined ? undefined : openHarFile(values.har);
+  } catch (error) {
+    process.stderr.write(`agent-conformance proxy: cannot write --har ${values.har}: ${error instanceof Error ? error.message : String(error)}\n`);
     return 2;
   }
 
   const judge = new JudgeThread(
-    { target: `proxy to ${upstream.origin}${upstream.pathname}`, strict: values.strict, settleMs, recordFixtures: values["record-fixtures"] !== undefined },
+    { target: `proxy to ${upstream.origin}${upstream.pathname}`, strict: values.strict, settleMs, gate, recordFixtures: values["record-fixtures"] !== undefined, ...(harFd === undefined ? {} : { harFd }) },
     (violation) => print(violationLine(violation)),
     // A judging bug must never take the traffic down with it.
     (text) => process.stderr.write(`agent-conformance proxy: ${text}\n`),
   );
-  const har: ObservedExchange[] = [];
-  let harDropped = 0;
-  let harCharacters = 0;
-  const onExchange = (exchange: ObservedExchange) => {
-    judge.observe(exchange);
-    if (values.har === undefined) return;
-    const characters = (exchange.request.body?.length ?? 0) + (exchange.response?.body?.length ?? 0);
-    if (har.length < MAX_HAR_EXCHANGES && harCharacters + characters <= MAX_HAR_BODY_CHARACTERS) {
-      har.push(exchange);
-      harCharacters += characters;
-    } else {
-      harDropped++;
-    }
-  };
   let proxy;
   try {
-    proxy = await startProxy({ upstream: upstream.href, host: values.host, port, onExchange });
+    proxy = await startProxy({ upstream: upstream.href, host: values.host, port, onExchange: (exchange) => judge.observe(exchange) });
   } catch (error) {
     process.stderr.write(`agent-conformance proxy: cannot listen on ${values.host}:${port}: ${error instanceof Error ? error.message : String(error)}\n`);
+    // Closes the HAR file too.
+    await judge.finish(undefined);
     return 2;
   }
+  // Listening only once the handlers are in place: whoever reads the line may signal at once.
+  const stopped = stopRequested();
   print(`listening on ${proxy.url}`);
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
-  });
+  await stopped;
   await proxy.close(GRACE_MS);
   // The last exchanges are handed over on the next turn of the event loop.
   await new Promise((resolve) => setImmediate(resolve));
   const reportDir = values["report-dir"];
-  const { report, judged, unread, fixturesWritten } = await judge.finish(values["record-fixtures"]);
+  const { report, fixturesWritten, harWritten } = await judge.finish(values["record-fixtures"]);
   await writeTrafficReports(report, reportDir);
   if (fixturesWritten !== undefined) print(`fixtures: ${fixturesWritten} conversation(s) written to ${values["record-fixtures"]}`);
-  if (values.har !== undefined) {
-    await writeFile(values.har, `${JSON.stringify(writeHar(har))}\n`);
-    print(`HAR: ${har.length} exchange(s) written to ${values.har}${harDropped > 0 ? ` (${harDropped} more not kept)` : ""}`);
-  }
-  for (const line of trafficSummaryLines(report, { judged, unread }, reportDir)) print(line);
-  return trafficExitCode(report, judged);
+  if (harWritten !== undefined) print(`HAR: ${harWritten} exchange(s) written to ${values.har}`);
+  for (const line of trafficSummaryLines(report, reportDir)) print(line);
+  if (report.result === "error") process.stderr.write(`agent-conformance proxy: ${report.diagnosis ?? "nothing was judged"}\n`);
+  return trafficExitCode(report);
 }

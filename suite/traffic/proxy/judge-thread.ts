@@ -3,8 +3,8 @@
  * violations come back as they are found, and `finish` returns the report.
  */
 import { Worker } from "node:worker_threads";
-import type { ConformanceReport } from "../../harness/report-types.ts";
 import type { ObservedExchange } from "../exchange.ts";
+import type { TrafficReport } from "../judge.ts";
 import type { TrafficViolation } from "../recorder.ts";
 import type { JudgeWorkerData, ToJudge } from "./judge-worker.ts";
 
@@ -14,11 +14,10 @@ type FromJudge =
   | ({ type: "finished" } & Finished);
 
 export interface Finished {
-  report: ConformanceReport;
-  judged: number;
-  /** Exchanges left unjudged: a body unrecorded or unreadable. */
-  unread: number;
+  report: TrafficReport;
   fixturesWritten: number | undefined;
+  /** HAR entries written, when a HAR file was asked for. */
+  harWritten: number | undefined;
 }
 
 // The worker's file is this one's sibling, as TypeScript in the repository (run through tsx,
@@ -37,7 +36,7 @@ export class JudgeThread {
     this.worker.on("message", (message: FromJudge) => {
       if (message.type === "violations") message.violations.forEach(onViolation);
       else if (message.type === "error") onError(`could not judge exchange #${message.sequence}: ${message.message}`);
-      else this.finished?.({ report: message.report, judged: message.judged, unread: message.unread, fixturesWritten: message.fixturesWritten });
+      else this.finished?.({ report: message.report, fixturesWritten: message.fixturesWritten, harWritten: message.harWritten });
     });
     this.worker.on("error", (error) => onError(`the judging thread failed: ${error.stack ?? error.message}`));
   }

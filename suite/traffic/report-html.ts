@@ -1,0 +1,78 @@
+/**
+ * report.html of a traffic run: the suite's page (its stylesheet and requirement rows), with a
+ * header that says what a passive run is about: exchanges judged and not judged, the service's
+ * and the client's verdicts apart, the gate, and the not-observed count. Creates, a seed and
+ * cleanup belong to active runs and are not shown.
+ */
+import { createHash } from "node:crypto";
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { formatDuration } from "../report/format.ts";
+import { renderFamilies } from "../report/requirement-rows.ts";
+import { html, SafeHtml } from "../report/safe-html.ts";
+import { REPORT_CSS } from "../report/styles.ts";
+import type { PartyVerdict } from "./gate.ts";
+import type { TrafficReport } from "./judge.ts";
+
+// As the suite's page: nothing but its own inline stylesheet.
+const CSP = `default-src 'none'; style-src 'sha256-${createHash("sha256").update(REPORT_CSS).digest("base64")}'; base-uri 'none'; form-action 'none'`;
+
+function headline(report: TrafficReport): string {
+  const { traffic } = report;
+  if (report.result === "error") return report.diagnosis ?? "nothing was judged";
+  const gated = traffic.gate === "both" ? "the service's and the client's verdicts" : `the ${traffic.gate}'s verdict`;
+  return report.result === "fail" ? `A requirement failed in ${gated} (--gate ${traffic.gate}).` : `No requirement failed in ${gated} (--gate ${traffic.gate}).`;
+}
+
+function verdictLine(verdict: PartyVerdict, gated: boolean): SafeHtml {
+  return html`<strong>${verdict.result.toUpperCase().replace("_", " ")}</strong>${gated ? "" : " (not gated)"}:
+${verdict.pass} passed, ${verdict.fail} failed, ${verdict.warn} warned, ${verdict.not_observed} not observed`;
+}
+
+function renderHeader(report: TrafficReport): SafeHtml {
+  const { traffic } = report;
+  const { exchanges } = traffic;
+  const gates = (party: "service" | "client") => traffic.gate === party || traffic.gate === "both";
+  return html`<header>
+<h1>Conformance report: observed traffic</h1>
+<div class="banner ${report.result === "pass" ? "pass" : "fail"}" role="status" id="result"><strong>${report.result.toUpperCase()}</strong><span>${headline(report)}</span></div>
+<dl class="facts" id="traffic-facts">
+<dt>Traffic</dt><dd>${report.target}</dd>
+<dt>Exchanges judged</dt><dd id="exchanges-judged">${exchanges.judged} of ${exchanges.seen} seen</dd>
+${exchanges.unanswered > 0 ? html`<dt>Not answered</dt><dd id="exchanges-unanswered">${exchanges.unanswered} (no answer came: not judged)</dd>` : null}
+${exchanges.unread > 0 ? html`<dt>Not readable</dt><dd id="exchanges-unread">${exchanges.unread} (a body not recorded or in a coding that could not be read: not judged)</dd>` : null}
+<dt>Service</dt><dd id="service-verdict">${verdictLine(traffic.service, gates("service"))}</dd>
+<dt>Client</dt><dd id="client-verdict">${verdictLine(traffic.client, gates("client"))}</dd>
+<dt>Gate</dt><dd>${traffic.gate}</dd>
+<dt>Not observed</dt><dd id="not-observed">${report.counts.not_observed ?? 0} requirement(s) no observed exchange could show</dd>
+<dt>Started</dt><dd><time datetime="${report.startedAt}">${report.startedAt}</time></dd>
+<dt>Duration</dt><dd>${formatDuration(report.durationMs)}</dd>
+<dt>Strict</dt><dd>${report.strict ? "yes: SHOULD failures fail" : "no: SHOULD failures are warnings"}</dd>
+</dl>
+</header>`;
+}
+
+export function renderTrafficHtml(report: TrafficReport): string {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${CSP}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Conformance ${report.result.toUpperCase()}: ${report.target}</title>
+<style>${new SafeHtml(REPORT_CSS)}</style>
+</head>
+<body>
+${renderHeader(report)}
+<main>
+${renderFamilies(report.requirements)}
+</main>
+</body>
+</html>
+`.value;
+}
+
+export async function writeTrafficHtml(report: TrafficReport, dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, "report.html"), renderTrafficHtml(report));
+}
