@@ -7,8 +7,11 @@
 
 export type Operation = "create" | "stream" | "list" | "delete";
 
-/** Where the conversation id comes from when scope is checked (access.ts `findInScope`). */
-export type ScopedOperation = "continue" | "list" | "delete";
+/**
+ * Where the conversation id comes from when scope is checked (access.ts `findInScope`):
+ * continuing it with a plain create or with a stream, listing it, deleting it.
+ */
+export type ScopedOperation = "continue" | "continue-stream" | "list" | "delete";
 
 /** How an LLM-like agent paces its answer (deployment/pacing.ts holds the numbers). */
 export interface Pacing {
@@ -107,6 +110,24 @@ export interface Breakage {
   readonly agentIgnoredOn: readonly ScopedOperation[];
   /** Operations that find a conversation of another channel (same agent); read by `findInScope`. */
   readonly channelIgnoredOn: readonly ScopedOperation[];
+  /** A continuation on this operation is not stored when its conversation changed while it was generated; read by `versionAtStart` (exchange/optimistic-lock.ts). */
+  readonly droppedOnConflictOn: "create" | "stream" | null;
+  /** A key in flight is held against its own operation only (completed records stay shared); read by `visibilityOf` (exchange/prepare.ts). */
+  readonly inFlightPerOperation: boolean;
+  /** An exchange writes back, when it finishes, the conversation it read at its start if a delete removed it meanwhile; read by `readAtStart` (exchange/write-back.ts). */
+  readonly exchangeWritesBack: boolean;
+  /** A replay answers the conversation's latest assistant message instead of its own result; read by `replayOf` (exchange/prepare.ts). */
+  readonly replayAnswersLatestTurn: boolean;
+  /** A replay of a key whose conversation was deleted brings the conversation back with that exchange; read by `replayOf` (exchange/prepare.ts). */
+  readonly replayRestoresDeleted: boolean;
+  /** `page` given without `page_size`: this page size instead of the default (null: the default); read by `parsePagination` (conversations/pagination.ts). */
+  readonly pageAloneDefaultSize: number | null;
+  /** A streamed exchange leaves the conversation's `updated_at` where it was; read by `updatedAtKeeper` (exchange/frozen-updated-at.ts). */
+  readonly streamFreezesUpdatedAt: boolean;
+  /** Replicas that share the conversations but each keep their own idempotency records, one per connection (1: one process); read by `replicasFor` (sessions/replicas.ts). */
+  readonly idempotencyReplicas: number;
+  /** A request whose key is still in flight is answered 500 instead of 409 idempotency_key_in_use; read by `inFlightRefusal` (exchange/prepare.ts). */
+  readonly inFlightLoserFails: boolean;
 }
 
 export interface Behavior {
@@ -149,6 +170,8 @@ export interface Behavior {
   readonly extraFields: boolean;
   /** A plain create thinks this long before it answers; read by `createResponse` (routes/create-response.ts). */
   readonly createLatencyMs: number;
+  /** A fresh stream thinks this long after response.created, before its first delta; read by `delaysOf` (routes/stream-response.ts). */
+  readonly streamLatencyMs: number;
   /** LLM-like pacing of creates (null: none); read only by `baseFaultPlan` (faults.ts). */
   readonly pacing: Pacing | null;
   /** A token bucket per API key in front of every /v1 request (null: none); read only by `rateLimiterFor` (deployment/rate-limit.ts). */
@@ -199,6 +222,15 @@ export const NOTHING_BROKEN: Breakage = Object.freeze({
   deleteNotFoundCode: "conversation_not_found",
   agentIgnoredOn: Object.freeze([]),
   channelIgnoredOn: Object.freeze([]),
+  droppedOnConflictOn: null,
+  inFlightPerOperation: false,
+  exchangeWritesBack: false,
+  replayAnswersLatestTurn: false,
+  replayRestoresDeleted: false,
+  pageAloneDefaultSize: null,
+  streamFreezesUpdatedAt: false,
+  idempotencyReplicas: 1,
+  inFlightLoserFails: false,
 } satisfies Breakage);
 
 export const DEFAULT_BEHAVIOR: Behavior = Object.freeze({
@@ -219,6 +251,7 @@ export const DEFAULT_BEHAVIOR: Behavior = Object.freeze({
   citations: true,
   extraFields: false,
   createLatencyMs: 0,
+  streamLatencyMs: 0,
   pacing: null,
   rateLimit: null,
   overloadEvery: 0,
