@@ -32,16 +32,20 @@ export interface Reservation {
   readonly record: IdempotencyRecord;
   /** When the record becomes visible to other requests (see `reserve`). */
   readonly visible: ReservationVisibility;
+  /** "per-operation" only: the in-flight table of the reserving operation, where the record waits for its outcome. */
+  readonly lane: Map<string, IdempotencyRecord> | undefined;
   /** The store's generation when reserved: a reset since then makes completing a no-op. */
   readonly generation: number;
 }
 
 /**
- * "now": the key is held while the operation runs (the conforming choice). The other two
+ * "now": the key is held while the operation runs (the conforming choice). The others
  * exist for mutants only: "on-completion" records the key when the operation completes,
- * so simultaneous requests all run; "never" records nothing.
+ * so simultaneous requests all run; "per-operation" holds it only against requests of the
+ * same operation (each endpoint its own in-flight table) and records it for all on
+ * completion; "never" records nothing.
  */
-export type ReservationVisibility = "now" | "on-completion" | "never";
+export type ReservationVisibility = "now" | "on-completion" | "per-operation" | "never";
 
 export type IdempotencyLookup =
   | { readonly kind: "absent" }
@@ -60,14 +64,17 @@ const CONFLICT: IdempotencyLookup = Object.freeze({ kind: "conflict" });
  */
 export class IdempotencyScope {
   readonly records = new Map<string, IdempotencyRecord>();
+  /** "per-operation" reservations still running, by operation; made on first use (mutants only). */
+  private lanes: Map<string, Map<string, IdempotencyRecord>> | undefined;
 
   constructor(
     private readonly store: IdempotencyStore,
     private readonly clock: Clock,
   ) {}
 
-  lookup(key: string, fingerprint: string): IdempotencyLookup {
-    const record = this.live(key);
+  /** `operation` matters only to "per-operation" reservations, which only requests of their own operation see. */
+  lookup(key: string, fingerprint: string, operation?: string): IdempotencyLookup {
+    const record = this.live(key) ?? (this.lanes === undefined ? undefined : this.laneOf(operation).get(key));
     if (!record) return ABSENT;
     if (record.fingerprint !== fingerprint) return CONFLICT;
     return record.outcome ? { kind: "replay", outcome: record.outcome } : IN_FLIGHT;
@@ -79,12 +86,21 @@ export class IdempotencyScope {
   }
 
   /** Holds the key for an operation about to run. Call only right after `lookup` said "absent". */
-  reserve(key: string, fingerprint: string, visible: ReservationVisibility = "now"): Reservation {
+  reserve(key: string, fingerprint: string, visible: ReservationVisibility = "now", operation?: string): Reservation {
     const record: IdempotencyRecord = { fingerprint, outcome: undefined, expiresAt: Number.POSITIVE_INFINITY };
     // A lookup said "absent" just before, in the same turn of the event loop, and removed
     // any expired record: the key is free.
     if (visible === "now") this.records.set(key, record);
-    return { scope: this, key, record, visible, generation: this.store.generation };
+    const lane = visible === "per-operation" ? this.laneOf(operation) : undefined;
+    lane?.set(key, record);
+    return { scope: this, key, record, visible, lane, generation: this.store.generation };
+  }
+
+  private laneOf(operation = ""): Map<string, IdempotencyRecord> {
+    this.lanes ??= new Map();
+    let lane = this.lanes.get(operation);
+    if (lane === undefined) this.lanes.set(operation, (lane = new Map()));
+    return lane;
   }
 
   private live(key: string): IdempotencyRecord | undefined {
@@ -95,6 +111,11 @@ export class IdempotencyScope {
     }
     return record;
   }
+}
+
+/** A "per-operation" reservation leaves its operation's in-flight table, once it completes or is released. */
+function releaseLane({ lane, key, record }: Reservation): void {
+  if (lane !== undefined && lane.get(key) === record) lane.delete(key);
 }
 
 /** Records keyed by (API key, agent, Idempotency-Key), one scope per (API key, agent). */
@@ -130,14 +151,17 @@ export class IdempotencyStore {
 
   /** Stores the outcome; a no-op if the store was reset while the operation ran. */
   complete(reservation: Reservation, outcome: StoredOutcome): void {
-    if (reservation.visible === "never" || reservation.generation !== this.currentGeneration) return;
-    if (reservation.visible === "on-completion") reservation.scope.records.set(reservation.key, reservation.record);
+    if (reservation.visible === "never") return;
+    releaseLane(reservation);
+    if (reservation.generation !== this.currentGeneration) return;
+    if (reservation.visible !== "now") reservation.scope.records.set(reservation.key, reservation.record);
     reservation.record.outcome = outcome;
     reservation.record.expiresAt = this.clock.now() + this.ttlMs;
   }
 
   /** Frees the key of an operation that did not take place, so a retry can run it. A completed record stays. */
   release(reservation: Reservation): void {
+    releaseLane(reservation);
     const { records } = reservation.scope;
     if (reservation.record.outcome === undefined && records.get(reservation.key) === reservation.record) {
       records.delete(reservation.key);
