@@ -21,6 +21,8 @@ export interface StreamScript {
 
 export interface StreamDelays {
   readonly firstEventMs: number;
+  /** A pause right after response.created: the agent still thinking (0 in the conforming fake). */
+  readonly afterCreatedMs: number;
   /** The pause before each delta and before the terminal event. */
   readonly betweenMs: number;
 }
@@ -52,6 +54,7 @@ export async function playStream(ctx: AppContext, res: ServerResponse, script: S
   await pause(ctx, delays.firstEventMs, gone);
   if (early === 1) emit({ type: EVENT.delta, delta: script.deltas[0] ?? "" });
   emit({ type: EVENT.created, conversation_id: script.conversationId });
+  if (delays.afterCreatedMs > 0) await pause(ctx, delays.afterCreatedMs, gone);
   for (let sent = early; sent <= script.deltas.length; sent++) {
     if (sent === dropAt) {
       await flushed;

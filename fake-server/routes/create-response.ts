@@ -5,8 +5,10 @@ import type { Behavior } from "../behavior.ts";
 import type { AppContext, FakeRequest } from "../context.ts";
 import { streamLengthMs } from "../deployment/pacing.ts";
 import { abandon, commitAnswered, conversationFor, refusedAfterCommit, storedResult, type AnsweredOutcome } from "../exchange/commit.ts";
+import { stillCurrent, versionAtStart } from "../exchange/optimistic-lock.ts";
 import { pauseBeforeAnswer } from "../exchange/pause.ts";
 import { checkExchangeHeaders, prepareExchange, readExchangeBody } from "../exchange/prepare.ts";
+import { readAtStart, writeBack } from "../exchange/write-back.ts";
 import { withExtraFields, withExtraFieldsText } from "../http/extra-fields.ts";
 import { sendError, sendJsonParts, sendJsonText, successStatus } from "../http/respond.ts";
 import type { StoredOutcome } from "../idempotency/store.ts";
@@ -65,6 +67,9 @@ export async function createResponse(ctx: AppContext, req: FakeRequest, res: Ser
     return;
   }
   const { exchange, faults } = prepared;
+  // Mutants only: what a continuation read of its conversation when it started.
+  const version = versionAtStart(ctx, "create", exchange);
+  const read = exchange.conversationId === undefined ? undefined : readAtStart(ctx, exchange.conversationId);
   try {
     const answer = exchangeAnswer(ctx, req, exchange.caller.agentId, exchange.request.message);
     // Paced (llm-pacing): as long as the stream of this answer would take.
@@ -76,7 +81,9 @@ export async function createResponse(ctx: AppContext, req: FakeRequest, res: Ser
     if (pausing) await pausing;
     const conversationId = conversationFor(ctx, exchange);
     if (exchange.refuseAfterCommit) throw refusedAfterCommit(ctx, exchange, conversationId, answer);
-    sendResult(res, ctx.behavior, commitAnswered(ctx, exchange, conversationId, answer));
+    const current = stillCurrent(ctx, version);
+    writeBack(ctx, read);
+    sendResult(res, ctx.behavior, commitAnswered(ctx, exchange, conversationId, answer, current));
   } catch (error) {
     abandon(ctx, exchange);
     throw error;

@@ -4,16 +4,24 @@ import type { AppContext, FakeRequest } from "../context.ts";
 import { exchangeAnswer } from "../answers/exchange-answer.ts";
 import { deltasOf, splitIntoDeltas } from "../answers/split.ts";
 import { abandon, commitAnswered, commitFailed, conversationFor, refusedAfterCommit, storedResult } from "../exchange/commit.ts";
+import { updatedAtKeeper } from "../exchange/frozen-updated-at.ts";
+import { stillCurrent, versionAtStart } from "../exchange/optimistic-lock.ts";
 import { playStream, type StreamDelays, type StreamScript } from "../exchange/play-stream.ts";
 import { checkExchangeHeaders, prepareExchange, readExchangeBody, type FreshExchange, type PreparedExchange } from "../exchange/prepare.ts";
 import type { FaultPlan } from "../faults.ts";
 import { successStatus } from "../http/respond.ts";
 import { ApiError } from "../http/api-error.ts";
 import { endEventStream, startEventStream, writeEvent } from "../http/sse.ts";
+import { readAtStart, writeBack } from "../exchange/write-back.ts";
 import type { StoredOutcome } from "../idempotency/store.ts";
 
-function delaysOf(ctx: AppContext, faults: FaultPlan): StreamDelays {
-  return { firstEventMs: faults.firstEventDelayMs, betweenMs: faults.deltaDelayMs ?? ctx.options.deltaDelayMs };
+/** The pauses of a stream; only a fresh exchange thinks after response.created (a replay plays stored text). */
+function delaysOf(ctx: AppContext, faults: FaultPlan, fresh: boolean): StreamDelays {
+  return {
+    firstEventMs: faults.firstEventDelayMs,
+    afterCreatedMs: fresh ? ctx.behavior.streamLatencyMs : 0,
+    betweenMs: faults.deltaDelayMs ?? ctx.options.deltaDelayMs,
+  };
 }
 
 /** A replay re-emits the stored answer and ends as the original did; only the delays of X-Fake-Fault apply. */
@@ -37,13 +45,20 @@ function freshScript(ctx: AppContext, req: FakeRequest, exchange: FreshExchange,
   const answer = exchangeAnswer(ctx, req, exchange.caller.agentId, exchange.request.message);
   // The conversation exists from response.created on, so the id it announces is real.
   const conversationId = conversationFor(ctx, exchange);
+  // Mutants only: what the exchange read of its conversation when it started.
+  const version = versionAtStart(ctx, "stream", exchange);
+  const read = readAtStart(ctx, conversationId);
   return {
     conversationId,
     deltas: deltasOf(answer, ctx.options.seed, ctx.behavior),
     errorAfter: faults.errorAfter,
     dropAfter: faults.dropAfter,
     complete: () => {
-      const { result } = commitAnswered(ctx, exchange, conversationId, answer, ctx.behavior.broken.streamStored);
+      const current = stillCurrent(ctx, version);
+      writeBack(ctx, read);
+      const restoreUpdatedAt = updatedAtKeeper(ctx, conversationId);
+      const { result } = commitAnswered(ctx, exchange, conversationId, answer, ctx.behavior.broken.streamStored && current);
+      restoreUpdatedAt?.();
       return { conversation_id: result.conversation_id, output_text: result.response, citations: result.citations };
     },
     fail: (deltasSent) => {
@@ -75,7 +90,7 @@ export async function streamResponse(ctx: AppContext, req: FakeRequest, res: Ser
     return;
   }
   const status = successStatus(ctx.behavior, "stream");
-  const delays = delaysOf(ctx, prepared.faults);
+  const delays = delaysOf(ctx, prepared.faults, prepared.kind === "fresh");
   if (prepared.kind === "replay") {
     const script = replayScript(ctx, prepared.outcome);
     startEventStream(res, ctx.behavior, status, { "Idempotent-Replayed": "true" });
