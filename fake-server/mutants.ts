@@ -193,10 +193,10 @@ export const MUTANTS: readonly Mutant[] = Object.freeze([
   mutant("channels-not-isolated", "SCOPE-3",
     "The key gives access within an authorized scope; conversations of another agent or channel are not reachable.",
     "a key of another channel reaches the agent's conversations (list, delete, continue); agents stay isolated",
-    { broken: { channelIgnoredOn: ["list", "delete", "continue"] } }),
+    { broken: { channelIgnoredOn: ["list", "delete", "continue", "continue-stream"] } }),
   mutant("continue-ignores-scope", "SCOPE-4", "Conversations are isolated per agent.",
     "a create naming another agent's or channel's conversation appends to it",
-    { broken: { agentIgnoredOn: ["continue"], channelIgnoredOn: ["continue"] } }),
+    { broken: { agentIgnoredOn: ["continue", "continue-stream"], channelIgnoredOn: ["continue", "continue-stream"] } }),
 ]);
 
 export const MUTANT_NAMES: readonly string[] = MUTANTS.map((m) => m.name);

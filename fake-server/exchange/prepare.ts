@@ -10,6 +10,7 @@ import { canonicalJson, fingerprintOfCanonical } from "../idempotency/fingerprin
 import { readIdempotencyKey } from "../idempotency/key-header.ts";
 import { ABSENT, type IdempotencyLookup, type Reservation, type ReservationVisibility, type StoredOutcome } from "../idempotency/store.ts";
 import { conversationNotFound, exchangeCaller, findInScope, reviveDeleted, type Caller } from "../access.ts";
+import { latestTurnOutcome, restoreFromRecord } from "./replay-mutants.ts";
 import { validateResponseRequest } from "./validate-request.ts";
 
 /** A create (plain or stream) that passed every check and holds its Idempotency-Key. */
@@ -30,7 +31,29 @@ export type PreparedExchange =
 /** How this behavior records keys for an operation: held while running, unless a mutant says otherwise. */
 function visibilityOf(broken: Behavior["broken"], operation: "create" | "stream"): ReservationVisibility {
   if (operation === "stream" && !broken.streamIdempotency) return "never";
-  return broken.inFlightReservation ? "now" : "on-completion";
+  if (!broken.inFlightReservation) return "on-completion";
+  return broken.inFlightPerOperation ? "per-operation" : "now";
+}
+
+/** The answer to a request whose key is still running: 409, or (a mutant) the 500 of a failed lock. */
+function inFlightRefusal(broken: Behavior["broken"]): ApiError {
+  if (broken.inFlightLoserFails) {
+    return new ApiError(500, "internal_error", "the idempotency record of this key could not be locked: it is held by another request");
+  }
+  return new ApiError(
+    409,
+    "idempotency_key_in_use",
+    "a request with this Idempotency-Key is still running; retry after it finishes to get its result",
+    { "Retry-After": "1" },
+  );
+}
+
+/** A replay of a finished key; two mutants change what it does (exchange/replay-mutants.ts). */
+function replayOf(ctx: AppContext, caller: Caller, request: FakeResponseRequest, outcome: StoredOutcome, faults: FaultPlan): PreparedExchange {
+  const { broken } = ctx.behavior;
+  if (broken.replayRestoresDeleted) restoreFromRecord(ctx, caller, request, outcome);
+  const replayed = broken.replayAnswersLatestTurn ? latestTurnOutcome(ctx, outcome) : outcome;
+  return { kind: "replay", outcome: replayed, request, faults };
 }
 
 /** What the checks before the body found: who calls, the faults its header asked for, and the key. */
@@ -104,8 +127,8 @@ export function prepareExchange(
 
   const records = ctx.idempotency.scope(caller.grant.token, caller.agentId);
   const visible = visibilityOf(broken, operation);
-  const found: IdempotencyLookup = visible === "never" ? ABSENT : records.lookup(idempotencyKey, fingerprint);
-  if (found.kind === "replay") return { kind: "replay", outcome: found.outcome, request, faults };
+  const found: IdempotencyLookup = visible === "never" ? ABSENT : records.lookup(idempotencyKey, fingerprint, operation);
+  if (found.kind === "replay") return replayOf(ctx, caller, request, found.outcome, faults);
   const conflicting = found.kind === "conflict" && broken.conflict === "replay" ? records.outcomeOf(idempotencyKey) : undefined;
   if (conflicting !== undefined) return { kind: "replay", outcome: conflicting, request, faults };
   if (found.kind === "conflict") {
@@ -115,18 +138,12 @@ export function prepareExchange(
       "this Idempotency-Key was already used with a different request body; use a new key for a new operation",
     );
   }
-  if (found.kind === "in_flight") {
-    throw new ApiError(
-      409,
-      "idempotency_key_in_use",
-      "a request with this Idempotency-Key is still running; retry after it finishes to get its result",
-      { "Retry-After": "1" },
-    );
-  }
+  if (found.kind === "in_flight") throw inFlightRefusal(broken);
   const conversationId = broken.continueStartsNew ? undefined : (request.conversation_id ?? undefined);
-  if (conversationId !== undefined && !(findInScope(ctx, conversationId, caller, "continue") ?? reviveDeleted(ctx, conversationId, caller))) {
+  const continuing = operation === "stream" ? "continue-stream" : "continue";
+  if (conversationId !== undefined && !(findInScope(ctx, conversationId, caller, continuing) ?? reviveDeleted(ctx, conversationId, caller))) {
     throw conversationNotFound(conversationId);
   }
-  const reservation = records.reserve(idempotencyKey, fingerprint, visible);
+  const reservation = records.reserve(idempotencyKey, fingerprint, visible, operation);
   return { kind: "fresh", exchange: { caller, request, reservation, conversationId, refuseAfterCommit }, faults };
 }

@@ -1,0 +1,37 @@
+/**
+ * Two ways a replay goes wrong when a service's idempotency record points at the
+ * conversation instead of holding the result it gave. Mutants only: `replayOf`
+ * (exchange/prepare.ts) calls these when their switch is on.
+ */
+import type { Caller } from "../access.ts";
+import type { AppContext } from "../context.ts";
+import { StoredConversation } from "../conversations/store.ts";
+import type { StoredOutcome } from "../idempotency/store.ts";
+import { storedResult } from "./commit.ts";
+
+/**
+ * The record is read as "the conversation it created or continued": the replay answers that
+ * conversation's latest assistant message, right only until the conversation moves on. A
+ * failed stream, or a conversation that is gone, keeps the stored outcome.
+ */
+export function latestTurnOutcome(ctx: AppContext, outcome: StoredOutcome): StoredOutcome {
+  if (outcome.kind !== "answered") return outcome;
+  const conversationId = storedResult(outcome).conversation_id;
+  const messages = ctx.conversations.byId(conversationId)?.messages ?? [];
+  const latest = messages.findLast((message) => message.role === "assistant");
+  if (latest === undefined) return outcome;
+  const body = JSON.stringify({ conversation_id: conversationId, response: latest.content, citations: latest.citations ?? [] });
+  return { kind: "answered", status: outcome.status, body };
+}
+
+/**
+ * The record is taken as the source of truth: replaying a key whose conversation was deleted
+ * writes the conversation back, holding that exchange, for the caller's agent and channel.
+ */
+export function restoreFromRecord(ctx: AppContext, caller: Caller, request: { readonly message: string }, outcome: StoredOutcome): void {
+  if (outcome.kind !== "answered") return;
+  const result = storedResult(outcome);
+  if (ctx.conversations.has(result.conversation_id)) return;
+  ctx.conversations.admit(new StoredConversation(result.conversation_id, caller.agentId, caller.grant.channel, ctx.clock.now()));
+  ctx.conversations.appendExchange(result.conversation_id, request.message, result.response, result.citations);
+}
