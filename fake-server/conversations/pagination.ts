@@ -26,12 +26,17 @@ function readInteger(query: Readonly<Record<string, unknown>>, name: string, min
 
 export function parsePagination(
   query: Readonly<Record<string, unknown>>,
-  behavior: Pick<Behavior, "pageSize" | "oversizePageSize"> & { readonly broken?: Pick<Behavior["broken"], "pageZeroServed" | "pageZeroAsFirst"> },
+  behavior: Pick<Behavior, "pageSize" | "oversizePageSize"> & {
+    readonly broken?: Pick<Behavior["broken"], "pageZeroServed" | "pageZeroAsFirst" | "pageAloneDefaultSize">;
+  },
 ): PageRequest {
   const { max } = behavior.pageSize;
   // The clamp-page-size variant serves any larger page_size as the maximum.
   const clamp = behavior.oversizePageSize === "clamp";
-  const pageSize = readInteger(query, "page_size", 1, clamp ? Number.MAX_SAFE_INTEGER : max, behavior.pageSize.default);
+  // A mutant falls back to another default when page comes without page_size.
+  const aloneSize = behavior.broken?.pageAloneDefaultSize ?? null;
+  const fallbackSize = aloneSize !== null && Object.hasOwn(query, "page") ? aloneSize : behavior.pageSize.default;
+  const pageSize = readInteger(query, "page_size", 1, clamp ? Number.MAX_SAFE_INTEGER : max, fallbackSize);
   // Two mutants take page=0: one serves it as is, one silently as page 1.
   const zeroAsFirst = behavior.broken?.pageZeroAsFirst === true;
   const page = readInteger(query, "page", behavior.broken?.pageZeroServed || zeroAsFirst ? 0 : 1, Number.MAX_SAFE_INTEGER, 1);
