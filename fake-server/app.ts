@@ -23,6 +23,7 @@ import { InFlight } from "./in-flight.ts";
 import { resolveOptions, type FakeServerOptions, type ResolvedOptions } from "./options.ts";
 import { buildRoutes, describeRoutes, type Route } from "./routes/table.ts";
 import { SessionRegistry } from "./sessions/registry.ts";
+import { replicasFor } from "./sessions/replicas.ts";
 import { SESSION_HEADER, sessionName } from "./sessions/session-name.ts";
 import type { SharedContext } from "./sessions/session.ts";
 import { TimerRegistry } from "./timers.ts";
@@ -164,7 +165,9 @@ function beforeRoutes(sessions: SessionRegistry): BeforeRoute {
       fail(ctx, req, res, refused);
       return undefined;
     }
-    return keyAccepted(ctx, req, res) ? ctx : undefined;
+    if (!keyAccepted(ctx, req, res)) return undefined;
+    // A mutant runs as replicas: the connection decides which one serves the request.
+    return ctx.replicas === undefined ? ctx : ctx.session.contextOn(req.socket);
   };
 }
 
@@ -212,6 +215,7 @@ export function createFakeApp(options: FakeServerOptions = {}, dependencies: Par
     baseFaults: baseFaultPlan(behavior),
     rateLimits: rateLimiterFor(behavior, clock),
     overload: overloadFor(behavior),
+    replicas: replicasFor(behavior),
     shutdown: shutdown.signal,
     log: (line) => {
       try {
@@ -251,7 +255,7 @@ export function createFakeApp(options: FakeServerOptions = {}, dependencies: Par
 
   // Expired records also go lazily on access; the sweep bounds memory for keys never seen again.
   const sweep = () => {
-    for (const session of sessions.all()) session.context.idempotency.sweep();
+    for (const session of sessions.all()) for (const records of session.idempotencyStores()) records.sweep();
   };
   const sweeper = setInterval(sweep, Math.max(1_000, Math.min(resolved.idempotencyTtlMs, 60_000)));
   sweeper.unref();

@@ -16,6 +16,7 @@ import type { ResolvedOptions } from "./options.ts";
 import type { AnswerRules } from "./rules/answer-rules.ts";
 import type { FaultRules } from "./rules/fault-rules.ts";
 import type { SessionRegistry } from "./sessions/registry.ts";
+import type { Replicas } from "./sessions/replicas.ts";
 import type { Session } from "./sessions/session.ts";
 import type { TimerRegistry } from "./timers.ts";
 
@@ -48,6 +49,8 @@ export interface AppContext {
   readonly baseFaults: FaultPlan;
   /** The rate-limited variant's token buckets; undefined without a rate limit. */
   readonly rateLimits: TokenBuckets | undefined;
+  /** Replicas that each keep their own idempotency records (a mutant); undefined for one process. */
+  readonly replicas: Replicas | undefined;
   /** The overloaded variant's create counter; undefined when creates are never overloaded. */
   readonly overload: Overload | undefined;
   /** Aborted when the app closes: every pause ends and every running exchange stops. */

@@ -1,3 +1,4 @@
+import type { Socket } from "node:net";
 import { RequestLog } from "../admin/request-log.ts";
 import { ClientRuleObserver } from "../client-rules/observer.ts";
 import type { AppContext } from "../context.ts";
@@ -26,6 +27,8 @@ export interface SessionStores {
  */
 export class Session {
   readonly context: AppContext;
+  /** One context per replica (sessions/replicas.ts), the first being `context`. */
+  private readonly replicaContexts: readonly AppContext[];
   /** For evicting the least recently used session; bumped by the registry. */
   lastUsed = 0;
 
@@ -45,13 +48,28 @@ export class Session {
       answerRules: new AnswerRules(),
     };
     this.context = { ...shared, ...stores, session: this, sessions };
+    // Replica 0 is this context; every other one has its own idempotency records.
+    this.replicaContexts = Array.from({ length: shared.replicas?.count ?? 1 }, (_, replica) =>
+      replica === 0 ? this.context : { ...this.context, idempotency: new IdempotencyStore(clock, options.idempotencyTtlMs) },
+    );
+  }
+
+  /** The context of the replica serving a connection (the session's own context when the app is one process). */
+  contextOn(socket: Socket): AppContext {
+    const { replicas } = this.context;
+    return replicas === undefined ? this.context : (this.replicaContexts[replicas.of(socket)] ?? this.context);
+  }
+
+  /** The idempotency records of every replica (one store when the app is one process). */
+  idempotencyStores(): IdempotencyStore[] {
+    return this.replicaContexts.map((context) => context.idempotency);
   }
 
   /** Empties every store of the session in place (the objects stay, so references to them stay valid). */
   clear(): void {
-    const { conversations, idempotency, requestLog, clientRules, faultRules, answerRules } = this.context;
+    const { conversations, requestLog, clientRules, faultRules, answerRules } = this.context;
     conversations.clear();
-    idempotency.clear();
+    for (const idempotency of this.idempotencyStores()) idempotency.clear();
     requestLog.clear();
     clientRules.clear();
     faultRules.clear();
