@@ -15,6 +15,7 @@
 import { EVENT } from "../../schemas/index.ts";
 import { check } from "../harness/check.ts";
 import { HarnessError } from "../harness/errors.ts";
+import { BUFFERING_PROXY_HINT } from "../harness/stream-reader.ts";
 import { expectEventStream, expectStreamOk, expectThat } from "../harness/expect.ts";
 import type { StreamResult, Target } from "../harness/types.ts";
 import { sameId } from "./support/conversations.ts";
@@ -224,7 +225,7 @@ check(
       const last = events[events.length - 1];
       return new Set(events.map((e) => e.chunk)).size > 1 && first !== undefined && last !== undefined && last.at > first.at;
     });
-    expectThat(incremental, `each of the ${judged.length} multi-delta stream(s) of this run arrived with all its delta and completed events in one network read`, s);
+    expectThat(incremental, `each of the ${judged.length} multi-delta stream(s) of this run arrived with all its delta and completed events in one network read: ${BUFFERING_PROXY_HINT}`, s);
   },
 );
 

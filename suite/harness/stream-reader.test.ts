@@ -330,6 +330,10 @@ describe("the reader never hangs", () => {
     expect(kinds(result)).toEqual(["first-event-timeout"]);
     expect(result.status).toBe(0);
     expect(result.problems[0]?.detail).toContain("no response headers");
+    // The likely cause behind a reverse proxy, with its remedies.
+    expect(result.problems[0]?.detail).toContain("a buffering proxy in front of the service may be holding the stream");
+    expect(result.problems[0]?.detail).toContain("`proxy_buffering off;`");
+    expect(result.problems[0]?.detail).toContain("`X-Accel-Buffering: no`");
   });
 
   test("a server that sends headers and then nothing hits the first-event timeout", async () => {

@@ -32,6 +32,14 @@ export interface StreamRequest {
   body: string | undefined;
 }
 
+/**
+ * The usual cause of a stream that arrives all at once, or not at all before a timeout, behind a
+ * reverse proxy: it buffers the response. Said wherever the suite sees either.
+ */
+export const BUFFERING_PROXY_HINT =
+  "a buffering proxy in front of the service may be holding the stream: turn its buffering off for this route " +
+  "(nginx: `proxy_buffering off;`, or the service sends the response header `X-Accel-Buffering: no`)";
+
 /** How long to wait, after the terminal event, for the server to end the response. */
 export const AFTER_TERMINAL_GRACE_MAX_MS = 2000;
 
@@ -105,8 +113,8 @@ export async function readStream(
 
   firstEventTimer = startTimer(limits.firstEventTimeoutMs, () =>
     stop("first-event-timeout", status === 0
-      ? `no response headers within ${limits.firstEventTimeoutMs} ms`
-      : `no event within ${limits.firstEventTimeoutMs} ms of the request`));
+      ? `no response headers within ${limits.firstEventTimeoutMs} ms (${BUFFERING_PROXY_HINT})`
+      : `no event within ${limits.firstEventTimeoutMs} ms of the request (${BUFFERING_PROXY_HINT})`));
   startTimer(limits.streamTimeoutMs, () =>
     stop("total-timeout", `the stream did not finish within ${limits.streamTimeoutMs} ms`));
   let idleTimer: NodeJS.Timeout | undefined;
