@@ -12,7 +12,6 @@
  */
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
-import { z } from "zod";
 import { CONVERSATION_NOT_FOUND, SpecMessageItem, SpecMessagePage } from "../../schemas/index.ts";
 import { asValidInteger, pageParam, pageSizeParam, type QueryValue } from "../harness/arbitraries.ts";
 import { check } from "../harness/check.ts";
@@ -34,6 +33,7 @@ import { listPage } from "./support/conversations.ts";
 import { refusalTarget, smallConversation } from "./support/fixtures.ts";
 import { MAX_PAGE_SIZE, expectConsistentPage, expectListedAtOnce, expectOwnMessagesOnly } from "./support/listing.ts";
 import { skipCheck } from "./support/skip.ts";
+import { Rfc3339 } from "./support/timestamps.ts";
 
 const DEFAULT_PAGE_SIZE = 50;
 
@@ -195,9 +195,6 @@ check(
     ]);
   },
 );
-
-/** RFC 3339 date-time (any precision, Z or an offset). */
-const Rfc3339 = z.iso.datetime({ offset: true });
 
 check(
   ["LIST-8"],
