@@ -5,11 +5,11 @@
  * judging thread, never on the thread that forwards bytes, and a synchronous write cannot pile
  * entries up in a buffer when the disk is slower than the traffic.
  */
-import { closeSync, openSync, writeSync } from "node:fs";
+import { openSync, writeSync } from "node:fs";
 import type { ObservedExchange } from "./exchange.ts";
 import { HAR_CREATOR, harEntry } from "./har.ts";
 
-/** Opens (and truncates) `path` for the proxy's HAR; throws when it cannot be written. */
+/** Opens (and truncates) `path` for the proxy's HAR; throws when it cannot be written. The opening thread closes it. */
 export function openHarFile(path: string): number {
   return openSync(path, "w");
 }
@@ -31,9 +31,8 @@ export class HarFile {
     this.entries++;
   }
 
-  /** Closes the document and the file. */
+  /** Closes the document (the file stays open, for the thread that opened it to close). */
   end(): void {
     writeSync(this.fd, "\n]}}\n");
-    closeSync(this.fd);
   }
 }

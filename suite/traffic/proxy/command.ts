@@ -7,6 +7,7 @@
  * exchanges get 2 s to end, then the reports (and the fixtures and HAR when asked for) are
  * written and the exit code is the judge's.
  */
+import { closeSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { GATE_HELP, parseGate } from "../gate.ts";
 import { openHarFile } from "../har-file.ts";
@@ -125,8 +126,8 @@ export async function runProxyCommand(argv: string[], print: (line: string) => v
     proxy = await startProxy({ upstream: upstream.href, host: values.host, port, onExchange: (exchange) => judge.observe(exchange) });
   } catch (error) {
     process.stderr.write(`agent-conformance proxy: cannot listen on ${values.host}:${port}: ${error instanceof Error ? error.message : String(error)}\n`);
-    // Closes the HAR file too.
     await judge.finish(undefined);
+    if (harFd !== undefined) closeSync(harFd);
     return 2;
   }
   // Listening only once the handlers are in place: whoever reads the line may signal at once.
@@ -138,6 +139,7 @@ export async function runProxyCommand(argv: string[], print: (line: string) => v
   await new Promise((resolve) => setImmediate(resolve));
   const reportDir = values["report-dir"];
   const { report, fixturesWritten, harWritten } = await judge.finish(values["record-fixtures"]);
+  if (harFd !== undefined) closeSync(harFd);
   await writeTrafficReports(report, reportDir);
   if (fixturesWritten !== undefined) print(`fixtures: ${fixturesWritten} conversation(s) written to ${values["record-fixtures"]}`);
   if (harWritten !== undefined) print(`HAR: ${harWritten} exchange(s) written to ${values.har}`);
