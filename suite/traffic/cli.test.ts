@@ -151,6 +151,8 @@ test("proxy: listening line first, a client violation printed as it happens, rep
   while (printed().size < 3 && Date.now() < deadline) await new Promise((resolveWait) => setTimeout(resolveWait, 20));
   expect([...printed()].sort()).toEqual(["CLIENT-1", "CLIENT-2", "CLIENT-3"]);
   expect(seen.filter((line) => line.startsWith("VIOLATION")).every((line) => line.startsWith("VIOLATION CLIENT-"))).toBe(true);
+  // --har streams: what was judged is on disk before the proxy stops.
+  expect((await readFile(join(dir, "seen.har"), "utf8")).match(/"startedDateTime"/g)?.length ?? 0).toBeGreaterThan(20);
   const exited = new Promise<number | null>((resolveExit) => child.once("exit", resolveExit));
   child.kill("SIGTERM");
   expect(await exited).toBe(1);
