@@ -59,16 +59,19 @@ describe.concurrent("the conformance command against a hostile target", () => {
     for (const file of files) expect(file.text, file.name).not.toContain(KEY);
 
     if (target.exitCode === 2) {
-      // Stopped before any check: one line on stderr saying why, and no conformance report.
+      // Stopped before any check: one line on stderr saying why, and reports that say the same.
       expect(run.stderr.trimEnd().split("\n")).toEqual([expect.stringMatching(/^agent-conformance: /)]);
       expect(run.stderr).toMatch(target.evidence);
-      expect(files.map((file) => file.name)).not.toContain("conformance.json");
+      const stopped = JSON.parse(files.find((file) => file.name === "conformance.json")?.text ?? "null") as ConformanceReport;
+      expect(stopped.result).toBe("error");
+      expect(stopped.diagnosis).toMatch(target.evidence);
+      expect(stopped.requirements).toEqual([]);
       return;
     }
     const report = JSON.parse(files.find((file) => file.name === "conformance.json")?.text ?? "null") as ConformanceReport;
     expect(report.harnessErrors, "a misbehaving target is a conformance failure, not a harness error").toEqual([]);
     // Exit 1: a MUST failed. Exit 3: nothing failed, but the target never let some MUST finish.
-    expect(report.result).toBe(target.exitCode === 1 ? "fail" : "pass");
+    expect(report.result).toBe(target.exitCode === 1 ? "fail" : "incomplete");
     expect(report.requirements.some((r) => r.level === "MUST" && r.status === (target.exitCode === 1 ? "fail" : "inconclusive"))).toBe(true);
     // The hostility shows where it struck: a failure, or a check the target never let finish.
     const reasons = report.requirements.filter((r) => r.status === "fail" || r.status === "inconclusive").map((r) => r.reason ?? "");
