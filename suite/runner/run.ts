@@ -152,6 +152,7 @@ export async function runConformance(input: ConformanceInput, options: RunOption
   const config = validated.config;
   redactor = new Redactor([config.apiKey, config.otherApiKey, ...Object.values(config.headers)]);
   errorFacts = { ...errorFacts, strict: config.strict };
+  reportDir = resolve(cwd, config.reportDir);
 
   const unmatched = unmatchedGlobs(config.only);
   if (unmatched.length > 0) return usageError(unmatched.map((glob) => `--only ${glob} selects no requirement`));
@@ -177,7 +178,6 @@ export async function runConformance(input: ConformanceInput, options: RunOption
   if (!existsSync(checksDir) || !statSync(checksDir).isDirectory()) {
     return usageError([`--checks-dir ${config.checksDir}: no such directory`]);
   }
-  reportDir = resolve(cwd, config.reportDir);
 
   let baseline: Baseline | undefined;
   if (config.baseline !== undefined) {
