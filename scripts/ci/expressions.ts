@@ -1,0 +1,13 @@
+/**
+ * GitHub's `${{ expression }}` substitution, for the few expressions the snippets and the
+ * action use: `resolve` gives each one's value, or throws for one the emulation does not know,
+ * so a snippet cannot silently depend on something the test never evaluated.
+ */
+export function substitute(text: string, resolve: (expression: string) => string): string {
+  return text.replace(/\$\{\{\s*(.*?)\s*\}\}/g, (_, expression: string) => resolve(expression));
+}
+
+/** The expressions in a text, e.g. ["vars.AGENT_SERVICE_URL"]. */
+export function expressionsIn(text: string): string[] {
+  return [...text.matchAll(/\$\{\{\s*(.*?)\s*\}\}/g)].map((match) => match[1] ?? "");
+}
