@@ -61,16 +61,19 @@ test("its inputs, outputs and steps are what a runner needs, and no script has a
   for (const step of action.runs.steps) expect(step.run, step.id).not.toMatch(/\$\{\{/);
 });
 
-test("a conforming service: the step passes, result pass, and the reports are where report-dir says", async () => {
+// A whole run through the action is the README's snippet (snippets.test.ts); here, the inputs one by one.
+test("a conforming service: the step passes, result pass, SSE-6 judged through stream-error-header, reports where report-dir says", async () => {
   const server = await fake();
   const workspace = await service(true);
-  const run = await runAction(ACTION, { with: { ...identities(server.url), "stream-error-header": "X-Fake-Fault: error-after=1", profile: "smoke" }, workspace, timeoutMs: LIMIT_MS });
+  const inputs = { ...identities(server.url), "stream-error-header": "X-Fake-Fault: error-after=1", args: "--only SSE-6" };
+  const run = await runAction(ACTION, { with: inputs, workspace, timeoutMs: LIMIT_MS });
   expect(run.code, stepOutput(run)).toBe(0);
   expect(stepOutput(run)).toContain("Using the working directory's agent-service-conformance");
   expect(run.outputs).toEqual({ result: "pass", "exit-code": "0", "report-dir": join(workspace, "conformance-reports") });
-  const report = JSON.parse(await readFile(join(workspace, "conformance-reports/conformance.json"), "utf8")) as { result: string };
+  const report = JSON.parse(await readFile(join(workspace, "conformance-reports/conformance.json"), "utf8")) as { result: string; requirements: { id: string; status: string }[] };
   expect(report.result).toBe("pass");
-}, 2 * LIMIT_MS);
+  expect(report.requirements.find((requirement) => requirement.id === "SSE-6")?.status).toBe("pass");
+}, LIMIT_MS);
 
 test("a MUST broken: the step fails with the suite's exit code, and the outputs still say so", async () => {
   const server = await fake({ mutant: "auth-skipped-list" });

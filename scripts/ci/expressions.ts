@@ -7,7 +7,3 @@ export function substitute(text: string, resolve: (expression: string) => string
   return text.replace(/\$\{\{\s*(.*?)\s*\}\}/g, (_, expression: string) => resolve(expression));
 }
 
-/** The expressions in a text, e.g. ["vars.AGENT_SERVICE_URL"]. */
-export function expressionsIn(text: string): string[] {
-  return [...text.matchAll(/\$\{\{\s*(.*?)\s*\}\}/g)].map((match) => match[1] ?? "");
-}
