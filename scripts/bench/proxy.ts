@@ -8,10 +8,12 @@
  * interval, as independent users' streams do; the same with all of them started at once (each
  * event of every stream written in the same instant) is shown beside it. Per plain create:
  * creates per second against the fake, direct and through the proxy, rounds alternating the order.
+ * With --har: the heap over a long run (proxy-har-memory.ts).
  */
 import { createParser } from "eventsource-parser";
 import { Pool } from "undici";
 import { atLeast, atMost, type Section } from "./figures.ts";
+import { harMemoryFigures } from "./proxy-har-memory.ts";
 import type { BenchSettings } from "./settings.ts";
 import { median, percentile, round } from "./stats.ts";
 import { load } from "./throughput.ts";
@@ -124,13 +126,14 @@ export async function proxySection(settings: BenchSettings): Promise<Section> {
   });
   const pacedCreates = await createRates(settings, { variants: ["llm-pacing"] }, config.pacedConnections);
   const instantCreates = await createRates(settings, {}, settings.throughput.connections);
+  const harMemory = await harMemoryFigures({ exchanges: config.harExchanges, connections: config.harConnections, limitSeconds: config.harLimitSeconds });
   const p50s = events.spreadRounds.map((r) => r.p50);
   const p99s = events.spreadRounds.map((r) => r.p99);
   const burstP99s = events.burstRounds.map((r) => r.p99);
   const directP99s = events.spreadRounds.map((r) => r.directP99);
   return {
     name: "proxy",
-    title: `Proxy (judging on): added latency per SSE event at ${config.streams} concurrent streams, and plain creates per second`,
+    title: `Proxy (judging on): added latency per SSE event at ${config.streams} concurrent streams, plain creates per second, heap with --har`,
     figures: [
       { metric: `added latency per event, p50 (proxied p50 − direct p50), median of ${config.rounds} paired rounds`, value: round(median(p50s), 3), unit: spread(p50s) },
       { metric: `added latency per event, p99 (proxied p99 − direct p99), median of ${config.rounds} paired rounds`, value: round(median(p99s), 3), unit: spread(p99s), target: atMost(1) },
@@ -138,7 +141,8 @@ export async function proxySection(settings: BenchSettings): Promise<Section> {
       { metric: "event latency direct, p99 (the noise the difference stands on)", value: round(median(directP99s), 3), unit: spread(directP99s) },
       { metric: `plain creates per second, proxied / direct, LLM-paced fake, ${config.pacedConnections} connections (median of rounds)`, value: round(median(pacedCreates.ratios)), unit: "ratio", target: atLeast(0.9) },
       { metric: "plain creates per second, proxied / direct, instant fake at full CPU (three processes on this machine's cores)", value: round(median(instantCreates.ratios)), unit: "ratio" },
+      ...harMemory.figures,
     ],
-    details: { ...config, spreadRounds: events.spreadRounds, burstRounds: events.burstRounds, pacedCreateRates: pacedCreates.rates, instantCreateRates: instantCreates.rates },
+    details: { ...config, spreadRounds: events.spreadRounds, burstRounds: events.burstRounds, pacedCreateRates: pacedCreates.rates, instantCreateRates: instantCreates.rates, ...harMemory.details },
   };
 }
