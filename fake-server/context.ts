@@ -49,8 +49,13 @@ export interface AppContext {
   readonly baseFaults: FaultPlan;
   /** The rate-limited variant's token buckets; undefined without a rate limit. */
   readonly rateLimits: TokenBuckets | undefined;
-  /** Replicas that each keep their own idempotency records (a mutant); undefined for one process. */
+  /** Replicas behind one load balancer (a mutant); undefined for one process. */
   readonly replicas: Replicas | undefined;
+  /**
+   * The keys this replica has written the exchange of, kept in its own memory (the replicas
+   * mutant); undefined for one process.
+   */
+  readonly appliedKeys: Set<string> | undefined;
   /** The overloaded variant's create counter; undefined when creates are never overloaded. */
   readonly overload: Overload | undefined;
   /** Aborted when the app closes: every pause ends and every running exchange stops. */

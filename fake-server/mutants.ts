@@ -224,8 +224,9 @@ export const MUTANTS: readonly Mutant[] = Object.freeze([
       `answered while it was being generated (${INTERACTION_LATENCY_MS} ms, either endpoint) is undone and the conversation is listed again`,
     { ...GENERATION_LATENCY, broken: { exchangeWritesBack: true } }),
   mutant("replay-answers-latest-turn", "IDEM-1", IDEMPOTENT_SPEC,
-    "the idempotency record keeps only the conversation id: a replay, on either endpoint, answers the conversation's latest assistant " +
-      "message and citations, right after the first request but wrong once the conversation moved on (nothing consumed)",
+    "the plain endpoint's idempotency record keeps only the conversation id: a plain replay answers the conversation's latest " +
+      "assistant message and citations, right after the first request but wrong once the conversation moved on (nothing consumed; " +
+      "the stream endpoint replays the stored answer)",
     { broken: { replayAnswersLatestTurn: true } }),
   mutant("page-alone-default-size", "LIST-2", "page: integer, default 1. page_size: integer, default 50.",
     "page given without page_size is served (and echoed) with page_size 20; with neither, or with page_size, the listing is right",
@@ -239,8 +240,9 @@ export const MUTANTS: readonly Mutant[] = Object.freeze([
     "a streamed exchange does not advance the conversation's updated_at (a plain one does)",
     { broken: { streamFreezesUpdatedAt: true } }),
   mutant("idempotency-per-replica", "IDEM-2", IDEMPOTENT_SPEC,
-    "two replicas share the conversations but keep idempotency records in their own memory; each connection stays on one replica, " +
-      "new connections take turns: a replay on a connection of the other replica runs again (a new exchange, or a new conversation)",
+    "two replicas share the conversations and the idempotency records, but each remembers in its own memory which keys' " +
+      "exchanges it wrote; each connection stays on one replica, new connections take turns: a replay on a connection of the " +
+      "other replica answers the stored result and writes the exchange again",
     { broken: { idempotencyReplicas: 2 } }),
   mutant("race-loser-500", "IDEM-9",
     "Codes and statuses for validation, authentication, authorization and other failures, and the code that accompanies 409: not shown.",

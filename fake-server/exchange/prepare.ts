@@ -10,7 +10,7 @@ import { canonicalJson, fingerprintOfCanonical } from "../idempotency/fingerprin
 import { readIdempotencyKey } from "../idempotency/key-header.ts";
 import { ABSENT, type IdempotencyLookup, type Reservation, type ReservationVisibility, type StoredOutcome } from "../idempotency/store.ts";
 import { conversationNotFound, exchangeCaller, findInScope, reviveDeleted, type Caller } from "../access.ts";
-import { latestTurnOutcome, restoreFromRecord } from "./replay-mutants.ts";
+import { latestTurnOutcome, redoWriteOnOtherReplica, restoreFromRecord } from "./replay-mutants.ts";
 import { validateResponseRequest } from "./validate-request.ts";
 
 /** A create (plain or stream) that passed every check and holds its Idempotency-Key. */
@@ -48,11 +48,20 @@ function inFlightRefusal(broken: Behavior["broken"]): ApiError {
   );
 }
 
-/** A replay of a finished key; two mutants change what it does (exchange/replay-mutants.ts). */
-function replayOf(ctx: AppContext, caller: Caller, request: FakeResponseRequest, outcome: StoredOutcome, faults: FaultPlan): PreparedExchange {
+/** A replay of a finished key; three mutants change what it does (exchange/replay-mutants.ts). */
+function replayOf(
+  ctx: AppContext,
+  caller: Caller,
+  request: FakeResponseRequest,
+  outcome: StoredOutcome,
+  faults: FaultPlan,
+  operation: "create" | "stream",
+  appliedKey: string,
+): PreparedExchange {
   const { broken } = ctx.behavior;
   if (broken.replayRestoresDeleted) restoreFromRecord(ctx, caller, request, outcome);
-  const replayed = broken.replayAnswersLatestTurn ? latestTurnOutcome(ctx, outcome) : outcome;
+  redoWriteOnOtherReplica(ctx, appliedKey, request, outcome);
+  const replayed = broken.replayAnswersLatestTurn && operation === "create" ? latestTurnOutcome(ctx, outcome) : outcome;
   return { kind: "replay", outcome: replayed, request, faults };
 }
 
@@ -128,7 +137,8 @@ export function prepareExchange(
   const records = ctx.idempotency.scope(caller.grant.token, caller.agentId);
   const visible = visibilityOf(broken, operation);
   const found: IdempotencyLookup = visible === "never" ? ABSENT : records.lookup(idempotencyKey, fingerprint, operation);
-  if (found.kind === "replay") return replayOf(ctx, caller, request, found.outcome, faults);
+  const appliedKey = `${caller.grant.token} ${caller.agentId} ${idempotencyKey}`;
+  if (found.kind === "replay") return replayOf(ctx, caller, request, found.outcome, faults, operation, appliedKey);
   const conflicting = found.kind === "conflict" && broken.conflict === "replay" ? records.outcomeOf(idempotencyKey) : undefined;
   if (conflicting !== undefined) return { kind: "replay", outcome: conflicting, request, faults };
   if (found.kind === "conflict") {
@@ -145,5 +155,6 @@ export function prepareExchange(
     throw conversationNotFound(conversationId);
   }
   const reservation = records.reserve(idempotencyKey, fingerprint, visible, operation);
+  ctx.appliedKeys?.add(appliedKey);
   return { kind: "fresh", exchange: { caller, request, reservation, conversationId, refuseAfterCommit }, faults };
 }

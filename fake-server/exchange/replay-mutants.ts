@@ -1,5 +1,5 @@
 /**
- * Two ways a replay goes wrong when a service's idempotency record points at the
+ * Three ways a replay goes wrong when a service's idempotency record points at the
  * conversation instead of holding the result it gave. Mutants only: `replayOf`
  * (exchange/prepare.ts) calls these when their switch is on.
  */
@@ -33,5 +33,19 @@ export function restoreFromRecord(ctx: AppContext, caller: Caller, request: { re
   const result = storedResult(outcome);
   if (ctx.conversations.has(result.conversation_id)) return;
   ctx.conversations.admit(new StoredConversation(result.conversation_id, caller.agentId, caller.grant.channel, ctx.clock.now()));
+  ctx.conversations.appendExchange(result.conversation_id, request.message, result.response, result.citations);
+}
+
+/**
+ * Replicas that share the idempotency records but remember in their own memory which keys'
+ * exchanges they wrote (an at-least-once writer with a per-process dedupe set): a replay on a
+ * replica that did not write it answers the stored result, and writes the exchange again.
+ */
+export function redoWriteOnOtherReplica(ctx: AppContext, appliedKey: string, request: { readonly message: string }, outcome: StoredOutcome): void {
+  if (ctx.appliedKeys === undefined || ctx.appliedKeys.has(appliedKey)) return;
+  ctx.appliedKeys.add(appliedKey);
+  if (outcome.kind !== "answered") return;
+  const result = storedResult(outcome);
+  if (!ctx.conversations.has(result.conversation_id)) return;
   ctx.conversations.appendExchange(result.conversation_id, request.message, result.response, result.citations);
 }

@@ -9,7 +9,7 @@ import { FaultRules } from "../rules/fault-rules.ts";
 import type { SessionRegistry } from "./registry.ts";
 
 /** What the app shares between sessions, and what each session builds for itself from it. */
-export type SharedContext = Omit<AppContext, keyof SessionStores | "session" | "sessions">;
+export type SharedContext = Omit<AppContext, keyof SessionStores | "session" | "sessions" | "appliedKeys">;
 
 /** The stores one session owns: nothing in them is seen from another session. */
 export interface SessionStores {
@@ -47,10 +47,11 @@ export class Session {
       faultRules: new FaultRules(),
       answerRules: new AnswerRules(),
     };
-    this.context = { ...shared, ...stores, session: this, sessions };
-    // Replica 0 is this context; every other one has its own idempotency records.
+    const replicated = shared.replicas !== undefined;
+    this.context = { ...shared, ...stores, session: this, sessions, appliedKeys: replicated ? new Set() : undefined };
+    // Replica 0 is this context; the others share every store and keep their own applied keys.
     this.replicaContexts = Array.from({ length: shared.replicas?.count ?? 1 }, (_, replica) =>
-      replica === 0 ? this.context : { ...this.context, idempotency: new IdempotencyStore(clock, options.idempotencyTtlMs) },
+      replica === 0 ? this.context : { ...this.context, appliedKeys: new Set<string>() },
     );
   }
 
@@ -60,9 +61,9 @@ export class Session {
     return replicas === undefined ? this.context : (this.replicaContexts[replicas.of(socket)] ?? this.context);
   }
 
-  /** The idempotency records of every replica (one store when the app is one process). */
+  /** The idempotency records of the session (shared by its replicas). */
   idempotencyStores(): IdempotencyStore[] {
-    return this.replicaContexts.map((context) => context.idempotency);
+    return [this.context.idempotency];
   }
 
   /** Empties every store of the session in place (the objects stay, so references to them stay valid). */
@@ -70,6 +71,7 @@ export class Session {
     const { conversations, requestLog, clientRules, faultRules, answerRules } = this.context;
     conversations.clear();
     for (const idempotency of this.idempotencyStores()) idempotency.clear();
+    for (const replica of this.replicaContexts) replica.appliedKeys?.clear();
     requestLog.clear();
     clientRules.clear();
     faultRules.clear();
