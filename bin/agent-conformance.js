@@ -1,4 +1,6 @@
 #!/usr/bin/env node
-// The package's `agent-conformance` bin: the suite's command line, built into dist/ by `npm run build`
-// (prepack). A file of its own, so the bin exists before the build and npm never warns about it.
-import "../dist/scripts/conformance.js";
+// The package's `agent-conformance` bin: the suite's command line (scripts/conformance.ts).
+// A file of its own, present before any build, so npm never warns that the bin is missing.
+import { runCommandLine } from "./command-line.js";
+
+await runCommandLine("conformance");
