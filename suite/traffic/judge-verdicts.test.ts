@@ -9,6 +9,7 @@ import type { ObservedExchange } from "./exchange.ts";
 import type { Gate } from "./gate.ts";
 import { readHar, writeHar } from "./har.ts";
 import { createTrafficJudge, trafficExitCode } from "./judge.ts";
+import { trafficSummaryLines } from "./reports.ts";
 
 const ID = "0b6c2a55-4a4b-4c8e-9a52-6f1d1f3c1a01";
 const BASE = "http://service.example/v1/agents/agent-a";
@@ -145,5 +146,16 @@ describe("exchanges that got no answer", () => {
     const { report, judge } = judgeAll([create(0, { key: "a", at: 1_000, ms: 2 }), create(1, { key: "b", status: 200, response: answer, at: 1_010, ms: 2 })]);
     expect([judge.judged, judge.unanswered, report.result]).toEqual([1, 1, "pass"]);
     expect(report.traffic.exchanges).toEqual({ seen: 2, judged: 1, unread: 0, unanswered: 1 });
+  });
+});
+
+describe("a run that judged nothing", () => {
+  test("a proxy that saw no request says that nothing was judged, never PASS, and is exit 2", () => {
+    const judge = createTrafficJudge({ target: "test", redactor: new Redactor([]), source: "proxy" });
+    const report = judge.report();
+    const lines = trafficSummaryLines(report, "reports");
+    expect(lines.join("\n")).not.toMatch(/PASS/);
+    expect(lines).toContain("Result: ERROR — nothing was judged: no request reached the proxy");
+    expect([report.result, trafficExitCode(report)]).toEqual(["error", 2]);
   });
 });
