@@ -115,3 +115,14 @@ test("the built-in answers keep the fake's own citation shape", async () => {
   expect(citations.length).toBeGreaterThan(0);
   for (const citation of citations) expect(Object.keys(citation)).toEqual(["document_id", "title", "url", "snippet"]);
 });
+
+test("citations of any shape survive a --state file round trip", async () => {
+  const folder = mkdtempSync(join(tmpdir(), "citations-state-"));
+  const stateFile = join(folder, "state.json");
+  const first = await fakeServer({ stateFile });
+  const messages = `[{"role":"user","content":"q"},{"role":"assistant","content":"a","citations":${WIRE}}]`;
+  const id = (JSON.parse((await control(first.url, "POST", "/__fake/conversations", `{"agent":"agent-a","messages":${messages}}`)).text) as { conversation_id: string }).conversation_id;
+  await first.close();
+  const second = await fakeServer({ stateFile });
+  expect(await listedCitations(second.url, id)).toBe(WIRE);
+});
