@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parse } from "yaml";
-import { describe, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import { fencedBlocks } from "./markdown.ts";
 import { runGitHubWorkflow, runGitLabJobs } from "./snippet-runner.ts";
 
@@ -43,13 +43,16 @@ test("a snippet that uses the action names this repository at the package's vers
   for (const match of uses) expect(`${match[1]}@${match[2]}`).toBe(`${ACTION_NAME}@v${manifest.version}`);
 });
 
-describe.each(snippets.filter((snippet) => snippet.kind !== undefined))("the CI snippet at $name", ({ text, kind }) => {
-  test("passes as printed against a conforming service, and leaves what it uploads", async () => {
+// Concurrent: a run mostly waits on the fake's pauses and the suite's settle windows.
+test.concurrent.for(snippets.filter((snippet) => snippet.kind !== undefined))(
+  "the CI snippet at $name passes as printed against a conforming service, and leaves what it uploads",
+  { timeout: 2 * RUN_LIMIT_MS },
+  async ({ text, kind }, { expect }) => {
     const runs = kind === "github" ? [await runGitHubWorkflow(text, RUN_LIMIT_MS, ACTION_NAME)] : await runGitLabJobs(text, RUN_LIMIT_MS);
     for (const run of runs) {
       expect(run.code, run.output).toBe(0);
       expect(run.output).toContain("Result: PASS");
       expect(run.missing, run.output).toEqual([]);
     }
-  }, 2 * RUN_LIMIT_MS);
-});
+  },
+);
