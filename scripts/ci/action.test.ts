@@ -5,13 +5,13 @@
  * checkout's suite behind, so nothing is fetched.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { delimiter, join, resolve } from "node:path";
 import { expect, onTestFinished, test } from "vitest";
 import { createFakeServer } from "../../fake-server/index.ts";
 import { loadAction, parseOutputFile, runAction, type ActionRun } from "./action-runner.ts";
-import { installedSuite, SUITE_COMMAND } from "./shims.ts";
+import { installedSuite, snippetCommands } from "./shims.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const ACTION = join(ROOT, "action.yml");
@@ -34,20 +34,10 @@ async function service(installed: boolean): Promise<string> {
   return folder;
 }
 
-/** A PATH whose `npm install --prefix DIR … SPEC` writes its arguments to a log and leaves the suite in DIR. */
+/** A PATH whose `npm` installs this checkout's suite with no registry (shims.ts), and the log of its command lines. */
 async function registryStandIn(workspace: string): Promise<{ path: string; log: string }> {
-  const bin = join(workspace, "..", "registry-bin");
   const log = join(workspace, "..", "npm.log");
-  await mkdir(bin);
-  await writeFile(join(bin, "npm"), [
-    "#!/usr/bin/env bash",
-    `printf '%s\\n' "$*" >> '${log}'`,
-    'while [ $# -gt 0 ]; do [ "$1" = "--prefix" ] && prefix="$2"; shift; done',
-    'mkdir -p "$prefix/node_modules/.bin"',
-    `printf '%s\\n' '#!/usr/bin/env bash' '${SUITE_COMMAND.replaceAll("'", "'\\''")}' > "$prefix/node_modules/.bin/agent-conformance"`,
-    'chmod +x "$prefix/node_modules/.bin/agent-conformance"',
-  ].join("\n"));
-  await chmod(join(bin, "npm"), 0o755);
+  const bin = await snippetCommands(join(workspace, "..", "commands"), log);
   return { path: `${bin}${delimiter}${process.env["PATH"] ?? ""}`, log };
 }
 

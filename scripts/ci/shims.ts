@@ -1,8 +1,10 @@
 /**
- * Stand-ins for the commands a CI snippet runs in a service's repository, so the snippet runs
- * as printed against this checkout: `npm ci` (the service's install, which brings the package)
- * does nothing, and `npx agent-conformance` runs this repository's scripts/conformance.ts.
- * Anything else fails loudly: a snippet may not depend on a command the test never ran.
+ * Stand-ins for the commands a CI snippet or the action runs, so they run as printed against
+ * this checkout with no registry: `npm ci` (the service's install, which brings the package)
+ * and `npm install --prefix DIR … agent-service-conformance@V` (the action's) leave an
+ * `agent-conformance` that runs this repository's scripts/conformance.ts, and so does
+ * `npx agent-conformance`. Anything else fails loudly: nothing may depend on a command the
+ * test never ran.
  */
 import { chmod, mkdir, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
@@ -15,24 +17,42 @@ const CONFORMANCE = join(ROOT, "scripts/conformance.ts");
 const quoted = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
 
 /** The suite's command line from the sources, as the installed `agent-conformance` bin would run it. */
-export const SUITE_COMMAND = `exec ${quoted(process.execPath)} ${quoted(TSX_CLI)} ${quoted(CONFORMANCE)} "$@"`;
+const SUITE_COMMAND = `exec ${quoted(process.execPath)} ${quoted(TSX_CLI)} ${quoted(CONFORMANCE)} "$@"`;
+const SUITE_SCRIPT = `#!/usr/bin/env bash\n${SUITE_COMMAND}\n`;
 
 async function script(path: string, body: string): Promise<void> {
   await writeFile(path, `#!/usr/bin/env bash\n${body}\n`);
   await chmod(path, 0o755);
 }
 
-/** A folder for the front of PATH with `npm` and `npx` stand-ins. */
-export async function snippetCommands(folder: string): Promise<string> {
+/** Bash that writes the suite's bin into the node_modules under $1. */
+const INSTALL_INTO = [
+  "install_into() {",
+  '  mkdir -p "$1/node_modules/.bin"',
+  `  printf '%s' ${quoted(SUITE_SCRIPT)} > "$1/node_modules/.bin/agent-conformance"`,
+  '  chmod +x "$1/node_modules/.bin/agent-conformance"',
+  "}",
+].join("\n");
+
+/**
+ * A folder for the front of PATH with the `npm` and `npx` stand-ins; every npm command line
+ * is appended to `log`.
+ */
+export async function snippetCommands(folder: string, log = join(folder, "npm.log")): Promise<string> {
   await mkdir(folder, { recursive: true });
   await script(join(folder, "npm"), [
+    INSTALL_INTO,
+    `printf '%s\\n' "$*" >> ${quoted(log)}`,
+    'prefix=""; for arg in "$@"; do [ "$previous" = "--prefix" ] && prefix="$arg"; previous="$arg"; done',
     'case "$1" in',
-    '  ci|install) echo "(npm $*: the service\'s own install, skipped)"; exit 0 ;;',
+    '  ci) install_into "$PWD"; echo "(npm ci: the service\'s devDependencies, agent-service-conformance among them)" ;;',
+    '  install) [ -n "$prefix" ] || { echo "npm $*: the stand-in installs with --prefix only" >&2; exit 127; }',
+    '    case "${!#}" in agent-service-conformance@*) install_into "$prefix" ;; *) echo "npm $*: not this package" >&2; exit 127 ;; esac ;;',
     '  *) echo "npm $*: not a command the CI snippets may use" >&2; exit 127 ;;',
     "esac",
   ].join("\n"));
   await script(join(folder, "npx"), [
-    'if [ "$1" = "agent-conformance" ]; then shift; ' + SUITE_COMMAND + "; fi",
+    `if [ "$1" = "agent-conformance" ]; then shift; ${SUITE_COMMAND}; fi`,
     'echo "npx $*: not a command the CI snippets may use" >&2; exit 127',
   ].join("\n"));
   return folder;
@@ -42,6 +62,7 @@ export async function snippetCommands(folder: string): Promise<string> {
 export async function installedSuite(project: string): Promise<string> {
   const bin = join(project, "node_modules/.bin");
   await mkdir(bin, { recursive: true });
-  await script(join(bin, "agent-conformance"), SUITE_COMMAND);
+  await writeFile(join(bin, "agent-conformance"), SUITE_SCRIPT);
+  await chmod(join(bin, "agent-conformance"), 0o755);
   return join(bin, "agent-conformance");
 }

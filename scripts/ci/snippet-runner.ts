@@ -13,7 +13,7 @@ import { z } from "zod";
 import { runCommand } from "../package/command.ts";
 import { runAction } from "./action-runner.ts";
 import { substitute } from "./expressions.ts";
-import { installedSuite, snippetCommands } from "./shims.ts";
+import { snippetCommands } from "./shims.ts";
 import { fakeFor } from "./snippet-identities.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
@@ -87,8 +87,6 @@ export async function runGitHubWorkflow(text: string, timeoutMs: number, actionN
         const env = Object.fromEntries(Object.entries(step.env).map(([name, value]) => [name, valueOf(name, value)]));
         if (step.uses !== undefined) {
           if (!step.uses.startsWith(`${actionName}@`)) throw new Error(`a step uses ${step.uses}, which the test cannot run`);
-          // The service's devDependencies hold the package (npm ci ran before): the action finds it there.
-          await installedSuite(space.folder);
           const given = Object.fromEntries(Object.entries(step.with).map(([name, value]) => [name, valueOf(name, value)]));
           const run = await runAction(ACTION, { with: given, workspace: space.folder, env: { ...env, PATH: space.path }, timeoutMs });
           output += run.steps.map((ran) => ran.output).join("\n");
