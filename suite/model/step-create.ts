@@ -93,7 +93,7 @@ function adoptResult(world: World, op: CreateOp, record: KeyRecord, result: Crea
     next = withConversation(next, {
       id: result.conversationId,
       owner: op.who,
-      exchanges: [{ op: record.op, message: op.message, endpoint: record.endpoint, at: record.at }],
+      exchanges: [{ op: record.op, message: op.message, endpoint: record.endpoint, at: record.at, end: record.end }],
       deletedBy: undefined,
       suspects: [],
       updatedAt: undefined,
@@ -127,12 +127,12 @@ function stepConflict(world: World, op: CreateOp, record: KeyRecord): Step {
 }
 
 function newConversation(op: CreateOp, id: string): ConversationState {
-  return { id, owner: op.who, exchanges: [{ op: op.index, message: op.message, endpoint: op.endpoint, at: op.start }], deletedBy: undefined, suspects: [], updatedAt: undefined };
+  return { id, owner: op.who, exchanges: [{ op: op.index, message: op.message, endpoint: op.endpoint, at: op.start, end: op.end }], deletedBy: undefined, suspects: [], updatedAt: undefined };
 }
 
 function recordKey(world: World, op: CreateOp, result: CreateResult | undefined): World {
   if (op.key === null) return world;
-  return withKey(world, keyId(op.who, op.key), { op: op.index, endpoint: op.endpoint, payload: op.payload, result, at: op.start });
+  return withKey(world, keyId(op.who, op.key), { op: op.index, endpoint: op.endpoint, payload: op.payload, result, at: op.start, end: op.end });
 }
 
 /** "Busy" answers a service may give a create that then took no effect. */
@@ -165,7 +165,7 @@ function stepContinuation(world: World, op: CreateOp): Step {
   }
   const appended = (w: World): World => {
     const current = w.conversations.get(conversationKey(id)) ?? conversation;
-    return withConversation(w, { ...current, exchanges: [...current.exchanges, { op: op.index, message: op.message, endpoint: op.endpoint, at: op.start }] });
+    return withConversation(w, { ...current, exchanges: [...current.exchanges, { op: op.index, message: op.message, endpoint: op.endpoint, at: op.start, end: op.end }] });
   };
 
   if (conversation.owner !== op.who) return stepForeignContinuation(world, op, conversation);

@@ -90,24 +90,38 @@ function expectedTotals(counting: Counting, n: number): string {
   return [...new Set(counting.map((c) => c.base + c.perExchange * n))].join(" or ");
 }
 
-/** A total no counting explains: too few (an exchange lost) or too many (something counted twice). */
+/**
+ * A total no counting explains: too few (an exchange lost) or too many (something counted
+ * twice). The items tell when they show the messages sent; otherwise the service's counting,
+ * simplest first (no messages before the first exchange), says how many exchanges the total holds.
+ */
 function explainTotal(world: World, conversation: ConversationState, op: ListOp, page: ListingValue, context: StepContext): Violation {
   const exchanges = conversation.exchanges;
   const expected = `${expectedTotals(world.counting, exchanges.length)} messages for its ${exchanges.length} exchange(s) (${exchanges.map((e) => `#${e.op}`).join(", ")})`;
-  const least = world.counting === "any" ? exchanges.length : Math.min(...world.counting.map((c) => c.base + c.perExchange * exchanges.length));
   const marks = marksOf(page.items, new Set(context.messages.keys()));
-  if (page.total < least) {
-    const shown = new Set(marks.map((m) => m.message));
-    const complete = page.page === 1 && page.items.length === page.total;
-    const lost = (complete && marks.length > 0 ? exchanges.find((e) => !shown.has(e.message)) : undefined) ?? exchanges.at(-1);
-    const requirement = lost === undefined ? "RESP-2" : exchangeRequirement(lost.endpoint);
-    return violation(requirement, `#${op.index} listed conversation ${conversation.id} with total ${page.total}: an exchange is missing${lost === undefined ? "" : ` (the exchange of #${lost.op} ${complete && marks.length > 0 ? "is not among the items" : "is the latest"})`}`, [...(lost === undefined ? [] : [lost.op]), op.index], expected);
-  }
-  const suspect = extraSuspect(conversation, marks);
+  const complete = page.page === 1 && page.items.length === page.total;
+  const shown = new Set(marks.map((m) => m.message));
+  const unshown = complete && marks.length > 0 ? exchanges.find((e) => !shown.has(e.message)) : undefined;
+  const missing = (lost: ExchangeRecord | undefined, how: string) =>
+    violation(lost === undefined ? "RESP-2" : exchangeRequirement(lost.endpoint), `#${op.index} listed conversation ${conversation.id} with total ${page.total}: an exchange is missing${lost === undefined ? "" : ` (the exchange of #${lost.op} ${how})`}`, [...(lost === undefined ? [] : [lost.op]), op.index], expected);
+  if (unshown !== undefined) return missing(unshown, "is not among the items");
+  const held = exchangesHeld(world.counting, page.total, exchanges.length);
+  if (held !== undefined && held < exchanges.length) return missing(exchanges.at(-1), "is the latest");
+  const suspect = held === undefined && !(world.counting === "any" && page.total > exchanges.length) ? undefined : extraSuspect(conversation, marks);
   if (suspect !== undefined) {
     return violation(suspect.requirement, `#${op.index} listed conversation ${conversation.id} with total ${page.total}, more than its exchanges: ${suspect.why}, and it took effect`, [suspect.op, op.index], expected);
   }
   return violation("LIST-5", `#${op.index} listed conversation ${conversation.id} with total ${page.total}, which its exchanges do not explain`, [op.index], expected);
+}
+
+/** How many exchanges `total` holds under the simplest counting that fits it; undefined when none does. */
+function exchangesHeld(counting: Counting, total: number, n: number): number | undefined {
+  if (counting === "any") return total < n ? total : undefined;
+  for (const c of [...counting].sort((a, b) => a.base - b.base)) {
+    const rest = total - c.base;
+    if (rest >= 0 && rest % c.perExchange === 0) return rest / c.perExchange;
+  }
+  return undefined;
 }
 
 /** What explains more messages than exchanges: a suspect whose message shows twice or at all, else the latest suspect. */
@@ -200,10 +214,11 @@ function judgeUpdatedAt(conversation: ConversationState, op: ListOp, page: Listi
   const instant = instantOf(page.updatedAt);
   if (instant === undefined) return { conversation };
   const seen = conversation.updatedAt;
-  const now = { ms: instant.ms, raw: page.updatedAt, exchanges: conversation.exchanges.length, at: op.end, op: op.index };
+  const now = { ms: instant.ms, raw: page.updatedAt, exchanges: conversation.exchanges.length, at: conversation.exchanges.at(-1)?.end ?? op.end, op: op.index };
   const updated = { ...conversation, updatedAt: now };
   if (seen === undefined) return { conversation: updated };
   const latest = conversation.exchanges.at(-1);
+  // A new exchange must show only when the service's clock surely ticked since the last one shown was stored.
   const resolution = instant.wholeSeconds ? 1000 : 1;
   const newer = latest !== undefined && now.exchanges > seen.exchanges && latest.at - seen.at > resolution;
   if (instant.ms < seen.ms || (newer && instant.ms <= seen.ms)) {

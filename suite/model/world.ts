@@ -10,8 +10,9 @@ export interface ExchangeRecord {
   readonly op: number;
   readonly message: string;
   readonly endpoint: Endpoint;
-  /** When its request was sent. */
+  /** When its request was sent and when its answer ended. */
   readonly at: number;
+  readonly end: number;
 }
 
 /**
@@ -32,7 +33,7 @@ export interface UpdatedAtSeen {
   readonly ms: number;
   readonly raw: unknown;
   readonly exchanges: number;
-  /** When that listing was answered. */
+  /** When the last exchange it showed had been answered: that exchange was stored by then. */
   readonly at: number;
   readonly op: number;
 }
@@ -53,6 +54,7 @@ export interface KeyRecord {
   readonly endpoint: Endpoint;
   readonly payload: string;
   readonly at: number;
+  readonly end: number;
   /** What the first request with this key gave back; undefined while that is unknown. */
   readonly result: CreateResult | undefined;
 }

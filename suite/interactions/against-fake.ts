@@ -1,0 +1,53 @@
+/**
+ * The property against the reference fake started with `fakeOptions` (a variant, a mutant), for
+ * as many seeds as asked, one sequence each: what the project's tests and `npm run
+ * interactions` run.
+ */
+import { createFakeServer } from "../../fake-server/index.ts";
+import { FAKE_IDENTITIES } from "../harness/config.ts";
+import { runInteractionProperty, type PropertyOutcome } from "./property.ts";
+import { standaloneTarget } from "./standalone.ts";
+
+export interface SeedOutcome {
+  readonly seed: number;
+  readonly outcome: PropertyOutcome;
+}
+
+export interface FakeRunOptions {
+  readonly fakeOptions: Record<string, unknown>;
+  readonly seeds: readonly number[];
+  /** Sequences per seed (default 1). */
+  readonly runs?: number;
+  /** Creates per sequence (default 12). */
+  readonly createsPerRun?: number;
+  /** Stop at the first seed that fails (default true). */
+  readonly stopAtFailure?: boolean;
+}
+
+export async function propertyAgainstFake(options: FakeRunOptions): Promise<SeedOutcome[]> {
+  const fake = await createFakeServer({ port: 0, ...options.fakeOptions });
+  const { apiKey, agentId, otherAgentId, otherApiKey } = FAKE_IDENTITIES;
+  const { target, close } = standaloneTarget({
+    baseUrl: fake.url,
+    primary: { apiKey, agentId },
+    otherAgent: { apiKey, agentId: otherAgentId },
+    otherKey: { apiKey: otherApiKey, agentId },
+  });
+  const outcomes: SeedOutcome[] = [];
+  try {
+    for (const seed of options.seeds) {
+      const outcome = await runInteractionProperty(target, {
+        seed,
+        runs: options.runs ?? 1,
+        createsPerRun: options.createsPerRun ?? 12,
+        replayCommand: (s, path) => `npm run interactions -- --seed ${s} --path ${path}`,
+      });
+      outcomes.push({ seed, outcome });
+      if (outcome.failure !== undefined && options.stopAtFailure !== false) break;
+    }
+  } finally {
+    await close();
+    await fake.close();
+  }
+  return outcomes;
+}

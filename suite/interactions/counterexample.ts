@@ -1,0 +1,122 @@
+/**
+ * A counterexample as a person reads it: the numbered operations of the minimal history, one
+ * line each with its connection (lane), what it sent and what came back, which operations it
+ * overlapped; the model's expectation beside what came back; the requirement; and one command
+ * that runs exactly this sequence again. Conversation ids, keys and messages are shown as
+ * C1, K1 and m1 so the lines stay short; the report's JSON keeps the same names.
+ */
+import { overlaps } from "../model/operation.ts";
+import type { Violation } from "../model/violation.ts";
+import type { Confirmation } from "./confirm.ts";
+import type { Entry } from "./session.ts";
+
+export interface CounterexampleOperation {
+  readonly n: number;
+  readonly lane: number;
+  /** Milliseconds from the first operation's start. */
+  readonly startMs: number;
+  readonly endMs: number;
+  readonly request: string;
+  readonly answer: string;
+  readonly overlaps: readonly number[];
+}
+
+export interface Counterexample {
+  readonly requirement: string;
+  readonly message: string;
+  readonly expected: string | undefined;
+  readonly operations: readonly CounterexampleOperation[];
+  /** Operations in the history the failure was found in, before shrinking. */
+  readonly historyLength: number;
+  readonly seed: number;
+  readonly path: string;
+  readonly confirmation: Confirmation;
+  readonly replay: string;
+}
+
+/** Short names for the long ids: C1, C2 for conversations, K1 for keys, m1 for messages. */
+class Aliases {
+  readonly #names = new Map<string, string>();
+  readonly #counts = new Map<string, number>();
+
+  name(kind: "C" | "K" | "m", value: string): string {
+    const id = value.toLowerCase();
+    const known = this.#names.get(id);
+    if (known !== undefined) return known;
+    const n = (this.#counts.get(kind) ?? 0) + 1;
+    this.#counts.set(kind, n);
+    const alias = `${kind}${n}`;
+    this.#names.set(id, alias);
+    return alias;
+  }
+
+  /** Replaces every id already named, wherever it appears in `text`. */
+  apply(text: string): string {
+    let out = text;
+    for (const [id, alias] of [...this.#names.entries()].sort((a, b) => b[0].length - a[0].length)) {
+      out = out.replace(new RegExp(id.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "gi"), alias);
+    }
+    return out;
+  }
+}
+
+export function buildCounterexample(
+  entries: readonly Entry[],
+  violation: Violation,
+  context: { historyLength: number; seed: number; path: string; confirmation: Confirmation; replay: string },
+): Counterexample {
+  const aliases = new Aliases();
+  const sorted = [...entries].sort((a, b) => a.op.index - b.op.index);
+  // Name conversations in the order they appear, then keys and messages.
+  for (const { op } of sorted) {
+    if (op.kind === "create") {
+      if (op.outcome.type === "ok") aliases.name("C", op.outcome.value.conversationId);
+      if (op.conversationId !== null) aliases.name("C", op.conversationId);
+    } else aliases.name("C", op.conversationId);
+  }
+  for (const { op } of sorted) {
+    if (op.kind !== "create") continue;
+    if (op.key !== null) aliases.name("K", op.key);
+    aliases.name("m", op.message);
+  }
+  const origin = Math.min(...sorted.map((e) => e.op.start));
+  const operations = sorted.map((entry): CounterexampleOperation => {
+    const { op } = entry;
+    const sent = op.kind === "create" ? ` ${op.who === "primary" ? "" : `as ${op.who} `}key=${aliases.apply(op.key ?? "(none)")} message=${aliases.apply(op.message)}${op.conversationId === null ? "" : ` conversation=${aliases.apply(op.conversationId)}`}` : op.who === "primary" ? "" : ` as ${op.who}`;
+    return {
+      n: op.index,
+      lane: entry.lane,
+      startMs: Math.round((op.start - origin) * 10) / 10,
+      endMs: Math.round((op.end - origin) * 10) / 10,
+      request: `${entry.method} ${aliases.apply(entry.path)}${sent}`,
+      answer: aliases.apply(entry.answer),
+      overlaps: sorted.filter((other) => other !== entry && overlaps(other.op, op)).map((other) => other.op.index),
+    };
+  });
+  return {
+    requirement: violation.requirement,
+    message: aliases.apply(violation.message),
+    expected: violation.expected === undefined ? undefined : aliases.apply(violation.expected),
+    operations,
+    historyLength: context.historyLength,
+    seed: context.seed,
+    path: context.path,
+    confirmation: context.confirmation,
+    replay: context.replay,
+  };
+}
+
+/** The console's and the failure message's form. */
+export function renderCounterexample(c: Counterexample): string {
+  const lines = [
+    `${c.requirement}: ${c.message}`,
+    ...(c.expected === undefined ? [] : [`  expected: ${c.expected}`]),
+    `  minimal history (${c.operations.length} of ${c.historyLength} operations, ${c.confirmation}):`,
+    ...c.operations.map((o) => {
+      const overlap = o.overlaps.length === 0 ? "" : ` (overlaps #${o.overlaps.join(", #")})`;
+      return `    #${o.n} lane ${o.lane} ${o.request}${overlap} → ${o.answer}`;
+    }),
+    `  replay: ${c.replay}`,
+  ];
+  return lines.join("\n");
+}

@@ -1,0 +1,135 @@
+/**
+ * From what the client saw to what the model reads: one operation per request, its outcome,
+ * and the single-answer judgements (shape, event stream) that hold whatever the state. An
+ * answer the spec allows to be undecided (a 5xx, an `error` event, a stream that broke off,
+ * a timeout) becomes an unknown outcome, never a verdict.
+ */
+import { errorCode, SpecCompletedEvent, SpecMessagePage, SpecResponseResult, EVENT } from "../../schemas/index.ts";
+import { ExpectationError } from "../harness/expect.ts";
+import { HarnessError, InconclusiveError } from "../harness/errors.ts";
+import type { HttpResult, StreamResult } from "../harness/types.ts";
+import { cutShort } from "../harness/expect.ts";
+import {
+  judgeCompletedPayload,
+  judgeDeltaPayloads,
+  judgeErrorEndsStream,
+  judgeEventLines,
+  judgeEventOrder,
+  judgeEventStreamAnswer,
+  judgeReassembly,
+} from "../judgements/streams.ts";
+import { canonicalJson, type CreateResult, type ListingValue, type Outcome } from "../model/operation.ts";
+import { violation, type Violation } from "../model/violation.ts";
+
+/** What came back for one request: an answer, or the error the client threw. */
+export type Answer<R> = { readonly result: R } | { readonly error: unknown };
+
+export interface Judged<T> {
+  readonly outcome: Outcome<T>;
+  /** What the answer alone shows wrong (a create that is not a response result, a broken stream). */
+  readonly problem?: Violation | undefined;
+}
+
+const is2xx = (status: number) => status >= 200 && status < 300;
+
+/** Errors that mean "the target did not let us know": anything but the harness's own failure. */
+function unknownFromError(error: unknown): Outcome<never> {
+  // The harness failing, or the check's own time running out, is not the target's answer.
+  if (error instanceof HarnessError) throw error;
+  if (error instanceof InconclusiveError && error.flag === "--check-timeout") throw error;
+  if (error instanceof InconclusiveError && error.kind === "retries") {
+    const status = error.transcript?.response?.status;
+    if (status === 429) return { type: "refused", status, code: undefined };
+    return { type: "unknown", status, reason: error.message };
+  }
+  return { type: "unknown", status: undefined, reason: error instanceof Error ? error.message : String(error) };
+}
+
+function refusedOrUnknown(http: HttpResult): Outcome<never> {
+  if (http.status >= 400 && http.status < 500) return { type: "refused", status: http.status, code: errorCode(http.json) };
+  return { type: "unknown", status: http.status, reason: `answered ${http.status}` };
+}
+
+export function judgePlainCreate(answer: Answer<HttpResult>, index: number): Judged<CreateResult> {
+  if ("error" in answer) return { outcome: unknownFromError(answer.error) };
+  const http = answer.result;
+  if (!is2xx(http.status)) return { outcome: refusedOrUnknown(http) };
+  const parsed = SpecResponseResult.safeParse(http.json);
+  if (!parsed.success) {
+    return {
+      outcome: { type: "unknown", status: http.status, reason: "not a response result" },
+      problem: violation("RESP-1", `#${index} answered ${http.status} with a body that is not a response result: ${http.text.slice(0, 200)}`, [index], "{conversation_id: UUID, response: string, citations: array}"),
+    };
+  }
+  const { conversation_id, response, citations } = parsed.data;
+  return { outcome: { type: "ok", status: http.status, value: { conversationId: conversation_id, text: response, citations: canonicalJson(citations) } } };
+}
+
+/** The single-stream judgements, each with the requirement it holds. */
+const STREAM_JUDGEMENTS: readonly [string, (s: StreamResult) => void][] = [
+  ["SSE-1", (s) => judgeEventStreamAnswer(s, "the stream")],
+  ["SSE-2", judgeEventLines],
+  ["SSE-3", judgeEventOrder],
+  ["SSE-4", judgeDeltaPayloads],
+];
+
+function streamProblem(s: StreamResult, index: number): Violation | undefined {
+  const judgements: [string, (s: StreamResult) => void][] = [...STREAM_JUDGEMENTS];
+  if (s.terminal === EVENT.completed) judgements.push(["SSE-5", (x) => judgeCompletedPayload(x, "the stream")], ["SSE-7", (x) => judgeReassembly(x, "the stream")]);
+  if (s.terminal === EVENT.error) judgements.push(["SSE-6", judgeErrorEndsStream]);
+  for (const [requirement, judge] of judgements) {
+    try {
+      judge(s);
+    } catch (error) {
+      if (error instanceof ExpectationError) return violation(requirement, `#${index}: ${error.message.split("\n")[0] ?? ""}`, [index]);
+      if (error instanceof InconclusiveError) return undefined;
+      throw error;
+    }
+  }
+  return undefined;
+}
+
+export function judgeStreamCreate(answer: Answer<StreamResult>, index: number): Judged<CreateResult> {
+  if ("error" in answer) return { outcome: unknownFromError(answer.error) };
+  const s = answer.result;
+  if (s.http !== undefined && !is2xx(s.status)) return { outcome: refusedOrUnknown(s.http) };
+  if (!is2xx(s.status)) return { outcome: { type: "unknown", status: s.status, reason: `answered ${s.status}` } };
+  const cut = cutShort(s);
+  if (cut !== undefined) return { outcome: { type: "unknown", status: s.status, reason: `${cut.kind}: ${cut.detail}` } };
+  const problem = streamProblem(s, index);
+  if (s.terminal !== EVENT.completed) {
+    return { outcome: { type: "unknown", status: s.status, reason: s.terminal === EVENT.error ? "the stream ended with an error event" : "the stream broke off" }, problem };
+  }
+  const completed = SpecCompletedEvent.safeParse(s.events.find((e) => e.event === EVENT.completed)?.json);
+  if (!completed.success) return { outcome: { type: "unknown", status: s.status, reason: "no readable response.completed" }, problem };
+  const { conversation_id, output_text, citations } = completed.data.response;
+  return { outcome: { type: "ok", status: s.status, value: { conversationId: conversation_id, text: output_text, citations: canonicalJson(citations) } }, problem };
+}
+
+export function judgeListing(answer: Answer<HttpResult>, index: number): Judged<ListingValue> {
+  if ("error" in answer) return { outcome: unknownFromError(answer.error) };
+  const http = answer.result;
+  if (!is2xx(http.status)) return { outcome: refusedOrUnknown(http) };
+  const parsed = SpecMessagePage.safeParse(http.json);
+  if (!parsed.success) {
+    return {
+      outcome: { type: "unknown", status: http.status, reason: "not a listing page" },
+      problem: violation("LIST-1", `#${index} answered ${http.status} with a body that is not a listing page: ${http.text.slice(0, 200)}`, [index], "{conversation, items, page, page_size, total, has_more}"),
+    };
+  }
+  const p = parsed.data;
+  return {
+    outcome: {
+      type: "ok",
+      status: http.status,
+      value: { conversationId: p.conversation.id, page: p.page, pageSize: p.page_size, total: p.total, hasMore: p.has_more, items: p.items, createdAt: p.conversation.created_at, updatedAt: p.conversation.updated_at },
+    },
+  };
+}
+
+export function judgeDeletion(answer: Answer<HttpResult>): Judged<null> {
+  if ("error" in answer) return { outcome: unknownFromError(answer.error) };
+  const http = answer.result;
+  if (is2xx(http.status)) return { outcome: { type: "ok", status: http.status, value: null } };
+  return { outcome: refusedOrUnknown(http) };
+}

@@ -1,0 +1,59 @@
+/**
+ * Shrinking costs the target nothing: the recorded history is shrunk offline, with the model as
+ * the oracle. Operations are dropped, the latest first, for as long as the model still finds
+ * the same requirement broken; the survivors are then numbered afresh (#1…#n), so the
+ * counterexample reads on its own.
+ */
+import { judgeHistory } from "../model/model.ts";
+import type { Op } from "../model/operation.ts";
+import type { Violation } from "../model/violation.ts";
+import type { Entry } from "./session.ts";
+
+/** At most this many model runs per shrink: a long history still shrinks in well under a second. */
+const MAX_ATTEMPTS = 2_000;
+
+const failureOf = (entries: readonly Entry[]): Violation | undefined => judgeHistory(entries.map((e) => e.op)).state.failed;
+
+export interface Shrunk {
+  readonly entries: readonly Entry[];
+  readonly violation: Violation;
+}
+
+/**
+ * The smallest history (by dropping operations) that still breaks `violation.requirement`,
+ * renumbered. A failure the model did not find (an answer wrong by itself) keeps its one operation.
+ */
+export function shrinkHistory(entries: readonly Entry[], violation: Violation): Shrunk {
+  const sorted = [...entries].sort((a, b) => a.op.index - b.op.index);
+  const breaks = (candidate: readonly Entry[]) => failureOf(candidate)?.requirement === violation.requirement;
+  let current = sorted;
+  if (!breaks(current)) {
+    const own = sorted.filter((e) => violation.ops.includes(e.op.index));
+    return { entries: renumber(own.length > 0 ? own : sorted), violation: renumberViolation(violation, own.length > 0 ? own : sorted) };
+  }
+  let attempts = 0;
+  for (let changed = true; changed && attempts < MAX_ATTEMPTS; ) {
+    changed = false;
+    for (let i = current.length - 1; i >= 0 && attempts < MAX_ATTEMPTS; i--) {
+      attempts++;
+      const candidate = current.filter((_, j) => j !== i);
+      if (breaks(candidate)) {
+        current = candidate;
+        changed = true;
+      }
+    }
+  }
+  const renumbered = renumber(current);
+  return { entries: renumbered, violation: failureOf(renumbered) ?? violation };
+}
+
+function renumber(entries: readonly Entry[]): Entry[] {
+  return entries.map((e, i) => ({ ...e, op: { ...e.op, index: i + 1 } as Op }));
+}
+
+/** A violation found outside the model keeps its message; its #n are mapped to the new numbers. */
+function renumberViolation(violation: Violation, kept: readonly Entry[]): Violation {
+  const map = new Map(kept.map((e, i) => [e.op.index, i + 1]));
+  const message = violation.message.replace(/#(\d+)/g, (whole, n: string) => (map.has(Number(n)) ? `#${map.get(Number(n))}` : whole));
+  return { ...violation, message, ops: violation.ops.map((n) => map.get(n) ?? n) };
+}
