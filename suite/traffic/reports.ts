@@ -36,7 +36,8 @@ export function junitXml(report: TrafficReport): string {
   const service = report.requirements.filter((r) => !isClientRequirement(r));
   const client = report.requirements.filter(isClientRequirement);
   // Nothing judged: one errored case carries the diagnosis, so a CI summary shows why.
-  const error = report.result !== "error" ? [] : [
+  const errors = report.result === "error" ? 1 : 0;
+  const error = errors === 0 ? [] : [
     `  <testsuite name="${xml(`traffic: ${report.target}`)}" tests="1" failures="0" errors="1" skipped="0" timestamp="${report.startedAt}">`,
     `    <testcase classname="traffic" name="exchanges judged" time="0"><error message="${xml(report.diagnosis ?? "nothing was judged")}"/></testcase>`,
     "  </testsuite>",
@@ -44,7 +45,7 @@ export function junitXml(report: TrafficReport): string {
   const count = (status: string) => report.requirements.filter((r) => r.status === status).length;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="agent-conformance traffic (gate: ${report.traffic.gate})" tests="${report.requirements.length + error.length / 3}" failures="${count("fail")}" errors="${error.length / 3}" skipped="${count("not_observed")}">`,
+    `<testsuites name="agent-conformance traffic (gate: ${report.traffic.gate})" tests="${report.requirements.length + errors}" failures="${count("fail")}" errors="${errors}" skipped="${count("not_observed")}">`,
     ...error,
     ...testSuite("service", report, service),
     ...testSuite("client", report, client),
