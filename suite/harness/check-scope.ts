@@ -6,7 +6,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Reservation } from "./budget.ts";
 import { capText } from "./transcript.ts";
-import type { CheckMeta, CheckWaiting, TimelineEvent } from "./report-types.ts";
+import type { CheckMeta, CheckWaiting, Counterexample, TimelineEvent } from "./report-types.ts";
 import type { RetryNote, StreamResult, Transcript } from "./types.ts";
 
 export type { CheckMeta, CheckWaiting };
@@ -15,6 +15,7 @@ export type { CheckMeta, CheckWaiting };
 export interface CheckEvidence {
   transcripts: Transcript[];
   timelines: TimelineEvent[][];
+  counterexample?: Counterexample;
 }
 
 declare module "vitest" {
@@ -99,8 +100,12 @@ export class CheckScope {
     }
   }
 
+  /** The interaction property's counterexample behind this check's failure. */
+  counterexample: Counterexample | undefined;
+
   evidence(): CheckEvidence {
-    return { transcripts: [...this.#transcripts], timelines: [...this.#timelines] };
+    const base = { transcripts: [...this.#transcripts], timelines: [...this.#timelines] };
+    return this.counterexample === undefined ? base : { ...base, counterexample: this.counterexample };
   }
 }
 

@@ -10,7 +10,7 @@
 import { test } from "vitest";
 import { requirementById } from "../../requirements/catalog.ts";
 import { CheckScope, checkScopes } from "./check-scope.ts";
-import { isBuilt } from "./shared-fixture.ts";
+import { isBuilt, neededCreates } from "./shared-fixture.ts";
 import { workerState } from "./context.ts";
 import { timeAllowanceMs } from "./check-timing.ts";
 import { inconclusiveCause, InconclusiveError } from "./errors.ts";
@@ -75,8 +75,9 @@ export function check(
   const title = checkTitle(requirements, name);
   const { settings, ledger, target } = workerState();
 
-  // A check runs when one of its requirements is selected and not excluded by the user.
-  const wanted = requirements.filter((id) => isAnySelected([id], settings.only) && !(settings.exclude.length > 0 && isAnySelected([id], settings.exclude)));
+  // A check runs when one of its requirements, or its family, is selected and not excluded by the user.
+  const names = (id: string) => (options.family === undefined ? [id] : [id, options.family]);
+  const wanted = requirements.filter((id) => isAnySelected(names(id), settings.only) && !(settings.exclude.length > 0 && isAnySelected([id], settings.exclude)));
   if (wanted.length === 0) {
     test.skip(title, () => {});
     return;
@@ -100,7 +101,7 @@ export function check(
     }
     // Shared fixtures not built yet are built by this check, from their own reservations.
     const toBuild = (options.uses ?? []).filter((fixture) => !isBuilt(fixture));
-    const needed = options.creates + toBuild.reduce((sum, fixture) => sum + fixture.creates, 0);
+    const needed = options.creates + toBuild.reduce((sum, fixture) => sum + neededCreates(fixture), 0);
     if (needed > ledger.remaining()) {
       context.skip(ledger.skipReason(needed));
       return;

@@ -162,6 +162,8 @@ export const ConfigSchema = z
     maxResponseBytes: wholeNumber(1024, 1024 * MiB).default(DEFAULTS.maxResponseBytes),
     maxStreamBytes: wholeNumber(1024, 1024 * MiB).default(DEFAULTS.maxStreamBytes),
     seed: wholeNumber(0, 2 ** 31 - 1).optional(),
+    /** fast-check's path of a failing run (with --seed, runs exactly that run of the interaction property). */
+    path: z.string().trim().regex(/^\d+(:\d+)*$/, "must be a fast-check path such as 3 or 3:1:0, as a counterexample prints it").optional(),
     runs: wholeNumber(1, 10_000).default(DEFAULTS.runs),
     only: onlyList.default([]),
     strict: flag.default(false),
@@ -223,6 +225,7 @@ export const OPTIONS: readonly OptionSpec[] = [
   { key: "maxResponseBytes", flag: "max-response-bytes", env: "CONFORMANCE_MAX_RESPONSE_BYTES", type: "string", value: "BYTES", help: `cap on a JSON response body (default ${DEFAULTS.maxResponseBytes})` },
   { key: "maxStreamBytes", flag: "max-stream-bytes", env: "CONFORMANCE_MAX_STREAM_BYTES", type: "string", value: "BYTES", help: `cap on a stream body (default ${DEFAULTS.maxStreamBytes})` },
   { key: "seed", flag: "seed", env: "CONFORMANCE_SEED", type: "string", value: "N", help: "fast-check seed (default: random, printed in the report)" },
+  { key: "path", flag: "path", env: "CONFORMANCE_PATH", type: "string", value: "PATH", help: "with --seed, run exactly the interaction property's run a counterexample names (--only interactions --seed S --path P)" },
   { key: "runs", flag: "runs", env: "CONFORMANCE_RUNS", type: "string", value: "N", help: `cap on fast-check runs per property (default ${DEFAULTS.runs})` },
   { key: "only", flag: "only", env: "CONFORMANCE_ONLY", type: "string", multiple: true, value: "GLOB", help: "run only requirements matching the glob (repeatable or comma list: SSE-*,IDEM-1)" },
   { key: "exclude", flag: "exclude", env: "CONFORMANCE_EXCLUDE", type: "string", multiple: true, value: "GLOB", help: "leave out requirements matching the glob (repeatable or comma list); reported as skipped by choice" },

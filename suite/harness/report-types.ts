@@ -37,6 +37,33 @@ export interface TimelineEvent {
   data: string;
 }
 
+/** One operation of an interaction counterexample, numbered as its transcript shows it. */
+export interface CounterexampleOperation {
+  readonly n: number;
+  readonly lane: number;
+  /** Milliseconds from the first operation's start. */
+  readonly startMs: number;
+  readonly endMs: number;
+  readonly request: string;
+  readonly answer: string;
+  readonly overlaps: readonly number[];
+}
+
+/** A minimal history that breaks a requirement, as the interaction property reports it. */
+export interface Counterexample {
+  readonly requirement: string;
+  readonly message: string;
+  readonly expected: string | undefined;
+  readonly operations: readonly CounterexampleOperation[];
+  /** Operations in the history the failure was found in, before shrinking. */
+  readonly historyLength: number;
+  readonly seed: number;
+  readonly path: string;
+  /** Whether one replay of the minimal history against the target showed the same violation. */
+  readonly confirmation: "confirmed" | "not reproduced by one replay" | "not replayed: the create budget is spent";
+  readonly replay: string;
+}
+
 export interface TestReport {
   name: string;
   /** The check file's family, e.g. "idempotency". */
@@ -53,6 +80,8 @@ export interface TestReport {
   transcripts?: Transcript[];
   /** Stream timelines the failing check attached as evidence. */
   timelines?: TimelineEvent[][];
+  /** The interaction property's minimal history, when it found the failure. */
+  counterexample?: Counterexample;
 }
 
 export interface RequirementReport {

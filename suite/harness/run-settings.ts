@@ -21,6 +21,8 @@ export const RunSettingsSchema = z.object({
   streamErrorHeader: z.object({ name: z.string().min(1), value: z.string().min(1) }).optional(),
   runId: z.string().regex(/^[a-z0-9]+$/),
   seed: z.int().nonnegative(),
+  /** fast-check's path of one run of the interaction property, to replay it (--path). */
+  path: z.string().optional(),
   runs: z.int().positive(),
   maxCreates: z.int().nonnegative(),
   concurrency: z.int().positive(),

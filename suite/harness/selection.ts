@@ -12,6 +12,10 @@ export function globToRegExp(glob: string): RegExp {
   return new RegExp(`^${body}$`, "i");
 }
 
+/** Check families `--only` may also name, as a whole: the interaction property's checks. */
+export const INTERACTIONS_FAMILY = "interactions";
+export const SELECTABLE_FAMILIES: readonly string[] = [INTERACTIONS_FAMILY];
+
 export function isSelected(id: string, only: readonly string[]): boolean {
   return only.length === 0 || only.some((glob) => globToRegExp(glob).test(id));
 }

@@ -12,8 +12,13 @@ import type { SharedFixture, Target } from "./types.ts";
 
 export type { SharedFixture };
 
-export function sharedFixture<T>(name: string, creates: number, build: (target: Target) => Promise<T>): SharedFixture<T> {
-  return Object.freeze({ name, creates, build });
+export function sharedFixture<T>(name: string, creates: number, build: (target: Target) => Promise<T>, minCreates?: number): SharedFixture<T> {
+  return Object.freeze(minCreates === undefined ? { name, creates, build } : { name, creates, build, minCreates });
+}
+
+/** The creates a fixture needs to be built at all: all it asks for, or its minimum when it takes what is left. */
+export function neededCreates(fixture: SharedFixture<unknown>): number {
+  return fixture.minCreates ?? fixture.creates;
 }
 
 /** The fixtures built (or being built) in this worker, by name. */
@@ -38,7 +43,8 @@ export function useFixture<T>(
 ): Promise<T> | undefined {
   const existing = built.get(fixture.name);
   if (existing !== undefined) return existing as Promise<T>;
-  const reservation = ledger.tryReserve(fixture.creates);
+  const wanted = fixture.minCreates === undefined ? fixture.creates : Math.max(fixture.minCreates, Math.min(fixture.creates, ledger.remaining()));
+  const reservation = ledger.tryReserve(wanted);
   if (reservation === undefined) return undefined;
   const parent = checkScopes.getStore();
   const scope = new CheckScope(`${parent?.title ?? ""} (building the shared ${fixture.name})`, reservation);

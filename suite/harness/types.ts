@@ -191,6 +191,8 @@ export interface SharedFixture<T> {
   readonly name: string;
   /** The creates its build spends at most. */
   readonly creates: number;
+  /** When set, the fixture takes what the budget leaves of `creates`, if that is at least this many. */
+  readonly minCreates?: number;
   readonly build: (target: Target) => Promise<T>;
 }
 
@@ -203,6 +205,8 @@ export interface RetryNote {
 export interface CheckOptions {
   /** Upper bound of create operations (plain + stream) the check spends; reserved up front. */
   creates: number;
+  /** The family its file holds, when the family can be selected by name (`--only interactions`). */
+  family?: string;
   /** Shared fixtures the check reads (built once per run, by the first check that uses each). */
   uses?: readonly SharedFixture<unknown>[];
   /** The check is part of the smoke profile (--profile smoke). */

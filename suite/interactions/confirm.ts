@@ -5,11 +5,12 @@
  * show twice, and the original history stands as the evidence either way.
  */
 import { overlaps, type CreateOp, type Op } from "../model/operation.ts";
+import type { Counterexample } from "../harness/report-types.ts";
 import type { Violation } from "../model/violation.ts";
 import { sendCalls, type Call } from "./execute.ts";
 import { Session, type Entry, type InteractionTarget } from "./session.ts";
 
-export type Confirmation = "confirmed" | "not reproduced by one replay" | "not replayed: the create budget is spent";
+export type Confirmation = Counterexample["confirmation"];
 
 /** Operations grouped as they overlapped, in the order they were sent. */
 function groupsOf(entries: readonly Entry[]): Entry[][] {

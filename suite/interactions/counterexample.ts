@@ -7,32 +7,10 @@
  */
 import { overlaps } from "../model/operation.ts";
 import type { Violation } from "../model/violation.ts";
-import type { Confirmation } from "./confirm.ts";
+import type { Counterexample, CounterexampleOperation } from "../harness/report-types.ts";
 import type { Entry } from "./session.ts";
 
-export interface CounterexampleOperation {
-  readonly n: number;
-  readonly lane: number;
-  /** Milliseconds from the first operation's start. */
-  readonly startMs: number;
-  readonly endMs: number;
-  readonly request: string;
-  readonly answer: string;
-  readonly overlaps: readonly number[];
-}
-
-export interface Counterexample {
-  readonly requirement: string;
-  readonly message: string;
-  readonly expected: string | undefined;
-  readonly operations: readonly CounterexampleOperation[];
-  /** Operations in the history the failure was found in, before shrinking. */
-  readonly historyLength: number;
-  readonly seed: number;
-  readonly path: string;
-  readonly confirmation: Confirmation;
-  readonly replay: string;
-}
+export type { Counterexample, CounterexampleOperation } from "../harness/report-types.ts";
 
 /** Short names for the long ids: C1, C2 for conversations, K1 for keys, m1 for messages. */
 class Aliases {
@@ -63,7 +41,7 @@ class Aliases {
 export function buildCounterexample(
   entries: readonly Entry[],
   violation: Violation,
-  context: { historyLength: number; seed: number; path: string; confirmation: Confirmation; replay: string },
+  context: { historyLength: number; seed: number; path: string; confirmation: Counterexample["confirmation"]; replay: string },
 ): Counterexample {
   const aliases = new Aliases();
   const sorted = [...entries].sort((a, b) => a.op.index - b.op.index);

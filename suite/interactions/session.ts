@@ -66,10 +66,15 @@ export class Session {
   #next = 1;
   #creates = 0;
 
+  /** Creates this sequence may spend: its share, and never more than the budget has left when it starts. */
+  readonly createsAllowed: number;
+
   constructor(
     readonly target: InteractionTarget,
-    readonly createsAllowed: number,
-  ) {}
+    share: number,
+  ) {
+    this.createsAllowed = Math.max(0, Math.min(share, target.remainingCreates()));
+  }
 
   nextIndex(): number {
     return this.#next++;
@@ -81,7 +86,8 @@ export class Session {
 
   /** Takes one create from the sequence's allowance, if it and the run's budget have one left. */
   takeCreate(): boolean {
-    if (this.#creates >= this.createsAllowed || this.target.remainingCreates() <= 0) return false;
+    // Counted here, not read from the budget: the creates of a group are all taken before any is answered.
+    if (this.#creates >= this.createsAllowed) return false;
     this.#creates++;
     return true;
   }

@@ -4,6 +4,7 @@
  * the same requirement broken; the survivors are then numbered afresh (#1…#n), so the
  * counterexample reads on its own.
  */
+import { marksOf } from "../model/items.ts";
 import { judgeHistory } from "../model/model.ts";
 import type { Op } from "../model/operation.ts";
 import type { Violation } from "../model/violation.ts";
@@ -35,6 +36,7 @@ export function shrinkHistory(entries: readonly Entry[], violation: Violation): 
   for (let changed = true; changed && attempts < MAX_ATTEMPTS; ) {
     changed = false;
     for (let i = current.length - 1; i >= 0 && attempts < MAX_ATTEMPTS; i--) {
+      if (shownByListing(current, i)) continue;
       attempts++;
       const candidate = current.filter((_, j) => j !== i);
       if (breaks(candidate)) {
@@ -45,6 +47,20 @@ export function shrinkHistory(entries: readonly Entry[], violation: Violation): 
   }
   const renumbered = renumber(current);
   return { entries: renumbered, violation: failureOf(renumbered) ?? violation };
+}
+
+/**
+ * A create whose message a kept listing shows stays: without it the listing would show an item
+ * the history cannot explain, and the counterexample would mislead (a lost update shrunk to a
+ * single turn that "vanished").
+ */
+function shownByListing(entries: readonly Entry[], i: number): boolean {
+  const op = entries[i]?.op;
+  if (op?.kind !== "create") return false;
+  // A replay repeats the message of the request it replays: only the first sender explains the item.
+  if (entries.slice(0, i).some(({ op: earlier }) => earlier.kind === "create" && earlier.message === op.message)) return false;
+  const message = new Set([op.message]);
+  return entries.some(({ op: other }) => other.kind === "list" && other.outcome.type === "ok" && marksOf(other.outcome.value.items, message).length > 0);
 }
 
 function renumber(entries: readonly Entry[]): Entry[] {

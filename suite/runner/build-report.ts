@@ -84,6 +84,8 @@ function testReport(outcome: TestOutcome, redactor: Redactor): TestReport {
         const transcripts = outcome.evidence.transcripts.map((t) => JSON.parse(redactor.scrub(JSON.stringify(t))) as typeof t);
         const timelines = outcome.evidence.timelines.map((events) => events.map((e) => ({ ...e, data: redactor.scrub(e.data) })));
         if (transcripts.length > 0) report.transcripts = transcripts;
+        const counterexample = outcome.evidence.counterexample;
+        if (counterexample !== undefined) report.counterexample = JSON.parse(redactor.scrub(JSON.stringify(counterexample))) as typeof counterexample;
         if (timelines.length > 0) report.timelines = timelines;
       }
       return report;
@@ -122,8 +124,8 @@ function verdict(requirement: Requirement, tests: TestReport[], strict: boolean)
 }
 
 /** Why the user left a requirement out, if they did (--only, --exclude). */
-function exclusionOf(id: string, context: ReportContext): string | undefined {
-  if (!isSelected(id, context.only)) return "not selected by --only";
+function exclusionOf(id: string, context: ReportContext, selectedByFamily: ReadonlySet<string>): string | undefined {
+  if (!isSelected(id, context.only) && !selectedByFamily.has(id)) return "not selected by --only";
   if (context.exclude.length > 0 && isSelected(id, context.exclude)) return "excluded by --exclude";
   return undefined;
 }
@@ -156,6 +158,10 @@ export function buildReport(outcomes: readonly TestOutcome[], context: ReportCon
   const byRequirement = new Map<string, TestReport[]>();
   let selectedTests = 0;
   let executed = 0;
+  // `--only interactions` selects a check family by name, and with it the requirements its checks judge.
+  const selectedByFamily = new Set(
+    outcomes.filter((o) => context.only.length > 0 && isSelected(o.file, context.only)).flatMap((o) => idsOfTitle(o.name) ?? []),
+  );
 
   for (const outcome of outcomes) {
     const ids = idsOfTitle(outcome.name);
@@ -165,7 +171,7 @@ export function buildReport(outcomes: readonly TestOutcome[], context: ReportCon
     }
     const unknown = ids.filter((id) => requirementById(id) === undefined);
     if (unknown.length > 0) harnessErrors.push(`test "${outcome.name}" names unknown requirement(s) ${unknown.join(", ")}`);
-    if (ids.every((id) => exclusionOf(id, context) !== undefined)) continue;
+    if (ids.every((id) => exclusionOf(id, context, selectedByFamily) !== undefined)) continue;
     selectedTests++;
     const report = testReport(outcome, context.redactor);
     // An inconclusive check ran: the target, not the harness, kept it from a verdict.
@@ -188,7 +194,7 @@ export function buildReport(outcomes: readonly TestOutcome[], context: ReportCon
       summary: requirement.summary,
       spec: requirement.spec,
     };
-    const exclusion = exclusionOf(requirement.id, context);
+    const exclusion = exclusionOf(requirement.id, context, selectedByFamily);
     if (exclusion !== undefined) return { ...base, status: "skip", reason: exclusion, excluded: true, tests: [] };
     const tests = byRequirement.get(requirement.id) ?? [];
     return { ...base, ...verdict(requirement, tests, context.strict), tests };

@@ -18,7 +18,7 @@ import { appendJournal, readJournal } from "../harness/journal.ts";
 import { displayUrl, Redactor } from "../harness/redact.ts";
 import type { ConformanceReport } from "../harness/report-types.ts";
 import type { RunSettings } from "../harness/run-settings.ts";
-import { globToRegExp, isSelected } from "../harness/selection.ts";
+import { globToRegExp, isSelected, SELECTABLE_FAMILIES } from "../harness/selection.ts";
 import type { ServiceClient } from "../harness/types.ts";
 import { loadBaseline, type Baseline } from "./baseline.ts";
 import { exitCodeOf, type ReportContext } from "./build-report.ts";
@@ -58,7 +58,7 @@ const PROJECT_ROOT = resolve(import.meta.dirname, "../..");
 
 /** Globs that select no requirement are a usage error: a typo must not silently shrink a gate. */
 function unmatchedGlobs(only: readonly string[]): string[] {
-  return only.filter((glob) => !REQUIREMENTS.some((r) => globToRegExp(glob).test(r.id)));
+  return only.filter((glob) => ![...REQUIREMENTS.map((r) => r.id), ...SELECTABLE_FAMILIES].some((name) => globToRegExp(glob).test(name)));
 }
 
 function progressSink(progress: boolean | ProgressSink, redactor: Redactor): ProgressSink | undefined {
@@ -99,6 +99,7 @@ function resolveTarget(config: ConformanceConfig, baseUrl: string, embedded: boo
     primary: { apiKey, agentId },
     runId: newRunId(),
     seed: config.seed ?? randomInt(0, 2 ** 31 - 1),
+    ...(config.path === undefined ? {} : { path: config.path }),
     runs: config.runs,
     maxCreates: config.maxCreates ?? PROFILE_MAX_CREATES[config.profile],
     profile: config.profile,
