@@ -18,10 +18,15 @@ export interface Mutant {
   readonly description: string;
   /** The behavior switches it turns on. */
   readonly patch: BehaviorPatch;
+  /** A bug between requests: the proof shows that the interaction property alone kills it. */
+  readonly interaction: boolean;
 }
 
 const mutant = (name: string, requirement: string, spec: string, description: string, patch: BehaviorPatch): Mutant =>
-  Object.freeze({ name, requirement, spec, description, patch: Object.freeze(patch) });
+  Object.freeze({ name, requirement, spec, description, patch: Object.freeze(patch), interaction: false });
+
+const interactionMutant = (name: string, requirement: string, spec: string, description: string, patch: BehaviorPatch): Mutant =>
+  Object.freeze({ ...mutant(name, requirement, spec, description, patch), interaction: true });
 
 const AUTH_SPEC = "Every request carries the header `Authorization: Bearer <API_KEY>`.";
 const IDEMPOTENT_SPEC = "The same key with the same payload returns the earlier result and does not consume the operation again.";
@@ -206,50 +211,50 @@ export const MUTANTS: readonly Mutant[] = Object.freeze([
   // Interactions: bugs between requests. Each hides from a suite that sends one request at a
   // time; overlapping requests, replays after later turns and the other identities show it.
   // Where a bug needs two requests to overlap, the mutant takes the time a real agent takes.
-  mutant("continuation-dropped-on-conflict", "RESP-2", "conversation_id: UUID or null — Continues a specific conversation.",
+  interactionMutant("continuation-dropped-on-conflict", "RESP-2", "conversation_id: UUID or null — Continues a specific conversation.",
     `a plain continuation reads the conversation's version when it starts and, when another exchange was stored while it was ` +
       `generated (${INTERACTION_LATENCY_MS} ms), answers 200 as usual but does not store its exchange (optimistic locking without ` +
       "a retry); streams store normally",
     { createLatencyMs: INTERACTION_LATENCY_MS, broken: { droppedOnConflictOn: "create" } }),
-  mutant("stream-dropped-on-conflict", "SSE-8", "conversation_id: UUID — Conversation the exchange belongs to.",
+  interactionMutant("stream-dropped-on-conflict", "SSE-8", "conversation_id: UUID — Conversation the exchange belongs to.",
     `a streamed continuation thinks ${INTERACTION_LATENCY_MS} ms after response.created and, when another exchange was stored ` +
       "meanwhile, completes as usual but is not stored; plain creates store normally",
     { streamLatencyMs: INTERACTION_LATENCY_MS, broken: { droppedOnConflictOn: "stream" } }),
-  mutant("key-race-across-endpoints", "IDEM-5", IDEMPOTENT_SPEC,
+  interactionMutant("key-race-across-endpoints", "IDEM-5", IDEMPOTENT_SPEC,
     "each endpoint holds keys in flight in its own table (finished records are shared): one key sent to the plain and the stream " +
       `endpoint at the same time runs on both and is stored twice; races on one endpoint stay correct (creates take ${INTERACTION_LATENCY_MS} ms)`,
     { ...GENERATION_LATENCY, broken: { inFlightPerOperation: true } }),
-  mutant("delete-undone-by-exchange", "DEL-1", DELETE_SPEC,
+  interactionMutant("delete-undone-by-exchange", "DEL-1", DELETE_SPEC,
     "an exchange writes its conversation back when it finishes, as the message list it read at its start plus its exchange: a delete " +
       `answered while it was being generated (${INTERACTION_LATENCY_MS} ms, either endpoint) is undone and the conversation is listed again`,
     { ...GENERATION_LATENCY, broken: { exchangeWritesBack: true } }),
-  mutant("replay-answers-latest-turn", "IDEM-1", IDEMPOTENT_SPEC,
+  interactionMutant("replay-answers-latest-turn", "IDEM-1", IDEMPOTENT_SPEC,
     "the plain endpoint's idempotency record keeps only the conversation id: a plain replay answers the conversation's latest " +
       "assistant message and citations, right after the first request but wrong once the conversation moved on (nothing consumed; " +
       "the stream endpoint replays the stored answer)",
     { broken: { replayAnswersLatestTurn: true } }),
-  mutant("page-alone-default-size", "LIST-2", "page: integer, default 1. page_size: integer, default 50.",
+  interactionMutant("page-alone-default-size", "LIST-2", "page: integer, default 1. page_size: integer, default 50.",
     "page given without page_size is served (and echoed) with page_size 20; with neither, or with page_size, the listing is right",
     { broken: { pageAloneDefaultSize: 20 } }),
-  mutant("stream-scope-unchecked", "SCOPE-4", "Conversations are isolated per agent.",
+  interactionMutant("stream-scope-unchecked", "SCOPE-4", "Conversations are isolated per agent.",
     "the stream endpoint checks that a continued conversation exists but not whose it is: another agent's or another channel's " +
       "stream appends to it; the plain create, the listing and delete check scope",
     { broken: { agentIgnoredOn: ["continue-stream"], channelIgnoredOn: ["continue-stream"] } }),
-  mutant("stream-updated-at-frozen", "LIST-8",
+  interactionMutant("stream-updated-at-frozen", "LIST-8",
     "Fields of a message item; timestamp format of `created_at` and `updated_at`: not shown.",
     "a streamed exchange does not advance the conversation's updated_at (a plain one does)",
     { broken: { streamFreezesUpdatedAt: true } }),
-  mutant("idempotency-per-replica", "IDEM-2", IDEMPOTENT_SPEC,
+  interactionMutant("idempotency-per-replica", "IDEM-2", IDEMPOTENT_SPEC,
     "two replicas share the conversations and the idempotency records, but each remembers in its own memory which keys' " +
-      "exchanges it wrote; each connection stays on one replica, new connections take turns: a replay on a connection of the " +
-      "other replica answers the stored result and writes the exchange again",
+      "exchanges it wrote; each connection stays on one replica, new connections take turns: a plain replay on a connection of " +
+      "the other replica answers the stored result and writes the exchange again (the stream handler checks the shared records)",
     { broken: { idempotencyReplicas: 2 } }),
-  mutant("race-loser-500", "IDEM-9",
+  interactionMutant("race-loser-500", "IDEM-9",
     "Codes and statuses for validation, authentication, authorization and other failures, and the code that accompanies 409: not shown.",
     `a request whose key is still in flight gets 500 internal_error instead of 409 idempotency_key_in_use (nothing stored for it); ` +
       `creates take ${INTERACTION_LATENCY_MS} ms`,
     { ...GENERATION_LATENCY, broken: { inFlightLoserFails: true } }),
-  mutant("replay-after-delete-restores", "DEL-3", DELETE_SPEC,
+  interactionMutant("replay-after-delete-restores", "DEL-3", DELETE_SPEC,
     "replaying a key whose conversation was deleted writes the conversation back from the idempotency record (listed again, with " +
       "that exchange) and answers the stored result",
     { broken: { replayRestoresDeleted: true } }),

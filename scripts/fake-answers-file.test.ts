@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { expect, test } from "vitest";
+import { createFakeServer } from "../fake-server/index.ts";
 import { AnswersFileError, answerRulesFromFile } from "./fake-answers-file.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
@@ -33,3 +34,19 @@ test("the fake given a missing --answers file prints one line, not the usage, an
   expect(run.stdout).toBe("");
   expect(run.stderr).toBe(`agent-service-fake: --answers: cannot read ${missing}: no such file\n`);
 }, 40_000);
+
+test("an --answers file takes citations of any shape, returned as given", async () => {
+  const wire = '[{"title":"Export guide","url":"https://help.example/export","page":3}]';
+  const file = fileWith("any-shape.json", `[{"match":{"message_contains":"cite"},"answer":{"text":"From the file.","citations":${wire}}}]`);
+  const fake = await createFakeServer({ port: 0, answers: answerRulesFromFile(file) });
+  try {
+    const response = await fetch(`${fake.url}/v1/agents/agent-a/responses`, {
+      method: "POST",
+      headers: { authorization: "Bearer sk-fake-a", "content-type": "application/json", "idempotency-key": "cite-1" },
+      body: JSON.stringify({ message: "cite please" }),
+    });
+    expect(JSON.stringify(((await response.json()) as { citations: unknown }).citations)).toBe(wire);
+  } finally {
+    await fake.close();
+  }
+});

@@ -75,16 +75,6 @@ test("the answers option takes any shape, and a caller's later change to its obj
   expect((created.json as Result).citations).toEqual([{ title: "Mine", url: "https://help.example/mine" }]);
 });
 
-test("an --answers file takes any shape", async () => {
-  const folder = mkdtempSync(join(tmpdir(), "answers-"));
-  const file = join(folder, "answers.json");
-  writeFileSync(file, `[{"match":{"message_contains":"cite"},"answer":{"text":"From the file.","citations":${WIRE}}}]`);
-  const { answerRulesFromFile } = await import("../../scripts/fake-answers-file.ts");
-  const fake = await fakeServer({ answers: answerRulesFromFile(file) });
-  const created = await createResponse(fake.url, body("cite"));
-  expect(json((created.json as Result).citations)).toBe(WIRE);
-});
-
 test("a fixture's citations of any shape come back unchanged on export and listing", async () => {
   const fake = await fakeServer();
   const messages = `[{"role":"user","content":"q"},{"role":"assistant","content":"a","citations":${WIRE}}]`;

@@ -2,7 +2,7 @@
  * The gate: the FULL conformance suite against the plain reference fake, every conforming
  * variant, all combinable variants together, and every mutant, two runs at a time (one per
  * core). The suite must pass every legal fake and fail every broken one on the requirement
- * it breaks. Failure messages name the offender ("mutant page-off-by-one survived: LIST-5
+ * it breaks, and every interaction mutant by the interaction property alone. Failure messages name the offender ("mutant page-off-by-one survived: LIST-5
  * passed", "variant crlf failed: SSE-2 …", "MUST SCOPE-4 kills nothing"). See README.md.
  */
 import { mkdtemp, rm } from "node:fs/promises";
@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { coverageProblems, judgeRun, killMatrix, mustCoverageProblems } from "./judge.ts";
 import { runTargets, type TargetRun } from "./run-targets.ts";
-import { labelOf, mutantTargets, PLAIN_TARGET, proofTargets, SMOKE_TARGET, variantTargets } from "./targets.ts";
+import { interactionsAloneTargets, labelOf, mutantTargets, PLAIN_TARGET, proofTargets, SMOKE_TARGET, variantTargets } from "./targets.ts";
 
 /** Only stops a hung gate; the runs' own deadlines end them long before. */
 const BACKSTOP_MS = 20 * 60_000;
@@ -51,6 +51,13 @@ test.each(mutantTargets().flatMap((target) => (target.kind === "mutant" ? [[targ
   "mutant %s is killed by %s",
   (name) => {
     expect(problemsOf(`mutant ${name}`)).toEqual([]);
+  },
+);
+
+test.each(interactionsAloneTargets().flatMap((target) => (target.kind === "mutant" ? [[target.name, target.mutant.requirement]] : [])))(
+  "interaction mutant %s is killed by %s with --only interactions",
+  (name) => {
+    expect(problemsOf(`mutant ${name} (interactions alone)`)).toEqual([]);
   },
 );
 

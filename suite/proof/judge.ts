@@ -51,7 +51,8 @@ function runProblems(run: TargetRun, report: ConformanceReport | undefined): str
 
 /** A run's conformance.json lists every service requirement, each with at least one test: no requirement goes unchecked. */
 export function coverageProblems(run: TargetRun): string[] {
-  if (run.report === undefined) return [];
+  // A run of one family judges only that family's requirements.
+  if (run.report === undefined || (run.target.kind === "mutant" && run.target.interactionsAlone === true)) return [];
   const label = labelOf(run.target);
   const problems: string[] = [];
   for (const requirement of SERVICE_REQUIREMENTS) {
@@ -111,6 +112,8 @@ export type KillVerdict = "killed" | "killed (warned)" | "killed elsewhere" | "s
 
 export interface KillRow {
   readonly mutant: string;
+  /** Who judged: the whole suite, or the interaction property alone. */
+  readonly by: "suite" | "interactions";
   /** The requirement the mutant breaks. */
   readonly requirement: string;
   readonly level: Level;
@@ -128,7 +131,8 @@ export function killRow(run: TargetRun): KillRow | undefined {
   const { mutant } = run.target;
   const level = requirementById(mutant.requirement)?.level ?? "MUST";
   const report = run.report;
-  const base = { mutant: mutant.name, requirement: mutant.requirement, level, exitCode: run.exitCode, seed: report?.seed };
+  const by = run.target.interactionsAlone === true ? ("interactions" as const) : ("suite" as const);
+  const base = { mutant: mutant.name, by, requirement: mutant.requirement, level, exitCode: run.exitCode, seed: report?.seed };
   if (report === undefined || run.exitCode === 2) {
     return { ...base, verdict: "no verdict", failed: report ? ids(report, "fail") : [], warned: report ? ids(report, "warn") : [] };
   }
@@ -148,7 +152,7 @@ const killedByOwn = (row: KillRow) => row.verdict === "killed" || row.verdict ==
 
 function mutantProblems(run: TargetRun, row: KillRow, report: ConformanceReport): string[] {
   if (killedByOwn(row)) {
-    return row.level === "MUST" && run.exitCode !== 1 ? [`mutant ${row.mutant} exited ${run.exitCode}, not 1, though ${row.requirement} failed`] : [];
+    return row.level === "MUST" && run.exitCode !== 1 ? [`${labelOf(run.target)} exited ${run.exitCode}, not 1, though ${row.requirement} failed`] : [];
   }
   const own = report.requirements.find((r) => r.id === row.requirement);
   const how = own === undefined
@@ -157,7 +161,7 @@ function mutantProblems(run: TargetRun, row: KillRow, report: ConformanceReport)
       ? `was skipped (${firstLine(own.reason)})`
       : own.status === "pass" ? "passed" : `was reported ${own.status}`;
   const elsewhere = row.failed.length > 0 ? `; the run failed ${row.failed.join(", ")} instead` : "";
-  return [`mutant ${row.mutant} survived: ${row.requirement} ${how}${elsewhere} (seed ${report.seed})`];
+  return [`${labelOf(run.target)} survived: ${row.requirement} ${how}${elsewhere} (seed ${report.seed})`];
 }
 
 /** The problems of one run's verdicts, each naming the target. */
@@ -190,7 +194,9 @@ export interface MutationScore {
   readonly killedByOwnRequirement: number;
 }
 
-export function mutationScore(rows: readonly KillRow[]): MutationScore {
+/** The score counts each mutant once, by the whole suite's verdict. */
+export function mutationScore(all: readonly KillRow[]): MutationScore {
+  const rows = all.filter((row) => row.by === "suite");
   return {
     total: rows.length,
     killed: rows.filter((row) => killedByOwn(row) || row.verdict === "killed elsewhere").length,

@@ -9,6 +9,7 @@ import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { ConformanceReport } from "../harness/report-types.ts";
 import { LaneResult, type LaneJob } from "./lane-protocol.ts";
+import { INTERACTIONS_FAMILY } from "../harness/selection.ts";
 import { labelOf, type ProofTarget } from "./targets.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
@@ -113,6 +114,7 @@ export function runTargets(targets: readonly ProofTarget[], options: RunTargetsO
         reportDir,
         fakeOptions: item.target.fakeOptions,
         ...(item.target.kind === "smoke" ? { profile: "smoke" as const } : {}),
+        ...(item.target.kind === "mutant" && item.target.interactionsAlone === true ? { only: [INTERACTIONS_FAMILY] } : {}),
         ...(options.runs === undefined ? {} : { runs: options.runs }),
         ...(options.seed === undefined ? {} : { seed: options.seed }),
       };

@@ -72,15 +72,17 @@ function marked(row: KillRow): string {
 
 /** The text npm run verify-suite prints. */
 export function summaryText(summary: ProofSummary): string[] {
-  const width = Math.max(6, ...summary.mutants.map((row) => row.mutant.length));
+  const name = (row: KillRow) => (row.by === "interactions" ? `${row.mutant} (interactions alone)` : row.mutant);
+  const width = Math.max(6, ...summary.mutants.map((row) => name(row).length));
   const lines = [
     `Kill matrix: what failed in each mutant's run (* the mutant's own requirement, ~ a warning;`,
-    `a SHOULD mutant is killed when its own requirement is warned)`,
+    `a SHOULD mutant is killed when its own requirement is warned; "interactions alone" is the`,
+    `run of --only interactions, the interaction property by itself)`,
     "",
     `${"mutant".padEnd(width)}  ${"breaks".padEnd(8)}  ${"verdict".padEnd(16)}  failed / warned`,
   ];
   for (const row of summary.mutants) {
-    lines.push(`${row.mutant.padEnd(width)}  ${row.requirement.padEnd(8)}  ${row.verdict.padEnd(16)}  ${marked(row)}`);
+    lines.push(`${name(row).padEnd(width)}  ${row.requirement.padEnd(8)}  ${row.verdict.padEnd(16)}  ${marked(row)}`);
   }
   const { total, killed, killedByOwnRequirement } = summary.score;
   lines.push(

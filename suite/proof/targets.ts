@@ -10,12 +10,20 @@ export type ProofTarget =
   | { readonly kind: "plain"; readonly name: "plain"; readonly fakeOptions: Record<string, unknown> }
   | { readonly kind: "smoke"; readonly name: "smoke"; readonly fakeOptions: Record<string, unknown> }
   | { readonly kind: "variant"; readonly name: string; readonly fakeOptions: Record<string, unknown> }
-  | { readonly kind: "mutant"; readonly name: string; readonly fakeOptions: Record<string, unknown>; readonly mutant: Mutant };
+  | {
+      readonly kind: "mutant";
+      readonly name: string;
+      readonly fakeOptions: Record<string, unknown>;
+      readonly mutant: Mutant;
+      /** Run with `--only interactions`: the interaction property alone must kill it. */
+      readonly interactionsAlone?: true;
+    };
 
 /** How a target is named in messages: "plain fake", "variant crlf", "mutant page-off-by-one". */
 export function labelOf(target: ProofTarget): string {
   if (target.kind === "plain") return "plain fake";
   if (target.kind === "smoke") return "plain fake (smoke profile)";
+  if (target.kind === "mutant" && target.interactionsAlone === true) return `mutant ${target.name} (interactions alone)`;
   return `${target.kind} ${target.name}`;
 }
 
@@ -32,7 +40,12 @@ export function mutantTargets(): ProofTarget[] {
   return MUTANTS.map((mutant) => ({ kind: "mutant", name: mutant.name, fakeOptions: { mutant: mutant.name }, mutant }));
 }
 
-/** Every target: the plain fake (full, smoke), the variants, then the mutants. */
+/** Each interaction mutant again, judged by the interaction property alone (`--only interactions`). */
+export function interactionsAloneTargets(): ProofTarget[] {
+  return MUTANTS.filter((m) => m.interaction).map((mutant) => ({ kind: "mutant", name: mutant.name, fakeOptions: { mutant: mutant.name }, mutant, interactionsAlone: true }));
+}
+
+/** Every target: the plain fake (full, smoke), the variants, the mutants, then the interaction mutants judged by the property alone. */
 export function proofTargets(): ProofTarget[] {
-  return [PLAIN_TARGET, SMOKE_TARGET, ...variantTargets(), ...mutantTargets()];
+  return [PLAIN_TARGET, SMOKE_TARGET, ...variantTargets(), ...mutantTargets(), ...interactionsAloneTargets()];
 }
