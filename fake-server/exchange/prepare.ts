@@ -60,7 +60,7 @@ function replayOf(
 ): PreparedExchange {
   const { broken } = ctx.behavior;
   if (broken.replayRestoresDeleted) restoreFromRecord(ctx, caller, request, outcome);
-  redoWriteOnOtherReplica(ctx, appliedKey, request, outcome);
+  if (operation === "create") redoWriteOnOtherReplica(ctx, appliedKey, request, outcome);
   const replayed = broken.replayAnswersLatestTurn && operation === "create" ? latestTurnOutcome(ctx, outcome) : outcome;
   return { kind: "replay", outcome: replayed, request, faults };
 }

@@ -38,8 +38,8 @@ export function restoreFromRecord(ctx: AppContext, caller: Caller, request: { re
 
 /**
  * Replicas that share the idempotency records but remember in their own memory which keys'
- * exchanges they wrote (an at-least-once writer with a per-process dedupe set): a replay on a
- * replica that did not write it answers the stored result, and writes the exchange again.
+ * exchanges they wrote (an at-least-once writer with a per-process dedupe set): a plain replay
+ * on a replica that did not write it answers the stored result, and writes the exchange again.
  */
 export function redoWriteOnOtherReplica(ctx: AppContext, appliedKey: string, request: { readonly message: string }, outcome: StoredOutcome): void {
   if (ctx.appliedKeys === undefined || ctx.appliedKeys.has(appliedKey)) return;
