@@ -13,6 +13,12 @@ import { coverageProblems, judgeRun, killMatrix, mustCoverageProblems } from "./
 import { runTargets, type TargetRun } from "./run-targets.ts";
 import { interactionsAloneTargets, labelOf, mutantTargets, PLAIN_TARGET, proofTargets, SMOKE_TARGET, variantTargets } from "./targets.ts";
 
+/**
+ * Runs at a time. Most of a run is waiting (paced answers, settling windows, the quiet windows
+ * of "nothing changed"), so four lanes keep a 2-core machine busy without crowding it.
+ */
+const LANES = 4;
+
 /** Only stops a hung gate; the runs' own deadlines end them long before. */
 const BACKSTOP_MS = 20 * 60_000;
 
@@ -26,8 +32,9 @@ afterAll(async () => {
 beforeAll(async () => {
   reportRoot = await mkdtemp(join(tmpdir(), "proof-gate-"));
   const started = performance.now();
-  for (const run of await runTargets(proofTargets(), { reportRoot, lanes: 2 })) runs.set(labelOf(run.target), run);
-  console.log(`proof gate: ${runs.size} full conformance runs, 2 at a time, in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  for (const run of await runTargets(proofTargets(), { reportRoot, lanes: LANES })) runs.set(labelOf(run.target), run);
+  const slowest = [...runs.values()].sort((a, b) => b.durationMs - a.durationMs).slice(0, 5).map((r) => `${labelOf(r.target)} ${(r.durationMs / 1000).toFixed(1)} s`);
+  console.log(`proof gate: ${runs.size} conformance runs, ${LANES} at a time, in ${((performance.now() - started) / 1000).toFixed(1)} s; slowest: ${slowest.join(", ")}`);
 }, BACKSTOP_MS);
 
 function problemsOf(label: string): string[] {
