@@ -1,0 +1,55 @@
+/**
+ * The interaction property finds nothing wrong with the reference fake: 50 seeds against the
+ * plain fake, 5 against each conforming variant of the gate, one sequence each. Seeds are
+ * printed in the test names; INTERACTIONS_SEED=N runs the same ones again, and
+ * `npm run interactions -- --seeds 500` runs as many more as asked.
+ */
+import { describe, expect, test } from "vitest";
+import { ALL_VARIANTS, VARIANTS } from "../../fake-server/variants.ts";
+import { propertyAgainstFake, type SeedOutcome } from "./against-fake.ts";
+import { renderCounterexample } from "./counterexample.ts";
+import { baseSeed, seedsFrom } from "./seeds.ts";
+
+const BASE = baseSeed(process.env.INTERACTIONS_SEED);
+const PLAIN_SEEDS = 50;
+const VARIANT_SEEDS = 5;
+/** Seeds run at once against one fake (each sequence on its own four connections). */
+const AT_ONCE = 5;
+
+/** Every failure and every SHOULD warning of a sweep, as the console would print them. */
+function findings(outcomes: readonly SeedOutcome[]): string[] {
+  return outcomes.flatMap(({ seed, outcome }) => [
+    ...(outcome.failure === undefined ? [] : [`seed ${seed}: ${renderCounterexample(outcome.failure)}`]),
+    ...outcome.warnings.map((w) => `seed ${seed} (warning): ${renderCounterexample(w.counterexample)}`),
+  ]);
+}
+
+async function sweep(fakeOptions: Record<string, unknown>, seeds: readonly number[]): Promise<SeedOutcome[]> {
+  const groups = Array.from({ length: Math.ceil(seeds.length / AT_ONCE) }, (_, i) => seeds.slice(i * AT_ONCE, (i + 1) * AT_ONCE));
+  const outcomes: SeedOutcome[] = [];
+  for (const group of groups) {
+    const results = await Promise.all(group.map((seed) => propertyAgainstFake({ fakeOptions, seeds: [seed] })));
+    outcomes.push(...results.flat());
+  }
+  return outcomes;
+}
+
+test(`the plain fake passes ${PLAIN_SEEDS} seeds from ${BASE}`, async () => {
+  const outcomes = await sweep({}, seedsFrom(BASE, PLAIN_SEEDS));
+  expect(findings(outcomes)).toEqual([]);
+  // Every seed ran a sequence of its own that judged something.
+  expect(outcomes.filter(({ outcome }) => outcome.operations > 20)).toHaveLength(PLAIN_SEEDS);
+}, 120_000);
+
+describe.concurrent(`each conforming variant passes ${VARIANT_SEEDS} seeds from ${BASE}`, () => {
+  // The SHOULDs a variant breaks on purpose (epoch timestamps: a second's resolution) are not findings here.
+  const expectedWarnings: Record<string, readonly string[]> = { "epoch-timestamps": ["LIST-8"], [ALL_VARIANTS]: ["LIST-8"] };
+  test.for([...VARIANTS.map((v) => v.name), ALL_VARIANTS])("variant %s", { timeout: 240_000 }, async (name) => {
+    const outcomes = await sweep({ variants: name }, seedsFrom(BASE, VARIANT_SEEDS));
+    const unexpected = findings(outcomes.map(({ seed, outcome }) => ({
+      seed,
+      outcome: { ...outcome, warnings: outcome.warnings.filter((w) => !(expectedWarnings[name] ?? []).includes(w.violation.requirement)) },
+    })));
+    expect(unexpected).toEqual([]);
+  });
+});
