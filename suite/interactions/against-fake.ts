@@ -22,6 +22,8 @@ export interface FakeRunOptions {
   readonly createsPerRun?: number;
   /** Stop at the first seed that fails (default true). */
   readonly stopAtFailure?: boolean;
+  /** fast-check's path of one run, to replay it (with its seed). */
+  readonly path?: string | undefined;
 }
 
 export async function propertyAgainstFake(options: FakeRunOptions): Promise<SeedOutcome[]> {
@@ -38,6 +40,7 @@ export async function propertyAgainstFake(options: FakeRunOptions): Promise<Seed
     for (const seed of options.seeds) {
       const outcome = await runInteractionProperty(target, {
         seed,
+        path: options.path,
         runs: options.runs ?? 1,
         createsPerRun: options.createsPerRun ?? 12,
         replayCommand: (s, path) => `npm run interactions -- --seed ${s} --path ${path}`,
