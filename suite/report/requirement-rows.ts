@@ -1,5 +1,6 @@
 import type { CheckWaiting, RequirementReport, RequirementStatus, TestReport } from "../harness/report-types.ts";
 import type { Family } from "../../requirements/catalog.ts";
+import { renderCounterexample } from "./counterexample-lanes.ts";
 import { renderTimeline, renderTranscript } from "./evidence.ts";
 import { count } from "./format.ts";
 import { html, withInlineCode, type SafeHtml } from "./safe-html.ts";
@@ -51,6 +52,7 @@ ${test.message === undefined ? null : html`<pre class="message">${test.message}<
 ${test.waiting === undefined ? null : html`<p class="waiting">${waitingText(test.waiting)}</p>`}
 ${(test.transcripts ?? []).map(renderTranscript)}
 ${(test.timelines ?? []).map(renderTimeline)}
+${test.counterexample === undefined ? null : renderCounterexample(test.counterexample)}
 </li>`;
 }
 
