@@ -35,6 +35,7 @@ import type { HttpResult, StreamResult, Target } from "../harness/types.ts";
 import { acceptExchange, sameId, totalOf, trackIfCreated } from "./support/conversations.ts";
 import { longConversation, refusalTarget, smallConversation, type RecordedExchange } from "./support/fixtures.ts";
 import { afterQuietWindow, listingGrownPast } from "./support/settled.ts";
+import { checkProperty } from "./support/property.ts";
 import { skipCheck } from "./support/skip.ts";
 import { completedOf, openStream, trackStream } from "./support/streams.ts";
 
@@ -307,7 +308,7 @@ check(
     // Each conversation this check made, with its settled total.
     const totals = new Map<string, number>();
     let last: string | undefined;
-    await fc.assert(
+    await checkProperty(
       fc.asyncProperty(payloadParts(), payloadMutation(), async (parts, mutation) => {
         const continued = parts.continueConversation ? last : undefined;
         const body = requestBody(`${target.message("idem-property")} ${parts.text}`, parts, continued);

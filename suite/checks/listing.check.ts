@@ -17,6 +17,7 @@ import { asValidInteger, pageParam, pageSizeParam, type QueryValue } from "../ha
 import { check } from "../harness/check.ts";
 import { judgeListingAnswer } from "../judgements/answers.ts";
 import { HarnessError } from "../harness/errors.ts";
+import type { HttpResult, Target } from "../harness/types.ts";
 import {
   expect2xx,
   expect4xx,
@@ -32,6 +33,7 @@ import {
 import { listPage } from "./support/conversations.ts";
 import { refusalTarget, smallConversation } from "./support/fixtures.ts";
 import { MAX_PAGE_SIZE, expectConsistentPage, expectListedAtOnce, expectOwnMessagesOnly } from "./support/listing.ts";
+import { checkProperty } from "./support/property.ts";
 import { skipCheck } from "./support/skip.ts";
 import { Rfc3339 } from "./support/timestamps.ts";
 
@@ -66,47 +68,100 @@ check(
   },
 );
 
-check(
-  ["LIST-3", "LIST-4", "LIST-5"],
-  "any page/page_size, valid or not, is refused with a 4xx or served consistently within the bounds",
-  readsSmall,
-  async (target) => {
-    const { conversationId, reference: { items: reference, total } } = await target.shared(smallConversation);
-    const lastPage = (size: number) => Math.max(1, Math.ceil(total / size));
-    const examples: [QueryValue, QueryValue][] = [
-      [0, 10], [-1, 10], ["1.5", 10], ["abc", 10], [1, 0], [1, -1], [1, "1.5"], [1, "abc"],
-      [1, 1], [2, 1], [1, 50], [1, 100], [1, 101], [1, 1000], [1000, 10], [undefined, undefined],
-    ];
-    await fc.assert(
-      fc.asyncProperty(pageParam(), pageSizeParam(), async (page, size) => {
-        const query: Record<string, string | number> = {};
-        if (page !== undefined) query["page"] = page;
-        if (size !== undefined) query["page_size"] = size;
-        const context = `listing with ${JSON.stringify(query)}`;
-        const validPage = page === undefined ? 1 : asValidInteger(page, 1, Number.MAX_SAFE_INTEGER);
-        const validSize = size === undefined ? DEFAULT_PAGE_SIZE : asValidInteger(size, 1, MAX_PAGE_SIZE);
-        // A page past the end may be refused (serving it is LIST-6, a SHOULD).
-        const mustServe = validPage !== undefined && validSize !== undefined && validPage <= lastPage(validSize);
+/** What one requirement holds of a page asked for with `page` and `size` (each maybe invalid or absent). */
+interface PageCase {
+  readonly query: Record<string, string | number>;
+  readonly context: string;
+  readonly page: QueryValue;
+  readonly size: QueryValue;
+  readonly validPage: number | undefined;
+  readonly validSize: number | undefined;
+  /** A valid request for a page that exists: it must be served. */
+  readonly mustServe: boolean;
+}
 
-        const res = await target.client.list(conversationId, { query });
-        if (!is2xx(res.status)) {
-          expectThat(!mustServe, `${context}: a valid request was refused with ${res.status}`, res);
-          expect4xx(res, context);
-          return;
-        }
-        const served = expectJson(SpecMessagePage, res, context);
-        expectThat(served.page >= 1, `${context}: served as page ${served.page}`, res);
-        expectThat(served.page_size >= 1, `${context}: served with page_size ${served.page_size}`, res);
-        expectThat(served.page_size <= MAX_PAGE_SIZE, `${context}: served with page_size ${served.page_size} (maximum 100)`, res);
-        expectThat(served.items.length <= MAX_PAGE_SIZE, `${context}: ${served.items.length} items in one page (maximum 100)`, res);
-        if (page !== undefined && validPage !== undefined) expectSame(served.page, validPage, `${context}: echoed page`, res);
-        if (size !== undefined && validSize !== undefined) expectSame(served.page_size, validSize, `${context}: echoed page_size`, res);
-        expectConsistentPage(served, res, reference, context);
-      }),
-      // Read-only: shrinking costs list requests only, so it stays on to show the smallest case.
-      { ...target.fc(30), examples },
-    );
-  },
+type PageJudgement = (c: PageCase, res: HttpResult, served: SpecMessagePage | undefined, reference: readonly unknown[]) => void;
+
+const PAGE_EXAMPLES: [QueryValue, QueryValue][] = [
+  [0, 10], [-1, 10], ["1.5", 10], ["abc", 10], [1, 0], [1, -1], [1, "1.5"], [1, "abc"],
+  [1, 1], [2, 1], [1, 50], [1, 100], [1, 101], [1, 1000], [1000, 10], [undefined, undefined],
+];
+
+/**
+ * Random page/page_size (valid or not) against the small conversation, each answer held to one
+ * requirement's part of the rules, so one bug fails its own requirement and not its neighbours.
+ */
+async function pageProperty(target: Target, judge: PageJudgement): Promise<void> {
+  const { conversationId, reference: { items: reference, total } } = await target.shared(smallConversation);
+  const lastPage = (size: number) => Math.max(1, Math.ceil(total / size));
+  await checkProperty(
+    fc.asyncProperty(pageParam(), pageSizeParam(), async (page, size) => {
+      const query: Record<string, string | number> = {};
+      if (page !== undefined) query["page"] = page;
+      if (size !== undefined) query["page_size"] = size;
+      const validPage = page === undefined ? 1 : asValidInteger(page, 1, Number.MAX_SAFE_INTEGER);
+      const validSize = size === undefined ? DEFAULT_PAGE_SIZE : asValidInteger(size, 1, MAX_PAGE_SIZE);
+      // A page past the end may be refused (serving it is LIST-6, a SHOULD).
+      const mustServe = validPage !== undefined && validSize !== undefined && validPage <= lastPage(validSize);
+      const res = await target.client.list(conversationId, { query });
+      const context = `listing with ${JSON.stringify(query)}`;
+      const served = is2xx(res.status) ? expectJson(SpecMessagePage, res, context) : undefined;
+      judge({ query, context, page, size, validPage, validSize, mustServe }, res, served, reference);
+    }),
+    // Read-only: shrinking costs list requests only, so it stays on to show the smallest case.
+    { ...target.fc(30), examples: PAGE_EXAMPLES },
+  );
+}
+
+const numeric = (value: QueryValue) => (typeof value === "number" ? value : undefined);
+
+check(
+  ["LIST-3"],
+  "a page_size above 100 is refused with a 4xx or clamped, and no page holds more than 100 items",
+  readsSmall,
+  (target) =>
+    pageProperty(target, (c, res, served) => {
+      const above = (numeric(c.size) ?? 0) > MAX_PAGE_SIZE;
+      if (served === undefined) {
+        if (above) expect4xx(res, c.context);
+        return;
+      }
+      expectThat(served.page_size <= MAX_PAGE_SIZE, `${c.context}: served with page_size ${served.page_size} (maximum 100)`, res);
+      expectThat(served.items.length <= MAX_PAGE_SIZE, `${c.context}: ${served.items.length} items in one page (maximum 100)`, res);
+    }),
+);
+
+check(
+  ["LIST-4"],
+  "a page or page_size below 1 (or not an integer) is refused with a 4xx or served as a valid page, never as itself",
+  readsSmall,
+  (target) =>
+    pageProperty(target, (c, res, served) => {
+      const invalid = (c.page !== undefined && c.validPage === undefined) || (c.size !== undefined && c.validSize === undefined && (numeric(c.size) ?? 0) <= MAX_PAGE_SIZE);
+      if (served === undefined) {
+        if (invalid) expect4xx(res, c.context);
+        return;
+      }
+      expectThat(served.page >= 1, `${c.context}: served as page ${served.page}`, res);
+      expectThat(served.page_size >= 1, `${c.context}: served with page_size ${served.page_size}`, res);
+    }),
+);
+
+check(
+  ["LIST-5"],
+  "a valid page is served with the page and page_size asked for, its items and has_more consistent with total",
+  readsSmall,
+  (target) =>
+    pageProperty(target, (c, res, served, reference) => {
+      if (served === undefined) {
+        expectThat(!c.mustServe, `${c.context}: a valid request was refused with ${res.status}`, res);
+        return;
+      }
+      if (c.page !== undefined && c.validPage !== undefined) expectSame(served.page, c.validPage, `${c.context}: echoed page`, res);
+      if (c.size !== undefined && c.validSize !== undefined) expectSame(served.page_size, c.validSize, `${c.context}: echoed page_size`, res);
+      // What a served page shows must add up, whatever was asked (LIST-3 and LIST-4 judge the bounds).
+      if (served.page >= 1 && served.page_size >= 1) expectConsistentPage(served, res, reference, c.context);
+    }),
 );
 
 check(

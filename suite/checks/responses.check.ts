@@ -39,6 +39,7 @@ import {
   type RecordedExchange,
 } from "./support/fixtures.ts";
 import { afterQuietWindow, listingGrownPast } from "./support/settled.ts";
+import { checkProperty } from "./support/property.ts";
 import { skipCheck } from "./support/skip.ts";
 
 const RESP6_RUNS = 2;
@@ -209,7 +210,7 @@ check(
   { creates: RESP6_RUNS },
   async (target) => {
     const conversations: string[] = [];
-    await fc.assert(
+    await checkProperty(
       fc.asyncProperty(payloadParts(), async (parts) => {
         const continued = parts.continueConversation ? conversations.at(-1) : undefined;
         const body = requestBody(`${target.message("resp-6")} ${parts.text}`, parts, continued);

@@ -100,11 +100,18 @@ export class CheckScope {
     }
   }
 
+  /** Makes `transcripts` the evidence of a failure, whatever exchanges came after them. */
+  pin(transcripts: readonly Transcript[]): void {
+    this.#pinned = [...transcripts];
+  }
+
+  #pinned: Transcript[] | undefined;
+
   /** The interaction property's counterexample behind this check's failure. */
   counterexample: Counterexample | undefined;
 
   evidence(): CheckEvidence {
-    const base = { transcripts: [...this.#transcripts], timelines: [...this.#timelines] };
+    const base = { transcripts: [...(this.#pinned ?? this.#transcripts)], timelines: [...this.#timelines] };
     return this.counterexample === undefined ? base : { ...base, counterexample: this.counterexample };
   }
 }
