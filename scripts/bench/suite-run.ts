@@ -3,6 +3,7 @@
  * - the full profile against the embedded fake: wall time from process start to exit, and the
  *   create operations it spent (conformance.json `creates.spent`);
  * - the smoke profile: the creates it spent;
+ * - the interaction property alone (--only interactions, full and smoke): the creates it spent;
  * - the full profile against a fake paced like an LLM (first event after hundreds of ms, tens of
  *   deltas, a plain create as slow as a stream): the run's wall time over its critical path,
  *   the longest chain of requests that had to follow one another (critical-path.ts), read from
@@ -98,6 +99,9 @@ export async function suiteSection(settings: BenchSettings): Promise<Section> {
   const runs: SuiteRun[] = [];
   for (let i = 0; i < settings.suite.runs; i++) runs.push(await runSuiteOnce());
   const smoke = await runSuiteOnce(["--profile", "smoke"]);
+  // The interaction property by itself: what it spends when the budget leaves it all it asks for.
+  const interactions = await runSuiteOnce(["--only", "interactions"]);
+  const interactionsSmoke = await runSuiteOnce(["--only", "interactions", "--profile", "smoke"]);
   const paced = await pacedRun();
   const wall = median(runs.map((run) => run.wallMs));
   const spent = Math.max(...runs.map((run) => run.report.creates.spent));
@@ -112,6 +116,9 @@ export async function suiteSection(settings: BenchSettings): Promise<Section> {
       { metric: "full run: create operations spent (most of any run)", value: spent, unit: "creates", target: atMost(100) },
       { metric: "full run: checks skipped for lack of budget (most of any run)", value: budgetSkips, unit: "checks" },
       { metric: "smoke run: create operations spent", value: smoke.report.creates.spent, unit: "creates", target: atMost(25) },
+      { metric: "interaction property alone (--only interactions): create operations spent", value: interactions.report.creates.spent, unit: "creates", target: atMost(24) },
+      { metric: "interaction property alone, smoke profile: create operations spent", value: interactionsSmoke.report.creates.spent, unit: "creates", target: atMost(6) },
+      { metric: "interaction property alone: wall time, process start to exit", value: round(interactions.wallMs / 1000, 2), unit: "s" },
       { metric: "LLM-paced full run: checks' wall time / critical path", value: round(paced.checksMs / paced.critical.ms, 3), unit: "ratio", target: atMost(1.5) },
       { metric: "LLM-paced full run: critical path", value: round(paced.critical.ms / 1000, 2), unit: "s" },
     ],
@@ -124,6 +131,8 @@ export async function suiteSection(settings: BenchSettings): Promise<Section> {
         result: run.report.result,
       })),
       smoke: { wallMs: round(smoke.wallMs, 1), counts: smoke.report.counts, creates: smoke.report.creates },
+      interactions: { wallMs: round(interactions.wallMs, 1), counts: interactions.report.counts, creates: interactions.report.creates },
+      interactionsSmoke: { wallMs: round(interactionsSmoke.wallMs, 1), counts: interactionsSmoke.report.counts, creates: interactionsSmoke.report.creates },
       paced: {
         checksMs: round(paced.checksMs, 1),
         criticalPathMs: round(paced.critical.ms, 1),
