@@ -7,14 +7,13 @@
  * other scopes' attempts cost nothing. `--only interactions --seed S --path P` runs exactly the
  * sequence a counterexample names.
  */
-import { requirementById } from "../../requirements/catalog.ts";
 import { checkScopes } from "../harness/check-scope.ts";
 import { check } from "../harness/check.ts";
 import { workerState } from "../harness/context.ts";
 import { fail } from "../harness/expect.ts";
 import { INTERACTIONS_FAMILY } from "../harness/selection.ts";
 import { sharedFixture } from "../harness/shared-fixture.ts";
-import type { Need, Target } from "../harness/types.ts";
+import type { Target } from "../harness/types.ts";
 import { CREATES_PER_SEQUENCE, LANES } from "../interactions/commands.ts";
 import { renderCounterexample } from "../interactions/counterexample.ts";
 import { runInteractionProperty, type PropertyOutcome } from "../interactions/property.ts";
@@ -23,22 +22,12 @@ const FAMILY = INTERACTIONS_FAMILY;
 const MOST_CREATES = { full: 24, smoke: 6 } as const;
 const LEAST_CREATES = 4;
 
-/** Every requirement the model or the single-answer judgements of the property can find broken. */
-const JUDGED: readonly { id: string; needs?: Need[] }[] = [
-  { id: "RESP-1" }, { id: "RESP-2" }, { id: "RESP-3" },
-  { id: "IDEM-1" }, { id: "IDEM-2" }, { id: "IDEM-3" }, { id: "IDEM-4" }, { id: "IDEM-5" }, { id: "IDEM-9" },
-  { id: "SSE-1" }, { id: "SSE-2" }, { id: "SSE-3" }, { id: "SSE-4" }, { id: "SSE-5" }, { id: "SSE-6" }, { id: "SSE-7" }, { id: "SSE-8" },
-  { id: "LIST-1" }, { id: "LIST-2" }, { id: "LIST-5" }, { id: "LIST-7" }, { id: "LIST-8" },
-  { id: "DEL-1" }, { id: "DEL-3" },
-  { id: "SCOPE-1", needs: ["otherAgent"] }, { id: "SCOPE-2", needs: ["otherAgent"] }, { id: "SCOPE-3", needs: ["otherApiKey"] }, { id: "SCOPE-4" },
-];
-
-const { settings } = workerState();
 
 const propertyRun = sharedFixture(
   "interaction property",
-  MOST_CREATES[settings.profile],
+  MOST_CREATES.full,
   async (target: Target): Promise<PropertyOutcome> => {
+    const { settings } = workerState();
     const lanes = target.lanes(LANES);
     try {
       const allowance = target.remainingCreates();
@@ -64,21 +53,50 @@ const propertyRun = sharedFixture(
       await lanes.close();
     }
   },
-  LEAST_CREATES,
+  { minCreates: LEAST_CREATES, smokeCreates: MOST_CREATES.smoke },
 );
 
-for (const { id, needs } of JUDGED) {
-  check(
-    [id],
-    `interactions: ${requirementById(id)?.summary ?? id}`,
-    { creates: 0, uses: [propertyRun], smoke: true, family: FAMILY, ...(needs === undefined ? {} : { needs }) },
-    async (target) => {
-      const outcome = await target.shared(propertyRun);
-      const found = outcome.failure?.requirement === id ? outcome.failure : outcome.warnings.find((w) => w.violation.requirement === id)?.counterexample;
-      if (found === undefined) return;
-      const scope = checkScopes.getStore();
-      if (scope !== undefined) scope.counterexample = found;
-      fail(`the interaction property (${outcome.runs} sequence(s), ${outcome.operations} operations) found ${renderCounterexample(found)}`);
-    },
-  );
-}
+/** The check of one requirement: it fails with the counterexample the property found for it, if any. */
+const judges = (id: string) => async (target: Target) => {
+  const outcome = await target.shared(propertyRun);
+  const found = outcome.failure?.requirement === id ? outcome.failure : outcome.warnings.find((w) => w.violation.requirement === id)?.counterexample;
+  if (found === undefined) return;
+  const scope = checkScopes.getStore();
+  if (scope !== undefined) scope.counterexample = found;
+  fail(`the interaction property (${outcome.runs} sequence(s), ${outcome.operations} operations) found ${renderCounterexample(found)}`);
+};
+
+const judged = { creates: 0, uses: [propertyRun], smoke: true, family: FAMILY } as const;
+const withOtherAgent = { ...judged, needs: ["otherAgent" as const] };
+const withOtherKey = { ...judged, needs: ["otherApiKey" as const] };
+
+// What one answer shows by itself, on every request the property sent.
+check(["RESP-1"], "interactions: every create answered 2xx is a response result", judged, judges("RESP-1"));
+check(["SSE-1"], "interactions: every stream answered 2xx is an event stream", judged, judges("SSE-1"));
+check(["SSE-2"], "interactions: every event has its event line and a JSON object of its type", judged, judges("SSE-2"));
+check(["SSE-3"], "interactions: every stream keeps the order of its events", judged, judges("SSE-3"));
+check(["SSE-4"], "interactions: every delta is {type, delta}", judged, judges("SSE-4"));
+check(["SSE-5"], "interactions: every completed event carries the response", judged, judges("SSE-5"));
+check(["SSE-6"], "interactions: every error event carries code and message and ends its stream", judged, judges("SSE-6"));
+check(["SSE-7"], "interactions: every stream's deltas reassemble its output_text", judged, judges("SSE-7"));
+// What the model holds across requests.
+check(["RESP-2"], "interactions: every plain exchange is listed once, in order, whatever ran at the same time", judged, judges("RESP-2"));
+check(["SSE-8"], "interactions: every streamed exchange is listed once, in order, whatever ran at the same time", judged, judges("SSE-8"));
+check(["RESP-3"], "interactions: a create without conversation_id never answers a conversation that exists", judged, judges("RESP-3"));
+check(["IDEM-1"], "interactions: a plain replay returns the first result, also after later turns and on the other endpoint", judged, judges("IDEM-1"));
+check(["IDEM-2"], "interactions: a plain replay changes nothing, on any connection", judged, judges("IDEM-2"));
+check(["IDEM-3"], "interactions: a key reused with another payload is 409 and changes nothing", judged, judges("IDEM-3"));
+check(["IDEM-4"], "interactions: the stream endpoint keeps the key rules too", judged, judges("IDEM-4"));
+check(["IDEM-5"], "interactions: requests with one key at once, on either endpoint, take effect once", judged, judges("IDEM-5"));
+check(["IDEM-9"], "interactions: the losers of a same-key race get 409 or the replay, never a 5xx", judged, judges("IDEM-9"));
+check(["LIST-1"], "interactions: every listing is a page of the conversation asked for", judged, judges("LIST-1"));
+check(["LIST-2"], "interactions: a page parameter left out takes the spec's default, whatever the other one is", judged, judges("LIST-2"));
+check(["LIST-5"], "interactions: pages echo what they were asked, add up, and partition the conversation in one order", judged, judges("LIST-5"));
+check(["LIST-7"], "interactions: a listing shows no other conversation's messages", judged, judges("LIST-7"));
+check(["LIST-8"], "interactions: updated_at advances with every exchange, plain or streamed", judged, judges("LIST-8"));
+check(["DEL-1"], "interactions: a deleted conversation stays deleted, whatever was running when it was deleted", judged, judges("DEL-1"));
+check(["DEL-3"], "interactions: nothing brings a deleted conversation back, a replay of its keys included", judged, judges("DEL-3"));
+check(["SCOPE-1"], "interactions: the other agent never lists the conversation", withOtherAgent, judges("SCOPE-1"));
+check(["SCOPE-2"], "interactions: the other agent never deletes the conversation", withOtherAgent, judges("SCOPE-2"));
+check(["SCOPE-3"], "interactions: the other key never lists or deletes the conversation", withOtherKey, judges("SCOPE-3"));
+check(["SCOPE-4"], "interactions: no other agent or key continues the conversation, on either endpoint", judged, judges("SCOPE-4"));

@@ -101,7 +101,7 @@ export function check(
     }
     // Shared fixtures not built yet are built by this check, from their own reservations.
     const toBuild = (options.uses ?? []).filter((fixture) => !isBuilt(fixture));
-    const needed = options.creates + toBuild.reduce((sum, fixture) => sum + neededCreates(fixture), 0);
+    const needed = options.creates + toBuild.reduce((sum, fixture) => sum + neededCreates(fixture, settings.profile), 0);
     if (needed > ledger.remaining()) {
       context.skip(ledger.skipReason(needed));
       return;

@@ -7,18 +7,29 @@
  */
 
 import type { BudgetLedger } from "./budget.ts";
+import type { Profile } from "./config.ts";
 import { CheckScope, checkScopes } from "./check-scope.ts";
 import type { SharedFixture, Target } from "./types.ts";
 
 export type { SharedFixture };
 
-export function sharedFixture<T>(name: string, creates: number, build: (target: Target) => Promise<T>, minCreates?: number): SharedFixture<T> {
-  return Object.freeze(minCreates === undefined ? { name, creates, build } : { name, creates, build, minCreates });
+export function sharedFixture<T>(
+  name: string,
+  creates: number,
+  build: (target: Target) => Promise<T>,
+  budget: { readonly minCreates?: number; readonly smokeCreates?: number } = {},
+): SharedFixture<T> {
+  return Object.freeze({ name, creates, build, ...budget });
+}
+
+/** The creates a fixture asks for in a profile. */
+export function fixtureCreates(fixture: SharedFixture<unknown>, profile: Profile): number {
+  return profile === "smoke" && fixture.smokeCreates !== undefined ? fixture.smokeCreates : fixture.creates;
 }
 
 /** The creates a fixture needs to be built at all: all it asks for, or its minimum when it takes what is left. */
-export function neededCreates(fixture: SharedFixture<unknown>): number {
-  return fixture.minCreates ?? fixture.creates;
+export function neededCreates(fixture: SharedFixture<unknown>, profile: Profile): number {
+  return Math.min(fixture.minCreates ?? Number.POSITIVE_INFINITY, fixtureCreates(fixture, profile));
 }
 
 /** The fixtures built (or being built) in this worker, by name. */
@@ -40,10 +51,12 @@ export function useFixture<T>(
   target: Target,
   ledger: BudgetLedger,
   extendMs: number,
+  profile: Profile,
 ): Promise<T> | undefined {
   const existing = built.get(fixture.name);
   if (existing !== undefined) return existing as Promise<T>;
-  const wanted = fixture.minCreates === undefined ? fixture.creates : Math.max(fixture.minCreates, Math.min(fixture.creates, ledger.remaining()));
+  const asked = fixtureCreates(fixture, profile);
+  const wanted = fixture.minCreates === undefined ? asked : Math.max(Math.min(fixture.minCreates, asked), Math.min(asked, ledger.remaining()));
   const reservation = ledger.tryReserve(wanted);
   if (reservation === undefined) return undefined;
   const parent = checkScopes.getStore();

@@ -193,6 +193,8 @@ export interface SharedFixture<T> {
   readonly creates: number;
   /** When set, the fixture takes what the budget leaves of `creates`, if that is at least this many. */
   readonly minCreates?: number;
+  /** What it asks for in the smoke profile, when that is less than `creates`. */
+  readonly smokeCreates?: number;
   readonly build: (target: Target) => Promise<T>;
 }
 
