@@ -46,6 +46,7 @@ export async function runCommand(session: Session, command: Command): Promise<vo
     const shared = command.sameKey ? { key: session.target.idempotencyKey("race"), message: session.target.message("race") } : undefined;
     const calls = command.requests.map((r) => plan(session, r, shared, false)).filter((c): c is Call => c !== undefined);
     if (calls.length === 0) return;
+    if (shared !== undefined && calls.filter((c) => c.kind === "create").length > 1) session.races++;
     entries = await sendAtOnce(session, calls);
   }
   session.judge(entries);

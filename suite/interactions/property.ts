@@ -37,6 +37,8 @@ export interface PropertyOutcome {
   readonly runs: number;
   readonly operations: number;
   readonly creates: number;
+  /** Same-key races sent (one key on several requests at once). */
+  readonly races: number;
   readonly failure: Counterexample | undefined;
   readonly warnings: readonly Warning[];
   /** Runs the model could no longer judge (too many possibilities), with why. */
@@ -47,6 +49,7 @@ export async function runInteractionProperty(target: InteractionTarget, options:
   let runs = 0;
   let operations = 0;
   let creates = 0;
+  let races = 0;
   let failing: { session: Session; commands: string[] } | undefined;
   const warnings: { violation: Violation; entries: readonly Entry[] }[] = [];
   const undecided: string[] = [];
@@ -60,6 +63,7 @@ export async function runInteractionProperty(target: InteractionTarget, options:
     }
     operations += session.entries.length;
     creates += session.createsUsed;
+    races += session.races;
     for (const w of session.warnings) {
       if (!warnings.some((seen) => seen.violation.requirement === w.requirement)) warnings.push({ violation: w, entries: [...session.entries] });
     }
@@ -92,5 +96,5 @@ export async function runInteractionProperty(target: InteractionTarget, options:
   const failure = found?.session.failure === undefined ? undefined : await report(found.session.entries, found.session.failure, true);
   const shouldWarnings: Warning[] = [];
   for (const w of warnings) shouldWarnings.push({ violation: w.violation, counterexample: await report(w.entries, w.violation, false) });
-  return { runs, operations, creates, failure, warnings: shouldWarnings, undecided };
+  return { runs, operations, creates, races, failure, warnings: shouldWarnings, undecided };
 }

@@ -61,6 +61,8 @@ export class Session {
   /** Who started each conversation the sequence saw, by lower-cased id. */
   readonly owners = new Map<string, { readonly id: string; readonly who: Who }>();
   model: ModelState = initialState();
+  /** Same-key races sent: groups whose requests shared one key. */
+  races = 0;
   failure: Violation | undefined;
   readonly warnings: Violation[] = [];
   #next = 1;

@@ -8,18 +8,38 @@
 import type { Op } from "./operation.ts";
 import type { Step, StepContext } from "./step.ts";
 import type { Violation } from "./violation.ts";
-import { fingerprint, type World } from "./world.ts";
+import { fingerprint, keyId, keyScopeChoices, strayingOf, type World } from "./world.ts";
 
 export const MAX_GROUP = 6;
 export const MAX_WORLDS = 64;
 
 export type StepOne = (world: World, op: Op, context: StepContext) => Step;
 
+/** A violation, with how far the world it ruled out strayed from the spec's plain reading. */
+export interface Ruling {
+  readonly violation: Violation;
+  readonly straying: number;
+  readonly depth: number;
+  /**
+   * It fell on a key the other endpoint used, in a world that scoped keys per endpoint: the
+   * service contradicted that reading itself, and a ruling of the plainer world explains more.
+   */
+  readonly againstItsChoice: boolean;
+}
+
+/** The ruling that explains more: in the plainest world, then the one that went furthest. */
+export function better(a: Ruling | undefined, b: Ruling | undefined): Ruling | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  if (a.straying !== b.straying) return a.straying < b.straying ? a : b;
+  return b.depth >= a.depth ? b : a;
+}
+
 export interface GroupResult {
   readonly worlds: readonly World[];
   readonly warnings: readonly Violation[];
-  /** Set when no order explains the group: the violation of the order that went furthest. */
-  readonly violation?: Violation;
+  /** The best ruling among the worlds this group ruled out; the group's failure when none is left. */
+  readonly ruling?: Ruling;
 }
 
 /** Every order of `ops` in which no operation precedes one that was answered before it was sent. */
@@ -36,10 +56,10 @@ export function* realTimeOrders(ops: readonly Op[]): Generator<Op[]> {
   }
 }
 
-export function applyGroup(worlds: readonly World[], ops: readonly Op[], stepOne: StepOne, messages: ReadonlyMap<string, number>): GroupResult {
+export function applyGroup(worlds: readonly World[], ops: readonly Op[], stepOne: StepOne, messages: ReadonlyMap<string, number>, at = 0): GroupResult {
   const survivors = new Map<string, World>();
   const warnings: Violation[] = [];
-  let best: { violation: Violation; depth: number } | undefined;
+  let best: Ruling | undefined;
   const indices = new Set(ops.map((op) => op.index));
   for (const order of realTimeOrders(ops)) {
     for (const world of worlds) {
@@ -47,10 +67,12 @@ export function applyGroup(worlds: readonly World[], ops: readonly Op[], stepOne
       for (const [depth, op] of order.entries()) {
         const overlapping = new Set([...indices].filter((i) => i !== op.index && ops.some((o) => o.index === i && o.start < op.end && op.start < o.end)));
         const next: World[] = [];
-        for (const w of current) {
+        const choices = op.kind === "create" ? current.flatMap((w) => keyScopeChoices(w, op.who, op.key, op.endpoint)) : current;
+        for (const w of choices) {
           const step = stepOne(w, op, { overlapping, messages });
           if ("violation" in step) {
-            if (best === undefined || depth > best.depth) best = { violation: step.violation, depth };
+            const againstItsChoice = op.kind === "create" && op.key !== null && w.keyScope === "per-endpoint" && (w.keys.get(keyId(op.who, op.key))?.endpoint ?? op.endpoint) !== op.endpoint;
+            best = better(best, { violation: step.violation, straying: strayingOf(w), depth: at + depth, againstItsChoice });
             continue;
           }
           next.push(...step.worlds);
@@ -62,7 +84,5 @@ export function applyGroup(worlds: readonly World[], ops: readonly Op[], stepOne
       for (const w of current) survivors.set(fingerprint(w), w);
     }
   }
-  const worldsLeft = [...survivors.values()];
-  if (worldsLeft.length > 0) return { worlds: worldsLeft, warnings };
-  return { worlds: [], warnings, ...(best === undefined ? {} : { violation: best.violation }) };
+  return { worlds: [...survivors.values()], warnings, ...(best === undefined ? {} : { ruling: best }) };
 }

@@ -109,6 +109,18 @@ describe("a conforming history", () => {
     expect(failuresOf(h)).toEqual([]);
   });
 
+  test("keys scoped per endpoint are a service's choice: the other endpoint runs the key afresh, at once or later", () => {
+    const h = new History();
+    h.create({ message: "m1", key: "k1" });
+    h.create({ message: "m1", key: "k1", endpoint: "stream", answer: { conversationId: B, text: "answer to m1", citations: "[]" } });
+    h.create({ message: "m2", key: "k", continues: A, at: { start: 100, end: 130 } });
+    h.create({ message: "m2", key: "k", continues: A, endpoint: "stream", at: { start: 105, end: 120 } });
+    h.list(A, ["m1", "m2", "m2"], { at: { start: 200, end: 205 } });
+    h.create({ message: "m2", key: "k", continues: A, endpoint: "stream", at: { start: 210, end: 215 } });
+    h.list(A, ["m1", "m2", "m2"], { at: { start: 220, end: 225 } });
+    expect(failuresOf(h)).toEqual([]);
+  });
+
   test("a delete overlapping an exchange may come after it; the conversation stays gone", () => {
     const h = new History();
     h.create({ message: "m1" });
@@ -139,12 +151,25 @@ describe("interaction bugs, each by its own requirement", () => {
     expect(failuresOf(h)).toEqual(["SSE-8"]);
   });
 
-  test("one key on both endpoints at once, run twice, fails IDEM-5", () => {
+  test("one key on both endpoints at once, run twice, fails IDEM-5 once the service has shown its keys shared", () => {
     const h = new History();
-    h.create({ message: "m1" });
+    h.create({ message: "m1", key: "k1" });
+    // The stream replays the plain key: this service shares keys between its endpoints.
+    h.create({ message: "m1", key: "k1", endpoint: "stream" });
     h.create({ message: "m2", key: "k", continues: A, at: { start: 100, end: 130 } });
     h.create({ message: "m2", key: "k", continues: A, endpoint: "stream", at: { start: 105, end: 120 } });
     h.list(A, ["m1", "m2", "m2"], { at: { start: 200, end: 205 } });
+    expect(failuresOf(h)).toEqual(["IDEM-5"]);
+  });
+
+  test("one key on both endpoints at once, run twice, fails IDEM-5 when a later replay shows the keys shared", () => {
+    const h = new History();
+    h.create({ message: "m1", key: "k1" });
+    h.create({ message: "m2", key: "k", continues: A, at: { start: 100, end: 130 } });
+    h.create({ message: "m2", key: "k", continues: A, endpoint: "stream", at: { start: 105, end: 120 } });
+    h.list(A, ["m1", "m2", "m2"], { at: { start: 200, end: 205 } });
+    h.create({ message: "m1", key: "k1", endpoint: "stream", at: { start: 300, end: 305 } });
+    h.list(A, ["m1", "m2", "m2"], { at: { start: 400, end: 405 } });
     expect(failuresOf(h)).toEqual(["IDEM-5"]);
   });
 

@@ -11,7 +11,7 @@
  *   for (const op of ops) ({ state } = observe(state, op));
  *   const { violations } = finish(state);
  */
-import { applyGroup, MAX_GROUP, MAX_WORLDS } from "./linearize.ts";
+import { applyGroup, better, MAX_GROUP, MAX_WORLDS, type Ruling } from "./linearize.ts";
 import type { Op } from "./operation.ts";
 import { judgePage } from "./page.ts";
 import { stepCreate } from "./step-create.ts";
@@ -30,6 +30,14 @@ export interface ModelState {
   readonly messages: ReadonlyMap<string, number>;
   /** The violation that ruled out every world; nothing after it is judged. */
   readonly failed: Violation | undefined;
+  /**
+   * The best ruling against a world ruled out while others remained: when the last ones fall,
+   * it may explain the failure better (a service that showed keys shared by both endpoints,
+   * then ran one key on both at once, breaks IDEM-5, not the per-endpoint reading's rules).
+   */
+  readonly fallen: Ruling | undefined;
+  /** Operations judged so far, for ordering rulings. */
+  readonly judged: number;
   /** Set when the history became too uncertain to judge on (too many possible worlds, a group too large). */
   readonly undecided: string | undefined;
   /** SHOULD-level findings that leave the world possible, the first of each requirement. */
@@ -43,7 +51,7 @@ export interface Observation {
 }
 
 export function initialState(): ModelState {
-  return { worlds: [EMPTY_WORLD], group: [], groupEnd: -Infinity, messages: new Map(), failed: undefined, undecided: undefined, warnings: [] };
+  return { worlds: [EMPTY_WORLD], group: [], groupEnd: -Infinity, messages: new Map(), failed: undefined, fallen: undefined, judged: 0, undecided: undefined, warnings: [] };
 }
 
 export function stepOne(world: World, op: Op, context: StepContext): Step {
@@ -85,12 +93,20 @@ export function flush(state: ModelState): Observation {
   if (ops.length > MAX_GROUP) {
     return { state: { ...cleared, undecided: `${ops.length} operations overlapped (#${ops.map((o) => o.index).join(", #")}): more than ${MAX_GROUP} cannot be ordered` }, violations: [] };
   }
-  const result = applyGroup(state.worlds, ops, stepOne, state.messages);
+  const result = applyGroup(state.worlds, ops, stepOne, state.messages, state.judged);
   const warnings = result.warnings.filter((w) => !state.warnings.some((seen) => seen.requirement === w.requirement));
   const allWarnings = [...state.warnings, ...warnings];
-  if (result.violation !== undefined) {
-    return { state: { ...cleared, worlds: [], failed: result.violation, warnings: allWarnings }, violations: [...warnings, result.violation] };
+  const judged = state.judged + ops.length;
+  if (result.worlds.length === 0) {
+    // An earlier ruling against a plainer world explains it only when the last world fell for its own choice.
+    const last = result.ruling;
+    const earlier = state.fallen;
+    const explains = last?.againstItsChoice === true && earlier !== undefined && earlier.straying < last.straying;
+    const failed = (explains ? earlier : last)?.violation;
+    if (failed !== undefined) return { state: { ...cleared, worlds: [], failed, judged, warnings: allWarnings }, violations: [...warnings, failed] };
   }
+  const fallen = better(state.fallen, result.ruling);
+  Object.assign(cleared, { fallen, judged });
   if (result.worlds.length > MAX_WORLDS) {
     return { state: { ...cleared, worlds: result.worlds, warnings: allWarnings, undecided: `more than ${MAX_WORLDS} states of the service remain possible after #${ops.at(-1)?.index}` }, violations: warnings };
   }

@@ -32,7 +32,9 @@ const describeResult = (r: CreateResult) => `conversation ${r.conversationId}, a
 
 export function stepCreate(world: World, op: CreateOp, context: StepContext): Step {
   if (op.key !== null) {
-    const record = world.keys.get(keyId(op.who, op.key));
+    // Keys scoped per endpoint see only their own endpoint's records (keyScopeChoices has split an undecided world).
+    const own = world.keys.get(keyId(op.who, op.key, op.endpoint));
+    const record = own ?? (world.keyScope === "per-endpoint" ? undefined : world.keys.get(keyId(op.who, op.key)));
     if (record !== undefined) {
       const raced = context.overlapping.has(record.op);
       return record.payload === op.payload ? stepReplay(world, op, record, raced) : stepConflict(world, op, record);
@@ -88,7 +90,9 @@ function stepReplay(world: World, op: CreateOp, record: KeyRecord, raced: boolea
 
 /** The key's first request had an unknown outcome and took effect: its replay tells what it was. */
 function adoptResult(world: World, op: CreateOp, record: KeyRecord, result: CreateResult): World {
-  let next = withKey(world, keyId(op.who, op.key ?? ""), { ...record, result });
+  let next = withKey(world, keyId(op.who, op.key ?? "", record.endpoint), { ...record, result });
+  const shared = keyId(op.who, op.key ?? "");
+  if (next.keys.get(shared)?.op === record.op) next = withKey(next, shared, { ...record, result });
   if (!next.conversations.has(conversationKey(result.conversationId))) {
     next = withConversation(next, {
       id: result.conversationId,
@@ -132,7 +136,11 @@ function newConversation(op: CreateOp, id: string): ConversationState {
 
 function recordKey(world: World, op: CreateOp, result: CreateResult | undefined): World {
   if (op.key === null) return world;
-  return withKey(world, keyId(op.who, op.key), { op: op.index, endpoint: op.endpoint, payload: op.payload, result, at: op.start, end: op.end });
+  const record = { op: op.index, endpoint: op.endpoint, payload: op.payload, result, at: op.start, end: op.end };
+  const shared = keyId(op.who, op.key);
+  // Under the key alone only the first endpoint's record stands: the other endpoint's is its own.
+  const own = withKey(world, keyId(op.who, op.key, op.endpoint), record);
+  return world.keys.has(shared) ? own : withKey(own, shared, record);
 }
 
 /** "Busy" answers a service may give a create that then took no effect. */

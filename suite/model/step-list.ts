@@ -150,8 +150,10 @@ function judgeMarks(
   context: StepContext,
 ): World["order"] | Violation | undefined {
   const index = new Map(conversation.exchanges.map((e, i) => [e.message, i]));
+  // Two exchanges may carry one message (a key each endpoint ran once, where keys are per endpoint).
+  const exchangesOf = (message: string) => conversation.exchanges.filter((e) => e.message === message).length;
   for (const [message, count] of counts) {
-    const twice = index.has(message) && count > perExchange;
+    const twice = index.has(message) && count > perExchange * exchangesOf(message);
     if (index.has(message) && !twice) continue;
     const mark = { message };
     const suspect = [...conversation.suspects].reverse().find((s) => s.message === mark.message);

@@ -79,6 +79,12 @@ export interface World {
   readonly echo: "unknown" | number;
   /** The order of items, once a listing showed two exchanges. */
   readonly order: "unknown" | "oldest-first" | "newest-first";
+  /**
+   * Whether an Idempotency-Key is shared by the plain and the stream endpoint (the spec's
+   * reading: the stream "accepts the same Idempotency-Key") or scoped to each (a reading some
+   * services take), once a key used on both endpoints showed which.
+   */
+  readonly keyScope: "unknown" | "shared" | "per-endpoint";
 }
 
 export const EMPTY_WORLD: World = {
@@ -87,9 +93,24 @@ export const EMPTY_WORLD: World = {
   counting: "any",
   echo: "unknown",
   order: "unknown",
+  keyScope: "unknown",
 };
 
-export const keyId = (who: Who, key: string) => `${who} ${key}`;
+/** A key's record: under the key alone (shared by both endpoints), and under its endpoint too. */
+export const keyId = (who: Who, key: string, endpoint?: Endpoint) => (endpoint === undefined ? `${who} ${key}` : `${who} ${endpoint} ${key}`);
+
+/** How far a world's choices stray from the spec's plain reading: a violation in a plainer world explains more. */
+export const strayingOf = (world: World) => (world.keyScope === "per-endpoint" ? 1 : 0);
+
+/**
+ * The worlds a create may be stepped in: a key the other endpoint used, in a world that has not
+ * yet shown how keys are scoped, splits it in two, one for each reading.
+ */
+export function keyScopeChoices(world: World, who: Who, key: string | null, endpoint: Endpoint): World[] {
+  if (key === null || world.keyScope !== "unknown") return [world];
+  if (world.keys.has(keyId(who, key, endpoint)) || !world.keys.has(keyId(who, key))) return [world];
+  return [{ ...world, keyScope: "shared" }, { ...world, keyScope: "per-endpoint" }];
+}
 export const conversationKey = (id: string) => id.toLowerCase();
 
 export function withConversation(world: World, conversation: ConversationState): World {
@@ -114,5 +135,5 @@ export function withSuspect(world: World, conversationId: string, suspect: Suspe
 export function fingerprint(world: World): string {
   const conversations = [...world.conversations.values()].map((c) => [c.id, c.owner, c.exchanges.map((e) => e.op), c.deletedBy, c.updatedAt?.op, c.suspects.map((s) => s.op)]);
   const keys = [...world.keys.entries()].map(([id, k]) => [id, k.op, k.result?.conversationId, k.result?.text]);
-  return JSON.stringify([conversations, keys, world.counting, world.echo, world.order]);
+  return JSON.stringify([conversations, keys, world.counting, world.echo, world.order, world.keyScope]);
 }

@@ -15,13 +15,15 @@ test("a target the runner cannot start comes back as exit 2 with the runner's re
   ];
   const seen: string[] = [];
   const runs = await runTargets(targets, { reportRoot, lanes: 1, onRun: (run, done, total) => seen.push(`${run.target.name} ${done}/${total}`) });
-  expect(runs.map((run) => [run.target.name, run.exitCode, run.report])).toEqual([
-    ["no-such-variant", 2, undefined],
-    ["not-a-list", 2, undefined],
+  // An exit-2 run still writes its report, with result error and the diagnosis.
+  expect(runs.map((run) => [run.target.name, run.exitCode, run.report?.result])).toEqual([
+    ["no-such-variant", 2, "error"],
+    ["not-a-list", 2, "error"],
   ]);
+  expect(runs[0]?.report?.diagnosis).toContain('unknown variant "no-such-variant"');
   expect(runs[0]?.errors.join("\n")).toContain('unknown variant "no-such-variant"; known: created-201');
   expect(runs[1]?.errors.join("\n")).toContain("variants must be a list of variant names");
   expect(seen).toEqual(["no-such-variant 1/2", "not-a-list 2/2"]);
   const [first] = runs;
-  expect(first && judgeRun(first)[0]).toMatch(/^variant no-such-variant produced no conformance\.json \(exit 2\): .*could not start the embedded fake/);
+  expect(first && judgeRun(first)[0]).toMatch(/^variant no-such-variant could not be judged \(exit 2\): .*could not start the embedded fake/);
 });
