@@ -6,9 +6,12 @@
  */
 import { describe, expect, test } from "vitest";
 import { ALL_VARIANTS, VARIANTS } from "../../fake-server/variants.ts";
+import { IDENTITIES, startIndependentServer } from "../proof/independent/server.ts";
 import { propertyAgainstFake, type SeedOutcome } from "./against-fake.ts";
 import { renderCounterexample } from "./counterexample.ts";
+import { runInteractionProperty } from "./property.ts";
 import { baseSeed, seedsFrom } from "./seeds.ts";
+import { standaloneTarget } from "./standalone.ts";
 
 const BASE = baseSeed(process.env.INTERACTIONS_SEED);
 const PLAIN_SEEDS = 50;
@@ -39,6 +42,27 @@ test(`the plain fake passes ${PLAIN_SEEDS} seeds from ${BASE}`, async () => {
   expect(findings(outcomes)).toEqual([]);
   // Every seed ran a sequence of its own that judged something.
   expect(outcomes.filter(({ outcome }) => outcome.operations > 20)).toHaveLength(PLAIN_SEEDS);
+}, 120_000);
+
+test(`an independent implementation (keys per endpoint, newest first, other item fields) passes ${VARIANT_SEEDS * 2} seeds from ${BASE}`, async () => {
+  const server = await startIndependentServer();
+  const { apiKey, agentId, otherAgentId, otherApiKey } = IDENTITIES;
+  const { target, close } = standaloneTarget({
+    baseUrl: server.url,
+    primary: { apiKey, agentId },
+    otherAgent: { apiKey, agentId: otherAgentId },
+    otherKey: { apiKey: otherApiKey, agentId },
+  });
+  try {
+    const outcomes: SeedOutcome[] = [];
+    for (const seed of seedsFrom(BASE, VARIANT_SEEDS * 2)) {
+      outcomes.push({ seed, outcome: await runInteractionProperty(target, { seed, runs: 1, createsPerRun: 12, replayCommand: (s, p) => `INTERACTIONS_SEED=${s} (path ${p})` }) });
+    }
+    expect(findings(outcomes)).toEqual([]);
+  } finally {
+    await close();
+    await server.close();
+  }
 }, 120_000);
 
 describe.concurrent(`each conforming variant passes ${VARIANT_SEEDS} seeds from ${BASE}`, () => {

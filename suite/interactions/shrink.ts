@@ -6,6 +6,7 @@
  */
 import { marksOf } from "../model/items.ts";
 import { judgeHistory } from "../model/model.ts";
+import { sameConversation } from "../model/operation.ts";
 import type { Op } from "../model/operation.ts";
 import type { Violation } from "../model/violation.ts";
 import type { Entry } from "./session.ts";
@@ -50,17 +51,30 @@ export function shrinkHistory(entries: readonly Entry[], violation: Violation): 
 }
 
 /**
- * A create whose message a kept listing shows stays: without it the listing would show an item
- * the history cannot explain, and the counterexample would mislead (a lost update shrunk to a
- * single turn that "vanished").
+ * What a kept listing shows stays: an exchange or a delete of a conversation listed later (its
+ * total counts every exchange, on every page), and a create whose message a listing shows.
+ * Without them a listing would show what the history cannot explain, and the counterexample
+ * would mislead (a lost update shrunk to a single turn that "vanished").
  */
 function shownByListing(entries: readonly Entry[], i: number): boolean {
   const op = entries[i]?.op;
-  if (op?.kind !== "create") return false;
+  if (op === undefined || op.kind === "list") return false;
+  const changed = op.kind === "delete" ? (op.outcome.type === "ok" ? op.conversationId : undefined) : op.outcome.type === "ok" ? op.outcome.value.conversationId : undefined;
+  const listedLater = (id: string) =>
+    entries.slice(i + 1).some(({ op: later }) => later.kind === "list" && later.outcome.type === "ok" && sameConversation(later.conversationId, id));
+  if (changed !== undefined && listedLater(changed) && !isReplayOfEarlier(entries, i)) return true;
+  if (op.kind !== "create") return false;
   // A replay repeats the message of the request it replays: only the first sender explains the item.
   if (entries.slice(0, i).some(({ op: earlier }) => earlier.kind === "create" && earlier.message === op.message)) return false;
   const message = new Set([op.message]);
   return entries.some(({ op: other }) => other.kind === "list" && other.outcome.type === "ok" && marksOf(other.outcome.value.items, message).length > 0);
+}
+
+/** A create repeating the key and payload of an earlier create: a replay, which changes nothing when the service is right. */
+function isReplayOfEarlier(entries: readonly Entry[], i: number): boolean {
+  const op = entries[i]?.op;
+  if (op?.kind !== "create" || op.key === null) return false;
+  return entries.slice(0, i).some(({ op: earlier }) => earlier.kind === "create" && earlier.key === op.key && earlier.who === op.who && earlier.payload === op.payload);
 }
 
 function renumber(entries: readonly Entry[]): Entry[] {

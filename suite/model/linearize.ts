@@ -8,7 +8,7 @@
 import type { Op } from "./operation.ts";
 import type { Step, StepContext } from "./step.ts";
 import type { Violation } from "./violation.ts";
-import { fingerprint, keyId, keyScopeChoices, strayingOf, type World } from "./world.ts";
+import { contestsKeyScope, fingerprint, keyId, keyScopeChoices, strayingOf, type World } from "./world.ts";
 
 export const MAX_GROUP = 6;
 export const MAX_WORLDS = 64;
@@ -21,8 +21,8 @@ export interface Ruling {
   readonly straying: number;
   readonly depth: number;
   /**
-   * It fell on a key the other endpoint used, in a world that scoped keys per endpoint: the
-   * service contradicted that reading itself, and a ruling of the plainer world explains more.
+   * It fell on a key both endpoints used, in a world that scoped keys per endpoint: the service
+   * may have contradicted that reading itself, and a ruling of the plainer world explains more.
    */
   readonly againstItsChoice: boolean;
 }
@@ -71,7 +71,10 @@ export function applyGroup(worlds: readonly World[], ops: readonly Op[], stepOne
         for (const w of choices) {
           const step = stepOne(w, op, { overlapping, messages });
           if ("violation" in step) {
-            const againstItsChoice = op.kind === "create" && op.key !== null && w.keyScope === "per-endpoint" && (w.keys.get(keyId(op.who, op.key))?.endpoint ?? op.endpoint) !== op.endpoint;
+            // A key the other endpoint used too: what went wrong with it may be the sharing this world denies.
+            const otherEndpoint = op.kind === "create" ? (op.endpoint === "plain" ? "stream" : "plain") : undefined;
+            const onSharedKey = op.kind === "create" && op.key !== null && otherEndpoint !== undefined && w.keyScope === "per-endpoint" && w.keys.has(keyId(op.who, op.key, otherEndpoint));
+            const againstItsChoice = onSharedKey || contestsKeyScope(w, step.violation.ops);
             best = better(best, { violation: step.violation, straying: strayingOf(w), depth: at + depth, againstItsChoice });
             continue;
           }

@@ -136,7 +136,7 @@ function newConversation(op: CreateOp, id: string): ConversationState {
 
 function recordKey(world: World, op: CreateOp, result: CreateResult | undefined): World {
   if (op.key === null) return world;
-  const record = { op: op.index, endpoint: op.endpoint, payload: op.payload, result, at: op.start, end: op.end };
+  const record = { op: op.index, who: op.who, key: op.key, endpoint: op.endpoint, payload: op.payload, result, at: op.start, end: op.end };
   const shared = keyId(op.who, op.key);
   // Under the key alone only the first endpoint's record stands: the other endpoint's is its own.
   const own = withKey(world, keyId(op.who, op.key, op.endpoint), record);

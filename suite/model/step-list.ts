@@ -164,8 +164,8 @@ function judgeMarks(
     return violation(twice ? "LIST-5" : "LIST-7", `#${op.index} lists ${twice ? "twice" : "in conversation " + conversation.id} the message of #${sender ?? "?"}${twice ? "" : ", which was never part of it"}`, [...(sender === undefined ? [] : [sender]), op.index], `each exchange once: ${conversation.exchanges.map((e) => `#${e.op}`).join(", ")}`);
   }
 
-  // Each exchange's first item on the page stands for it.
-  const firsts = marks.filter((m, i) => index.has(m.message) && marks.findIndex((other) => other.message === m.message) === i);
+  // Each exchange's first item on the page stands for it; a message two exchanges carry says nothing of order.
+  const firsts = marks.filter((m, i) => index.has(m.message) && exchangesOf(m.message) === 1 && marks.findIndex((other) => other.message === m.message) === i);
   const positions = firsts.map((m) => index.get(m.message) ?? 0);
   let order = world.order;
   for (let i = 1; i < positions.length; i++) {
@@ -197,6 +197,8 @@ function windowProblem(
   const to = from + length;
   const shown = new Set(marks.map((m) => m.message));
   for (const [j, e] of exchanges.entries()) {
+    // A message two exchanges carry (one key run by each endpoint) cannot say which of them a page shows.
+    if (exchanges.some((other) => other !== e && other.message === e.message)) continue;
     const start = only.base + j * only.perExchange;
     const end = start + only.perExchange;
     const inside = start >= from && end <= to;

@@ -51,6 +51,8 @@ export interface ConversationState {
 
 export interface KeyRecord {
   readonly op: number;
+  readonly who: Who;
+  readonly key: string;
   readonly endpoint: Endpoint;
   readonly payload: string;
   readonly at: number;
@@ -98,6 +100,16 @@ export const EMPTY_WORLD: World = {
 
 /** A key's record: under the key alone (shared by both endpoints), and under its endpoint too. */
 export const keyId = (who: Who, key: string, endpoint?: Endpoint) => (endpoint === undefined ? `${who} ${key}` : `${who} ${endpoint} ${key}`);
+
+/**
+ * In a world that scopes keys per endpoint, whether a violation involves an exchange whose key
+ * both endpoints used: the service may have shared that key after all, which this world denies.
+ */
+export function contestsKeyScope(world: World, ops: readonly number[]): boolean {
+  if (world.keyScope !== "per-endpoint") return false;
+  const records = [...world.keys.values()];
+  return records.some((r) => ops.includes(r.op) && records.some((o) => o.who === r.who && o.key === r.key && o.endpoint !== r.endpoint));
+}
 
 /** How far a world's choices stray from the spec's plain reading: a violation in a plainer world explains more. */
 export const strayingOf = (world: World) => (world.keyScope === "per-endpoint" ? 1 : 0);
