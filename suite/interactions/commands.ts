@@ -1,12 +1,12 @@
 /**
- * The interaction property's commands, as plain data that fast-check generates and shrinks, and
- * whose `toString` is what a counterexample's command list shows. A command names what to do,
- * not the ids it acts on: conversations are slots (the first or the second conversation of the
- * sequence), keys are picks among the keys used so far, so any list of commands can run.
+ * The interaction property's commands, as plain data that fast-check generates. A command names
+ * what to do, not the ids it acts on: conversations are slots (the first or the second
+ * conversation of the sequence), keys are picks among the keys used so far, so any list of
+ * commands can run. A counterexample shows the operations they sent, not the commands.
  *
- * The parallel groups follow the bugs that live between requests: continuations of one
- * conversation at once, one key on both endpoints at once, a delete while an exchange is being
- * generated, and anything mixed.
+ * The episodes follow the bugs that live between requests: continuations of one conversation at
+ * once, one key on both endpoints at once, a delete while an exchange is being generated, a replay
+ * after later turns or after a delete, a page parameter without its partner, other scopes.
  */
 import fc from "fast-check";
 import type { Endpoint } from "../model/operation.ts";
@@ -44,7 +44,6 @@ const endpoint = fc.constantFrom<Endpoint>("plain", "stream");
 const pick = fc.nat(7);
 const foreigner = fc.constantFrom<Foreigner>("otherAgent", "otherKey");
 
-const exchange = fc.record({ kind: fc.constant("exchange" as const), slot, endpoint });
 const replay = fc.record({ kind: fc.constant("replay" as const), pick, endpoint });
 const conflict = fc.record({ kind: fc.constant("conflict" as const), pick, endpoint });
 /** Any subset of the page parameters, with sizes that split a short conversation over pages. */
@@ -57,7 +56,6 @@ const list = fc.record(
   },
   { requiredKeys: ["kind", "slot"] },
 );
-const remove = fc.record({ kind: fc.constant("delete" as const), slot });
 const foreign = fc.record({
   kind: fc.constant("foreign" as const),
   slot,
@@ -76,29 +74,6 @@ const parallel = (requests: fc.Arbitrary<Request[]>, sameKey: boolean, weight: n
   weight,
 });
 
-/** Two or three continuations of one conversation at once, on either endpoint, maybe with a listing. */
-const continuations = fc
-  .tuple(slot, fc.array(endpoint, { minLength: 2, maxLength: 3 }), fc.boolean())
-  .map(([s, endpoints, listToo]): Request[] => [
-    ...endpoints.map((e): Request => ({ kind: "exchange", slot: s, endpoint: e })),
-    ...(listToo ? [{ kind: "list", slot: s } as const] : []),
-  ]);
-
-/** One key and payload sent two or three times at once, on either endpoint. */
-const keyRace = fc
-  .tuple(slot, fc.array(endpoint, { minLength: 2, maxLength: 3 }))
-  .map(([s, endpoints]): Request[] => endpoints.map((e) => ({ kind: "exchange", slot: s, endpoint: e })));
-
-/** A delete while an exchange of the same conversation is being generated. */
-const deleteDuring = fc
-  .tuple(slot, endpoint, fc.boolean())
-  .map(([s, e, listToo]): Request[] => [
-    { kind: "exchange", slot: s, endpoint: e },
-    { kind: "delete", slot: s },
-    ...(listToo ? [{ kind: "list", slot: s } as const] : []),
-  ]);
-
-const mixed = fc.array(fc.oneof(exchange, replay, list, foreign), { minLength: 2, maxLength: 4 });
 /** What costs no create on a conforming target: reads, replays, refused reuses and other scopes' attempts. */
 const freeMixed = fc.array(fc.oneof(replay, list, foreign), { minLength: 2, maxLength: 3 });
 
@@ -109,19 +84,6 @@ const filler: fc.Arbitrary<Command> = fc.oneof(
   one(list, 2),
   one(foreign, 2),
   parallel(freeMixed, false, 2),
-);
-
-export const command: fc.Arbitrary<Command> = fc.oneof(
-  one(exchange, 4),
-  one(replay, 3),
-  one(conflict, 1),
-  one(list, 2),
-  one(remove, 1),
-  one(foreign, 3),
-  parallel(continuations, false, 3),
-  parallel(keyRace, true, 2),
-  parallel(deleteDuring, false, 2),
-  parallel(mixed, false, 2),
 );
 
 /**
@@ -207,27 +169,3 @@ export const commands: fc.Arbitrary<Command[]> = fc
 
 /** Creates one sequence spends on a conforming target. */
 export const CREATES_PER_SEQUENCE = 7;
-
-export function describeRequest(r: Request): string {
-  switch (r.kind) {
-    case "exchange":
-      return `${r.endpoint} exchange in conversation ${r.slot + 1}`;
-    case "replay":
-      return `${r.endpoint} replay of ${typeof r.pick === "number" ? `key pick ${r.pick}` : `the ${r.pick.which} key of conversation ${r.pick.slot + 1}`}`;
-    case "conflict":
-      return `${r.endpoint} reuse of key pick ${r.pick} with another message`;
-    case "list": {
-      const query = [r.page === undefined ? "" : `page=${r.page}`, r.pageSize === undefined ? "" : `page_size=${r.pageSize}`].filter((p) => p !== "").join("&");
-      return `list conversation ${r.slot + 1}${query === "" ? "" : `?${query}`}`;
-    }
-    case "delete":
-      return `delete conversation ${r.slot + 1}`;
-    case "foreign":
-      return `${r.who} ${r.action}${r.action === "continue" ? ` (${r.endpoint})` : ""} conversation ${r.slot + 1}`;
-  }
-}
-
-export function describeCommand(c: Command): string {
-  if (c.kind === "one") return `${describeRequest(c.request)} (lane ${c.lane})`;
-  return `at once${c.sameKey ? ", one key" : ""}: ${c.requests.map(describeRequest).join(" | ")}`;
-}

@@ -8,7 +8,7 @@
  */
 import fc from "fast-check";
 import type { Violation } from "../model/violation.ts";
-import { commands, describeCommand } from "./commands.ts";
+import { commands } from "./commands.ts";
 import { confirm } from "./confirm.ts";
 import { buildCounterexample, type Counterexample } from "./counterexample.ts";
 import { runCommand } from "./execute.ts";
@@ -50,7 +50,7 @@ export async function runInteractionProperty(target: InteractionTarget, options:
   let operations = 0;
   let creates = 0;
   let races = 0;
-  let failing: { session: Session; commands: string[] } | undefined;
+  let failing: Session | undefined;
   const warnings: { violation: Violation; entries: readonly Entry[] }[] = [];
   const undecided: string[] = [];
 
@@ -69,7 +69,7 @@ export async function runInteractionProperty(target: InteractionTarget, options:
     }
     if (session.model.undecided !== undefined) undecided.push(session.model.undecided);
     if (session.failure === undefined) return true;
-    failing = { session, commands: sequence.map(describeCommand) };
+    failing = session;
     return false;
   });
   const details = await fc.check(property, {
@@ -92,8 +92,8 @@ export async function runInteractionProperty(target: InteractionTarget, options:
       replay: options.replayCommand(options.seed, path),
     });
   };
-  const found = failing as { session: Session; commands: string[] } | undefined;
-  const failure = found?.session.failure === undefined ? undefined : await report(found.session.entries, found.session.failure, true);
+  const found = failing as Session | undefined;
+  const failure = found?.failure === undefined ? undefined : await report(found.entries, found.failure, true);
   const shouldWarnings: Warning[] = [];
   for (const w of warnings) shouldWarnings.push({ violation: w.violation, counterexample: await report(w.entries, w.violation, false) });
   return { runs, operations, creates, races, failure, warnings: shouldWarnings, undecided };

@@ -105,12 +105,11 @@ export function flush(state: ModelState): Observation {
     const failed = (explains ? earlier : last)?.violation;
     if (failed !== undefined) return { state: { ...cleared, worlds: [], failed, judged, warnings: allWarnings }, violations: [...warnings, failed] };
   }
-  const fallen = better(state.fallen, result.ruling);
-  Object.assign(cleared, { fallen, judged });
+  const next: ModelState = { ...cleared, worlds: result.worlds, warnings: allWarnings, fallen: better(state.fallen, result.ruling), judged };
   if (result.worlds.length > MAX_WORLDS) {
-    return { state: { ...cleared, worlds: result.worlds, warnings: allWarnings, undecided: `more than ${MAX_WORLDS} states of the service remain possible after #${ops.at(-1)?.index}` }, violations: warnings };
+    return { state: { ...next, undecided: `more than ${MAX_WORLDS} states of the service remain possible after #${ops.at(-1)?.index}` }, violations: warnings };
   }
-  return { state: { ...cleared, worlds: result.worlds, warnings: allWarnings }, violations: warnings };
+  return { state: next, violations: warnings };
 }
 
 /** Judges whatever is still open at the end of the history. */

@@ -58,9 +58,8 @@ function judgeContents(world: World, conversation: ConversationState, op: ListOp
   // The service's own choice, learned from the first complete listing that shows a message.
   const echo = world.echo !== "unknown" ? world.echo : complete ? (shownCounts.length > 0 ? Math.min(...shownCounts) : 0) : "unknown";
 
-  const problem = judgeMarks(world, conversation, op, page, marks, counts, echo === "unknown" ? 1 : Math.max(1, echo), counting, context);
-  if (typeof problem !== "string" && problem !== undefined) return { violation: problem };
-  const order = problem === undefined ? world.order : problem;
+  const order = judgeMarks(world, conversation, op, page, marks, counts, echo === "unknown" ? 1 : Math.max(1, echo), counting, context);
+  if (typeof order !== "string") return { violation: order };
 
   if (typeof echo === "number" && echo > 0 && complete) {
     const missing = exchanges.find((e) => !counts.has(e.message));
@@ -107,7 +106,8 @@ function explainTotal(world: World, conversation: ConversationState, op: ListOp,
   if (unshown !== undefined) return missing(unshown, "is not among the items");
   const held = exchangesHeld(world.counting, page.total, exchanges.length);
   if (held !== undefined && held < exchanges.length) return missing(exchanges.at(-1), "is the latest");
-  const suspect = held === undefined && !(world.counting === "any" && page.total > exchanges.length) ? undefined : extraSuspect(conversation, marks);
+  const more = held !== undefined ? held > exchanges.length : world.counting === "any" && page.total > exchanges.length;
+  const suspect = more ? extraSuspect(conversation, marks) : undefined;
   if (suspect !== undefined) {
     return violation(suspect.requirement, `#${op.index} listed conversation ${conversation.id} with total ${page.total}, more than its exchanges: ${suspect.why}, and it took effect`, [suspect.op, op.index], expected);
   }
@@ -148,7 +148,7 @@ function judgeMarks(
   perExchange: number,
   counting: readonly { base: number; perExchange: number }[],
   context: StepContext,
-): World["order"] | Violation | undefined {
+): World["order"] | Violation {
   const index = new Map(conversation.exchanges.map((e, i) => [e.message, i]));
   // Two exchanges may carry one message (a key each endpoint ran once, where keys are per endpoint).
   const exchangesOf = (message: string) => conversation.exchanges.filter((e) => e.message === message).length;
