@@ -22,33 +22,45 @@ function renderFilter(report: ConformanceReport): SafeHtml {
 ${attention ? null : html`<p class="only-filtered" id="no-failures">No requirement failed or warned.</p>`}`;
 }
 
-/** One self-contained HTML page (inline CSS, no scripts, no network) for a conformance run. */
-export function renderHtmlReport(report: ConformanceReport): string {
-  const page = html`<!doctype html>
+/**
+ * One self-contained HTML page (inline CSS, no scripts, no network) titled by a run's result and
+ * target: the frame of the suite's report and of the traffic judge's.
+ */
+export function reportPage(run: { readonly result: string; readonly target: string }, body: SafeHtml): string {
+  return html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${CSP}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Conformance ${report.result.toUpperCase()}: ${report.target}</title>
+<title>Conformance ${run.result.toUpperCase()}: ${run.target}</title>
 <style>${new SafeHtml(REPORT_CSS)}</style>
 </head>
 <body>
-${renderSummary(report)}
+${body}
+</body>
+</html>
+`.value;
+}
+
+/** Writes a page as `dir/report.html` (creating `dir`) and returns its path. */
+export async function writeReportPage(page: string, dir: string): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  const path = join(dir, "report.html");
+  await writeFile(path, page);
+  return path;
+}
+
+/** The page of a conformance run. */
+export function renderHtmlReport(report: ConformanceReport): string {
+  return reportPage(report, html`${renderSummary(report)}
 ${renderFilter(report)}
 <main>
 ${report.requirements.length ? renderFamilies(report.requirements) : html`<p>No requirements were reported.</p>`}
-</main>
-</body>
-</html>
-`;
-  return page.value;
+</main>`);
 }
 
 /** Writes `dir/report.html` (creating `dir`) and returns its path. */
-export async function writeHtmlReport(report: ConformanceReport, dir: string): Promise<string> {
-  await mkdir(dir, { recursive: true });
-  const path = join(dir, "report.html");
-  await writeFile(path, renderHtmlReport(report));
-  return path;
+export function writeHtmlReport(report: ConformanceReport, dir: string): Promise<string> {
+  return writeReportPage(renderHtmlReport(report), dir);
 }

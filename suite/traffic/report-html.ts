@@ -4,18 +4,12 @@
  * and the client's verdicts apart, the gate, and the not-observed count. Creates, a seed and
  * cleanup belong to active runs and are not shown.
  */
-import { createHash } from "node:crypto";
-import { mkdir, writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import { formatDuration } from "../report/format.ts";
+import { reportPage, writeReportPage } from "../report/html.ts";
 import { renderFamilies } from "../report/requirement-rows.ts";
-import { html, SafeHtml } from "../report/safe-html.ts";
-import { REPORT_CSS } from "../report/styles.ts";
+import { html, type SafeHtml } from "../report/safe-html.ts";
 import type { PartyVerdict } from "./gate.ts";
 import type { TrafficReport } from "./judge.ts";
-
-// As the suite's page: nothing but its own inline stylesheet.
-const CSP = `default-src 'none'; style-src 'sha256-${createHash("sha256").update(REPORT_CSS).digest("base64")}'; base-uri 'none'; form-action 'none'`;
 
 function headline(report: TrafficReport): string {
   const { traffic } = report;
@@ -53,26 +47,12 @@ ${exchanges.unread > 0 ? html`<dt>Not readable</dt><dd id="exchanges-unread">${e
 }
 
 export function renderTrafficHtml(report: TrafficReport): string {
-  return html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${CSP}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Conformance ${report.result.toUpperCase()}: ${report.target}</title>
-<style>${new SafeHtml(REPORT_CSS)}</style>
-</head>
-<body>
-${renderHeader(report)}
+  return reportPage(report, html`${renderHeader(report)}
 <main>
 ${renderFamilies(report.requirements)}
-</main>
-</body>
-</html>
-`.value;
+</main>`);
 }
 
 export async function writeTrafficHtml(report: TrafficReport, dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, "report.html"), renderTrafficHtml(report));
+  await writeReportPage(renderTrafficHtml(report), dir);
 }
