@@ -5,9 +5,8 @@
 
 import { expect, test } from "vitest";
 import { createFakeServer } from "../../fake-server/index.ts";
-import { serveHttp } from "../harness/local-servers.ts";
 import { runConformance } from "./run.ts";
-import { tempDir } from "./test-fixtures.ts";
+import { rewritingProxy, tempDir } from "./test-fixtures.ts";
 
 const KEY = "sk-buffered-0123456789";
 
@@ -15,13 +14,7 @@ test("every stream arriving in one network read: SSE-9 warns that a buffering pr
   const fake = await createFakeServer({ port: 0, keys: [`${KEY}=agent-a`] });
   onTestFinished(() => fake.close());
   // Reads the whole upstream answer, then sends it in one write.
-  const proxy = await serveHttp(async (req, res, body) => {
-    const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => !["host", "connection", "content-length"].includes(name))) as Record<string, string>;
-    const answer = await fetch(`${fake.url}${req.url ?? ""}`, { method: req.method ?? "GET", headers, body: body === "" ? undefined : body });
-    const kept = [...answer.headers].filter(([name]) => !["content-length", "transfer-encoding", "connection", "keep-alive"].includes(name));
-    const whole = Buffer.from(await answer.arrayBuffer());
-    res.writeHead(answer.status, { ...Object.fromEntries(kept), "content-length": String(whole.length) }).end(whole);
-  });
+  const proxy = await rewritingProxy(fake.url, (whole) => whole);
   const reportDir = await tempDir("conformance-buffered-");
   const { exitCode, report } = await runConformance(
     { baseUrl: proxy.url, apiKey: KEY, agentId: "agent-a", only: ["SSE-9"], reportDir },

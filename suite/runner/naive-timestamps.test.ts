@@ -5,9 +5,8 @@
 
 import { expect, test } from "vitest";
 import { createFakeServer } from "../../fake-server/index.ts";
-import { serveHttp } from "../harness/local-servers.ts";
 import { runConformance } from "./run.ts";
-import { tempDir } from "./test-fixtures.ts";
+import { rewritingProxy, tempDir } from "./test-fixtures.ts";
 
 const KEY = "sk-naive-0123456789";
 
@@ -15,13 +14,7 @@ test("LIST-8 names a timestamp without an offset valid ISO 8601 but not RFC 3339
   const fake = await createFakeServer({ port: 0, keys: [`${KEY}=agent-a`] });
   onTestFinished(() => fake.close());
   // Drops the Z of every timestamp the fake writes: 2026-11-25T10:00:00.123Z → 2026-11-25T10:00:00.123
-  const proxy = await serveHttp(async (req, res, body) => {
-    const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => !["host", "connection", "content-length"].includes(name))) as Record<string, string>;
-    const answer = await fetch(`${fake.url}${req.url ?? ""}`, { method: req.method ?? "GET", headers, body: body === "" ? undefined : body });
-    const kept = [...answer.headers].filter(([name]) => !["content-length", "transfer-encoding", "connection", "keep-alive"].includes(name));
-    const text = (await answer.text()).replace(/(T\d{2}:\d{2}:\d{2}(\.\d+)?)Z"/g, '$1"');
-    res.writeHead(answer.status, Object.fromEntries(kept)).end(text);
-  });
+  const proxy = await rewritingProxy(fake.url, (whole) => Buffer.from(whole.toString("utf8").replace(/(T\d{2}:\d{2}:\d{2}(\.\d+)?)Z"/g, '$1"')));
   const { report } = await runConformance(
     { baseUrl: proxy.url, apiKey: KEY, agentId: "agent-a", only: ["LIST-8"], reportDir: await tempDir("conformance-naive-") },
     { progress: false, print: () => {}, printError: () => {} },

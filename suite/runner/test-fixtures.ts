@@ -23,6 +23,20 @@ export async function tempDir(prefix: string, register: Register = onTestFinishe
   return dir;
 }
 
+/**
+ * A proxy in front of `upstream` that reads each whole answer, passes it through `rewrite`, and
+ * sends it in one write: a gateway that buffers, or one that changes the bodies it carries.
+ */
+export function rewritingProxy(upstream: string, rewrite: (body: Buffer) => Buffer, register: Register = onTestFinished): Promise<LocalServer> {
+  return serveHttp(async (req, res, body) => {
+    const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => !["host", "connection", "content-length"].includes(name))) as Record<string, string>;
+    const answer = await fetch(`${upstream}${req.url ?? ""}`, { method: req.method ?? "GET", headers, body: body === "" ? undefined : body });
+    const kept = [...answer.headers].filter(([name]) => !["content-length", "transfer-encoding", "connection", "keep-alive"].includes(name));
+    const whole = rewrite(Buffer.from(await answer.arrayBuffer()));
+    res.writeHead(answer.status, { ...Object.fromEntries(kept), "content-length": String(whole.length) }).end(whole);
+  }, register);
+}
+
 /** A check directory holding one file with the given check calls. */
 export async function checksDir(source: string, register: Register = onTestFinished): Promise<string> {
   const dir = await tempDir("conformance-checks-", register);
