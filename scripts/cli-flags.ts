@@ -21,6 +21,24 @@ export function parseFlagValues<const O extends Options>(args: string[], options
   }
 }
 
+/**
+ * The flags of a command line, or the exit code when there is nothing to run: 0 after printing
+ * the usage for --help, 2 after printing a usage error with the usage.
+ */
+export function flagsOrExit<F extends { help: boolean }>(command: string, usage: string, parse: () => F): F | 0 | 2 {
+  let flags: F;
+  try {
+    flags = parse();
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`${command}: ${error.message}\n\n${usage}\n`);
+    return 2;
+  }
+  if (!flags.help) return flags;
+  process.stdout.write(`${usage}\n`);
+  return 0;
+}
+
 /** A whole-number flag within [min, max]; undefined when the flag was not given. */
 export function wholeNumberFlag(name: string, value: string | undefined, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;

@@ -9,7 +9,7 @@ import { requirementById } from "../requirements/catalog.ts";
 import { propertyAgainstFake } from "../suite/interactions/against-fake.ts";
 import { renderCounterexample } from "../suite/interactions/counterexample.ts";
 import { baseSeed, MAX_SEED, seedsFrom } from "../suite/interactions/seeds.ts";
-import { UsageError, parseFlagValues, wholeNumberFlag } from "./cli-flags.ts";
+import { flagsOrExit, parseFlagValues, UsageError, wholeNumberFlag } from "./cli-flags.ts";
 
 const USAGE = `Usage: npm run interactions -- [options]
 
@@ -50,18 +50,8 @@ function parseFlags(argv: string[]) {
 }
 
 async function main(): Promise<number> {
-  let flags: ReturnType<typeof parseFlags>;
-  try {
-    flags = parseFlags(process.argv.slice(2));
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`interactions: ${error.message}\n\n${USAGE}\n`);
-    return 2;
-  }
-  if (flags.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
+  const flags = flagsOrExit("interactions", USAGE, () => parseFlags(process.argv.slice(2)));
+  if (typeof flags === "number") return flags;
   const base = flags.seed ?? baseSeed(undefined);
   const seeds = flags.path === undefined ? seedsFrom(base, flags.seeds) : [base];
   const fakeOptions = { ...(flags.variants === undefined ? {} : { variants: flags.variants }), ...(flags.mutant === undefined ? {} : { mutant: flags.mutant }) };

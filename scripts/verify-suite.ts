@@ -9,7 +9,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { UsageError, parseFlagValues, wholeNumberFlag } from "./cli-flags.ts";
+import { flagsOrExit, parseFlagValues, wholeNumberFlag } from "./cli-flags.ts";
 import { runTargets } from "../suite/proof/run-targets.ts";
 import { summarise, summaryText } from "../suite/proof/summary.ts";
 import { labelOf, proofTargets } from "../suite/proof/targets.ts";
@@ -46,18 +46,8 @@ function parseFlags(argv: string[]) {
 }
 
 async function main(): Promise<number> {
-  let flags: ReturnType<typeof parseFlags>;
-  try {
-    flags = parseFlags(process.argv.slice(2));
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`verify-suite: ${error.message}\n\n${USAGE}\n`);
-    return 2;
-  }
-  if (flags.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
+  const flags = flagsOrExit("verify-suite", USAGE, () => parseFlags(process.argv.slice(2)));
+  if (typeof flags === "number") return flags;
   const targets = proofTargets();
   const reportRoot = await mkdtemp(join(tmpdir(), "verify-suite-"));
   try {
