@@ -4,7 +4,7 @@
  * finds the same requirement broken, the counterexample is confirmed; a timing bug may not
  * show twice, and the original history stands as the evidence either way.
  */
-import { overlaps, type CreateOp, type Op } from "../model/operation.ts";
+import { isWho, overlaps, type CreateOp, type Op } from "../model/operation.ts";
 import type { Counterexample } from "../harness/report-types.ts";
 import type { Violation } from "../model/violation.ts";
 import { sendCalls, type Call } from "./execute.ts";
@@ -69,14 +69,17 @@ function callFor(
   rename: (kind: string, old: string, make: () => string) => string,
   conversations: ReadonlyMap<string, string>,
 ): Call | undefined {
-  const identity = session.identity(op.who);
+  const who = op.who;
+  // A history the property recorded names only the property's own identities.
+  if (!isWho(who)) return undefined;
+  const identity = session.identity(who);
   if (identity === undefined) return undefined;
   const conversation = (id: string | null) => (id === null ? null : (conversations.get(id.toLowerCase()) ?? id));
   if (op.kind === "list") {
     const id = conversation(op.conversationId) ?? op.conversationId;
-    return { kind: "list", who: op.who, identity, conversationId: id, query: op.query, settle: true };
+    return { kind: "list", who, identity, conversationId: id, query: op.query, settle: true };
   }
-  if (op.kind === "delete") return { kind: "delete", who: op.who, identity, conversationId: conversation(op.conversationId) ?? op.conversationId, slot: undefined };
+  if (op.kind === "delete") return { kind: "delete", who, identity, conversationId: conversation(op.conversationId) ?? op.conversationId, slot: undefined };
   const create: CreateOp = op;
   const key = rename("key", `${create.who} ${create.key ?? ""}`, () => target.idempotencyKey("confirm"));
   const message = rename("message", create.message, () => target.message("confirm"));
@@ -84,5 +87,5 @@ function callFor(
   const replay = session.keys.some((k) => k.key === key && k.ok);
   if (!replay) session.takeCreate();
   const body = conversationId === null ? { message } : { message, conversation_id: conversationId };
-  return { kind: "create", endpoint: create.endpoint, who: create.who, identity, key, message, body, conversationId, replay, slot: undefined };
+  return { kind: "create", endpoint: create.endpoint, who, identity, key, message, body, conversationId, replay, slot: undefined };
 }

@@ -13,6 +13,16 @@ export type Endpoint = "plain" | "stream";
  */
 export type Who = "primary" | "otherAgent" | "otherKey";
 
+/**
+ * Whom the model holds an operation to: one of the property's identities, or any other label
+ * (the traffic judge's "key and agent"). Two operations of one label share conversations and
+ * Idempotency-Keys; of two labels, never. Only "otherKey" reaches the owner's agent through
+ * another key (SCOPE-3); any other label that is not the owner's is another agent.
+ */
+export type Caller = Who | (string & {});
+
+export const isWho = (caller: Caller): caller is Who => caller === "primary" || caller === "otherAgent" || caller === "otherKey";
+
 /** What a create or a stream gave back, as far as the service's state goes. */
 export interface CreateResult {
   conversationId: string;
@@ -39,7 +49,7 @@ interface Timed {
   /** Milliseconds on one clock: when the request was sent and when its answer ended. */
   readonly start: number;
   readonly end: number;
-  readonly who: Who;
+  readonly who: Caller;
 }
 
 export interface CreateOp extends Timed {

@@ -1,11 +1,11 @@
 /** A delete, stepped in one world. */
-import type { DeleteOp } from "./operation.ts";
+import type { Caller, DeleteOp } from "./operation.ts";
 import { violation } from "./violation.ts";
 import { conversationKey, withConversation, type World } from "./world.ts";
 import type { Step } from "./step.ts";
 
 /** The scope requirement another identity's attempt breaks. */
-export const scopeRequirement = (who: DeleteOp["who"], operation: "list" | "delete"): string =>
+export const scopeRequirement = (who: Caller, operation: "list" | "delete"): string =>
   who === "otherKey" ? "SCOPE-3" : operation === "list" ? "SCOPE-1" : "SCOPE-2";
 
 export function stepDelete(world: World, op: DeleteOp): Step {

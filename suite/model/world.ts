@@ -3,7 +3,7 @@
  * outcome is unknown, or operations overlapped, several worlds stay possible side by side;
  * each world is immutable, and a step builds new ones.
  */
-import type { CreateResult, Endpoint, Who } from "./operation.ts";
+import type { Caller, CreateResult, Endpoint } from "./operation.ts";
 
 export interface ExchangeRecord {
   /** The operation whose exchange this is. */
@@ -40,7 +40,7 @@ export interface UpdatedAtSeen {
 
 export interface ConversationState {
   readonly id: string;
-  readonly owner: Who;
+  readonly owner: Caller;
   /** In the order they took effect. */
   readonly exchanges: readonly ExchangeRecord[];
   /** The delete that removed it (#n), once one answered 2xx. */
@@ -51,7 +51,7 @@ export interface ConversationState {
 
 export interface KeyRecord {
   readonly op: number;
-  readonly who: Who;
+  readonly who: Caller;
   readonly key: string;
   readonly endpoint: Endpoint;
   readonly payload: string;
@@ -99,7 +99,7 @@ export const EMPTY_WORLD: World = {
 };
 
 /** A key's record: under the key alone (shared by both endpoints), and under its endpoint too. */
-export const keyId = (who: Who, key: string, endpoint?: Endpoint) => (endpoint === undefined ? `${who} ${key}` : `${who} ${endpoint} ${key}`);
+export const keyId = (who: Caller, key: string, endpoint?: Endpoint) => (endpoint === undefined ? `${who} ${key}` : `${who} ${endpoint} ${key}`);
 
 /**
  * In a world that scopes keys per endpoint, whether a violation involves an exchange whose key
@@ -118,7 +118,7 @@ export const strayingOf = (world: World) => (world.keyScope === "per-endpoint" ?
  * The worlds a create may be stepped in: a key the other endpoint used, in a world that has not
  * yet shown how keys are scoped, splits it in two, one for each reading.
  */
-export function keyScopeChoices(world: World, who: Who, key: string | null, endpoint: Endpoint): World[] {
+export function keyScopeChoices(world: World, who: Caller, key: string | null, endpoint: Endpoint): World[] {
   if (key === null || world.keyScope !== "unknown") return [world];
   if (world.keys.has(keyId(who, key, endpoint)) || !world.keys.has(keyId(who, key))) return [world];
   return [{ ...world, keyScope: "shared" }, { ...world, keyScope: "per-endpoint" }];
