@@ -16,6 +16,8 @@ export type ResponseRequest = z.infer<typeof ResponseRequest>;
 export const METADATA_LIMITS = { maxKeys: 16, maxKeyLength: 64, maxValueLength: 512 } as const;
 export const MESSAGE_MAX_LENGTH = 32_000;
 export const EXTERNAL_REFERENCE_MAX_LENGTH = 256;
+/** The longest Idempotency-Key header the fake accepts (the OpenAPI document states it too). */
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
 const isJsonObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);

@@ -1,7 +1,6 @@
 import type { IncomingMessage } from "node:http";
+import { MAX_IDEMPOTENCY_KEY_LENGTH } from "../../schemas/index.ts";
 import { ApiError } from "../http/api-error.ts";
-
-export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
 function invalid(why: string): ApiError {
   return new ApiError(400, "idempotency_key_invalid", `the Idempotency-Key header ${why}`);

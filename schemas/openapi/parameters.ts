@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { MAX_IDEMPOTENCY_KEY_LENGTH } from "../../fake-server/idempotency/key-header.ts";
 import { Uuid } from "../primitives.ts";
+import { MAX_IDEMPOTENCY_KEY_LENGTH } from "../request.ts";
 import { MessagePage } from "../resources.ts";
 import type { JsonObject } from "./error-responses.ts";
 
