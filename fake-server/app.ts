@@ -1,33 +1,33 @@
 import { setMaxListeners } from "node:events";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import polka, { type Middleware } from "polka";
-import { LoggedRequest, type RequestLog } from "./admin/request-log.ts";
+import { LoggedRequest, type RequestLog } from "./request-log/request-log.ts";
 import { createAnswerEngine, type AnswerEngine } from "./answers/engine.ts";
-import { authenticate, skippedAuthGrant } from "./auth.ts";
-import { underBasePath } from "./base-path.ts";
-import type { Behavior } from "./behavior.ts";
-import { systemClock, type Clock } from "./clock.ts";
+import { authenticate, skippedAuthGrant } from "./access/bearer.ts";
+import { underBasePath } from "./http/base-path.ts";
+import type { Behavior } from "./behavior/behavior.ts";
+import { systemClock, type Clock } from "./runtime/clock.ts";
 import type { ClientRuleObserver } from "./client-rules/observer.ts";
 import type { AppContext, FakeRequest, Handler } from "./context.ts";
 import type { ConversationStore, StoreStats } from "./conversations/store.ts";
 import { overloadFor } from "./deployment/overload.ts";
 import { rateLimiterFor } from "./deployment/rate-limit.ts";
-import { baseFaultPlan } from "./faults.ts";
+import { baseFaultPlan } from "./faults/fault-plan.ts";
 import { ApiError } from "./http/api-error.ts";
 import { withCors } from "./http/cors.ts";
 import { fail, failControl } from "./http/fail.ts";
 import { sendError } from "./http/respond.ts";
 import type { IdempotencyStore } from "./idempotency/store.ts";
-import { newUuid } from "./ids.ts";
-import { InFlight } from "./in-flight.ts";
+import { newUuid } from "./conversations/ids.ts";
+import { InFlight } from "./runtime/in-flight.ts";
 import { resolveOptions, type FakeServerOptions, type ResolvedOptions } from "./options.ts";
 import { buildRoutes, describeRoutes, type Route } from "./routes/table.ts";
 import { SessionRegistry } from "./sessions/registry.ts";
-import { replicasFor } from "./sessions/replicas.ts";
+import { replicasFor } from "./deployment/replicas.ts";
 import { SESSION_HEADER, sessionName } from "./sessions/session-name.ts";
 import type { SharedContext } from "./sessions/session.ts";
-import { TimerRegistry } from "./timers.ts";
-import { uuidV7Generator } from "./uuid-v7.ts";
+import { TimerRegistry } from "./pause/timers.ts";
+import { uuidV7Generator } from "./conversations/uuid-v7.ts";
 
 /** What tests and benchmarks may swap; everything else comes from FakeServerOptions. */
 export interface AppDependencies {

@@ -1,24 +1,24 @@
 import type { Request as PolkaRequest } from "polka";
 import type { ServerResponse } from "node:http";
-import type { RequestLog } from "./admin/request-log.ts";
+import type { RequestLog } from "./request-log/request-log.ts";
 import type { AnswerEngine } from "./answers/engine.ts";
-import type { Behavior } from "./behavior.ts";
-import type { Clock } from "./clock.ts";
+import type { Behavior } from "./behavior/behavior.ts";
+import type { Clock } from "./runtime/clock.ts";
 import type { ClientRuleObserver } from "./client-rules/observer.ts";
 import type { ConversationStore } from "./conversations/store.ts";
 import type { Overload } from "./deployment/overload.ts";
 import type { TokenBuckets } from "./deployment/rate-limit.ts";
-import type { FaultPlan } from "./faults.ts";
+import type { FaultPlan } from "./faults/fault-plan.ts";
 import type { IdempotencyStore } from "./idempotency/store.ts";
-import type { InFlight } from "./in-flight.ts";
-import type { ApiKeyGrant } from "./keys.ts";
+import type { InFlight } from "./runtime/in-flight.ts";
+import type { ApiKeyGrant } from "./access/keys.ts";
 import type { ResolvedOptions } from "./options.ts";
-import type { AnswerRules } from "./rules/answer-rules.ts";
-import type { FaultRules } from "./rules/fault-rules.ts";
+import type { AnswerRules } from "./answers/answer-rules.ts";
+import type { FaultRules } from "./faults/fault-rules.ts";
 import type { SessionRegistry } from "./sessions/registry.ts";
-import type { Replicas } from "./sessions/replicas.ts";
+import type { Replicas } from "./deployment/replicas.ts";
 import type { Session } from "./sessions/session.ts";
-import type { TimerRegistry } from "./timers.ts";
+import type { TimerRegistry } from "./pause/timers.ts";
 
 /**
  * Everything a handler may use: the app's shared parts, and the stores of the session the

@@ -7,7 +7,7 @@ import type { FakeServerOptions } from "./options.ts";
 
 export { DEFAULT_KEYS, type FakeServerOptions } from "./options.ts";
 export type { FakeServer, SessionViolationFilter } from "./server.ts";
-export type { ConversationFixture } from "./fixtures/conversation-fixture.ts";
+export type { ConversationFixture } from "./state/conversation-fixture.ts";
 export type { ClientViolationFilter } from "./client-rules/filter.ts";
 export { DEFAULT_CLIENT_RULE_OPTIONS, type ClientRuleOptions } from "./client-rules/options.ts";
 export { createFakeApp, type FakeApp } from "./app.ts";

@@ -1,13 +1,13 @@
-import { patchBehavior, type Behavior } from "./behavior.ts";
-import { basePathProblem, normalisedBasePath } from "./base-path.ts";
+import { patchBehavior, type Behavior } from "./behavior/behavior.ts";
+import { basePathProblem, normalisedBasePath } from "./http/base-path.ts";
 import type { ClientRuleOptions } from "./client-rules/options.ts";
 import { LLM_PACING, pacingPatch, type PacingSettings } from "./deployment/pacing.ts";
-import { NO_FAULTS } from "./faults.ts";
+import { NO_FAULTS } from "./faults/fault-plan.ts";
 import { ApiError } from "./http/api-error.ts";
-import { parseKeySpecs, type ApiKeyGrant } from "./keys.ts";
-import { AnswerRules } from "./rules/answer-rules.ts";
-import { parseFaultSpec } from "./rules/fault-rules.ts";
-import { BehaviorSelectionError, selectBehavior, variantList } from "./variants.ts";
+import { parseKeySpecs, type ApiKeyGrant } from "./access/keys.ts";
+import { AnswerRules } from "./answers/answer-rules.ts";
+import { parseFaultSpec } from "./faults/fault-rules.ts";
+import { BehaviorSelectionError, selectBehavior, variantList } from "./variants/variants.ts";
 
 export interface FakeServerOptions {
   port?: number;              // default 0 = any free port

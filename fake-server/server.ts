@@ -3,8 +3,8 @@ import type { AddressInfo } from "node:net";
 import type { ClientViolation, ClientViolationCount } from "../schemas/index.ts";
 import type { ClientViolationFilter } from "./client-rules/filter.ts";
 import { createFakeApp, type AppDependencies, type FakeApp } from "./app.ts";
-import { systemClock } from "./clock.ts";
-import { loadState, saveState } from "./fixtures/state-file.ts";
+import { systemClock } from "./runtime/clock.ts";
+import { loadState, saveState } from "./state/state-file.ts";
 import type { FakeServerOptions } from "./options.ts";
 import { DEFAULT_SESSION } from "./sessions/session-name.ts";
 

@@ -11,8 +11,8 @@ import { UsageError, parseFlagValues, wholeNumberFlag } from "./cli-flags.ts";
 import { AnswersFileError, answerRulesFromFile } from "./fake-answers-file.ts";
 import { mergedCounts, summaryLines } from "../fake-server/client-rules/summary.ts";
 import { createFakeServer, DEFAULT_KEYS, type FakeServerOptions } from "../fake-server/index.ts";
-import { MUTANT_NAMES, mutantByName } from "../fake-server/mutants.ts";
-import { ALL_VARIANTS, VARIANT_NAMES, variantByName, variantList } from "../fake-server/variants.ts";
+import { MUTANT_NAMES, mutantByName } from "../fake-server/variants/mutants.ts";
+import { ALL_VARIANTS, VARIANT_NAMES, variantByName, variantList } from "../fake-server/variants/variants.ts";
 
 /** Names as indented lines of at most 88 columns, for the help text. */
 function nameLines(names: readonly string[]): string {

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { expect, test } from "vitest";
-import { DEFAULT_BEHAVIOR } from "../behavior.ts";
+import { DEFAULT_BEHAVIOR } from "../behavior/behavior.ts";
 import { createAnswerEngine } from "./engine.ts";
 import { splitIntoDeltas } from "./split.ts";
 

@@ -1,4 +1,4 @@
-import type { Behavior } from "../behavior.ts";
+import type { Behavior } from "../behavior/behavior.ts";
 import { seededHash } from "./hash.ts";
 
 /**

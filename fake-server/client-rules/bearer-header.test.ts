@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
 import { call, listMessages } from "../test-support/client.ts";
 import { fakeServer } from "../test-support/server.ts";
-import { onlyViolation } from "./testing.ts";
+import { onlyViolation } from "../test-support/client-rules.ts";
 
 const SOME_CONVERSATION = "0b7e2c3a-2f4e-4c1e-9d8a-5b6c7d8e9f01";
 

@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
 import { createResponse, deleteConversation, streamResponse } from "../test-support/client.ts";
 import { fakeServer } from "../test-support/server.ts";
-import { onlyViolation } from "./testing.ts";
+import { onlyViolation } from "../test-support/client-rules.ts";
 
 test("CLIENT-2: a create without Idempotency-Key is recorded, with the status the fake answered", async () => {
   const fake = await fakeServer();

@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
 import { createResponse, openStream, streamResponse } from "../test-support/client.ts";
 import { fakeServer } from "../test-support/server.ts";
-import { onlyViolation, settled } from "./testing.ts";
+import { onlyViolation, settled } from "../test-support/client-rules.ts";
 
 test("CLIENT-3: one key sent with a second payload is recorded with both requests", async () => {
   const fake = await fakeServer();

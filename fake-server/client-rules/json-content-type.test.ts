@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
 import { createResponse, streamResponse } from "../test-support/client.ts";
 import { fakeServer } from "../test-support/server.ts";
-import { onlyViolation } from "./testing.ts";
+import { onlyViolation } from "../test-support/client-rules.ts";
 
 test.for([
   ["no Content-Type", null],

@@ -1,4 +1,4 @@
-import { redactKey } from "../keys.ts";
+import { redactKey } from "../access/keys.ts";
 import type { ObservedRequest } from "./observed-request.ts";
 
 /** A violation as recorded; rendered on read, so its requests show their latest status. */

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ClientViolation, ClientViolationCount, FakeResponseRequest } from "../../schemas/index.ts";
 import { requirementById } from "../../requirements/catalog.ts";
-import { bearerToken } from "../auth.ts";
-import type { Clock } from "../clock.ts";
+import { bearerToken } from "../access/bearer.ts";
+import type { Clock } from "../runtime/clock.ts";
 import { formatTimestamp } from "../conversations/timestamps.ts";
 import { bucketMatches, type ClientViolationFilter } from "./filter.ts";
 import { KeyBuckets, type KeyBucket, type RecordedViolation } from "./key-buckets.ts";

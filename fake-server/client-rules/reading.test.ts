@@ -1,6 +1,6 @@
 import { expect, onTestFinished, test } from "vitest";
 import { ClientViolationReport } from "../../schemas/index.ts";
-import { RequestLogPage } from "../admin/schemas.ts";
+import { RequestLogPage } from "../request-log/schemas.ts";
 import { createFakeServer } from "../index.ts";
 import { call, createResponse, streamResponse } from "../test-support/client.ts";
 import { fakeServer } from "../test-support/server.ts";

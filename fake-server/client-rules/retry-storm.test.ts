@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
 import { createResponse, openStream } from "../test-support/client.ts";
-import { fakeWithClock, onlyViolation, settled } from "./testing.ts";
+import { fakeWithClock, onlyViolation, settled } from "../test-support/client-rules.ts";
 
 const OVERLOADED = { "x-fake-fault": "status=429,retry-after=1" };
 

@@ -1,9 +1,9 @@
 import { expect, test } from "vitest";
-import { RequestLogPage } from "../admin/schemas.ts";
+import { RequestLogPage } from "../request-log/schemas.ts";
 import { call, streamResponse } from "../test-support/client.ts";
 import { completedOf, parseStream } from "../test-support/events.ts";
 import { fakeServer } from "../test-support/server.ts";
-import { onlyViolation } from "./testing.ts";
+import { onlyViolation } from "../test-support/client-rules.ts";
 import { acceptsEventStream } from "./rules/stream-accept-header.ts";
 
 test.for([

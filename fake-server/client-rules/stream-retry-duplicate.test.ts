@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
 import { createResponse, openStream, streamResponse } from "../test-support/client.ts";
 import { completedOf, parseStream } from "../test-support/events.ts";
-import { fakeWithClock, onlyViolation, settled } from "./testing.ts";
+import { fakeWithClock, onlyViolation, settled } from "../test-support/client-rules.ts";
 
 const QUESTION = { message: "How do I export my data?" };
 

@@ -4,7 +4,7 @@ import { createResponse, listMessages, openStream, streamResponse } from "../tes
 import { completedOf, parseStream } from "../test-support/events.ts";
 import { expectResult } from "../test-support/expect.ts";
 import { fakeServer } from "../test-support/server.ts";
-import { fakeWithClock, settled } from "./testing.ts";
+import { fakeWithClock, settled } from "../test-support/client-rules.ts";
 
 // Traffic a correct client produces that looks like a broken rule to a careless observer.
 

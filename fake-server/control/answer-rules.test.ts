@@ -1,9 +1,9 @@
 import { expect, test } from "vitest";
-import { RequestLogPage } from "../admin/schemas.ts";
+import { RequestLogPage } from "../request-log/schemas.ts";
 import { createResponse, listMessages, streamResponse } from "../test-support/client.ts";
 import { expectError, expectPage, expectResult } from "../test-support/expect.ts";
 import { fakeServer } from "../test-support/server.ts";
-import { control } from "./control-client.ts";
+import { control } from "../test-support/control-client.ts";
 
 const CITATION = { document_id: "kb-9", title: "Refunds", url: "https://help.example/refunds", snippet: "Refunds take 5 days." };
 const REFUND = { match: { message_regex: "refund|money back" }, answer: { text: "Refunds take **5 days**.", citations: [CITATION] } };

@@ -5,7 +5,7 @@ import { expect, test } from "vitest";
 import { createResponse, listMessages, streamResponse } from "../test-support/client.ts";
 import { expectError } from "../test-support/expect.ts";
 import { fakeServer } from "../test-support/server.ts";
-import { control } from "./control-client.ts";
+import { control } from "../test-support/control-client.ts";
 
 // The spec leaves a citation's fields open: whatever a client developer scripts comes back as given.
 const SHAPES = [

@@ -1,10 +1,10 @@
 import { expect, test } from "vitest";
 import { ErrorBody } from "../../schemas/index.ts";
-import { RequestLogPage } from "../admin/schemas.ts";
+import { RequestLogPage } from "../request-log/schemas.ts";
 import { createResponse, deleteConversation, listMessages, streamResponse } from "../test-support/client.ts";
 import { expectError, expectResult } from "../test-support/expect.ts";
 import { fakeServer } from "../test-support/server.ts";
-import { control } from "./control-client.ts";
+import { control } from "../test-support/control-client.ts";
 
 /** A stream that may be cut: its events so far and whether the body ended in an error. */
 async function streamMayBeCut(url: string, options: Parameters<typeof streamResponse>[1] = {}) {

@@ -1,8 +1,8 @@
 import { expect, test } from "vitest";
-import { RequestLogPage } from "../admin/schemas.ts";
+import { RequestLogPage } from "../request-log/schemas.ts";
 import { createResponse } from "../test-support/client.ts";
 import { fakeServer } from "../test-support/server.ts";
-import { control } from "./control-client.ts";
+import { control } from "../test-support/control-client.ts";
 
 test("journal entries carry the session, the headers with the key redacted, and the body", async () => {
   const fake = await fakeServer();

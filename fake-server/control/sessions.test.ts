@@ -1,9 +1,9 @@
 import { expect, test } from "vitest";
-import { RequestLogPage } from "../admin/schemas.ts";
+import { RequestLogPage } from "../request-log/schemas.ts";
 import { createResponse, listMessages } from "../test-support/client.ts";
 import { expectError, expectResult } from "../test-support/expect.ts";
 import { fakeServer } from "../test-support/server.ts";
-import { control, inSession } from "./control-client.ts";
+import { control, inSession } from "../test-support/control-client.ts";
 
 test("a conversation lives in its session: others, default included, do not find it", async () => {
   const fake = await fakeServer();

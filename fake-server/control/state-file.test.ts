@@ -5,7 +5,7 @@ import { expect, onTestFinished, test } from "vitest";
 import { startFakeServer } from "../server.ts";
 import { createResponse, listMessages } from "../test-support/client.ts";
 import { expectPage, expectResult } from "../test-support/expect.ts";
-import { inSession } from "./control-client.ts";
+import { inSession } from "../test-support/control-client.ts";
 
 async function folder(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), "fake-state-"));

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { DEFAULT_BEHAVIOR } from "../behavior.ts";
+import { DEFAULT_BEHAVIOR } from "../behavior/behavior.ts";
 import { parsePagination, slicePage } from "./pagination.ts";
 
 const parse = (query: Record<string, unknown>) => parsePagination(query, DEFAULT_BEHAVIOR);

@@ -1,4 +1,4 @@
-import { NOTHING_BROKEN, type Behavior } from "../behavior.ts";
+import { NOTHING_BROKEN, type Behavior } from "../behavior/behavior.ts";
 import { ApiError } from "../http/api-error.ts";
 
 export interface PageRequest {

@@ -1,5 +1,5 @@
 import type { SpecConversation, SpecMessageItem } from "../../schemas/index.ts";
-import { DEFAULT_BEHAVIOR, type Behavior } from "../behavior.ts";
+import { DEFAULT_BEHAVIOR, type Behavior } from "../behavior/behavior.ts";
 import type { StoredConversation, StoredMessage } from "./store.ts";
 import { wireTimestamp } from "./timestamps.ts";
 

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { newUuid } from "../ids.ts";
+import { newUuid } from "./ids.ts";
 import { ConversationStore } from "./store.ts";
 
 const clock = { now: () => 1_700_000_000_000 };

@@ -1,5 +1,5 @@
 import type { Citation } from "../../schemas/index.ts";
-import type { Clock } from "../clock.ts";
+import type { Clock } from "../runtime/clock.ts";
 
 // Classes rather than object literals: a million messages share one compact hidden class,
 // and no message holds a closure. Citations point at the corpus's frozen arrays.

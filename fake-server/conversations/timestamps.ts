@@ -1,4 +1,4 @@
-import type { Behavior } from "../behavior.ts";
+import type { Behavior } from "../behavior/behavior.ts";
 import { formatOffsetMicroseconds } from "./offset-timestamp.ts";
 
 /** The one timestamp formatter: stored epoch milliseconds -> RFC 3339 UTC with milliseconds. */

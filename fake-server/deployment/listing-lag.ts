@@ -5,7 +5,7 @@
  * continuing, replaying and deleting see it at once; only the listing looks through this lag
  * (deleted conversations: ConversationStore.lingeringListing).
  */
-import type { Behavior } from "../behavior.ts";
+import type { Behavior } from "../behavior/behavior.ts";
 import type { StoredConversation } from "../conversations/store.ts";
 
 /** How long after its create answered an exchange reaches the listing. */

@@ -3,7 +3,7 @@
  * stream, is answered 503 with `Retry-After: 1` before anything is done. The count is per
  * key and deterministic, so the retry that follows is served.
  */
-import type { Behavior } from "../behavior.ts";
+import type { Behavior } from "../behavior/behavior.ts";
 import { ApiError } from "../http/api-error.ts";
 
 /**

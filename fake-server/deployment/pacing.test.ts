@@ -1,11 +1,11 @@
 import { expect, test } from "vitest";
-import { baseFaultPlan } from "../faults.ts";
+import { baseFaultPlan } from "../faults/fault-plan.ts";
 import { OptionsError, resolveOptions } from "../options.ts";
 import { createResponse, listMessages, openStream } from "../test-support/client.ts";
 import { expectResult } from "../test-support/expect.ts";
 import { fakeServer } from "../test-support/server.ts";
 import { until } from "../test-support/until.ts";
-import { selectBehavior } from "../variants.ts";
+import { selectBehavior } from "../variants/variants.ts";
 import { LLM_PACING, streamLengthMs } from "./pacing.ts";
 
 // The corpus answers this with 67 words: room for 40 deltas.

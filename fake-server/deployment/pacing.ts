@@ -4,7 +4,7 @@
  * the stream of the same answer. The pauses go through the fault plan (faults.ts
  * `baseFaultPlan`), so they take the same timers as injected latency.
  */
-import type { BehaviorPatch } from "../behavior.ts";
+import type { BehaviorPatch } from "../behavior/behavior.ts";
 
 export interface PacingSettings {
   readonly firstEventMs: number;

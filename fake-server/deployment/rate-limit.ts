@@ -3,8 +3,8 @@
  * a valid key. A request finding less than one token is answered 429 with `Retry-After`
  * and takes nothing, so it changes nothing and costs the key nothing.
  */
-import type { Behavior, RateLimit } from "../behavior.ts";
-import type { Clock } from "../clock.ts";
+import type { Behavior, RateLimit } from "../behavior/behavior.ts";
+import type { Clock } from "../runtime/clock.ts";
 import { ApiError } from "../http/api-error.ts";
 
 /**

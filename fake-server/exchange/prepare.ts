@@ -1,15 +1,15 @@
 import type { FakeResponseRequest } from "../../schemas/index.ts";
-import type { Behavior } from "../behavior.ts";
+import type { Behavior } from "../behavior/behavior.ts";
 import type { AppContext, FakeRequest } from "../context.ts";
 import { overloaded } from "../deployment/overload.ts";
-import { injectedStatusError, type FaultPlan } from "../faults.ts";
-import { headerFaults, ruleFaults } from "../rules/request-faults.ts";
+import { injectedStatusError, type FaultPlan } from "../faults/fault-plan.ts";
+import { headerFaults, ruleFaults } from "../faults/request-faults.ts";
 import { ApiError } from "../http/api-error.ts";
 import { readJsonBody } from "../http/read-body.ts";
 import { canonicalJson, fingerprintOfCanonical } from "../idempotency/fingerprint.ts";
 import { readIdempotencyKey } from "../idempotency/key-header.ts";
 import { ABSENT, type IdempotencyLookup, type Reservation, type ReservationVisibility, type StoredOutcome } from "../idempotency/store.ts";
-import { conversationNotFound, exchangeCaller, findInScope, reviveDeleted, type Caller } from "../access.ts";
+import { conversationNotFound, exchangeCaller, findInScope, reviveDeleted, type Caller } from "../access/scope.ts";
 import { latestTurnOutcome, redoWriteOnOtherReplica, restoreFromRecord } from "./replay-mutants.ts";
 import { validateResponseRequest } from "./validate-request.ts";
 

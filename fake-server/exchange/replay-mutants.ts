@@ -3,11 +3,11 @@
  * conversation instead of holding the result it gave. Mutants only: `replayOf`
  * (exchange/prepare.ts) calls these when their switch is on.
  */
-import type { Caller } from "../access.ts";
+import type { Caller } from "../access/scope.ts";
 import type { AppContext } from "../context.ts";
 import { StoredConversation } from "../conversations/store.ts";
 import type { StoredOutcome } from "../idempotency/store.ts";
-import { storedResult } from "./commit.ts";
+import { storedResult } from "../commit/commit.ts";
 
 /**
  * The record is read as "the conversation it created or continued": the replay answers that

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { FakeResponseRequest } from "../../schemas/index.ts";
-import { DEFAULT_BEHAVIOR, type Behavior } from "../behavior.ts";
+import { DEFAULT_BEHAVIOR, type Behavior } from "../behavior/behavior.ts";
 import { ApiError } from "../http/api-error.ts";
 
 const FIELDS =

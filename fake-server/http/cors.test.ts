@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { connect } from "node:net";
 import { request } from "undici";
 import { expect, onTestFinished, test } from "vitest";
-import { RequestLogPage } from "../admin/schemas.ts";
+import { RequestLogPage } from "../request-log/schemas.ts";
 import { createFakeApp } from "../app.ts";
 import { call, createResponse, deleteConversation, streamResponse, type Reply } from "../test-support/client.ts";
 import { fakeServer } from "../test-support/server.ts";

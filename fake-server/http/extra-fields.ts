@@ -1,4 +1,4 @@
-import type { Behavior } from "../behavior.ts";
+import type { Behavior } from "../behavior/behavior.ts";
 
 /** What the extra-fields variant adds to every object: unknown fields a client must ignore. */
 const EXTRA = Object.freeze({ x_fake_extension: "ignore me", x_fake_version: 2 });

@@ -1,7 +1,7 @@
 import type { ServerResponse } from "node:http";
 import { EVENT } from "../../schemas/index.ts";
 import type { AppContext, FakeRequest } from "../context.ts";
-import { ServerClosingError } from "../exchange/pause.ts";
+import { ServerClosingError } from "../pause/pause.ts";
 import { ApiError, ClientGoneError } from "./api-error.ts";
 import { sendError, sendJson } from "./respond.ts";
 import { endEventStream, writeEvent } from "./sse.ts";

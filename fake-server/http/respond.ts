@@ -1,7 +1,7 @@
 import type { ServerResponse } from "node:http";
 import type { z } from "zod";
 import type { ErrorBody, FakeErrorCode, FlatErrorBody, ProblemBody } from "../../schemas/index.ts";
-import type { Behavior, Operation } from "../behavior.ts";
+import type { Behavior, Operation } from "../behavior/behavior.ts";
 import { withExtraFields } from "./extra-fields.ts";
 
 type Headers = Readonly<Record<string, string>>;

@@ -1,7 +1,7 @@
 import type { ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import { EVENT, type StreamEvent } from "../../schemas/index.ts";
-import type { Behavior } from "../behavior.ts";
+import type { Behavior } from "../behavior/behavior.ts";
 import { withExtraFields } from "./extra-fields.ts";
 
 /** What the writer remembers of one stream: its event ids, its pending writes, what a mutant holds back. */

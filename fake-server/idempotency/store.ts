@@ -1,5 +1,5 @@
 import type { FakeErrorCode } from "../../schemas/index.ts";
-import type { Clock } from "../clock.ts";
+import type { Clock } from "../runtime/clock.ts";
 
 /**
  * What a finished operation left for its replays: serialised text, plain values, or an

@@ -9,8 +9,8 @@ import { Client } from "undici";
 import { expect, onTestFinished, test } from "vitest";
 import { ErrorBody } from "../../schemas/index.ts";
 import { fakeServer } from "../test-support/server.ts";
-import { hostileRequest, type HostileRequest } from "./hostile-requests.ts";
-import { storeSnapshot, type KnownConversation } from "./store-snapshot.ts";
+import { hostileRequest, type HostileRequest } from "../test-support/hostile-requests.ts";
+import { storeSnapshot, type KnownConversation } from "../test-support/store-snapshot.ts";
 
 const RUNS = 5_000;
 const OWNERS = [

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { Health, RequestLogPage } from "../admin/schemas.ts";
+import { Health, RequestLogPage } from "../request-log/schemas.ts";
 import { call, createResponse, listMessages } from "../test-support/client.ts";
 import { expectError, expectResult } from "../test-support/expect.ts";
 import { fakeServer } from "../test-support/server.ts";

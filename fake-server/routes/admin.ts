@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import type { Health, RequestLogPage } from "../admin/schemas.ts";
+import type { Health, RequestLogPage } from "../request-log/schemas.ts";
 import type { AppContext, FakeRequest } from "../context.ts";
 import { ApiError } from "../http/api-error.ts";
 import { sendEmpty, sendJson } from "../http/respond.ts";

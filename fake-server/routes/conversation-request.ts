@@ -2,10 +2,10 @@ import type { ServerResponse } from "node:http";
 import { Uuid } from "../../schemas/index.ts";
 import type { AppContext, FakeRequest } from "../context.ts";
 import type { StoredConversation } from "../conversations/store.ts";
-import { pauseBeforeAnswer } from "../exchange/pause.ts";
-import { injectedStatusError, NO_FAULTS } from "../faults.ts";
-import { headerFaults, ruleFaults } from "../rules/request-faults.ts";
-import { conversationCaller, conversationNotFound, findInScope, type Caller } from "../access.ts";
+import { pauseBeforeAnswer } from "../pause/pause.ts";
+import { injectedStatusError, NO_FAULTS } from "../faults/fault-plan.ts";
+import { headerFaults, ruleFaults } from "../faults/request-faults.ts";
+import { conversationCaller, conversationNotFound, findInScope, type Caller } from "../access/scope.ts";
 
 /**
  * The steps list and delete share: the agent, X-Fake-Fault, the request's own checks

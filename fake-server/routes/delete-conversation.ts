@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import { keepsDeleted } from "../access.ts";
+import { keepsDeleted } from "../access/scope.ts";
 import type { AppContext, FakeRequest } from "../context.ts";
 import { toConversation } from "../conversations/serialise.ts";
 import { ApiError } from "../http/api-error.ts";

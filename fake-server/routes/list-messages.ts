@@ -1,7 +1,7 @@
 import type { ServerResponse } from "node:http";
 import { randomUUID } from "node:crypto";
 import type { SpecMessagePage } from "../../schemas/index.ts";
-import { conversationNotFound } from "../access.ts";
+import { conversationNotFound } from "../access/scope.ts";
 import type { AppContext, FakeRequest } from "../context.ts";
 import { parsePagination, slicePage } from "../conversations/pagination.ts";
 import { toConversation, toMessageItem } from "../conversations/serialise.ts";

@@ -6,8 +6,8 @@ import type { ServerResponse } from "node:http";
 import type { AppContext, FakeRequest } from "../context.ts";
 import { ApiError } from "../http/api-error.ts";
 import { sendEmpty, sendJson } from "../http/respond.ts";
-import { answerRuleView } from "../rules/answer-rules.ts";
-import { faultRuleView } from "../rules/fault-rules.ts";
+import { answerRuleView } from "../answers/answer-rules.ts";
+import { faultRuleView } from "../faults/fault-rules.ts";
 import type { RuleBook, RuleState } from "../rules/rule-book.ts";
 import { controlBody } from "./control-body.ts";
 

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { RequestLogPage } from "../admin/schemas.ts";
+import { RequestLogPage } from "../request-log/schemas.ts";
 import { call, createResponse, listMessages, openStream, streamResponse } from "../test-support/client.ts";
 import { completedOf, parseStream } from "../test-support/events.ts";
 import { expectError, expectPage, expectResult } from "../test-support/expect.ts";

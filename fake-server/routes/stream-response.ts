@@ -3,16 +3,16 @@ import { EVENT } from "../../schemas/index.ts";
 import type { AppContext, FakeRequest } from "../context.ts";
 import { exchangeAnswer } from "../answers/exchange-answer.ts";
 import { deltasOf, splitIntoDeltas } from "../answers/split.ts";
-import { abandon, commitAnswered, commitFailed, conversationFor, refusedAfterCommit, storedResult } from "../exchange/commit.ts";
-import { updatedAtKeeper } from "../exchange/frozen-updated-at.ts";
-import { stillCurrent, versionAtStart } from "../exchange/optimistic-lock.ts";
-import { playStream, type StreamDelays, type StreamScript } from "../exchange/play-stream.ts";
+import { abandon, commitAnswered, commitFailed, conversationFor, refusedAfterCommit, storedResult } from "../commit/commit.ts";
+import { updatedAtKeeper } from "../commit/frozen-updated-at.ts";
+import { stillCurrent, versionAtStart } from "../commit/optimistic-lock.ts";
+import { playStream, type StreamDelays, type StreamScript } from "../commit/play-stream.ts";
 import { checkExchangeHeaders, prepareExchange, readExchangeBody, type FreshExchange, type PreparedExchange } from "../exchange/prepare.ts";
-import type { FaultPlan } from "../faults.ts";
+import type { FaultPlan } from "../faults/fault-plan.ts";
 import { successStatus } from "../http/respond.ts";
 import { ApiError } from "../http/api-error.ts";
 import { endEventStream, startEventStream, writeEvent } from "../http/sse.ts";
-import { readAtStart, writeBack } from "../exchange/write-back.ts";
+import { readAtStart, writeBack } from "../commit/write-back.ts";
 import type { StoredOutcome } from "../idempotency/store.ts";
 
 /** The pauses of a stream; only a fresh exchange thinks after response.created (a replay plays stored text). */

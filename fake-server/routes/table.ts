@@ -1,10 +1,10 @@
-import { clientViolationsRoute } from "../client-rules/route.ts";
+import { clientViolationsRoute } from "./client-violations.ts";
 import type { Handler } from "../context.ts";
 import { healthRoute, requestsRoute, resetRoute } from "./admin.ts";
 import { createResponse } from "./create-response.ts";
 import { deleteConversation } from "./delete-conversation.ts";
 import { listMessages } from "./list-messages.ts";
-import { exportConversationRoute, importConversationRoute } from "./fixtures.ts";
+import { exportConversationRoute, importConversationRoute } from "./conversation-import.ts";
 import { addAnswerRule, addFaultRule, answerBook, clearRules, faultBook, listAnswerRules, listFaultRules, removeRule } from "./rules.ts";
 import { streamResponse } from "./stream-response.ts";
 

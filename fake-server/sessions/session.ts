@@ -1,11 +1,11 @@
 import type { Socket } from "node:net";
-import { RequestLog } from "../admin/request-log.ts";
+import { RequestLog } from "../request-log/request-log.ts";
 import { ClientRuleObserver } from "../client-rules/observer.ts";
 import type { AppContext } from "../context.ts";
 import { ConversationStore } from "../conversations/store.ts";
 import { IdempotencyStore } from "../idempotency/store.ts";
-import { AnswerRules } from "../rules/answer-rules.ts";
-import { FaultRules } from "../rules/fault-rules.ts";
+import { AnswerRules } from "../answers/answer-rules.ts";
+import { FaultRules } from "../faults/fault-rules.ts";
 import type { SessionRegistry } from "./registry.ts";
 
 /** What the app shares between sessions, and what each session builds for itself from it. */

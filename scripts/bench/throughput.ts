@@ -9,7 +9,7 @@
 import { randomUUID } from "node:crypto";
 import autocannon from "autocannon";
 import { createAnswerEngine } from "../../fake-server/answers/engine.ts";
-import { serialisedResult } from "../../fake-server/exchange/commit.ts";
+import { serialisedResult } from "../../fake-server/commit/commit.ts";
 import { atLeast, type Section } from "./figures.ts";
 import type { BenchSettings } from "./settings.ts";
 import { median, round } from "./stats.ts";

@@ -5,7 +5,7 @@
  * `npm run interactions -- --seeds 500` runs as many more as asked.
  */
 import { describe, expect, test } from "vitest";
-import { ALL_VARIANTS, VARIANTS } from "../../fake-server/variants.ts";
+import { ALL_VARIANTS, VARIANTS } from "../../fake-server/variants/variants.ts";
 import { IDENTITIES, startIndependentServer } from "../proof/independent/server.ts";
 import { propertyAgainstFake, type SeedOutcome } from "./against-fake.ts";
 import { renderCounterexample } from "./counterexample.ts";

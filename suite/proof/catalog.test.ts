@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
-import { DEFAULT_BEHAVIOR, patchBehavior, patchedPaths } from "../../fake-server/behavior.ts";
-import { MUTANTS } from "../../fake-server/mutants.ts";
-import { ALL_VARIANTS, combinableVariants, selectBehavior, VARIANTS } from "../../fake-server/variants.ts";
+import { DEFAULT_BEHAVIOR, patchBehavior, patchedPaths } from "../../fake-server/behavior/behavior.ts";
+import { MUTANTS } from "../../fake-server/variants/mutants.ts";
+import { ALL_VARIANTS, combinableVariants, selectBehavior, VARIANTS } from "../../fake-server/variants/variants.ts";
 import { requirementById, SERVICE_REQUIREMENTS } from "../../requirements/catalog.ts";
 
 test("every mutant breaks one known service requirement, quotes the spec, and has a unique name", () => {

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { mutantByName } from "../../fake-server/mutants.ts";
+import { mutantByName } from "../../fake-server/variants/mutants.ts";
 import type { ConformanceReport, RequirementReport, RequirementStatus } from "../harness/report-types.ts";
 import { SERVICE_REQUIREMENTS } from "../../requirements/catalog.ts";
 import { coverageProblems, judgeRun, killMatrix, mustCoverageProblems, mutationScore, proofProblems } from "./judge.ts";

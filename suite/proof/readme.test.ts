@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
-import { MUTANTS } from "../../fake-server/mutants.ts";
-import { VARIANTS } from "../../fake-server/variants.ts";
+import { MUTANTS } from "../../fake-server/variants/mutants.ts";
+import { VARIANTS } from "../../fake-server/variants/variants.ts";
 
 const README = readFileSync(join(import.meta.dirname, "README.md"), "utf8");
 

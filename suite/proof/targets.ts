@@ -3,8 +3,8 @@
  * smoke profile), every conforming variant alone and all combinable ones together, and every
  * mutant. Each target is the embedded fake with different options.
  */
-import { MUTANTS, type Mutant } from "../../fake-server/mutants.ts";
-import { ALL_VARIANTS, VARIANTS } from "../../fake-server/variants.ts";
+import { MUTANTS, type Mutant } from "../../fake-server/variants/mutants.ts";
+import { ALL_VARIANTS, VARIANTS } from "../../fake-server/variants/variants.ts";
 
 export type ProofTarget =
   | { readonly kind: "plain"; readonly name: "plain"; readonly fakeOptions: Record<string, unknown> }

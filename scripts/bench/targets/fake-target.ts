@@ -4,7 +4,7 @@
  * `seedConversation` fills the store through the fake's internal API instead of HTTP.
  */
 
-import { DEFAULT_BEHAVIOR } from "../../../fake-server/behavior.ts";
+import { DEFAULT_BEHAVIOR } from "../../../fake-server/behavior/behavior.ts";
 import type { FakeServerOptions } from "../../../fake-server/options.ts";
 import { startFakeServer, type InspectableFakeServer } from "../../../fake-server/server.ts";
 import { serveCalls } from "../worker.ts";

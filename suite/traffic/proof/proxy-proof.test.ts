@@ -7,8 +7,8 @@
 import { expect, test } from "vitest";
 import { createAgentClient } from "../../../examples/well-behaved-client.ts";
 import { createCarelessClient } from "../../../examples/careless-client.ts";
-import { MUTANTS } from "../../../fake-server/mutants.ts";
-import { VARIANT_NAMES } from "../../../fake-server/variants.ts";
+import { MUTANTS } from "../../../fake-server/variants/mutants.ts";
+import { VARIANT_NAMES } from "../../../fake-server/variants/variants.ts";
 import { Redactor } from "../../harness/redact.ts";
 import { readHar, writeHar } from "../har.ts";
 import { createTrafficJudge } from "../judge.ts";

@@ -1,0 +1,23 @@
+import type { AppContext, FakeRequest } from "../context.ts";
+import { FAULT_HEADER, parseFaultHeader, type FaultPlan } from "./fault-plan.ts";
+import type { FaultTarget } from "./fault-rules.ts";
+
+/** The request's own X-Fake-Fault, parsed over `base`; undefined when it sent none. */
+export function headerFaults(ctx: AppContext, req: FakeRequest, base: FaultPlan): FaultPlan | undefined {
+  const header = req.headers[FAULT_HEADER];
+  return header === undefined ? undefined : parseFaultHeader(header, ctx.options.faults, base);
+}
+
+/**
+ * The faults of a request that sent no X-Fake-Fault: the oldest matching fault rule of its
+ * session (counted down, and named in the request log), else `--fault`, else `base`. Like
+ * the header's, their items replace those of `base` (the pacing of creates) one by one.
+ */
+export function ruleFaults(ctx: AppContext, req: FakeRequest, target: FaultTarget, base: FaultPlan): FaultPlan {
+  const rule = ctx.faultRules.planFor(target);
+  if (rule !== undefined) {
+    req.faultRule = rule.id;
+    return parseFaultHeader(rule.fault, true, base);
+  }
+  return ctx.options.fault === undefined ? base : parseFaultHeader(ctx.options.fault, true, base);
+}
