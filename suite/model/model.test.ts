@@ -18,7 +18,7 @@ class History {
 
   create(options: {
     endpoint?: Endpoint; who?: Who; key?: string | null; message: string; continues?: string;
-    answer?: CreateResult | { refused: number } | { unknown: true }; at?: { start: number; end: number }; payloadExtra?: string;
+    answer?: CreateResult | { refused: number } | { unknown: true }; at?: { start: number; end: number }; payloadExtra?: string; raw?: string;
   }): number {
     const index = this.ops.length + 1;
     const body = { message: options.message, ...(options.continues === undefined ? {} : { conversation_id: options.continues }), ...(options.payloadExtra === undefined ? {} : { metadata: { x: options.payloadExtra } }) };
@@ -28,7 +28,7 @@ class History {
     this.ops.push({
       kind: "create", index, ...this.#times(options.at), who: options.who ?? "primary", endpoint: options.endpoint ?? "plain",
       key: options.key === undefined ? `key-${index}` : options.key, message: options.message,
-      conversationId: options.continues ?? null, payload: canonicalJson(body), outcome,
+      conversationId: options.continues ?? null, payload: canonicalJson(body), ...(options.raw === undefined ? {} : { raw: options.raw }), outcome,
     });
     return index;
   }
@@ -274,5 +274,22 @@ describe("interaction bugs, each by its own requirement", () => {
     h.create({ message: "n1", answer: { conversationId: B, text: "x", citations: "[]" } });
     h.list(A, ["m1", "n1"]);
     expect(failuresOf(h)).toEqual(["LIST-7"]);
+  });
+
+  test("a replay written otherwise (key order, whitespace) refused as another payload fails IDEM-8, not IDEM-1", () => {
+    const h = new History();
+    h.create({ message: "m1", key: "k1", raw: '{"message":"m1"}' });
+    h.create({ message: "m1", key: "k1", raw: '{ "message": "m1" }', answer: { refused: 409 } });
+    expect(failuresOf(h)).toEqual(["IDEM-8"]);
+  });
+
+  test("a second delete answered other than 404 (or busy) fails DEL-1", () => {
+    for (const [status, failures] of [[404, []], [409, []], [400, ["DEL-1"]], [204, ["DEL-1"]]] as const) {
+      const h = new History();
+      h.create({ message: "m1" });
+      h.delete(A);
+      h.delete(A, { status });
+      expect({ status, failures: failuresOf(h) }).toEqual({ status, failures });
+    }
   });
 });

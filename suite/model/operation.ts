@@ -62,6 +62,8 @@ export interface CreateOp extends Timed {
   readonly conversationId: string | null;
   /** The body as canonical JSON: what "the same payload" compares. */
   readonly payload: string;
+  /** The body as sent, when its writing may differ from one request to the next (traffic); IDEM-8 compares it. */
+  readonly raw?: string;
   readonly outcome: Outcome<CreateResult>;
 }
 

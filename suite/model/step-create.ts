@@ -70,9 +70,11 @@ function stepReplay(world: World, op: CreateOp, record: KeyRecord, raced: boolea
   if (outcome.type === "refused") {
     // A loser of a race may be told the key is in use; after a delete the key may be gone with its conversation.
     if (raced || recorded === undefined || conversation === undefined || conversation.deletedBy !== undefined) return { worlds: [world] };
+    // The same payload written otherwise (key order, whitespace) taken for another one.
+    const rewritten = op.raw !== undefined && record.raw !== undefined && op.raw !== record.raw && (outcome.status === 409 || outcome.status === 422);
     return {
       violation: violation(
-        idempotencyRequirement(op, "answer"),
+        rewritten ? "IDEM-8" : idempotencyRequirement(op, "answer"),
         `#${op.index} replayed the key of #${record.op} (same payload, after it had finished) and was answered ${outcome.status}`,
         [record.op, op.index],
         `the earlier result: ${describeResult(recorded)}`,
@@ -136,7 +138,7 @@ function newConversation(op: CreateOp, id: string): ConversationState {
 
 function recordKey(world: World, op: CreateOp, result: CreateResult | undefined): World {
   if (op.key === null) return world;
-  const record = { op: op.index, who: op.who, key: op.key, endpoint: op.endpoint, payload: op.payload, result, at: op.start, end: op.end };
+  const record = { op: op.index, who: op.who, key: op.key, endpoint: op.endpoint, payload: op.payload, raw: op.raw, result, at: op.start, end: op.end };
   const shared = keyId(op.who, op.key);
   // Under the key alone only the first endpoint's record stands: the other endpoint's is its own.
   const own = withKey(world, keyId(op.who, op.key, op.endpoint), record);

@@ -55,6 +55,8 @@ export interface KeyRecord {
   readonly key: string;
   readonly endpoint: Endpoint;
   readonly payload: string;
+  /** The body as sent, when known: a replay written otherwise is still a replay (IDEM-8). */
+  readonly raw: string | undefined;
   readonly at: number;
   readonly end: number;
   /** What the first request with this key gave back; undefined while that is unknown. */
