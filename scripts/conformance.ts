@@ -11,8 +11,8 @@
  */
 
 import { resolve } from "node:path";
-import { FAKE_IDENTITIES, parseConfig, reportDirOf, usage } from "../suite/harness/config.ts";
-import { displayUrl, Redactor } from "../suite/harness/redact.ts";
+import { FAKE_IDENTITIES, parseConfig, reportDirOf, usage } from "../suite/runner/config.ts";
+import { displayUrl, Redactor } from "../suite/http/redact.ts";
 import { errorReport, writeErrorReports } from "../suite/runner/error-report.ts";
 import { runConformance } from "../suite/runner/run.ts";
 

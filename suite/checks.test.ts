@@ -8,13 +8,13 @@ import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, test, vi } from "vitest";
-import { DEFAULTS } from "./harness/config.ts";
-import type { CheckOptions } from "./harness/types.ts";
+import { DEFAULTS } from "./runner/config.ts";
+import type { CheckOptions } from "./checks/runtime/types.ts";
 import { REQUIREMENTS, SERVICE_REQUIREMENTS } from "../requirements/catalog.ts";
 
 // Loading the check files registers their checks; here `check` only records what is registered.
 const registered = vi.hoisted(() => [] as { ids: readonly string[]; name: string; options: CheckOptions }[]);
-vi.mock("./harness/check.ts", () => ({
+vi.mock("./checks/runtime/check.ts", () => ({
   check: (ids: readonly string[], name: string, options: CheckOptions) => {
     registered.push({ ids, name, options });
   },
@@ -65,7 +65,7 @@ function readAllChecks() {
 describe("the extractor reads check calls", () => {
   test("IDs and names come out of literal calls, and dynamic calls are flagged", () => {
     const source = [
-      'import { check } from "../harness/check.ts";',
+      'import { check } from "./runtime/check.ts";',
       'check(["AUTH-1", "AUTH-2"], "first", { creates: 1 }, async () => {});',
       "check(\n  ['LIST-5'],\n  'second',\n  { creates: 0 },\n  async () => {},\n);",
       "const ids = ['X'];",

@@ -15,7 +15,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createFakeServer } from "../../fake-server/index.ts";
-import type { ConformanceReport } from "../../suite/harness/report-types.ts";
+import type { ConformanceReport } from "../../suite/report/report-types.ts";
 import { criticalPath, type Span } from "./critical-path.ts";
 import { atMost, type Section } from "./figures.ts";
 import type { BenchSettings } from "./settings.ts";

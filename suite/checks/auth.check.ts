@@ -6,9 +6,10 @@
  * AUTH-2 2.
  */
 import { SpecMessagePage } from "../../schemas/index.ts";
-import { check } from "../harness/check.ts";
-import { expect2xx, expectJson, expectNon2xx, expectSame, expectStatus, expectThat } from "../harness/expect.ts";
-import type { HttpResult, Identity, RequestOptions, StreamResult, Target } from "../harness/types.ts";
+import { check } from "./runtime/check.ts";
+import { expect2xx, expectJson, expectNon2xx, expectSame, expectStatus, expectThat } from "../judgements/expect.ts";
+import type { HttpResult, Identity, RequestOptions, StreamResult } from "../http/types.ts";
+import type { Target } from "./runtime/types.ts";
 import { totalOf, trackIfCreated } from "./support/conversations.ts";
 import { refusalTarget } from "./support/fixtures.ts";
 import { afterQuietWindow } from "./support/settled.ts";

@@ -7,11 +7,12 @@
  */
 import { randomUUID } from "node:crypto";
 import { CONVERSATION_NOT_FOUND } from "../../schemas/index.ts";
-import { check } from "../harness/check.ts";
-import { expect2xx, expect4xx, expectErrorCode, expectStatus, expectThat, is2xx, is4xx } from "../harness/expect.ts";
-import { settle, type Settled } from "../harness/settling.ts";
-import { sharedFixture } from "../harness/shared-fixture.ts";
-import type { HttpResult, Target } from "../harness/types.ts";
+import { check } from "./runtime/check.ts";
+import { expect2xx, expect4xx, expectErrorCode, expectStatus, expectThat, is2xx, is4xx } from "../judgements/expect.ts";
+import { settle, type Settled } from "./runtime/settling.ts";
+import { sharedFixture } from "./runtime/shared-fixture.ts";
+import type { HttpResult } from "../http/types.ts";
+import type { Target } from "./runtime/types.ts";
 import { startConversation, trackIfCreated } from "./support/conversations.ts";
 import { afterQuietWindow, listingGrownPast } from "./support/settled.ts";
 

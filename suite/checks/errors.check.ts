@@ -7,9 +7,9 @@
  * delete, listing and scope checks); here any code in an accepted shape passes.
  */
 import { randomUUID } from "node:crypto";
-import { check } from "../harness/check.ts";
-import { expectNon2xx, expectSomeErrorCode } from "../harness/expect.ts";
-import type { HttpResult } from "../harness/types.ts";
+import { check } from "./runtime/check.ts";
+import { expectNon2xx, expectSomeErrorCode } from "../judgements/expect.ts";
+import type { HttpResult } from "../http/types.ts";
 import { acceptExchange, trackIfCreated } from "./support/conversations.ts";
 
 check(

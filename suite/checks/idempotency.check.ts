@@ -17,9 +17,9 @@
  */
 import fc from "fast-check";
 import { SpecResponseResult, type SpecCompletedResponse } from "../../schemas/index.ts";
-import { mutate, payloadMutation, payloadParts, requestBody } from "../harness/arbitraries.ts";
-import { check } from "../harness/check.ts";
-import { HarnessError } from "../harness/errors.ts";
+import { mutate, payloadMutation, payloadParts, requestBody } from "./support/arbitraries.ts";
+import { check } from "./runtime/check.ts";
+import { HarnessError } from "../http/errors.ts";
 import {
   expect2xx,
   expectJson,
@@ -30,14 +30,17 @@ import {
   expectValidationRefusal,
   is2xx,
   type Evidence,
-} from "../harness/expect.ts";
-import type { HttpResult, StreamResult, Target } from "../harness/types.ts";
-import { acceptExchange, sameId, totalOf, trackIfCreated } from "./support/conversations.ts";
+} from "../judgements/expect.ts";
+import type { HttpResult, StreamResult } from "../http/types.ts";
+import type { Target } from "./runtime/types.ts";
+import { acceptExchange, totalOf, trackIfCreated } from "./support/conversations.ts";
+import { sameId } from "../judgements/answers.ts";
 import { longConversation, refusalTarget, smallConversation, type RecordedExchange } from "./support/fixtures.ts";
 import { afterQuietWindow, listingGrownPast } from "./support/settled.ts";
 import { checkProperty } from "./support/property.ts";
 import { skipCheck } from "./support/skip.ts";
-import { completedOf, openStream, trackStream } from "./support/streams.ts";
+import { completedOf } from "../judgements/streams.ts";
+import { openStream, trackStream } from "./support/streams.ts";
 
 const BURST = 4;
 const PROPERTY_RUNS = 2;

@@ -7,14 +7,14 @@
  * other scopes' attempts cost nothing. `--only interactions --seed S --path P` runs exactly the
  * sequence a counterexample names.
  */
-import { checkScopes } from "../harness/check-scope.ts";
-import { check } from "../harness/check.ts";
-import { workerState } from "../harness/context.ts";
-import { fail } from "../harness/expect.ts";
-import { INTERACTIONS_FAMILY } from "../harness/selection.ts";
-import { sharedFixture } from "../harness/shared-fixture.ts";
+import { checkScopes } from "./runtime/check-scope.ts";
+import { check } from "./runtime/check.ts";
+import { workerState } from "./runtime/context.ts";
+import { fail } from "../judgements/expect.ts";
+import { INTERACTIONS_FAMILY } from "./runtime/selection.ts";
+import { sharedFixture } from "./runtime/shared-fixture.ts";
 import { skipCheck } from "./support/skip.ts";
-import type { Target } from "../harness/types.ts";
+import type { Target } from "./runtime/types.ts";
 import { CREATES_PER_SEQUENCE, LANES } from "../interactions/commands.ts";
 import { renderCounterexample } from "../interactions/counterexample.ts";
 import { runInteractionProperty, type PropertyOutcome } from "../interactions/property.ts";

@@ -10,8 +10,8 @@
  * later), so that a small --max-creates skips these rather than the cheap ones.
  */
 import { SpecMessagePage } from "../../schemas/index.ts";
-import { check } from "../harness/check.ts";
-import { expect4xx, expectJson, expectSame, expectThat, is2xx } from "../harness/expect.ts";
+import { check } from "./runtime/check.ts";
+import { expect4xx, expectJson, expectSame, expectThat, is2xx } from "../judgements/expect.ts";
 import { listPage } from "./support/conversations.ts";
 import { longConversation, smallConversation } from "./support/fixtures.ts";
 import { MAX_PAGE_SIZE, expectConsistentPage, expectListedAtOnce, expectOwnMessagesOnly } from "./support/listing.ts";

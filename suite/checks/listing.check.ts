@@ -13,11 +13,12 @@
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { CONVERSATION_NOT_FOUND, SpecMessageItem, SpecMessagePage } from "../../schemas/index.ts";
-import { asValidInteger, pageParam, pageSizeParam, type QueryValue } from "../harness/arbitraries.ts";
-import { check } from "../harness/check.ts";
+import { asValidInteger, pageParam, pageSizeParam, type QueryValue } from "./support/arbitraries.ts";
+import { check } from "./runtime/check.ts";
 import { judgeListingAnswer } from "../judgements/answers.ts";
-import { HarnessError } from "../harness/errors.ts";
-import type { HttpResult, Target } from "../harness/types.ts";
+import { HarnessError } from "../http/errors.ts";
+import type { HttpResult } from "../http/types.ts";
+import type { Target } from "./runtime/types.ts";
 import {
   expect2xx,
   expect4xx,
@@ -29,7 +30,7 @@ import {
   expectThat,
   expectValidationRefusal,
   is2xx,
-} from "../harness/expect.ts";
+} from "../judgements/expect.ts";
 import { listPage } from "./support/conversations.ts";
 import { refusalTarget, smallConversation } from "./support/fixtures.ts";
 import { MAX_PAGE_SIZE, expectConsistentPage, expectListedAtOnce, expectOwnMessagesOnly } from "./support/listing.ts";

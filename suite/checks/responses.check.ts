@@ -14,10 +14,10 @@
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { CONVERSATION_NOT_FOUND, SpecResponseResult } from "../../schemas/index.ts";
-import { payloadParts, requestBody, type PayloadParts } from "../harness/arbitraries.ts";
-import { check } from "../harness/check.ts";
+import { payloadParts, requestBody, type PayloadParts } from "./support/arbitraries.ts";
+import { check } from "./runtime/check.ts";
 import { judgeCreateAnswer } from "../judgements/answers.ts";
-import { HarnessError } from "../harness/errors.ts";
+import { HarnessError } from "../http/errors.ts";
 import {
   expect2xx,
   expect4xx,
@@ -28,9 +28,11 @@ import {
   expectStatus,
   expectThat,
   expectValidationRefusal,
-} from "../harness/expect.ts";
-import type { HttpResult, Target } from "../harness/types.ts";
-import { acceptExchange, sameId, totalOf, trackIfCreated } from "./support/conversations.ts";
+} from "../judgements/expect.ts";
+import type { HttpResult } from "../http/types.ts";
+import type { Target } from "./runtime/types.ts";
+import { acceptExchange, totalOf, trackIfCreated } from "./support/conversations.ts";
+import { sameId } from "../judgements/answers.ts";
 import {
   longConversation,
   refusalTarget,

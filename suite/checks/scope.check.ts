@@ -8,10 +8,12 @@
  * another scope, so isolation broken only across channels is caught while agents look intact.
  */
 import { CONVERSATION_NOT_FOUND } from "../../schemas/index.ts";
-import { check } from "../harness/check.ts";
-import { expectErrorCode, expectNon2xx, expectSame, expectStatus, expectThat } from "../harness/expect.ts";
-import type { HttpResult, Identity, Target } from "../harness/types.ts";
-import { listPage, sameId, totalOf, trackIfCreated } from "./support/conversations.ts";
+import { check } from "./runtime/check.ts";
+import { expectErrorCode, expectNon2xx, expectSame, expectStatus, expectThat } from "../judgements/expect.ts";
+import type { HttpResult, Identity } from "../http/types.ts";
+import type { Target } from "./runtime/types.ts";
+import { listPage, totalOf, trackIfCreated } from "./support/conversations.ts";
+import { sameId } from "../judgements/answers.ts";
 import { refusalTarget } from "./support/fixtures.ts";
 import { afterQuietWindow } from "./support/settled.ts";
 

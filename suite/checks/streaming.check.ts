@@ -13,22 +13,16 @@
  * A stream that timed out before its terminal event leaves a check inconclusive, not failed.
  */
 import { EVENT } from "../../schemas/index.ts";
-import { check } from "../harness/check.ts";
-import { HarnessError } from "../harness/errors.ts";
-import { BUFFERING_PROXY_HINT } from "../harness/stream-reader.ts";
-import { expectEventStream, expectStreamOk, expectThat } from "../harness/expect.ts";
-import type { StreamResult, Target } from "../harness/types.ts";
-import { sameId } from "./support/conversations.ts";
+import { check } from "./runtime/check.ts";
+import { HarnessError } from "../http/errors.ts";
+import { BUFFERING_PROXY_HINT } from "../http/stream-reader.ts";
+import { expectEventStream, expectStreamOk, expectThat } from "../judgements/expect.ts";
+import type { StreamResult } from "../http/types.ts";
+import type { Target } from "./runtime/types.ts";
+import { sameId } from "../judgements/answers.ts";
 import { longConversation, smallConversation, type RecordedConversation, type RecordedExchange } from "./support/fixtures.ts";
-import {
-  completedOf,
-  cutShort,
-  eventNames,
-  inconclusiveIfCutShort,
-  observedStreams,
-  openStream,
-  trackStream,
-} from "./support/streams.ts";
+import { completedOf, eventNames } from "../judgements/streams.ts";
+import { cutShort, inconclusiveIfCutShort, observedStreams, openStream, trackStream } from "./support/streams.ts";
 import { skipCheck } from "./support/skip.ts";
 import {
   judgeCompletedPayload,

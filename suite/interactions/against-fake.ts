@@ -4,7 +4,7 @@
  * interactions` run.
  */
 import { createFakeServer } from "../../fake-server/index.ts";
-import { FAKE_IDENTITIES } from "../harness/config.ts";
+import { FAKE_IDENTITIES } from "../runner/config.ts";
 import { runInteractionProperty, type PropertyOutcome } from "./property.ts";
 import { standaloneTarget } from "./standalone.ts";
 

@@ -5,7 +5,7 @@
  * show twice, and the original history stands as the evidence either way.
  */
 import { isWho, overlaps, type CreateOp, type Op } from "../model/operation.ts";
-import type { Counterexample } from "../harness/report-types.ts";
+import type { Counterexample } from "../report/report-types.ts";
 import type { Violation } from "../model/violation.ts";
 import { sendCalls, type Call } from "./execute.ts";
 import { Session, type Entry, type InteractionTarget } from "./session.ts";

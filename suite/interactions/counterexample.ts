@@ -7,10 +7,10 @@
  */
 import { overlaps } from "../model/operation.ts";
 import type { Violation } from "../model/violation.ts";
-import type { Counterexample, CounterexampleOperation } from "../harness/report-types.ts";
+import type { Counterexample, CounterexampleOperation } from "../report/report-types.ts";
 import type { Entry } from "./session.ts";
 
-export type { Counterexample, CounterexampleOperation } from "../harness/report-types.ts";
+export type { Counterexample, CounterexampleOperation } from "../report/report-types.ts";
 
 /** Short names for the long ids: C1, C2 for conversations, K1 for keys, m1 for messages. */
 class Aliases {

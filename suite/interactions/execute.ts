@@ -8,8 +8,8 @@
  * --settle-ms has passed (a write-behind service is not failed for its lag).
  */
 import { EVENT } from "../../schemas/index.ts";
-import { sleep } from "../harness/retry.ts";
-import type { HttpResult, Identity, StreamResult, Transcript } from "../harness/types.ts";
+import { sleep } from "../http/retry.ts";
+import type { HttpResult, Identity, StreamResult, Transcript } from "../http/types.ts";
 import { canonicalJson, type CreateOp, type DeleteOp, type Endpoint, type ListOp, type Who } from "../model/operation.ts";
 import { describeQuery } from "../model/page.ts";
 import type { Violation } from "../model/violation.ts";

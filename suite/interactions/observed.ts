@@ -5,10 +5,10 @@
  * a timeout) becomes an unknown outcome, never a verdict.
  */
 import { errorCode, SpecCompletedEvent, SpecMessagePage, SpecResponseResult, EVENT } from "../../schemas/index.ts";
-import { ExpectationError } from "../harness/expect.ts";
-import { HarnessError, InconclusiveError } from "../harness/errors.ts";
-import type { HttpResult, StreamResult } from "../harness/types.ts";
-import { cutShort } from "../harness/expect.ts";
+import { ExpectationError } from "../judgements/expect.ts";
+import { HarnessError, InconclusiveError } from "../http/errors.ts";
+import type { HttpResult, StreamResult } from "../http/types.ts";
+import { cutShort } from "../judgements/expect.ts";
 import {
   judgeCompletedPayload,
   judgeDeltaPayloads,

@@ -2,7 +2,7 @@
  * One sequence of the property as it runs: the conversations of its two slots, the keys it
  * used, the history of operations it observed and the model's judgement of them so far.
  */
-import type { Identity, ServiceClient, Transcript } from "../harness/types.ts";
+import type { Identity, ServiceClient, Transcript } from "../http/types.ts";
 import { flush, initialState, observe, type ModelState } from "../model/model.ts";
 import type { Endpoint, Op, Who } from "../model/operation.ts";
 import type { Violation } from "../model/violation.ts";

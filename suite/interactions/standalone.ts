@@ -4,10 +4,10 @@
  * the fake, its variants and its mutants.
  */
 import { randomUUID } from "node:crypto";
-import { Semaphore } from "../harness/budget.ts";
-import { createClient, createPool } from "../harness/client.ts";
-import { Redactor } from "../harness/redact.ts";
-import type { Identity } from "../harness/types.ts";
+import { Semaphore } from "../http/concurrency.ts";
+import { createClient, createPool } from "../http/client.ts";
+import { Redactor } from "../http/redact.ts";
+import type { Identity } from "../http/types.ts";
 import { LANES } from "./commands.ts";
 import type { InteractionTarget } from "./session.ts";
 

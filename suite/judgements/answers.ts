@@ -3,9 +3,12 @@
  * judge alike).
  */
 import { SpecMessagePage, SpecResponseResult } from "../../schemas/index.ts";
-import { expect2xx, expectJson, expectSame, expectThat } from "../harness/expect.ts";
-import type { HttpResult } from "../harness/types.ts";
-import { sameId } from "../checks/support/conversations.ts";
+import { expect2xx, expectJson, expectSame, expectThat } from "./expect.ts";
+import type { HttpResult } from "../http/types.ts";
+
+
+/** UUIDs may come back in either case; compare them case-insensitively. */
+export const sameId = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 /** RESP-1: a create answers 2xx JSON {conversation_id: UUID, response, citations}. */
 export function judgeCreateAnswer(http: HttpResult, context: string): SpecResponseResult {

@@ -3,12 +3,44 @@
  * streams they made, the traffic judge on every stream it observed. Each throws the
  * ExpectationError of its requirement.
  */
-import { EVENT, SpecDeltaEvent, SpecErrorEvent } from "../../schemas/index.ts";
-import { expectEventStream, expectNon2xx, expectPlainHttpAnswer, expectSame, expectShape, expectStreamOk, expectThat, fail } from "../harness/expect.ts";
-import type { StreamResult } from "../harness/types.ts";
-import { completedOf, deltaTexts, eventNames } from "../checks/support/streams.ts";
+import { EVENT, SpecCompletedEvent, SpecDeltaEvent, SpecErrorEvent, Uuid, type SpecCompletedResponse } from "../../schemas/index.ts";
+import { expectEventStream, expectNon2xx, expectPlainHttpAnswer, expectSame, expectShape, expectStreamOk, expectThat, fail } from "./expect.ts";
+import type { StreamResult } from "../http/types.ts";
+
 
 const TERMINAL = new Set<string>([EVENT.completed, EVENT.error]);
+
+/** The event names in arrival order; an event without an `event:` line shows as "(no event line)". */
+export function eventNames(result: StreamResult): string[] {
+  return result.events.map((e) => e.event ?? "(no event line)");
+}
+
+/** The `delta` strings of the delta events, in order (events whose payload is not a delta are skipped). */
+export function deltaTexts(result: StreamResult): string[] {
+  return result.events
+    .filter((e) => e.event === EVENT.delta)
+    .map((e) => (e.json as { delta?: unknown } | undefined)?.delta)
+    .filter((d): d is string => typeof d === "string");
+}
+
+/** The payload of the (first) response.completed event, validated with the spec schema. */
+export function completedOf(result: StreamResult, context: string): SpecCompletedResponse {
+  const completed = result.events.find((e) => e.event === EVENT.completed);
+  if (completed === undefined) {
+    fail(`${context}: expected a ${EVENT.completed} event, got events [${eventNames(result).join(", ")}]`, result);
+  }
+  return expectShape(SpecCompletedEvent, completed.json, `${context}: the ${EVENT.completed} payload`, result).response;
+}
+
+/** The conversation a stream belongs to, from its completed event, or from its created event if that names one. */
+export function streamConversationId(result: StreamResult): string | undefined {
+  for (const event of result.events) {
+    const json = event.json as { conversation_id?: unknown; response?: { conversation_id?: unknown } } | undefined;
+    const candidate = event.event === EVENT.completed ? json?.response?.conversation_id : json?.conversation_id;
+    if (Uuid.safeParse(candidate).success) return candidate as string;
+  }
+  return undefined;
+}
 
 /** SSE-1: 2xx, declared as text/event-stream. */
 export function judgeEventStreamAnswer(s: StreamResult, context: string): void {

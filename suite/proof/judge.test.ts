@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
 import { mutantByName } from "../../fake-server/variants/mutants.ts";
-import type { ConformanceReport, RequirementReport, RequirementStatus } from "../harness/report-types.ts";
+import type { ConformanceReport, RequirementReport, RequirementStatus } from "../report/report-types.ts";
 import { SERVICE_REQUIREMENTS } from "../../requirements/catalog.ts";
 import { coverageProblems, judgeRun, killMatrix, mustCoverageProblems, mutationScore, proofProblems } from "./judge.ts";
 import type { TargetRun } from "./run-targets.ts";

@@ -6,7 +6,7 @@
  * Each problem is one sentence naming the offender.
  */
 import { SERVICE_REQUIREMENTS, requirementById, type Level } from "../../requirements/catalog.ts";
-import type { ConformanceReport, RequirementReport } from "../harness/report-types.ts";
+import type { ConformanceReport, RequirementReport } from "../report/report-types.ts";
 import type { TargetRun } from "./run-targets.ts";
 import { labelOf } from "./targets.ts";
 

@@ -7,9 +7,9 @@
 import { fork, type ChildProcess } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import type { ConformanceReport } from "../harness/report-types.ts";
+import type { ConformanceReport } from "../report/report-types.ts";
 import { LaneResult, type LaneJob } from "./lane-protocol.ts";
-import { INTERACTIONS_FAMILY } from "../harness/selection.ts";
+import { INTERACTIONS_FAMILY } from "../checks/runtime/selection.ts";
 import { labelOf, type ProofTarget } from "./targets.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");

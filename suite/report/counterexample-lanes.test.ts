@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import type { Counterexample } from "../harness/report-types.ts";
+import type { Counterexample } from "./report-types.ts";
 import { renderCounterexample } from "./counterexample-lanes.ts";
 
 const counterexample: Counterexample = {

@@ -3,7 +3,7 @@
  * bar from when it was sent to when its answer ended, so an overlap shows at a glance; below,
  * the numbered transcript with the model's expectation and the command that replays it.
  */
-import type { Counterexample } from "../harness/report-types.ts";
+import type { Counterexample } from "./report-types.ts";
 import { html, type SafeHtml } from "./safe-html.ts";
 
 /** Bars narrower than this (per cent of the width) are widened to stay visible. */

@@ -1,5 +1,5 @@
-import type { TimelineEvent } from "../harness/report-types.ts";
-import type { Transcript } from "../harness/types.ts";
+import type { TimelineEvent } from "./report-types.ts";
+import type { Transcript } from "../http/types.ts";
 import { count } from "./format.ts";
 import { html, type SafeHtml } from "./safe-html.ts";
 

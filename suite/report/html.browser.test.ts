@@ -6,7 +6,7 @@ import type { Page } from "playwright-core";
 import { afterAll, expect, test } from "vitest";
 import { launchHeadlessChromium, type HeadlessChromium } from "../../test-support/headless-chromium.ts";
 import { writeHtmlReport } from "./html.ts";
-import { HOSTILE_MESSAGE, REQUEST_URL, sampleReport } from "./sample-report.ts";
+import { HOSTILE_MESSAGE, REQUEST_URL, sampleReport } from "../test-support/sample-report.ts";
 
 // One browser and one page for the file: what a person sees when they open report.html.
 // Opened by the first test that needs it, so a browser that cannot start fails every test (never skips one).

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import { renderHtmlReport, writeHtmlReport } from "./html.ts";
 import { groupByFamily } from "./requirement-rows.ts";
 import { SafeHtml, escapeHtml, html, withInlineCode } from "./safe-html.ts";
-import { HOSTILE_BODY, HOSTILE_MESSAGE, INCONCLUSIVE_MESSAGE, incompleteSampleReport, REQUEST_URL, sampleReport } from "./sample-report.ts";
+import { HOSTILE_BODY, HOSTILE_MESSAGE, INCONCLUSIVE_MESSAGE, incompleteSampleReport, REQUEST_URL, sampleReport } from "../test-support/sample-report.ts";
 import { count, formatDuration } from "./format.ts";
 import { errorReport } from "../runner/error-report.ts";
 

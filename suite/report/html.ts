@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { ConformanceReport } from "../harness/report-types.ts";
+import type { ConformanceReport } from "./report-types.ts";
 import { renderFamilies } from "./requirement-rows.ts";
 import { SafeHtml, html } from "./safe-html.ts";
 import { REPORT_CSS } from "./styles.ts";

@@ -1,4 +1,4 @@
-import type { CheckWaiting, RequirementReport, RequirementStatus, TestReport } from "../harness/report-types.ts";
+import type { CheckWaiting, RequirementReport, RequirementStatus, TestReport } from "./report-types.ts";
 import type { Family } from "../../requirements/catalog.ts";
 import { renderCounterexample } from "./counterexample-lanes.ts";
 import { renderTimeline, renderTranscript } from "./evidence.ts";

@@ -1,4 +1,4 @@
-import type { ConformanceReport } from "../harness/report-types.ts";
+import type { ConformanceReport } from "./report-types.ts";
 import { count, formatDuration } from "./format.ts";
 import { html, type SafeHtml } from "./safe-html.ts";
 

@@ -9,7 +9,7 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import type { ConformanceReport } from "../harness/report-types.ts";
+import type { ConformanceReport } from "../report/report-types.ts";
 import { HOSTILE_TARGETS } from "./hostile-targets.ts";
 import { runConformanceCli } from "./run-cli.ts";
 

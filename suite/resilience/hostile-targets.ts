@@ -9,7 +9,7 @@
 
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { serveHttp, writeFlood, writeParts, type Register } from "../harness/local-servers.ts";
+import { serveHttp, writeFlood, writeParts, type Register } from "../test-support/local-servers.ts";
 
 export type Endpoint = "create" | "stream" | "list" | "delete" | "other";
 

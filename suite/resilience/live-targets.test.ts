@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { createFakeServer } from "../../fake-server/index.ts";
-import type { ConformanceReport } from "../harness/report-types.ts";
+import type { ConformanceReport } from "../report/report-types.ts";
 import { runConformanceCli } from "./run-cli.ts";
 
 const KEY = "sk-fake-a";

@@ -6,9 +6,9 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { parseConfig, type ConformanceInput } from "../harness/config.ts";
+import { parseConfig, type ConformanceInput } from "./config.ts";
 import { runConformance, type RunOutcome } from "./run.ts";
-import { checksDir, FAILING_MUST, readReport, tempDir } from "./test-fixtures.ts";
+import { checksDir, FAILING_MUST, readReport, tempDir } from "../test-support/runner-fixtures.ts";
 
 interface Captured extends RunOutcome {
   output: string;

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { applyBaseline, loadBaseline, parseBaseline, type Baseline, type BaselineEntry } from "./baseline.ts";
 import { buildReport, exitCodeOf, type BuiltReport, type ReportContext, type TestOutcome } from "./build-report.ts";
-import { reportContext } from "./test-fixtures.ts";
+import { reportContext } from "../test-support/runner-fixtures.ts";
 
 const TODAY = "2026-03-10";
 

@@ -15,7 +15,7 @@
 import { readJsonFile } from "./read-json-file.ts";
 import { z } from "zod";
 import { requirementById } from "../../requirements/catalog.ts";
-import type { RequirementReport } from "../harness/report-types.ts";
+import type { RequirementReport } from "../report/report-types.ts";
 import { incompleteMusts, runResult, type BuiltReport } from "./build-report.ts";
 
 export const BaselineEntrySchema = z.strictObject({

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { REQUIREMENTS } from "../../requirements/catalog.ts";
 import { buildReport, exitCodeOf, type TestOutcome } from "./build-report.ts";
-import { KEY, reportContext as context } from "./test-fixtures.ts";
+import { KEY, reportContext as context } from "../test-support/runner-fixtures.ts";
 
 function outcome(name: string, state: TestOutcome["state"], extra: Partial<TestOutcome> = {}): TestOutcome {
   return { name, file: "family", state, errors: state === "failed" ? [{ name: "AssertionError", message: "expected 409, got 422" }] : [], durationMs: 1, ...extra };

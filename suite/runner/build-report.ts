@@ -14,10 +14,10 @@
  */
 
 import { REQUIREMENTS, requirementById, type Requirement } from "../../requirements/catalog.ts";
-import type { CheckEvidence, CheckMeta } from "../harness/check-scope.ts";
-import type { Redactor } from "../harness/redact.ts";
-import type { ConformanceReport, RequirementReport, RequirementStatus, TestReport } from "../harness/report-types.ts";
-import { idsOfTitle, isSelected } from "../harness/selection.ts";
+import type { CheckEvidence, CheckMeta } from "../checks/runtime/check-scope.ts";
+import type { Redactor } from "../http/redact.ts";
+import type { ConformanceReport, RequirementReport, RequirementStatus, TestReport } from "../report/report-types.ts";
+import { idsOfTitle, isSelected } from "../checks/runtime/selection.ts";
 
 export interface TestError {
   name?: string | undefined;

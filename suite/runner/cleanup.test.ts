@@ -4,8 +4,8 @@
  */
 
 import { expect, test } from "vitest";
-import type { JournalEntry } from "../harness/journal.ts";
-import type { HttpResult, RequestOptions, ServiceClient } from "../harness/types.ts";
+import type { JournalEntry } from "../checks/runtime/journal.ts";
+import type { HttpResult, RequestOptions, ServiceClient } from "../http/types.ts";
 import { cleanupConversations, journalTotals } from "./cleanup.ts";
 
 const A = "0190a000-0000-7000-8000-00000000000a";

@@ -4,9 +4,9 @@
  * from the conformance verdicts.
  */
 
-import type { JournalEntry, KeyRole } from "../harness/journal.ts";
-import type { ConformanceReport } from "../harness/report-types.ts";
-import type { Identity, ServiceClient } from "../harness/types.ts";
+import type { JournalEntry, KeyRole } from "../checks/runtime/journal.ts";
+import type { ConformanceReport } from "../report/report-types.ts";
+import type { Identity, ServiceClient } from "../http/types.ts";
 
 export interface TrackedConversation {
   conversationId: string;

@@ -6,9 +6,9 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { closedPortUrl } from "../harness/local-servers.ts";
+import { closedPortUrl } from "../test-support/local-servers.ts";
 import { readFile } from "node:fs/promises";
-import { checksDir, FAILING_MUST, KEY, PASSING_DELETE, QUOTING_ECHO, ROOT, tempDir, tinyTarget } from "./test-fixtures.ts";
+import { checksDir, FAILING_MUST, KEY, PASSING_DELETE, QUOTING_ECHO, ROOT, tempDir, tinyTarget } from "../test-support/runner-fixtures.ts";
 
 const TSX = join(ROOT, "node_modules/tsx/dist/cli.mjs");
 const CLI = join(ROOT, "scripts/conformance.ts");

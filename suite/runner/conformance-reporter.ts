@@ -7,7 +7,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import type { Reporter, SerializedError, TestModule, TestRunEndReason } from "vitest/node";
-import type { ConformanceReport } from "../harness/report-types.ts";
+import type { ConformanceReport } from "../report/report-types.ts";
 import { applyBaseline, type Baseline } from "./baseline.ts";
 import { buildReport, type BuiltReport, type ReportContext, type TestOutcome } from "./build-report.ts";
 

@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
-import { formatTranscript } from "../harness/transcript.ts";
-import { INCONCLUSIVE_MESSAGE, incompleteSampleReport, REUSED_KEY_TRANSCRIPT, sampleReport } from "../report/sample-report.ts";
+import { formatTranscript } from "../http/transcript.ts";
+import { INCONCLUSIVE_MESSAGE, incompleteSampleReport, REUSED_KEY_TRANSCRIPT, sampleReport } from "../test-support/sample-report.ts";
 import { familyLines, problemLines, summaryLines } from "./console-summary.ts";
 
 test("one line per family counts its requirements by status", () => {

@@ -3,9 +3,9 @@
  * requirement with its spec sentence, the failure and the exchange that showed it.
  */
 
-import type { ConformanceReport, RequirementStatus } from "../harness/report-types.ts";
-import type { Transcript } from "../harness/types.ts";
-import { formatTranscript } from "../harness/transcript.ts";
+import type { ConformanceReport, RequirementStatus } from "../report/report-types.ts";
+import type { Transcript } from "../http/types.ts";
+import { formatTranscript } from "../http/transcript.ts";
 
 const STATUSES: RequirementStatus[] = ["pass", "fail", "warn", "skip", "inconclusive"];
 /** Console evidence stays short; conformance.json and report.html hold the rest. */

@@ -6,7 +6,7 @@
  */
 
 import { join } from "node:path";
-import type { ConformanceReport } from "../harness/report-types.ts";
+import type { ConformanceReport } from "../report/report-types.ts";
 import { writeReport } from "./conformance-reporter.ts";
 import { writeErrorJunit } from "./junit-verdicts.ts";
 

@@ -4,7 +4,7 @@
  */
 
 import { describe, expect, test } from "vitest";
-import { incompleteSampleReport, INCONCLUSIVE_MESSAGE } from "../report/sample-report.ts";
+import { incompleteSampleReport, INCONCLUSIVE_MESSAGE } from "../test-support/sample-report.ts";
 import { errorJunit, withVerdicts, xmlText } from "./junit-verdicts.ts";
 
 /** vitest's JUnit output for the sample's two unjudged tests: bare <skipped/>. */

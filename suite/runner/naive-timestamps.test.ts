@@ -6,7 +6,7 @@
 import { expect, test } from "vitest";
 import { createFakeServer } from "../../fake-server/index.ts";
 import { runConformance } from "./run.ts";
-import { rewritingProxy, tempDir } from "./test-fixtures.ts";
+import { rewritingProxy, tempDir } from "../test-support/runner-fixtures.ts";
 
 const KEY = "sk-naive-0123456789";
 

@@ -10,10 +10,10 @@ import type { ServerResponse } from "node:http";
 import { join } from "node:path";
 import { expect, onTestFinished, test } from "vitest";
 import { createFakeServer } from "../../fake-server/index.ts";
-import type { ConformanceInput } from "../harness/config.ts";
-import { serveHttp } from "../harness/local-servers.ts";
+import type { ConformanceInput } from "./config.ts";
+import { serveHttp } from "../test-support/local-servers.ts";
 import { runConformance } from "./run.ts";
-import { tempDir } from "./test-fixtures.ts";
+import { tempDir } from "../test-support/runner-fixtures.ts";
 
 const KEY = "sk-e2e-primary-0123456789";
 const OTHER_KEY = "sk-e2e-other-0123456789";

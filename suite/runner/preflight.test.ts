@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import { afterEach, describe, expect, test } from "vitest";
-import { Semaphore } from "../harness/budget.ts";
-import { createClient, createPool } from "../harness/client.ts";
-import { closedPortUrl, serveHttp, serveTcp, type LocalServer } from "../harness/local-servers.ts";
-import { Redactor } from "../harness/redact.ts";
-import type { HttpResult, ServiceClient } from "../harness/types.ts";
+import { Semaphore } from "../http/concurrency.ts";
+import { createClient, createPool } from "../http/client.ts";
+import { closedPortUrl, serveHttp, serveTcp, type LocalServer } from "../test-support/local-servers.ts";
+import { Redactor } from "../http/redact.ts";
+import type { HttpResult, ServiceClient } from "../http/types.ts";
 import { endpointOf, type Endpoint } from "../resilience/hostile-targets.ts";
 import { preflight, type PreflightInput } from "./preflight.ts";
 

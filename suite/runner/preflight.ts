@@ -22,10 +22,10 @@
 
 import { randomUUID } from "node:crypto";
 import { CONVERSATION_NOT_FOUND, errorCode } from "../../schemas/index.ts";
-import { endpoints } from "../harness/endpoints.ts";
-import { displayUrl } from "../harness/redact.ts";
-import { mediaType, tryParseJson } from "../harness/response-body.ts";
-import type { HttpResult, Identity, ServiceClient, Transcript } from "../harness/types.ts";
+import { endpoints } from "../http/endpoints.ts";
+import { displayUrl } from "../http/redact.ts";
+import { mediaType, tryParseJson } from "../http/response-body.ts";
+import type { HttpResult, Identity, ServiceClient, Transcript } from "../http/types.ts";
 import { sameNotFound, type AskNoSuchRoute } from "./route-probe.ts";
 
 export interface PreflightInput {

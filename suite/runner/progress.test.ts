@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { isCi, stdoutSink, tallyLine } from "./progress.ts";
 import { runConformance } from "./run.ts";
-import { FAILING_MUST, KEY, PASSING_DELETE, QUOTING_ECHO, ROOT, tempDir, tinyTarget } from "./test-fixtures.ts";
+import { FAILING_MUST, KEY, PASSING_DELETE, QUOTING_ECHO, ROOT, tempDir, tinyTarget } from "../test-support/runner-fixtures.ts";
 
 describe("the progress line", () => {
   test("shows the family, done/total, and failures and skips only when there are some", () => {
@@ -36,7 +36,7 @@ describe("the progress line", () => {
 /** Two families: "alpha" (a passing and a failing check) and "beta" (one check quoting an echoed key). */
 async function twoFamilies(): Promise<string> {
   const dir = await tempDir("conformance-progress-");
-  const header = `import { check } from ${JSON.stringify(join(ROOT, "suite/harness/check.ts"))};\n`;
+  const header = `import { check } from ${JSON.stringify(join(ROOT, "suite/checks/runtime/check.ts"))};\n`;
   await writeFile(join(dir, "alpha.check.ts"), header + PASSING_DELETE + FAILING_MUST);
   await writeFile(join(dir, "beta.check.ts"), header + QUOTING_ECHO);
   return dir;

@@ -6,9 +6,9 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { incompleteSampleReport, sampleReport } from "../report/sample-report.ts";
+import { incompleteSampleReport, sampleReport } from "../test-support/sample-report.ts";
 import { loadRerun, rerunIds } from "./rerun.ts";
-import { tempDir } from "./test-fixtures.ts";
+import { tempDir } from "../test-support/runner-fixtures.ts";
 
 const report = (statuses: Record<string, string>) => ({
   requirements: Object.entries(statuses).map(([id, status]) => ({ id, status })),

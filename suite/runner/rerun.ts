@@ -9,7 +9,7 @@
 import { z } from "zod";
 import { readJsonFile } from "./read-json-file.ts";
 import { requirementById } from "../../requirements/catalog.ts";
-import type { RequirementStatus } from "../harness/report-types.ts";
+import type { RequirementStatus } from "../report/report-types.ts";
 
 const RERUN: ReadonlySet<RequirementStatus> = new Set(["fail", "warn", "inconclusive"]);
 

@@ -8,9 +8,9 @@
 
 import { randomBytes } from "node:crypto";
 import type { Dispatcher } from "undici";
-import { segment } from "../harness/endpoints.ts";
-import { flattenHeaders, readCappedText } from "../harness/response-body.ts";
-import type { Identity } from "../harness/types.ts";
+import { segment } from "../http/endpoints.ts";
+import { flattenHeaders, readCappedText } from "../http/response-body.ts";
+import type { Identity } from "../http/types.ts";
 
 export interface RouteAnswer {
   status: number;

@@ -7,12 +7,12 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { REQUIREMENTS } from "../../requirements/catalog.ts";
-import { closedPortUrl, serveHttp } from "../harness/local-servers.ts";
-import { PROFILE_MAX_CREATES, type ConformanceInput } from "../harness/config.ts";
+import { closedPortUrl, serveHttp } from "../test-support/local-servers.ts";
+import { PROFILE_MAX_CREATES, type ConformanceInput } from "./config.ts";
 import { runConformance, type RunOutcome } from "./run.ts";
 import {
   checksDir, FAILING_MUST, FAILING_SHOULD, KEY, OVERSPENDING, PASSING_DELETE, PASSING_MUST, readReport, SLOW, tempDir, TINY_CONVERSATION, tinyTarget,
-} from "./test-fixtures.ts";
+} from "../test-support/runner-fixtures.ts";
 
 interface Captured extends RunOutcome {
   output: string;

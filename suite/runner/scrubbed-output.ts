@@ -6,7 +6,7 @@
 
 import { readFile, writeFile } from "node:fs/promises";
 import { Writable } from "node:stream";
-import type { Redactor } from "../harness/redact.ts";
+import type { Redactor } from "../http/redact.ts";
 
 /** A stream that scrubs each write and forwards it to `sink`. */
 export function scrubbingStream(redactor: Redactor, sink: (text: string) => void): Writable {

@@ -7,11 +7,11 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { PROFILE_MAX_CREATES, type ConformanceInput } from "../harness/config.ts";
+import { PROFILE_MAX_CREATES, type ConformanceInput } from "./config.ts";
 import { runConformance, type RunOutcome } from "./run.ts";
 import {
   checksDir, FAILING_MUST, FAILING_SHOULD, KEY, PASSING_CREATE, PASSING_DELETE, PASSING_MUST, readReport, tempDir, tinyTarget,
-} from "./test-fixtures.ts";
+} from "../test-support/runner-fixtures.ts";
 
 interface Captured extends RunOutcome {
   output: string;

@@ -8,8 +8,8 @@
 import { CheckOrder } from "./check-order.ts";
 import { join } from "node:path";
 import { startVitest } from "vitest/node";
-import type { Redactor } from "../harness/redact.ts";
-import { RUN_SETTINGS_KEY, type RunSettings } from "../harness/run-settings.ts";
+import type { Redactor } from "../http/redact.ts";
+import { RUN_SETTINGS_KEY, type RunSettings } from "../checks/runtime/run-settings.ts";
 import type { ConformanceReporter } from "./conformance-reporter.ts";
 import { ProgressReporter, type ProgressSink } from "./progress.ts";
 import { scrubbingStream, scrubFile } from "./scrubbed-output.ts";

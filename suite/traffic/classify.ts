@@ -4,7 +4,7 @@
  * path (`/api/agents-service/v1/...`); anything else (the fake's /__fake, a health check) is
  * not an operation of the spec and is not judged.
  */
-import { tryParseJson } from "../harness/response-body.ts";
+import { tryParseJson } from "../http/response-body.ts";
 import type { ObservedExchange } from "./exchange.ts";
 
 export type Operation = "create" | "stream" | "list" | "delete";

@@ -11,7 +11,7 @@ import { canonicalJson, fingerprintOfCanonical } from "../../fake-server/idempot
 import { EVENT, type FakeResponseRequest } from "../../schemas/index.ts";
 import type { Classified } from "./classify.ts";
 import type { Recorder } from "./recorder.ts";
-import type { Redactor } from "../harness/redact.ts";
+import type { Redactor } from "../http/redact.ts";
 import { streamResultOf, transcriptOf } from "./results.ts";
 
 /** The requirements the observer judges, and which requests can show each. */

@@ -4,7 +4,7 @@
  * and exit code, so that an operator gating a service is not failed by a careless client, and a
  * client team can gate on its own rules.
  */
-import type { RequirementReport } from "../harness/report-types.ts";
+import type { RequirementReport } from "../report/report-types.ts";
 
 export const GATES = ["service", "client", "both"] as const;
 export type Gate = (typeof GATES)[number];

@@ -4,7 +4,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
-import { Redactor } from "../harness/redact.ts";
+import { Redactor } from "../http/redact.ts";
 import { GATE_HELP, parseGate } from "./gate.ts";
 import { HarError, readHar } from "./har.ts";
 import { violationLine } from "./proxy/command.ts";

@@ -4,7 +4,7 @@
  * between the service's and the client's verdicts, and exchanges that got no answer.
  */
 import { describe, expect, test } from "vitest";
-import { Redactor } from "../harness/redact.ts";
+import { Redactor } from "../http/redact.ts";
 import type { ObservedExchange } from "./exchange.ts";
 import type { Gate } from "./gate.ts";
 import { readHar, writeHar } from "./har.ts";

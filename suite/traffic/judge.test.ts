@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "vitest";
 import { REQUIREMENTS } from "../../requirements/catalog.ts";
-import { Redactor } from "../harness/redact.ts";
+import { Redactor } from "../http/redact.ts";
 import type { ObservedExchange } from "./exchange.ts";
 import { createTrafficJudge, trafficExitCode } from "./judge.ts";
 

@@ -6,9 +6,9 @@
  */
 import { randomUUID } from "node:crypto";
 import { REQUIREMENTS, type Requirement } from "../../requirements/catalog.ts";
-import { DEFAULTS } from "../harness/config.ts";
-import type { Redactor } from "../harness/redact.ts";
-import type { ConformanceReport, RequirementReport, RequirementStatus, TestReport } from "../harness/report-types.ts";
+import { DEFAULTS } from "../runner/config.ts";
+import type { Redactor } from "../http/redact.ts";
+import type { ConformanceReport, RequirementReport, RequirementStatus, TestReport } from "../report/report-types.ts";
 import { gateFails, isClientRequirement, partyVerdict, type Gate, type PartyVerdict } from "./gate.ts";
 import { nothingJudged, type ExchangeCounts, type TrafficSource } from "./nothing-judged.ts";
 import { classify, type Classified } from "./classify.ts";

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { expect, onTestFinished, test } from "vitest";
 import { createFakeServer, type FakeServerOptions } from "../../fake-server/index.ts";
 import { launchHeadlessChromium } from "../../test-support/headless-chromium.ts";
-import { Redactor } from "../harness/redact.ts";
+import { Redactor } from "../http/redact.ts";
 import { readHar } from "./har.ts";
 import { createTrafficJudge } from "./judge.ts";
 import { brokenOf } from "./proof/judge-through-proxy.ts";

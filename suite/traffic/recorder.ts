@@ -4,9 +4,9 @@
  * (a stream cut before it could show anything) showed nothing and is not counted.
  */
 import { requirementById } from "../../requirements/catalog.ts";
-import { InconclusiveError } from "../harness/errors.ts";
-import { ExpectationError } from "../harness/expect.ts";
-import type { Transcript } from "../harness/types.ts";
+import { InconclusiveError } from "../http/errors.ts";
+import { ExpectationError } from "../judgements/expect.ts";
+import type { Transcript } from "../http/types.ts";
 
 export interface TrafficViolation {
   requirement: string;

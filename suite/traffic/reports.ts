@@ -6,7 +6,7 @@
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { RequirementReport } from "../harness/report-types.ts";
+import type { RequirementReport } from "../report/report-types.ts";
 import { isClientRequirement, type PartyVerdict } from "./gate.ts";
 import type { TrafficReport } from "./judge.ts";
 import { writeTrafficHtml } from "./report-html.ts";

@@ -3,11 +3,11 @@
  * judgements the active checks make apply to recorded traffic unchanged. A stream body is read
  * through the same SseBody as a live stream.
  */
-import { buildTranscript } from "../harness/transcript.ts";
-import type { Redactor } from "../harness/redact.ts";
-import { mediaType, tryParseJson } from "../harness/response-body.ts";
-import { SseBody } from "../harness/sse-body.ts";
-import type { HttpResult, StreamResult, Transcript } from "../harness/types.ts";
+import { buildTranscript } from "../http/transcript.ts";
+import type { Redactor } from "../http/redact.ts";
+import { mediaType, tryParseJson } from "../http/response-body.ts";
+import { SseBody } from "../http/sse-body.ts";
+import type { HttpResult, StreamResult, Transcript } from "../http/types.ts";
 import type { ObservedExchange } from "./exchange.ts";
 
 /** Longer bodies are kept whole for judging; this only bounds what one event buffers. */

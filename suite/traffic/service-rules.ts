@@ -18,10 +18,10 @@ import {
   is2xx,
   is4xx,
   isEventStream,
-} from "../harness/expect.ts";
-import type { Redactor } from "../harness/redact.ts";
-import type { HttpResult, StreamResult } from "../harness/types.ts";
-import { streamConversationId } from "../checks/support/streams.ts";
+} from "../judgements/expect.ts";
+import type { Redactor } from "../http/redact.ts";
+import type { HttpResult, StreamResult } from "../http/types.ts";
+import { streamConversationId } from "../judgements/streams.ts";
 import { judgeCreateAnswer, judgeListingAnswer, judgePageArithmetic } from "../judgements/answers.ts";
 import {
   judgeCompletedPayload,

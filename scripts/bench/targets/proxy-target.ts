@@ -5,7 +5,7 @@
  * collection (the worker runs with --expose-gc for it).
  */
 import { closeSync } from "node:fs";
-import { DEFAULTS } from "../../../suite/harness/config.ts";
+import { DEFAULTS } from "../../../suite/runner/config.ts";
 import { openHarFile } from "../../../suite/traffic/har-file.ts";
 import { JudgeThread } from "../../../suite/traffic/proxy/judge-thread.ts";
 import { startProxy, type RunningProxy } from "../../../suite/traffic/proxy/server.ts";

@@ -1,5 +1,5 @@
 /**
- * The payload arbitraries (suite/harness/arbitraries.ts) must stay inside what the spec
+ * The payload arbitraries (suite/checks/support/arbitraries.ts) must stay inside what the spec
  * promises to accept, and a "changed payload" must really differ; otherwise a check would
  * blame the target for the generator's mistake.
  */
@@ -13,7 +13,7 @@ import {
   payloadParts,
   requestBody,
   unicodeText,
-} from "../../harness/arbitraries.ts";
+} from "./arbitraries.ts";
 
 const RUNS = { numRuns: 300 };
 

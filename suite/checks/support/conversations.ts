@@ -4,8 +4,10 @@
  * when the target does not do its part, so a check can rely on its result.
  */
 import { SpecMessagePage, SpecResponseResult } from "../../../schemas/index.ts";
-import { expect2xx, expectJson, expectThat } from "../../harness/expect.ts";
-import type { HttpResult, Identity, Target } from "../../harness/types.ts";
+import { expect2xx, expectJson, expectThat } from "../../judgements/expect.ts";
+import type { HttpResult, Identity } from "../../http/types.ts";
+import type { Target } from "../runtime/types.ts";
+import { sameId } from "../../judgements/answers.ts";
 
 export interface Accepted {
   conversationId: string;
@@ -17,9 +19,6 @@ export interface Exchange extends Accepted {
   /** The user message that was sent. */
   message: string;
 }
-
-/** UUIDs may come back in either case; compare them case-insensitively. */
-export const sameId = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 /** Creates a new conversation (one create) as `as` (default: primary) and tracks it. */
 export async function startConversation(target: Target, label: string, as: Identity = target.primary): Promise<Exchange> {

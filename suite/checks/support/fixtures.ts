@@ -1,5 +1,5 @@
 /**
- * The run's shared conversations (suite/harness/shared-fixture.ts): built once, by the first
+ * The run's shared conversations (suite/checks/runtime/shared-fixture.ts): built once, by the first
  * check that uses each, and then only read. Building records; it never judges, so a broken
  * target's answers reach the checks that judge them. Each exchange is followed by a settled
  * listing (the listing once it shows the exchange, or the last read after --settle-ms).
@@ -11,12 +11,14 @@
  * - `refusalTarget` (1 create): a conversation that checks try to change in ways the target
  *   must refuse (no key, another scope, an invalid body); each re-reads it afterwards.
  */
-import { sharedFixture } from "../../harness/shared-fixture.ts";
-import type { HttpResult, StreamResult, Target } from "../../harness/types.ts";
+import { sharedFixture } from "../runtime/shared-fixture.ts";
+import type { HttpResult, StreamResult } from "../../http/types.ts";
+import type { Target } from "../runtime/types.ts";
 import { SpecResponseResult } from "../../../schemas/index.ts";
 import { abandonedBySuite, MAX_PAGE_SIZE, referenceListing } from "./listing.ts";
 import { listingGrownPast, type SettledPage } from "./settled.ts";
-import { openStream, streamConversationId } from "./streams.ts";
+import { openStream } from "./streams.ts";
+import { streamConversationId } from "../../judgements/streams.ts";
 
 export interface RecordedExchange {
   kind: "plain" | "stream";

@@ -5,8 +5,8 @@
 
 import { expect, test } from "vitest";
 import type { SpecMessagePage } from "../../../schemas/index.ts";
-import { InconclusiveError } from "../../harness/errors.ts";
-import type { HttpResult, StreamResult, Transcript } from "../../harness/types.ts";
+import { InconclusiveError } from "../../http/errors.ts";
+import type { HttpResult, StreamResult, Transcript } from "../../http/types.ts";
 import type { RecordedExchange } from "./fixtures.ts";
 import { expectListedAtOnce } from "./listing.ts";
 

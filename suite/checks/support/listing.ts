@@ -3,8 +3,9 @@
  * LIST-7 against the run's other conversations and LIST-11 over their recorded exchanges.
  */
 import { SpecMessagePage } from "../../../schemas/index.ts";
-import { cutShort, expectSame, expectThat, fail, inconclusiveIfCutShort } from "../../harness/expect.ts";
-import type { HttpResult, Target } from "../../harness/types.ts";
+import { cutShort, expectSame, expectThat, fail, inconclusiveIfCutShort } from "../../judgements/expect.ts";
+import type { HttpResult } from "../../http/types.ts";
+import type { Target } from "../runtime/types.ts";
 import { judgePageArithmetic } from "../../judgements/answers.ts";
 import { readAllPages } from "./conversations.ts";
 import type { RecordedConversation, RecordedExchange } from "./fixtures.ts";

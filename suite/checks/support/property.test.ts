@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { expect, test } from "vitest";
-import { InconclusiveError } from "../../harness/errors.ts";
-import { ExpectationError, fail } from "../../harness/expect.ts";
-import type { HttpResult } from "../../harness/types.ts";
+import { InconclusiveError } from "../../http/errors.ts";
+import { ExpectationError, fail } from "../../judgements/expect.ts";
+import type { HttpResult } from "../../http/types.ts";
 import { checkProperty } from "./property.ts";
 
 const answer = (pageSize: number): HttpResult => ({

@@ -5,9 +5,9 @@
  * "Counterexample: [1,101]". A target that never let the property finish stays inconclusive.
  */
 import fc from "fast-check";
-import { checkScopes } from "../../harness/check-scope.ts";
-import { inconclusiveCause } from "../../harness/errors.ts";
-import { ExpectationError } from "../../harness/expect.ts";
+import { checkScopes } from "../runtime/check-scope.ts";
+import { inconclusiveCause } from "../../http/errors.ts";
+import { ExpectationError } from "../../judgements/expect.ts";
 
 export async function checkProperty<Ts extends [unknown, ...unknown[]]>(property: fc.IAsyncPropertyWithHooks<Ts>, parameters: fc.Parameters<Ts>): Promise<void> {
   const details = await fc.check(property, parameters);

@@ -1,12 +1,13 @@
 /**
  * Listing reads that allow for a service persisting an exchange a moment after answering it
- * (suite/harness/settling.ts): wait until the listing shows what a finished exchange must
+ * (suite/checks/runtime/settling.ts): wait until the listing shows what a finished exchange must
  * have added, or re-read after a quiet window before concluding that nothing changed.
  */
 import { SpecMessagePage } from "../../../schemas/index.ts";
-import { expect2xx, expectJson } from "../../harness/expect.ts";
-import { quietWindow, settle } from "../../harness/settling.ts";
-import type { HttpResult, Identity, Target } from "../../harness/types.ts";
+import { expect2xx, expectJson } from "../../judgements/expect.ts";
+import { quietWindow, settle } from "../runtime/settling.ts";
+import type { HttpResult, Identity } from "../../http/types.ts";
+import type { Target } from "../runtime/types.ts";
 
 export interface SettledPage {
   page: SpecMessagePage;

@@ -3,8 +3,8 @@
  * through it, the judge's report and the exchanges it saw (to judge again from HAR).
  */
 import { createFakeServer, type FakeServerOptions } from "../../../fake-server/index.ts";
-import { Redactor } from "../../harness/redact.ts";
-import type { ConformanceReport } from "../../harness/report-types.ts";
+import { Redactor } from "../../http/redact.ts";
+import type { ConformanceReport } from "../../report/report-types.ts";
 import type { ObservedExchange } from "../exchange.ts";
 import { createTrafficJudge } from "../judge.ts";
 import { startProxy } from "../proxy/server.ts";

@@ -9,7 +9,7 @@ import { createAgentClient } from "../../../examples/well-behaved-client.ts";
 import { createCarelessClient } from "../../../examples/careless-client.ts";
 import { MUTANTS } from "../../../fake-server/variants/mutants.ts";
 import { VARIANT_NAMES } from "../../../fake-server/variants/variants.ts";
-import { Redactor } from "../../harness/redact.ts";
+import { Redactor } from "../../http/redact.ts";
 import { readHar, writeHar } from "../har.ts";
 import { createTrafficJudge } from "../judge.ts";
 import { UNOBSERVABLE } from "../unobservable.ts";

@@ -9,10 +9,10 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { EVENT, Uuid } from "../../../schemas/index.ts";
-import { tryParseJson } from "../../harness/response-body.ts";
+import { tryParseJson } from "../../http/response-body.ts";
 import { classify } from "../classify.ts";
 import type { ObservedExchange } from "../exchange.ts";
-import { SseBody } from "../../harness/sse-body.ts";
+import { SseBody } from "../../http/sse-body.ts";
 
 interface FixtureMessage {
   id?: string;

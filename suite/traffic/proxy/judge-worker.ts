@@ -3,7 +3,7 @@
  * spends a moment on a verdict, however many streams end at once.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { Redactor } from "../../harness/redact.ts";
+import { Redactor } from "../../http/redact.ts";
 import type { ObservedExchange } from "../exchange.ts";
 import type { Gate } from "../gate.ts";
 import { HarFile } from "../har-file.ts";

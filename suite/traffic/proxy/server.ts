@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { Transform } from "node:stream";
 import type { AddressInfo } from "node:net";
 import { request as upstreamRequest, type Dispatcher } from "undici";
-import { dispatcherFromEnvironment } from "../../harness/client.ts";
+import { dispatcherFromEnvironment } from "../../http/client.ts";
 import type { ObservedChunk, ObservedExchange } from "../exchange.ts";
 import { decodeBody } from "./content-coding.ts";
 

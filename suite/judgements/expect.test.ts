@@ -1,10 +1,10 @@
 /**
- * The named expectations (suite/harness/expect.ts) that every check relies on: each must throw
+ * The named expectations (suite/judgements/expect.ts) that every check relies on: each must throw
  * on the wrong answer, say what was expected and what came, and carry the exchange.
  */
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
-import { CONVERSATION_NOT_FOUND } from "../../../schemas/index.ts";
+import { CONVERSATION_NOT_FOUND } from "../../schemas/index.ts";
 import {
   ExpectationError,
   expect2xx,
@@ -20,8 +20,8 @@ import {
   expectValidationRefusal,
   isEventStream,
   sameJson,
-} from "../../harness/expect.ts";
-import type { HttpResult, StreamResult, Transcript } from "../../harness/types.ts";
+} from "./expect.ts";
+import type { HttpResult, StreamResult, Transcript } from "../http/types.ts";
 
 function transcript(status: number, body: string): Transcript {
   return {

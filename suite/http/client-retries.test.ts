@@ -4,10 +4,10 @@
  * target kept refusing consumed nothing of the budget.
  */
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { Semaphore } from "./budget.ts";
+import { Semaphore } from "./concurrency.ts";
 import { createClient, createPool, type ClientObserver } from "./client.ts";
 import { InconclusiveError } from "./errors.ts";
-import { serveHttp, TEST_CLIENT_LIMITS } from "./local-servers.ts";
+import { serveHttp, TEST_CLIENT_LIMITS } from "../test-support/local-servers.ts";
 import { Redactor } from "./redact.ts";
 import { Pacer, retryAfterMs, waitBeforeRetry } from "./retry.ts";
 import type { RetryNote, ServiceClient } from "./types.ts";

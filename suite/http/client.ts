@@ -12,7 +12,7 @@
  */
 
 import { Agent, EnvHttpProxyAgent, type Dispatcher } from "undici";
-import type { CreateHold, Semaphore } from "./budget.ts";
+import type { Semaphore } from "./concurrency.ts";
 import { endpoints } from "./endpoints.ts";
 import { classifyNetworkError, describeNetworkError, HarnessError, InconclusiveError, TargetError } from "./errors.ts";
 import type { Redactor } from "./redact.ts";
@@ -20,23 +20,21 @@ import { flattenHeaders, readCappedText, tryParseJson } from "./response-body.ts
 import { isTryLater, sleep, waitBeforeRetry, type Pacer } from "./retry.ts";
 import { readStream, type StreamLimits } from "./stream-reader.ts";
 import { buildTranscript } from "./transcript.ts";
-import type {
-  CreateOptions,
-  HttpResult,
-  Identity,
-  ListOptions,
-  RequestOptions,
-  RetryNote,
-  ServiceClient,
-  StreamResult,
-  Transcript,
-} from "./types.ts";
+import type { CreateOptions, HttpResult, Identity, ListOptions, RequestOptions, RetryNote, ServiceClient, StreamResult, Transcript } from "./types.ts";
 
 export interface ClientLimits extends StreamLimits {
   requestTimeoutMs: number;
 }
 
 /** How the client reports to whoever runs it (the current check, in the suite). */
+/**
+ * One create on its way: held before it is sent, settled when the answer is known. A create
+ * the target refused (4xx, 429, 503) consumed nothing and goes back to its reservation.
+ */
+export interface CreateHold {
+  settle(consumed: boolean): void;
+}
+
 export interface ClientObserver {
   /** Called once before every create (plain or stream), retries included; throws when the budget refuses it. */
   beforeCreate(): CreateHold;

@@ -6,8 +6,8 @@
  */
 import { z } from "zod";
 import { errorCode } from "../../schemas/index.ts";
-import { InconclusiveError } from "./errors.ts";
-import type { HttpResult, StreamProblem, StreamProblemKind, StreamResult, Transcript } from "./types.ts";
+import { InconclusiveError } from "../http/errors.ts";
+import type { HttpResult, StreamProblem, StreamProblemKind, StreamResult, Transcript } from "../http/types.ts";
 
 /** Anything that carries the transcript of the exchange it came from. */
 export type Evidence = HttpResult | StreamResult;

@@ -7,9 +7,11 @@
  */
 
 import type { BudgetLedger } from "./budget.ts";
-import type { Profile } from "./config.ts";
+import type { RunSettings } from "./run-settings.ts";
 import { CheckScope, checkScopes } from "./check-scope.ts";
 import type { SharedFixture, Target } from "./types.ts";
+
+type Profile = RunSettings["profile"];
 
 export type { SharedFixture };
 

@@ -1,5 +1,5 @@
 import type { Level } from "../../requirements/catalog.ts";
-import type { Transcript } from "./types.ts";
+import type { Transcript } from "../http/types.ts";
 
 /** The shape of conformance.json (DESIGN.md, "The suite's interface"), plus evidence for humans. */
 

@@ -5,17 +5,19 @@
  */
 
 import { inject } from "vitest";
-import { BudgetLedger, Semaphore } from "./budget.ts";
+import { BudgetLedger } from "./budget.ts";
+import { Semaphore } from "../../http/concurrency.ts";
 import { checkScopes } from "./check-scope.ts";
-import { createClient, createPool, type ClientOptions } from "./client.ts";
-import { HarnessError } from "./errors.ts";
+import { createClient, createPool, type ClientOptions } from "../../http/client.ts";
+import { HarnessError } from "../../http/errors.ts";
 import { appendJournal, type KeyRole } from "./journal.ts";
-import { displayUrl, Redactor } from "./redact.ts";
-import { Pacer } from "./retry.ts";
+import { displayUrl, Redactor } from "../../http/redact.ts";
+import { Pacer } from "../../http/retry.ts";
 import { timeAllowanceMs } from "./check-timing.ts";
 import { useFixture, type SharedFixture } from "./shared-fixture.ts";
 import { RUN_SETTINGS_KEY, RunSettingsSchema, type RunSettings } from "./run-settings.ts";
-import type { Identity, Target, Transcript } from "./types.ts";
+import type { Identity, Transcript } from "../../http/types.ts";
+import type { Target } from "./types.ts";
 
 export interface WorkerState {
   settings: RunSettings;

@@ -1,5 +1,5 @@
-import type { ConformanceReport, RequirementReport, RequirementStatus, TestReport } from "../harness/report-types.ts";
-import type { Transcript } from "../harness/types.ts";
+import type { ConformanceReport, RequirementReport, RequirementStatus, TestReport } from "../report/report-types.ts";
+import type { Transcript } from "../http/types.ts";
 import { requirementById } from "../../requirements/catalog.ts";
 
 /**

@@ -8,12 +8,12 @@
  */
 
 import { test } from "vitest";
-import { requirementById } from "../../requirements/catalog.ts";
+import { requirementById } from "../../../requirements/catalog.ts";
 import { CheckScope, checkScopes } from "./check-scope.ts";
 import { isBuilt, neededCreates } from "./shared-fixture.ts";
 import { workerState } from "./context.ts";
 import { timeAllowanceMs } from "./check-timing.ts";
-import { inconclusiveCause, InconclusiveError } from "./errors.ts";
+import { inconclusiveCause, InconclusiveError } from "../../http/errors.ts";
 import { checkTitle, isAnySelected } from "./selection.ts";
 import type { CheckOptions, Need, Target } from "./types.ts";
 

@@ -1,15 +1,9 @@
 /**
- * Cost control for live targets: a ledger of create operations (plain + stream) and a cap on
- * requests in flight. Both are process-wide in the worker that runs the checks.
+ * Cost control for live targets: a ledger of create operations (plain + stream), process-wide
+ * in the worker that runs the checks. The cap on requests in flight is http/concurrency.ts.
  */
 
-/**
- * One create on its way: held before it is sent, settled when the answer is known. A create
- * the target refused (4xx, 429, 503) consumed nothing and goes back to its reservation.
- */
-export interface CreateHold {
-  settle(consumed: boolean): void;
-}
+import type { CreateHold } from "../../http/client.ts";
 
 /** What one check reserved from the ledger; unspent creates go back when it is released. */
 export interface Reservation {
@@ -86,54 +80,5 @@ export class BudgetLedger {
   /** The skip reason of a check that cannot reserve. */
   skipReason(n: number): string {
     return `budget: needs ${n} creates, ${Math.max(0, this.remaining())} left`;
-  }
-}
-
-/** A counting semaphore: at most `limit` holders at once, waiters served in order. */
-export class Semaphore {
-  readonly #limit: number;
-  #held = 0;
-  readonly #waiters: (() => void)[] = [];
-
-  constructor(limit: number) {
-    if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`limit must be a whole number ≥ 1, got ${limit}`);
-    this.#limit = limit;
-  }
-
-  get held(): number {
-    return this.#held;
-  }
-
-  /** Resolves with a release function once a slot is free; rejects if `signal` aborts first. */
-  acquire(signal?: AbortSignal): Promise<() => void> {
-    signal?.throwIfAborted();
-    const grant = (): (() => void) => {
-      let done = false;
-      return () => {
-        if (done) return;
-        done = true;
-        this.#held--;
-        const next = this.#waiters.shift();
-        if (next) next();
-      };
-    };
-    if (this.#held < this.#limit) {
-      this.#held++;
-      return Promise.resolve(grant());
-    }
-    return new Promise((resolve, reject) => {
-      const onAbort = () => {
-        const index = this.#waiters.indexOf(wake);
-        if (index !== -1) this.#waiters.splice(index, 1);
-        reject(signal?.reason);
-      };
-      const wake = () => {
-        signal?.removeEventListener("abort", onAbort);
-        this.#held++;
-        resolve(grant());
-      };
-      this.#waiters.push(wake);
-      signal?.addEventListener("abort", onAbort, { once: true });
-    });
   }
 }

@@ -7,8 +7,8 @@
  */
 
 import { checkScopes } from "./check-scope.ts";
-import { InconclusiveError } from "./errors.ts";
-import { sleep } from "./retry.ts";
+import { InconclusiveError } from "../../http/errors.ts";
+import { sleep } from "../../http/retry.ts";
 
 /** Polls: 50 ms, 100 ms, 200 ms, … at most 1 s apart. */
 const FIRST_POLL_MS = 50;

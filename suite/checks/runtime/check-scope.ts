@@ -5,9 +5,9 @@
 
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Reservation } from "./budget.ts";
-import { capText } from "./transcript.ts";
-import type { CheckMeta, CheckWaiting, Counterexample, TimelineEvent } from "./report-types.ts";
-import type { RetryNote, StreamResult, Transcript } from "./types.ts";
+import { capText } from "../../http/transcript.ts";
+import type { CheckMeta, CheckWaiting, Counterexample, TimelineEvent } from "../../report/report-types.ts";
+import type { RetryNote, StreamResult, Transcript } from "../../http/types.ts";
 
 export type { CheckMeta, CheckWaiting };
 

@@ -2,7 +2,7 @@ import type { ServerResponse } from "node:http";
 import { Agent } from "undici";
 import { afterEach, describe, expect, test } from "vitest";
 import { HarnessError } from "./errors.ts";
-import { closedPortUrl, serveHttp, serveTcp, writeFlood, writeParts } from "./local-servers.ts";
+import { closedPortUrl, serveHttp, serveTcp, writeFlood, writeParts } from "../test-support/local-servers.ts";
 import { Redactor } from "./redact.ts";
 import { readStream, type StreamLimits, type StreamReadOptions } from "./stream-reader.ts";
 import type { StreamProblemKind, StreamResult } from "./types.ts";

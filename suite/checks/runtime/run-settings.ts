@@ -5,7 +5,7 @@
  */
 
 import { z } from "zod";
-import type { Identity } from "./types.ts";
+import type { Identity } from "../../http/types.ts";
 
 const IdentitySchema = z.object({
   apiKey: z.string().min(1).nullable(),

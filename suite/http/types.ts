@@ -1,7 +1,7 @@
 /**
- * The contract between the suite's harness (config, client, stream reader, budget, runner)
- * and the checks in suite/checks/. Checks see only these types: they never read
- * process.env, build URLs, or touch undici directly.
+ * What the suite's HTTP client takes and gives: identities, requests, results and their
+ * redacted transcripts. Checks see only these (and suite/checks/runtime/types.ts): they never
+ * read process.env, build URLs, or touch undici directly.
  */
 
 /** Who is calling: an API key and the agent path segment. */
@@ -140,81 +140,8 @@ export interface ServiceClient {
   delete(conversationId: string, options?: RequestOptions): Promise<HttpResult>;
 }
 
-/** One header line, e.g. { name: "X-Fake-Fault", value: "error-after=1" }. */
-export interface StreamErrorHeader {
-  name: string;
-  value: string;
-}
-
-/** Optional identities a check may need; missing ones skip the check with a reason. */
-export type Need = "otherAgent" | "otherApiKey";
-
-/** What a check is given. */
-export interface Target {
-  /** Redacted description, e.g. "http://127.0.0.1:4010 (agent agent-a)". */
-  describe: string;
-  runId: string;
-  primary: Identity;
-  /** A second agent reachable with the primary key, if configured. */
-  otherAgent: Identity | undefined;
-  /** A key whose scope excludes the primary key's conversations (same agent id), if configured. */
-  otherKey: Identity | undefined;
-  client: ServiceClient;
-  /**
-   * A request header that makes the target end a stream with an `error` event (a test hook
-   * many services have), if configured: SSE-6 then provokes one instead of waiting to see one.
-   */
-  streamErrorHeader?: StreamErrorHeader | undefined;
-  /** A fresh Idempotency-Key containing the run id. */
-  idempotencyKey(label?: string): string;
-  /** A user message containing the run id, so anything the run created is recognisable. */
-  message(label?: string): string;
-  /** Register a conversation for deletion at the end of the run (as the identity that owns it). */
-  track(conversationId: string, owner?: Identity): void;
-  /** fast-check parameters: the run's seed and a run count capped by `max`. */
-  fc(max: number): { seed: number; numRuns: number };
-  /**
-   * `count` clients with one connection each, sharing the run's budget, limits and reports;
-   * close them when done.
-   */
-  lanes(count: number): { clients: ServiceClient[]; close(): Promise<void> };
-  /** Creates (plain or stream) left in this run's budget. */
-  remainingCreates(): number;
-  /** A shared fixture the running check declared in `uses`, built on first use. */
-  shared<T>(fixture: SharedFixture<T>): Promise<T>;
-  /** How long a listing may take to show a finished exchange (--settle-ms). */
-  settleMs: number;
-}
-
-/** What several checks only read, built once per run by the first check that uses it (shared-fixture.ts). */
-export interface SharedFixture<T> {
-  readonly name: string;
-  /** The creates its build spends at most. */
-  readonly creates: number;
-  /** When set, the fixture takes what the budget leaves of `creates`, if that is at least this many. */
-  readonly minCreates?: number;
-  /** What it asks for in the smoke profile, when that is less than `creates`. */
-  readonly smokeCreates?: number;
-  readonly build: (target: Target) => Promise<T>;
-}
-
 /** One "try later" answer (429, 503, 409 with Retry-After) the client waited out. */
 export interface RetryNote {
   status: number;
   waitMs: number;
-}
-
-export interface CheckOptions {
-  /** Upper bound of create operations (plain + stream) the check spends; reserved up front. */
-  creates: number;
-  /** The family its file holds, when the family can be selected by name (`--only interactions`). */
-  family?: string;
-  /** Shared fixtures the check reads (built once per run, by the first check that uses each). */
-  uses?: readonly SharedFixture<unknown>[];
-  /** The check is part of the smoke profile (--profile smoke). */
-  smoke?: boolean;
-  /** Identities the check needs beyond the primary one. */
-  needs?: Need[];
-  /** Overrides the default per-check timeout (ms). */
-  timeoutMs?: number;
 }

@@ -7,13 +7,13 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { onTestFinished } from "vitest";
-import { serveHttp, type LocalServer, type Register } from "../harness/local-servers.ts";
-import type { ConformanceReport } from "../harness/report-types.ts";
-import { Redactor } from "../harness/redact.ts";
-import type { ReportContext } from "./build-report.ts";
+import { serveHttp, type LocalServer, type Register } from "./local-servers.ts";
+import type { ConformanceReport } from "../report/report-types.ts";
+import { Redactor } from "../http/redact.ts";
+import type { ReportContext } from "../runner/build-report.ts";
 
 export const ROOT = resolve(import.meta.dirname, "../..");
-const CHECK_MODULE = join(ROOT, "suite/harness/check.ts");
+const CHECK_MODULE = join(ROOT, "suite/checks/runtime/check.ts");
 export const KEY = "sk-runner-test-0123456789";
 export const TINY_CONVERSATION = "8a1b7a8e-2f4e-4c1e-9d8a-5b6c7d8e9f01";
 

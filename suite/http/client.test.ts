@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, test } from "vitest";
-import { Semaphore } from "./budget.ts";
+import { Semaphore } from "./concurrency.ts";
 import { createClient, createPool, type ClientLimits, type ClientObserver } from "./client.ts";
 import { HarnessError, InconclusiveError } from "./errors.ts";
-import { closedPortUrl, serveHttp, serveTcp, writeFlood, TEST_CLIENT_LIMITS } from "./local-servers.ts";
+import { closedPortUrl, serveHttp, serveTcp, writeFlood, TEST_CLIENT_LIMITS } from "../test-support/local-servers.ts";
 import { Redactor } from "./redact.ts";
 import type { Identity, ServiceClient, Transcript } from "./types.ts";
 
