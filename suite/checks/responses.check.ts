@@ -33,13 +33,8 @@ import type { HttpResult } from "../http/types.ts";
 import type { Target } from "./runtime/types.ts";
 import { acceptExchange, totalOf, trackIfCreated } from "./support/conversations.ts";
 import { sameId } from "../judgements/answers.ts";
-import {
-  longConversation,
-  refusalTarget,
-  smallConversation,
-  type RecordedConversation,
-  type RecordedExchange,
-} from "./support/fixtures.ts";
+import { longConversation, refusalTarget, smallConversation } from "./support/fixtures.ts";
+import type { RecordedConversation, RecordedExchange } from "./support/recorded.ts";
 import { afterQuietWindow, listingGrownPast } from "./support/settled.ts";
 import { checkProperty } from "./support/property.ts";
 import { skipCheck } from "./support/skip.ts";

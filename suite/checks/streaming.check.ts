@@ -20,7 +20,8 @@ import { expectEventStream, expectStreamOk, expectThat } from "../judgements/exp
 import type { StreamResult } from "../http/types.ts";
 import type { Target } from "./runtime/types.ts";
 import { sameId } from "../judgements/answers.ts";
-import { longConversation, smallConversation, type RecordedConversation, type RecordedExchange } from "./support/fixtures.ts";
+import { longConversation, smallConversation } from "./support/fixtures.ts";
+import type { RecordedConversation, RecordedExchange } from "./support/recorded.ts";
 import { completedOf, eventNames } from "../judgements/streams.ts";
 import { cutShort, inconclusiveIfCutShort, observedStreams, openStream, trackStream } from "./support/streams.ts";
 import { skipCheck } from "./support/skip.ts";

@@ -12,36 +12,14 @@
  *   must refuse (no key, another scope, an invalid body); each re-reads it afterwards.
  */
 import { sharedFixture } from "../runtime/shared-fixture.ts";
-import type { HttpResult, StreamResult } from "../../http/types.ts";
+import type { HttpResult } from "../../http/types.ts";
 import type { Target } from "../runtime/types.ts";
 import { SpecResponseResult } from "../../../schemas/index.ts";
 import { abandonedBySuite, MAX_PAGE_SIZE, referenceListing } from "./listing.ts";
-import { listingGrownPast, type SettledPage } from "./settled.ts";
+import { listingGrownPast } from "./settled.ts";
+import type { RecordedConversation, RecordedExchange } from "./recorded.ts";
 import { openStream } from "./streams.ts";
 import { streamConversationId } from "../../judgements/streams.ts";
-
-export interface RecordedExchange {
-  kind: "plain" | "stream";
-  /** The user message sent (it carries the run id). */
-  message: string;
-  /** The plain answer, or the stream, as the target sent it. */
-  http?: HttpResult;
-  stream?: StreamResult;
-  /** The conversation the answer names (undefined when it names none). */
-  conversationId: string | undefined;
-  /** `total` before and after (after: once settled, or the last read). */
-  totalBefore: number;
-  listingAfter: SettledPage;
-  /** 1 + the try-later answers the client waited out before the answer. */
-  attempts: number;
-}
-
-export interface RecordedConversation {
-  conversationId: string;
-  exchanges: RecordedExchange[];
-  /** Every message, read in pages of 100 after the last exchange, and its total. */
-  reference: { items: unknown[]; total: number };
-}
 
 function answeredId(http: HttpResult): string | undefined {
   const parsed = SpecResponseResult.safeParse(http.json);

@@ -7,7 +7,7 @@ import { expect, test } from "vitest";
 import type { SpecMessagePage } from "../../../schemas/index.ts";
 import { InconclusiveError } from "../../http/errors.ts";
 import type { HttpResult, StreamResult, Transcript } from "../../http/types.ts";
-import type { RecordedExchange } from "./fixtures.ts";
+import type { RecordedExchange } from "./recorded.ts";
 import { expectListedAtOnce } from "./listing.ts";
 
 const TRANSCRIPT: Transcript = { request: { method: "GET", url: "http://127.0.0.1:1/v1", headers: {} }, durationMs: 1 };

@@ -8,7 +8,7 @@ import type { HttpResult } from "../../http/types.ts";
 import type { Target } from "../runtime/types.ts";
 import { judgePageArithmetic } from "../../judgements/answers.ts";
 import { readAllPages } from "./conversations.ts";
-import type { RecordedConversation, RecordedExchange } from "./fixtures.ts";
+import type { RecordedConversation, RecordedExchange } from "./recorded.ts";
 
 export const MAX_PAGE_SIZE = 100;
 
