@@ -52,6 +52,31 @@ export interface StreamReadOptions {
   onEvent?: ((event: TimedEvent) => void) | undefined;
 }
 
+/** Timers the reader owns: every one is cleared when the read ends, whatever ended it. */
+class Timers {
+  readonly #live = new Set<NodeJS.Timeout>();
+
+  start(ms: number, onFire: () => void): NodeJS.Timeout {
+    const timer = setTimeout(() => {
+      this.#live.delete(timer);
+      onFire();
+    }, ms);
+    this.#live.add(timer);
+    return timer;
+  }
+
+  clear(timer: NodeJS.Timeout | undefined): void {
+    if (timer === undefined) return;
+    clearTimeout(timer);
+    this.#live.delete(timer);
+  }
+
+  clearAll(): void {
+    for (const timer of this.#live) clearTimeout(timer);
+    this.#live.clear();
+  }
+}
+
 export async function readStream(
   dispatcher: Dispatcher,
   request: StreamRequest,
@@ -59,195 +84,231 @@ export async function readStream(
   redactor: Redactor,
   options: StreamReadOptions = {},
 ): Promise<StreamResult> {
-  const { signal } = options;
-  const started = performance.now();
-  const elapsed = () => Math.round((performance.now() - started) * 10) / 10;
-  const controller = new AbortController();
-  const combined = signal ? AbortSignal.any([controller.signal, signal]) : controller.signal;
-
-  let firstEventTimer: NodeJS.Timeout | undefined;
-  const body: SseBody = new SseBody({
-    elapsed,
-    maxBufferSize: limits.maxStreamBytes,
-    onEvent: (event) => {
-      options.onEvent?.(event);
-      if (firstEventTimer !== undefined) {
-        clearTimer(firstEventTimer);
-        firstEventTimer = undefined;
-      }
-    },
-    onTerminal: () => onTerminal(),
-  });
-  const { events, problems } = body;
-  const addProblem = (kind: StreamProblemKind, detail: string) => body.addProblem(kind, detail);
-
-  let status = 0;
-  let headers: Record<string, string> = {};
-  let http: HttpResult | undefined;
-  let ended = false;
-  let chunks = 0;
-  let bytes = 0;
-  let bodyPreview = "";
-  let stopReason: StopReason | undefined;
-
-  const timers = new Set<NodeJS.Timeout>();
-  const stop = (reason: StopReason, detail: string) => {
-    if (stopReason !== undefined || ended) return;
-    stopReason = reason;
-    addProblem(reason, detail);
-    controller.abort();
-  };
-  const startTimer = (ms: number, onFire: () => void): NodeJS.Timeout => {
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      onFire();
-    }, ms);
-    timers.add(timer);
-    return timer;
-  };
-  const clearTimer = (timer: NodeJS.Timeout | undefined) => {
-    if (timer === undefined) return;
-    clearTimeout(timer);
-    timers.delete(timer);
-  };
-
-  firstEventTimer = startTimer(limits.firstEventTimeoutMs, () =>
-    stop("first-event-timeout", status === 0
-      ? `no response headers within ${limits.firstEventTimeoutMs} ms (${BUFFERING_PROXY_HINT})`
-      : `no event within ${limits.firstEventTimeoutMs} ms of the request (${BUFFERING_PROXY_HINT})`));
-  startTimer(limits.streamTimeoutMs, () =>
-    stop("total-timeout", `the stream did not finish within ${limits.streamTimeoutMs} ms`));
-  let idleTimer: NodeJS.Timeout | undefined;
-  const armIdle = () => {
-    clearTimer(idleTimer);
-    idleTimer = startTimer(limits.idleTimeoutMs, () =>
-      stop("idle-timeout", `nothing received for ${limits.idleTimeoutMs} ms (after ${events.length} events)`));
-  };
-
-  const onTerminal = () => {
-    clearTimer(idleTimer);
-    idleTimer = undefined;
-    const grace = Math.min(limits.idleTimeoutMs, AFTER_TERMINAL_GRACE_MAX_MS);
-    startTimer(grace, () => stop("after-terminal", "response did not end after terminal event"));
-  };
-
-  const decoder = new TextDecoder("utf-8");
-
+  const reading = new StreamReading(request, limits, redactor, options);
   let response: Dispatcher.ResponseData | undefined;
   try {
+    response = await reading.send(dispatcher);
+    if (response === undefined) return reading.result();
+    reading.takeHeaders(response);
+    if (!reading.isEventStream()) {
+      await reading.readOtherBody(response);
+      return reading.result();
+    }
+    await reading.readEvents(response);
+    return reading.result();
+  } finally {
+    reading.release(response);
+  }
+}
+
+/** One stream being read: what came so far, the timers that bound it, and why it stopped. */
+class StreamReading {
+  readonly #request: StreamRequest;
+  readonly #limits: StreamLimits;
+  readonly #redactor: Redactor;
+  readonly #signal: AbortSignal | undefined;
+  readonly #started = performance.now();
+  readonly #controller = new AbortController();
+  readonly #timers = new Timers();
+  readonly #body: SseBody;
+  readonly #decoder = new TextDecoder("utf-8");
+
+  #status = 0;
+  #headers: Record<string, string> = {};
+  #http: HttpResult | undefined;
+  #ended = false;
+  #chunks = 0;
+  #bytes = 0;
+  #bodyPreview = "";
+  #stopReason: StopReason | undefined;
+  #firstEventTimer: NodeJS.Timeout | undefined;
+  #idleTimer: NodeJS.Timeout | undefined;
+
+  constructor(request: StreamRequest, limits: StreamLimits, redactor: Redactor, options: StreamReadOptions) {
+    this.#request = request;
+    this.#limits = limits;
+    this.#redactor = redactor;
+    this.#signal = options.signal;
+    this.#body = new SseBody({
+      elapsed: () => Math.round((performance.now() - this.#started) * 10) / 10,
+      maxBufferSize: limits.maxStreamBytes,
+      onEvent: (event) => {
+        options.onEvent?.(event);
+        this.#disarmFirstEvent();
+      },
+      onTerminal: () => this.#afterTerminal(),
+    });
+    this.#startDeadlines();
+  }
+
+  // The reader enforces every timeout itself: undici's are only a backstop.
+  #startDeadlines(): void {
+    const { firstEventTimeoutMs, streamTimeoutMs } = this.#limits;
+    this.#firstEventTimer = this.#timers.start(firstEventTimeoutMs, () =>
+      this.#stop("first-event-timeout", this.#status === 0
+        ? `no response headers within ${firstEventTimeoutMs} ms (${BUFFERING_PROXY_HINT})`
+        : `no event within ${firstEventTimeoutMs} ms of the request (${BUFFERING_PROXY_HINT})`));
+    this.#timers.start(streamTimeoutMs, () =>
+      this.#stop("total-timeout", `the stream did not finish within ${streamTimeoutMs} ms`));
+  }
+
+  #disarmFirstEvent(): void {
+    this.#timers.clear(this.#firstEventTimer);
+    this.#firstEventTimer = undefined;
+  }
+
+  #armIdle(): void {
+    this.#timers.clear(this.#idleTimer);
+    this.#idleTimer = this.#timers.start(this.#limits.idleTimeoutMs, () =>
+      this.#stop("idle-timeout", `nothing received for ${this.#limits.idleTimeoutMs} ms (after ${this.#body.events.length} events)`));
+  }
+
+  // After the terminal event only the end of the response is awaited, and not for long.
+  #afterTerminal(): void {
+    this.#timers.clear(this.#idleTimer);
+    this.#idleTimer = undefined;
+    const grace = Math.min(this.#limits.idleTimeoutMs, AFTER_TERMINAL_GRACE_MAX_MS);
+    this.#timers.start(grace, () => this.#stop("after-terminal", "response did not end after terminal event"));
+  }
+
+  /** Records why the read stopped (the first reason only) and aborts the request. */
+  #stop(reason: StopReason, detail: string): void {
+    if (this.#stopReason !== undefined || this.#ended) return;
+    this.#stopReason = reason;
+    this.#body.addProblem(reason, detail);
+    this.#controller.abort();
+  }
+
+  /**
+   * Sends the request. Undefined when no response came (the problem is recorded); throws
+   * HarnessError only when the harness itself cannot reach the target.
+   */
+  async send(dispatcher: Dispatcher): Promise<Dispatcher.ResponseData | undefined> {
+    const signal = this.#signal;
     try {
-      response = await dispatcher.request({
-        origin: request.origin,
-        path: request.path,
-        method: request.method,
-        headers: request.headers,
-        body: request.body,
-        signal: combined,
+      return await dispatcher.request({
+        origin: this.#request.origin,
+        path: this.#request.path,
+        method: this.#request.method,
+        headers: this.#request.headers,
+        body: this.#request.body,
+        signal: signal ? AbortSignal.any([this.#controller.signal, signal]) : this.#controller.signal,
         // The reader's own timers decide; undici's are a backstop just beyond them.
-        headersTimeout: limits.streamTimeoutMs + 1000,
-        bodyTimeout: limits.streamTimeoutMs + 1000,
+        headersTimeout: this.#limits.streamTimeoutMs + 1000,
+        bodyTimeout: this.#limits.streamTimeoutMs + 1000,
       });
     } catch (error) {
-      if (stopReason !== undefined) return finish();
+      if (this.#stopReason !== undefined) return undefined;
       if (signal?.aborted) {
-        addProblem("connection-error", "cancelled: the check's deadline passed before the response headers");
-        return finish();
+        this.#body.addProblem("connection-error", "cancelled: the check's deadline passed before the response headers");
+        return undefined;
       }
       const failure = classifyNetworkError(error);
       if (failure.side === "harness") {
-        throw new HarnessError(failure.kind, redactor.scrub(`cannot reach ${request.origin}: ${describeNetworkError(error)}`));
+        throw new HarnessError(failure.kind, this.#redactor.scrub(`cannot reach ${this.#request.origin}: ${describeNetworkError(error)}`));
       }
-      addProblem(failure.kind === "timeout" ? "first-event-timeout" : "connection-error", `before the response headers: ${describeNetworkError(error)}`);
-      return finish();
+      this.#body.addProblem(failure.kind === "timeout" ? "first-event-timeout" : "connection-error", `before the response headers: ${describeNetworkError(error)}`);
+      return undefined;
     }
+  }
 
-    status = response.statusCode;
-    headers = flattenHeaders(response.headers);
+  takeHeaders(response: Dispatcher.ResponseData): void {
+    this.#status = response.statusCode;
+    this.#headers = flattenHeaders(response.headers);
+  }
 
-    if (mediaType(headers["content-type"]) !== "text/event-stream") {
-      addProblem("not-event-stream", `Content-Type is ${preview(headers["content-type"] ?? "(none)")}, not text/event-stream`);
-      clearTimer(firstEventTimer);
-      firstEventTimer = undefined;
-      let text = "";
-      try {
-        text = await readCappedText(response.body, limits.maxResponseBytes, headers["content-length"]);
-        ended = true;
-      } catch (error) {
-        if (error instanceof TargetError) addProblem("byte-cap", error.message);
-        else if (stopReason === undefined) addProblem("connection-error", `while reading the body: ${describeNetworkError(error)}`);
-      }
-      bodyPreview = text.slice(0, TRANSCRIPT_BODY_CHARS + 1);
-      http = {
-        status,
-        headers,
-        text,
-        json: tryParseJson(text),
-        transcript: transcript(),
-      };
-      return finish();
+  isEventStream(): boolean {
+    return mediaType(this.#headers["content-type"]) === "text/event-stream";
+  }
+
+  /** A body that is not an event stream: read it whole (capped) as a plain HTTP answer. */
+  async readOtherBody(response: Dispatcher.ResponseData): Promise<void> {
+    this.#body.addProblem("not-event-stream", `Content-Type is ${preview(this.#headers["content-type"] ?? "(none)")}, not text/event-stream`);
+    this.#disarmFirstEvent();
+    let text = "";
+    try {
+      text = await readCappedText(response.body, this.#limits.maxResponseBytes, this.#headers["content-length"]);
+      this.#ended = true;
+    } catch (error) {
+      if (error instanceof TargetError) this.#body.addProblem("byte-cap", error.message);
+      else if (this.#stopReason === undefined) this.#body.addProblem("connection-error", `while reading the body: ${describeNetworkError(error)}`);
     }
+    this.#bodyPreview = text.slice(0, TRANSCRIPT_BODY_CHARS + 1);
+    this.#http = {
+      status: this.#status,
+      headers: this.#headers,
+      text,
+      json: tryParseJson(text),
+      transcript: this.#transcript(),
+    };
+  }
 
-    armIdle();
+  /** Feeds the event stream chunk by chunk to the SSE parser, within the byte cap and the idle timeout. */
+  async readEvents(response: Dispatcher.ResponseData): Promise<void> {
+    const body = this.#body;
+    this.#armIdle();
     try {
       for await (const chunk of response.body as AsyncIterable<Buffer>) {
-        bytes += chunk.length;
-        if (bytes > limits.maxStreamBytes) {
-          stop("byte-cap", `the stream passed the cap of ${limits.maxStreamBytes} bytes`);
+        this.#bytes += chunk.length;
+        if (this.#bytes > this.#limits.maxStreamBytes) {
+          this.#stop("byte-cap", `the stream passed the cap of ${this.#limits.maxStreamBytes} bytes`);
           break;
         }
-        if (body.terminal === undefined) armIdle();
-        const index = chunks;
-        chunks++;
-        const text = decoder.decode(chunk, { stream: true });
-        if (bodyPreview.length <= TRANSCRIPT_BODY_CHARS) bodyPreview += text;
+        if (body.terminal === undefined) this.#armIdle();
+        const index = this.#chunks;
+        this.#chunks++;
+        const text = this.#decoder.decode(chunk, { stream: true });
+        if (this.#bodyPreview.length <= TRANSCRIPT_BODY_CHARS) this.#bodyPreview += text;
         body.feed(text, index);
       }
-      if (stopReason === undefined) {
-        ended = true;
-        body.feed(decoder.decode(), Math.max(0, chunks - 1));
+      if (this.#stopReason === undefined) {
+        this.#ended = true;
+        body.feed(this.#decoder.decode(), Math.max(0, this.#chunks - 1));
       }
     } catch (error) {
-      if (stopReason === undefined) {
-        addProblem("connection-error", signal?.aborted
+      if (this.#stopReason === undefined) {
+        body.addProblem("connection-error", this.#signal?.aborted
           ? "cancelled: the check's deadline passed while the stream was being read"
-          : `the stream broke after ${events.length} events: ${describeNetworkError(error)}`);
+          : `the stream broke after ${body.events.length} events: ${describeNetworkError(error)}`);
       }
     }
-    if (stopReason === undefined && !signal?.aborted) body.ended();
-    return finish();
-  } finally {
-    for (const timer of timers) clearTimeout(timer);
-    timers.clear();
-    controller.abort();
+    if (this.#stopReason === undefined && !this.#signal?.aborted) body.ended();
+  }
+
+  // No stream outlives the reader: timers cleared, request aborted, body destroyed.
+  release(response: Dispatcher.ResponseData | undefined): void {
+    this.#timers.clearAll();
+    this.#controller.abort();
     if (response !== undefined && !response.body.destroyed) response.body.destroy();
   }
 
-  function transcript() {
+  #transcript() {
+    const problems = this.#body.problems;
     const failure = problems.length > 0 ? problems.map((p) => `${p.kind}: ${p.detail}`).join("; ") : undefined;
     return buildTranscript({
-      method: request.method,
-      url: `${request.origin}${request.path}`,
-      requestHeaders: request.headers,
-      requestBody: request.body,
-      status: status === 0 ? undefined : status,
-      responseHeaders: headers,
-      responseBody: bodyPreview,
+      method: this.#request.method,
+      url: `${this.#request.origin}${this.#request.path}`,
+      requestHeaders: this.#request.headers,
+      requestBody: this.#request.body,
+      status: this.#status === 0 ? undefined : this.#status,
+      responseHeaders: this.#headers,
+      responseBody: this.#bodyPreview,
       failure,
-      durationMs: performance.now() - started,
-    }, redactor);
+      durationMs: performance.now() - this.#started,
+    }, this.#redactor);
   }
 
-  function finish(): StreamResult {
+  result(): StreamResult {
     return {
-      status,
-      headers,
-      events,
-      terminal: body.terminal,
-      ended,
-      chunks,
-      problems,
-      http,
-      transcript: transcript(),
+      status: this.#status,
+      headers: this.#headers,
+      events: this.#body.events,
+      terminal: this.#body.terminal,
+      ended: this.#ended,
+      chunks: this.#chunks,
+      problems: this.#body.problems,
+      http: this.#http,
+      transcript: this.#transcript(),
     };
   }
 }
