@@ -103,198 +103,210 @@ interface PlainRequest {
 }
 
 export function createClient(options: ClientOptions): ServiceClient {
-  const { limits, dispatcher, semaphore, redactor, observer } = options;
   const api = endpoints(options.baseUrl);
-
-  const baseHeaders = (request: RequestOptions, accept: string): Record<string, string> => {
-    const headers: Record<string, string> = { accept, "user-agent": USER_AGENT, ...options.extraHeaders };
-    const apiKey = (request.as ?? options.primary).apiKey;
-    if (request.authorization !== undefined) headers.authorization = request.authorization;
-    else if (apiKey !== null) headers.authorization = `Bearer ${apiKey}`;
-    for (const [name, value] of Object.entries(request.headers ?? {})) headers[name.toLowerCase()] = value;
-    return headers;
-  };
-
-  const createHeaders = (request: CreateOptions, accept: string) => {
-    const headers = baseHeaders(request, accept);
-    const contentType = request.contentType === undefined ? "application/json" : request.contentType;
-    const key = request.idempotencyKey === undefined ? options.idempotencyKey() : request.idempotencyKey;
-    // Explicit headers from the check win over the defaults.
-    if (contentType !== null && request.headers?.["content-type"] === undefined) headers["content-type"] = contentType;
-    if (key !== null && request.headers?.["idempotency-key"] === undefined) headers["idempotency-key"] = key;
-    return headers;
-  };
-
-  const createBody = (request: CreateOptions): string | undefined =>
-    request.rawBody ?? (request.body === undefined ? undefined : JSON.stringify(request.body));
-
-  const acquire = async (signal: AbortSignal | undefined): Promise<() => void> => {
-    try {
-      return await semaphore.acquire(signal);
-    } catch {
-      throw new InconclusiveError("timeout", "request not sent: the check's time ran out while it waited for a connection slot", "--check-timeout");
-    }
-  };
-
-  /** Waits out "try later" answers of `attempt`, then returns the last answer. */
-  const withRetries = async <R extends { status: number; headers: Record<string, string>; transcript: Transcript; attempts?: number }>(
-    what: string,
-    retryInUse: boolean,
-    attempt: () => Promise<R>,
-  ): Promise<R> => {
-    for (let retry = 0; ; retry++) {
-      await options.pacer?.turn(observer?.signal());
-      const result = await attempt();
-      if (!isTryLater(result.status, result.headers, retryInUse)) {
-        result.attempts = retry + 1;
-        return result;
-      }
-      if (retry >= (options.maxRetries ?? 0)) {
-        throw new InconclusiveError(
-          "retries",
-          `${what}: the target still answered ${result.status} after ${retry} ${retry === 1 ? "retry" : "retries"}`,
-          "--max-retries",
-          result.transcript,
-        );
-      }
-      const waitMs = waitBeforeRetry(retry, result.headers["retry-after"]);
-      observer?.onRetry?.({ status: result.status, waitMs });
-      try {
-        await sleep(waitMs, observer?.signal());
-      } catch {
-        throw new InconclusiveError("timeout", `${what}: the check's time ran out while waiting ${waitMs} ms to retry a ${result.status}`, "--check-timeout", result.transcript);
-      }
-    }
-  };
-
-  /** A create: held against the budget once, retries included, settled by its final answer. */
-  const asCreate = async <R extends { status: number }>(request: CreateOptions, run: () => Promise<R>): Promise<R> => {
-    const hold = request.replay === true ? undefined : observer?.beforeCreate();
-    let status: number | undefined;
-    try {
-      const result = await run();
-      status = result.status;
-      return result;
-    } catch (error) {
-      // A request the target kept refusing consumed nothing; anything else may have.
-      if (error instanceof InconclusiveError && error.kind === "retries") status = error.transcript?.response?.status;
-      throw error;
-    } finally {
-      hold?.settle(consumed(status));
-    }
-  };
-
+  const agentOf = (request: RequestOptions) => (request.as ?? options.primary).agentId;
   const send = (request: PlainRequest, retryInUse = true): Promise<HttpResult> =>
-    withRetries(`${request.method} ${request.path}`, retryInUse, () => sendOnce(request));
-
-  const sendOnce = async (request: PlainRequest): Promise<HttpResult> => {
-    const signal = observer?.signal();
-    const release = await acquire(signal);
-    const started = performance.now();
-    const deadline = new AbortController();
-    let deadlineHit = false;
-    const timer = setTimeout(() => {
-      deadlineHit = true;
-      deadline.abort();
-    }, limits.requestTimeoutMs);
-    const combined = signal ? AbortSignal.any([deadline.signal, signal]) : deadline.signal;
-    const url = `${api.origin}${request.path}`;
-    let status: number | undefined;
-    let headers: Record<string, string> = {};
-    let text = "";
-
-    const record = (failure?: string) => buildTranscript({
-      method: request.method,
-      url,
-      requestHeaders: request.headers,
-      requestBody: request.body,
-      status,
-      responseHeaders: headers,
-      responseBody: text,
-      failure,
-      durationMs: performance.now() - started,
-    }, redactor);
-
-    try {
-      const response = await dispatcher.request({
-        origin: api.origin,
-        path: request.path,
-        method: request.method,
-        headers: request.headers,
-        body: request.body,
-        signal: combined,
-        headersTimeout: limits.requestTimeoutMs,
-        bodyTimeout: limits.requestTimeoutMs,
-      });
-      status = response.statusCode;
-      headers = flattenHeaders(response.headers);
-      text = await readCappedText(response.body, limits.maxResponseBytes, headers["content-length"]);
-    } catch (error) {
-      const failed = toFailure(error, { deadlineHit, cancelled: signal?.aborted === true, request, origin: api.origin, limits });
-      const message = redactor.scrub(failed.message);
-      const transcript = record(message);
-      observer?.onExchange(transcript);
-      if (failed instanceof TargetError) throw new TargetError(failed.kind, message, transcript);
-      if (failed instanceof InconclusiveError) throw new InconclusiveError(failed.kind, redactor.scrub(failed.detail), failed.flag, transcript);
-      throw new HarnessError(failed.kind, message);
-    } finally {
-      clearTimeout(timer);
-      release();
-    }
-
-    const transcript = record();
-    observer?.onExchange(transcript);
-    return { status, headers, text, json: tryParseJson(text), transcript };
-  };
-
-  const streamOnce = async (request: CreateOptions): Promise<StreamResult> => {
-    const agentId = (request.as ?? options.primary).agentId;
-    const signal = observer?.signal();
-    const release = await acquire(signal);
-    try {
-      const result = await readStream(dispatcher, {
-        origin: api.origin,
-        path: api.stream(agentId),
-        method: "POST",
-        headers: createHeaders(request, "text/event-stream"),
-        body: createBody(request),
-      }, limits, redactor, { signal, onEvent: request.onEvent });
-      observer?.onExchange(result.transcript, result);
-      return result;
-    } finally {
-      release();
-    }
-  };
+    withRetries(options, `${request.method} ${request.path}`, retryInUse, () => sendOnce(options, api.origin, request));
 
   return {
     create: (request) => {
       // One key and body for every attempt: a retry is the same logical create.
       const plain: PlainRequest = {
         method: "POST",
-        path: api.responses((request.as ?? options.primary).agentId),
-        headers: createHeaders(request, "application/json"),
+        path: api.responses(agentOf(request)),
+        headers: createHeaders(options, request, "application/json"),
         body: createBody(request),
       };
-      return asCreate(request, () => send(plain, request.retryInUse ?? true));
+      return asCreate(options.observer, request, () => send(plain, request.retryInUse ?? true));
     },
     stream: (request) => {
-      const fixed: CreateOptions = { ...request, idempotencyKey: createHeaders(request, "")["idempotency-key"] ?? null };
-      const path = api.stream((request.as ?? options.primary).agentId);
-      return asCreate(request, () => withRetries(`POST ${path}`, request.retryInUse ?? true, () => streamOnce(fixed)));
+      const fixed: CreateOptions = { ...request, idempotencyKey: createHeaders(options, request, "")["idempotency-key"] ?? null };
+      const path = api.stream(agentOf(request));
+      return asCreate(options.observer, request, () =>
+        withRetries(options, `POST ${path}`, request.retryInUse ?? true, () => streamOnce(options, api.origin, path, fixed)));
     },
     list: (conversationId, request: ListOptions = {}) =>
       send({
         method: "GET",
-        path: api.messages((request.as ?? options.primary).agentId, conversationId, request.query),
-        headers: baseHeaders(request, "application/json"),
+        path: api.messages(agentOf(request), conversationId, request.query),
+        headers: baseHeaders(options, request, "application/json"),
       }, request.retryInUse ?? true),
     delete: (conversationId, request: RequestOptions = {}) =>
       send({
         method: "DELETE",
-        path: api.conversation((request.as ?? options.primary).agentId, conversationId),
-        headers: baseHeaders(request, "application/json"),
+        path: api.conversation(agentOf(request), conversationId),
+        headers: baseHeaders(options, request, "application/json"),
       }, request.retryInUse ?? true),
   };
+}
+
+/** Headers of every request: --header first, then the identity's key, then the check's own headers. */
+function baseHeaders(options: ClientOptions, request: RequestOptions, accept: string): Record<string, string> {
+  const headers: Record<string, string> = { accept, "user-agent": USER_AGENT, ...options.extraHeaders };
+  const apiKey = (request.as ?? options.primary).apiKey;
+  if (request.authorization !== undefined) headers.authorization = request.authorization;
+  else if (apiKey !== null) headers.authorization = `Bearer ${apiKey}`;
+  for (const [name, value] of Object.entries(request.headers ?? {})) headers[name.toLowerCase()] = value;
+  return headers;
+}
+
+/** A create's headers: a JSON body and an Idempotency-Key unless the check said otherwise. */
+function createHeaders(options: ClientOptions, request: CreateOptions, accept: string): Record<string, string> {
+  const headers = baseHeaders(options, request, accept);
+  const contentType = request.contentType === undefined ? "application/json" : request.contentType;
+  const key = request.idempotencyKey === undefined ? options.idempotencyKey() : request.idempotencyKey;
+  // Explicit headers from the check win over the defaults.
+  if (contentType !== null && request.headers?.["content-type"] === undefined) headers["content-type"] = contentType;
+  if (key !== null && request.headers?.["idempotency-key"] === undefined) headers["idempotency-key"] = key;
+  return headers;
+}
+
+function createBody(request: CreateOptions): string | undefined {
+  return request.rawBody ?? (request.body === undefined ? undefined : JSON.stringify(request.body));
+}
+
+/** A connection slot under the concurrency cap; a check out of time gets an inconclusive, not a hang. */
+async function acquireSlot(semaphore: Semaphore, signal: AbortSignal | undefined): Promise<() => void> {
+  try {
+    return await semaphore.acquire(signal);
+  } catch {
+    throw new InconclusiveError("timeout", "request not sent: the check's time ran out while it waited for a connection slot", "--check-timeout");
+  }
+}
+
+/** Waits out "try later" answers of `attempt`, then returns the last answer. */
+async function withRetries<R extends { status: number; headers: Record<string, string>; transcript: Transcript; attempts?: number }>(
+  options: ClientOptions,
+  what: string,
+  retryInUse: boolean,
+  attempt: () => Promise<R>,
+): Promise<R> {
+  const { observer } = options;
+  for (let retry = 0; ; retry++) {
+    await options.pacer?.turn(observer?.signal());
+    const result = await attempt();
+    if (!isTryLater(result.status, result.headers, retryInUse)) {
+      result.attempts = retry + 1;
+      return result;
+    }
+    if (retry >= (options.maxRetries ?? 0)) {
+      throw new InconclusiveError(
+        "retries",
+        `${what}: the target still answered ${result.status} after ${retry} ${retry === 1 ? "retry" : "retries"}`,
+        "--max-retries",
+        result.transcript,
+      );
+    }
+    const waitMs = waitBeforeRetry(retry, result.headers["retry-after"]);
+    observer?.onRetry?.({ status: result.status, waitMs });
+    try {
+      await sleep(waitMs, observer?.signal());
+    } catch {
+      throw new InconclusiveError("timeout", `${what}: the check's time ran out while waiting ${waitMs} ms to retry a ${result.status}`, "--check-timeout", result.transcript);
+    }
+  }
+}
+
+/** A create: held against the budget once, retries included, settled by its final answer. */
+async function asCreate<R extends { status: number }>(observer: ClientObserver | undefined, request: CreateOptions, run: () => Promise<R>): Promise<R> {
+  const hold = request.replay === true ? undefined : observer?.beforeCreate();
+  let status: number | undefined;
+  try {
+    const result = await run();
+    status = result.status;
+    return result;
+  } catch (error) {
+    // A request the target kept refusing consumed nothing; anything else may have.
+    if (error instanceof InconclusiveError && error.kind === "retries") status = error.transcript?.response?.status;
+    throw error;
+  } finally {
+    hold?.settle(consumed(status));
+  }
+}
+
+/** One attempt of a plain request, within --request-timeout, its body read up to the cap. */
+async function sendOnce(options: ClientOptions, origin: string, request: PlainRequest): Promise<HttpResult> {
+  const { limits, dispatcher, redactor, observer } = options;
+  const signal = observer?.signal();
+  const release = await acquireSlot(options.semaphore, signal);
+  const started = performance.now();
+  const deadline = new AbortController();
+  let deadlineHit = false;
+  const timer = setTimeout(() => {
+    deadlineHit = true;
+    deadline.abort();
+  }, limits.requestTimeoutMs);
+  let status: number | undefined;
+  let headers: Record<string, string> = {};
+  let text = "";
+
+  const record = (failure?: string) => buildTranscript({
+    method: request.method,
+    url: `${origin}${request.path}`,
+    requestHeaders: request.headers,
+    requestBody: request.body,
+    status,
+    responseHeaders: headers,
+    responseBody: text,
+    failure,
+    durationMs: performance.now() - started,
+  }, redactor);
+
+  try {
+    const response = await dispatcher.request({
+      origin,
+      path: request.path,
+      method: request.method,
+      headers: request.headers,
+      body: request.body,
+      signal: signal ? AbortSignal.any([deadline.signal, signal]) : deadline.signal,
+      headersTimeout: limits.requestTimeoutMs,
+      bodyTimeout: limits.requestTimeoutMs,
+    });
+    status = response.statusCode;
+    headers = flattenHeaders(response.headers);
+    text = await readCappedText(response.body, limits.maxResponseBytes, headers["content-length"]);
+  } catch (error) {
+    const failed = toFailure(error, { deadlineHit, cancelled: signal?.aborted === true, request, origin, limits });
+    const message = redactor.scrub(failed.message);
+    const transcript = record(message);
+    observer?.onExchange(transcript);
+    throw withTranscript(failed, message, transcript, redactor);
+  } finally {
+    clearTimeout(timer);
+    release();
+  }
+
+  const transcript = record();
+  observer?.onExchange(transcript);
+  return { status, headers, text, json: tryParseJson(text), transcript };
+}
+
+/** The failure of a plain request as it is thrown: redacted, with its exchange where it judges the target. */
+function withTranscript(failed: HarnessError | TargetError | InconclusiveError, message: string, transcript: Transcript, redactor: Redactor): Error {
+  if (failed instanceof TargetError) return new TargetError(failed.kind, message, transcript);
+  if (failed instanceof InconclusiveError) return new InconclusiveError(failed.kind, redactor.scrub(failed.detail), failed.flag, transcript);
+  return new HarnessError(failed.kind, message);
+}
+
+/** One attempt of a stream, read by the stream reader under the concurrency cap. */
+async function streamOnce(options: ClientOptions, origin: string, path: string, request: CreateOptions): Promise<StreamResult> {
+  const { observer } = options;
+  const signal = observer?.signal();
+  const release = await acquireSlot(options.semaphore, signal);
+  try {
+    const result = await readStream(options.dispatcher, {
+      origin,
+      path,
+      method: "POST",
+      headers: createHeaders(options, request, "text/event-stream"),
+      body: createBody(request),
+    }, options.limits, options.redactor, { signal, onEvent: request.onEvent });
+    observer?.onExchange(result.transcript, result);
+    return result;
+  } finally {
+    release();
+  }
 }
 
 /** Turns whatever a plain request threw into a HarnessError or a TargetError, by fields only. */
