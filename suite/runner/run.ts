@@ -21,7 +21,7 @@ import type { RunSettings } from "../checks/runtime/run-settings.ts";
 import { globToRegExp, isSelected, SELECTABLE_FAMILIES } from "../checks/runtime/selection.ts";
 import type { ServiceClient } from "../http/types.ts";
 import { loadBaseline, type Baseline } from "./baseline.ts";
-import { exitCodeOf, type ReportContext } from "./build-report.ts";
+import { exitCodeOf, type BuiltReport, type ReportContext } from "./build-report.ts";
 import { cleanupConversations, journalTotals } from "./cleanup.ts";
 import { ConformanceReporter } from "./conformance-reporter.ts";
 import { errorReport, writeErrorReports, type ErrorReportFacts } from "./error-report.ts";
@@ -132,184 +132,313 @@ export async function runConformance(input: ConformanceInput, options: RunOption
   const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
   const printError = options.printError ?? ((line: string) => process.stderr.write(`${line}\n`));
   const cwd = options.cwd ?? process.cwd();
-  let redactor = new Redactor(secretsOf(input));
-  // Known before the configuration is valid, so that even a usage error leaves its reports.
-  let reportDir = resolve(cwd, typeof input.reportDir === "string" && input.reportDir.trim() !== "" ? input.reportDir : DEFAULTS.reportDir);
-  let errorFacts: Omit<ErrorReportFacts, "diagnosis"> = { target: targetOfInput(input) };
-  /** Exit 2 before any verdict: the lines on stderr, and reports with result "error". */
-  const usageError = async (lines: string[], hint = false): Promise<RunOutcome> => {
-    const diagnosis = lines.map((line) => redactor.scrub(line));
-    for (const line of diagnosis) printError(`agent-conformance: ${line}`);
-    if (hint) printError("agent-conformance: run with --help for usage");
-    const unwritten = await writeErrorReports(reportDir, errorReport({ ...errorFacts, diagnosis }));
-    if (unwritten !== undefined) printError(redactor.scrub(`agent-conformance: the reports were not written to ${reportDir}: ${unwritten}`));
-    return { exitCode: 2, report: undefined };
-  };
+  const exit = new EarlyExit(input, cwd, printError);
 
+  const prepared = await prepareRun(input, cwd, exit, print);
+  if (!prepared.ok) return prepared.outcome;
+  const { config } = prepared;
+
+  const open: OpenResources = {};
+  try {
+    if (config.baseUrl === undefined) {
+      try {
+        open.fake = await startEmbeddedFake(config.fakeOptions);
+      } catch (error) {
+        return await exit.usage([`could not start the embedded fake: ${messageOf(error)}`]);
+      }
+    }
+    const { settings, describe } = resolveTarget(config, config.baseUrl ?? open.fake?.url ?? "", open.fake !== undefined);
+    const redactor = exit.knowTarget(settings, describe);
+    open.pool = createPool(settings.baseUrl, settings.concurrency, settings.requestTimeoutMs);
+    const client = runnerClient(settings, open.pool, redactor);
+
+    const checked = await preflight(preflightOf(config, open.fake !== undefined, settings, describe, client, open.pool));
+    if (!checked.ok) return await exit.usage([checked.reason]);
+
+    open.journalDir = await mkdtemp(join(tmpdir(), "agent-conformance-"));
+    const journalPath = startJournal(open.journalDir, checked.created);
+    const run: PreparedChecks = {
+      ...prepared,
+      settings: { ...settings, maxCreates: settings.maxCreates - checked.created.length, journalPath },
+      createBudget: settings.maxCreates,
+      describe,
+      client,
+      redactor,
+      reportDir: exit.reportDir,
+    };
+    const checkedRun = await runChecksAndReport(run, progressSink(options.progress ?? true, redactor), exit);
+    if ("stopped" in checkedRun) return checkedRun.stopped;
+    const { built } = checkedRun;
+    await writeOtherReports(built.report, exit.reportDir, (line) => printError(redactor.scrub(line)));
+    for (const line of summaryLines(built.report, exit.reportDir)) print(redactor.scrub(line));
+    if (built.executed === 0) printError("agent-conformance: no check was executed (all skipped or none selected)");
+    return { exitCode: exitCodeOf(built), report: built.report };
+  } finally {
+    await closeAll(open);
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Exit 2 before any verdict: the lines on stderr, and reports with result "error". What it
+ * knows of the run (report folder, secrets to redact, target) grows as the run gets further,
+ * so that even a usage error leaves its reports and never prints a key.
+ */
+class EarlyExit {
+  redactor: Redactor;
+  reportDir: string;
+  #facts: Omit<ErrorReportFacts, "diagnosis">;
+  readonly #printError: (line: string) => void;
+
+  constructor(input: ConformanceInput, cwd: string, printError: (line: string) => void) {
+    this.#printError = printError;
+    this.redactor = new Redactor(secretsOf(input));
+    this.reportDir = resolve(cwd, typeof input.reportDir === "string" && input.reportDir.trim() !== "" ? input.reportDir : DEFAULTS.reportDir);
+    this.#facts = { target: targetOfInput(input) };
+  }
+
+  knowConfig(config: ConformanceConfig, cwd: string): void {
+    this.redactor = new Redactor([config.apiKey, config.otherApiKey, ...Object.values(config.headers)]);
+    this.#facts = { ...this.#facts, strict: config.strict };
+    this.reportDir = resolve(cwd, config.reportDir);
+  }
+
+  /** The run's redactor, from the identities actually used (the embedded fake's included). */
+  knowTarget(settings: Resolved["settings"], describe: string): Redactor {
+    this.redactor = new Redactor([settings.primary.apiKey, settings.otherKey?.apiKey, ...Object.values(settings.headers)]);
+    this.#facts = { ...this.#facts, target: describe, runId: settings.runId, seed: settings.seed, creates: { budget: settings.maxCreates, spent: 0 } };
+    return this.redactor;
+  }
+
+  async usage(lines: string[], hint = false): Promise<RunOutcome> {
+    const diagnosis = lines.map((line) => this.redactor.scrub(line));
+    for (const line of diagnosis) this.#printError(`agent-conformance: ${line}`);
+    if (hint) this.#printError("agent-conformance: run with --help for usage");
+    const unwritten = await writeErrorReports(this.reportDir, errorReport({ ...this.#facts, diagnosis }));
+    if (unwritten !== undefined) this.#printError(this.redactor.scrub(`agent-conformance: the reports were not written to ${this.reportDir}: ${unwritten}`));
+    return { exitCode: 2, report: undefined };
+  }
+}
+
+type Prepared =
+  | { ok: true; config: ConformanceConfig; checksDir: string; baseline: Baseline | undefined }
+  | { ok: false; outcome: RunOutcome };
+
+/** Everything that can be refused before the target is touched: configuration, selection, files. */
+async function prepareRun(input: ConformanceInput, cwd: string, exit: EarlyExit, print: (line: string) => void): Promise<Prepared> {
+  const stop = async (lines: string[], hint = false): Promise<Prepared> => ({ ok: false, outcome: await exit.usage(lines, hint) });
   const sameIdentities = sameIdentityErrors(input);
-  if (sameIdentities.length > 0) return usageError(sameIdentities);
+  if (sameIdentities.length > 0) return stop(sameIdentities);
   const validated = validateConfig(input);
-  if (!validated.ok) return usageError(validated.errors, true);
+  if (!validated.ok) return stop(validated.errors, true);
   const config = validated.config;
-  redactor = new Redactor([config.apiKey, config.otherApiKey, ...Object.values(config.headers)]);
-  errorFacts = { ...errorFacts, strict: config.strict };
-  reportDir = resolve(cwd, config.reportDir);
+  exit.knowConfig(config, cwd);
 
   const unmatched = unmatchedGlobs(config.only);
-  if (unmatched.length > 0) return usageError(unmatched.map((glob) => `--only ${glob} selects no requirement`));
+  if (unmatched.length > 0) return stop(unmatched.map((glob) => `--only ${glob} selects no requirement`));
 
   if (config.rerunFailed !== undefined) {
-    const rerun = await loadRerun(config.rerunFailed, resolve(cwd, config.rerunFailed));
-    if (!rerun.ok) return usageError([rerun.error]);
-    const ids = rerun.ids.filter((id) => isSelected(id, config.only));
-    if (ids.length === 0) {
-      const why = rerun.ids.length === 0
-        ? `no requirement failed, warned or was inconclusive, and no MUST was left unjudged, in ${config.rerunFailed}`
-        : `--only selects none of ${rerun.ids.join(", ")}`;
-      print(`agent-conformance: nothing to rerun: ${why}`);
-      return { exitCode: 0, report: undefined };
+    const rerun = await rerunSelection(config, config.rerunFailed, cwd);
+    if ("error" in rerun) return stop([rerun.error]);
+    if ("nothing" in rerun) {
+      print(`agent-conformance: nothing to rerun: ${rerun.nothing}`);
+      return { ok: false, outcome: { exitCode: 0, report: undefined } };
     }
     // From here on the selection is what to rerun: the report calls the rest not selected.
-    config.only = ids;
+    config.only = rerun.ids;
   }
 
   // The default checks are the ones beside this module (suite/checks, or dist/suite/checks in
   // the installed package), wherever the run is started from.
   const checksDir = config.checksDir === DEFAULTS.checksDir ? join(PROJECT_ROOT, DEFAULTS.checksDir) : resolve(cwd, config.checksDir);
   if (!existsSync(checksDir) || !statSync(checksDir).isDirectory()) {
-    return usageError([`--checks-dir ${config.checksDir}: no such directory`]);
+    return stop([`--checks-dir ${config.checksDir}: no such directory`]);
   }
 
   let baseline: Baseline | undefined;
   if (config.baseline !== undefined) {
     const loaded = await loadBaseline(config.baseline, resolve(cwd, config.baseline));
-    if (!loaded.ok) return usageError(loaded.errors);
+    if (!loaded.ok) return stop(loaded.errors);
     baseline = loaded.baseline;
   }
+  return { ok: true, config, checksDir, baseline };
+}
 
-  let fake: EmbeddedFake | undefined;
-  let pool: ReturnType<typeof createPool> | undefined;
-  let journalDir: string | undefined;
-  try {
-    if (config.baseUrl === undefined) {
-      try {
-        fake = await startEmbeddedFake(config.fakeOptions);
-      } catch (error) {
-        return await usageError([`could not start the embedded fake: ${error instanceof Error ? error.message : String(error)}`]);
-      }
-    }
-    const { settings, describe } = resolveTarget(config, config.baseUrl ?? fake?.url ?? "", fake !== undefined);
-    const runRedactor = new Redactor([settings.primary.apiKey, settings.otherKey?.apiKey, ...Object.values(settings.headers)]);
-    redactor = runRedactor;
-    errorFacts = { ...errorFacts, target: describe, runId: settings.runId, seed: settings.seed, creates: { budget: settings.maxCreates, spent: 0 } };
+/** The requirements --rerun-failed asks for, within --only; or why there is nothing to rerun. */
+async function rerunSelection(
+  config: ConformanceConfig,
+  file: string,
+  cwd: string,
+): Promise<{ ids: string[] } | { nothing: string } | { error: string }> {
+  const rerun = await loadRerun(file, resolve(cwd, file));
+  if (!rerun.ok) return { error: rerun.error };
+  const ids = rerun.ids.filter((id) => isSelected(id, config.only));
+  if (ids.length > 0) return { ids };
+  return {
+    nothing: rerun.ids.length === 0
+      ? `no requirement failed, warned or was inconclusive, and no MUST was left unjudged, in ${file}`
+      : `--only selects none of ${rerun.ids.join(", ")}`,
+  };
+}
 
-    pool = createPool(settings.baseUrl, settings.concurrency, settings.requestTimeoutMs);
-    const client: ServiceClient = createClient({
+/** What the run opened and must close, however it ends. */
+interface OpenResources {
+  fake?: EmbeddedFake;
+  pool?: ReturnType<typeof createPool>;
+  journalDir?: string;
+}
+
+async function closeAll(open: OpenResources): Promise<void> {
+  await open.pool?.close().catch(() => {});
+  await open.fake?.close().catch(() => {});
+  if (open.journalDir !== undefined) await rm(open.journalDir, { recursive: true, force: true });
+}
+
+/** The runner's own client (preflight and cleanup), on the run's connection pool. */
+function runnerClient(settings: Resolved["settings"], pool: ReturnType<typeof createPool>, redactor: Redactor): ServiceClient {
+  return createClient({
+    baseUrl: settings.baseUrl,
+    primary: settings.primary,
+    limits: settings,
+    dispatcher: pool,
+    semaphore: new Semaphore(settings.concurrency),
+    redactor,
+    maxRetries: settings.maxRetries,
+    extraHeaders: settings.headers,
+    // Preflight names the keys of its creates; any other would still be run-scoped.
+    idempotencyKey: () => `conf-${settings.runId}-runner-${randomBytes(4).toString("hex")}`,
+  });
+}
+
+function preflightOf(
+  config: ConformanceConfig,
+  embedded: boolean,
+  settings: Resolved["settings"],
+  describe: string,
+  client: ServiceClient,
+  pool: ReturnType<typeof createPool>,
+): Parameters<typeof preflight>[0] {
+  // The embedded fake serves the identities it was started with: no create is spent to learn that.
+  const ownFake = embedded && [config.apiKey, config.agentId, config.otherAgentId, config.otherApiKey].every((v) => v === undefined);
+  return {
+    client,
+    describe,
+    baseUrl: settings.baseUrl,
+    runId: settings.runId,
+    primary: settings.primary,
+    otherAgent: settings.otherAgent,
+    otherKey: settings.otherKey,
+    creates: ownFake ? 0 : settings.maxCreates,
+    askNoSuchRoute: noSuchRouteProbe({
       baseUrl: settings.baseUrl,
-      primary: settings.primary,
-      limits: settings,
       dispatcher: pool,
-      semaphore: new Semaphore(settings.concurrency),
-      redactor: runRedactor,
-      maxRetries: settings.maxRetries,
-      extraHeaders: settings.headers,
-      // Preflight names the keys of its creates; any other would still be run-scoped.
-      idempotencyKey: () => `conf-${settings.runId}-runner-${randomBytes(4).toString("hex")}`,
-    });
+      headers: settings.headers,
+      requestTimeoutMs: settings.requestTimeoutMs,
+      maxResponseBytes: settings.maxResponseBytes,
+    }),
+  };
+}
 
-    // The embedded fake serves the identities it was started with: no create is spent to learn that.
-    const ownFake = fake !== undefined && [config.apiKey, config.agentId, config.otherAgentId, config.otherApiKey].every((v) => v === undefined);
-    const checked = await preflight({
-      client,
-      describe,
-      baseUrl: settings.baseUrl,
-      runId: settings.runId,
-      primary: settings.primary,
-      otherAgent: settings.otherAgent,
-      otherKey: settings.otherKey,
-      creates: ownFake ? 0 : settings.maxCreates,
-      askNoSuchRoute: noSuchRouteProbe({
-        baseUrl: settings.baseUrl,
-        dispatcher: pool,
-        headers: settings.headers,
-        requestTimeoutMs: settings.requestTimeoutMs,
-        maxResponseBytes: settings.maxResponseBytes,
-      }),
-    });
-    if (!checked.ok) return await usageError([checked.reason]);
-
-    journalDir = await mkdtemp(join(tmpdir(), "agent-conformance-"));
-    const journalPath = join(journalDir, "journal.jsonl");
-    // Preflight's creates are the run's: spent from its budget, and cleaned up at the end unless already deleted.
-    for (const made of checked.created) {
-      appendJournal(journalPath, { type: "create", check: "preflight" });
-      if (!made.deleted && made.conversationId !== undefined) {
-        appendJournal(journalPath, { type: "track", conversationId: made.conversationId, owner: { agentId: made.agentId, key: "primary" }, check: "preflight" });
-      }
+/** The journal, opened with preflight's creates: spent from the budget, and cleaned up at the end unless already deleted. */
+function startJournal(dir: string, created: Extract<Awaited<ReturnType<typeof preflight>>, { ok: true }>["created"]): string {
+  const journalPath = join(dir, "journal.jsonl");
+  for (const made of created) {
+    appendJournal(journalPath, { type: "create", check: "preflight" });
+    if (!made.deleted && made.conversationId !== undefined) {
+      appendJournal(journalPath, { type: "track", conversationId: made.conversationId, owner: { agentId: made.agentId, key: "primary" }, check: "preflight" });
     }
-    const startedAt = new Date();
-    const started = performance.now();
+  }
+  return journalPath;
+}
 
-    const finish = async (): Promise<ReportContext> => {
-      const journal = readJournal(journalPath);
-      const totals = journalTotals(journal.entries);
-      const swept = await cleanupConversations(totals.tracked, client, {
-        primary: settings.primary.apiKey,
-        other: settings.otherKey?.apiKey ?? undefined,
-      }, settings.concurrency);
-      const cleanup = { ...swept, deleted: swept.deleted + totals.deletedByChecks };
-      return {
-        target: describe,
-        strict: config.strict,
-        only: config.only,
-        exclude: config.exclude,
-        runId: settings.runId,
-        seed: settings.seed,
-        startedAt: startedAt.toISOString(),
-        durationMs: performance.now() - started,
-        creates: { budget: settings.maxCreates, spent: totals.creates },
-        cleanup,
-        harnessErrors: journal.malformed > 0 ? [`${journal.malformed} journal line(s) could not be read`] : [],
-        redactor: runRedactor,
-      };
+interface PreparedChecks {
+  config: ConformanceConfig;
+  checksDir: string;
+  baseline: Baseline | undefined;
+  /** What the checks' worker is given: the budget left after preflight, and the journal. */
+  settings: RunSettings;
+  /** The whole budget, preflight's creates included. */
+  createBudget: number;
+  describe: string;
+  client: ServiceClient;
+  redactor: Redactor;
+  reportDir: string;
+}
+
+/** Runs the checks in vitest; the reporter builds conformance.json once cleanup has run. */
+async function runChecksAndReport(
+  run: PreparedChecks,
+  progress: ProgressSink | undefined,
+  exit: EarlyExit,
+): Promise<{ built: BuiltReport } | { stopped: RunOutcome }> {
+  const startedAt = new Date();
+  const started = performance.now();
+  const finish = async (): Promise<ReportContext> => {
+    const { creates, cleanup, harnessErrors } = await cleanUp(run);
+    return {
+      target: run.describe,
+      strict: run.config.strict,
+      only: run.config.only,
+      exclude: run.config.exclude,
+      runId: run.settings.runId,
+      seed: run.settings.seed,
+      startedAt: startedAt.toISOString(),
+      durationMs: performance.now() - started,
+      creates,
+      cleanup,
+      harnessErrors,
+      redactor: run.redactor,
     };
+  };
+  const reporter = new ConformanceReporter({ reportPath: join(run.reportDir, "conformance.json"), finish, baseline: run.baseline });
+  try {
+    await runChecks({
+      root: PROJECT_ROOT,
+      checksDir: run.checksDir,
+      reportDir: run.reportDir,
+      settings: run.settings,
+      reporter,
+      progress,
+      redactor: run.redactor,
+    });
+  } catch (error) {
+    return { stopped: await exit.usage([`the test runner failed: ${messageOf(error)}`]) };
+  }
+  if (reporter.built === undefined) {
+    return { stopped: await exit.usage([`no report was produced: ${reporter.failure ?? "the test runner did not finish the run"}`]) };
+  }
+  return { built: reporter.built };
+}
 
-    const reporter = new ConformanceReporter({ reportPath: join(reportDir, "conformance.json"), finish, baseline });
-    try {
-      await runChecks({
-        root: PROJECT_ROOT,
-        checksDir,
-        reportDir,
-        settings: { ...settings, maxCreates: settings.maxCreates - checked.created.length, journalPath },
-        reporter,
-        progress: progressSink(options.progress ?? true, runRedactor),
-        redactor: runRedactor,
-      });
-    } catch (error) {
-      return await usageError([`the test runner failed: ${error instanceof Error ? error.message : String(error)}`]);
-    }
+/** After the last check: what the run spent, and every conversation it created deleted as its owner. */
+async function cleanUp(run: PreparedChecks): Promise<Pick<ReportContext, "creates" | "cleanup" | "harnessErrors">> {
+  const journal = readJournal(run.settings.journalPath);
+  const totals = journalTotals(journal.entries);
+  const swept = await cleanupConversations(totals.tracked, run.client, {
+    primary: run.settings.primary.apiKey,
+    other: run.settings.otherKey?.apiKey ?? undefined,
+  }, run.settings.concurrency);
+  return {
+    creates: { budget: run.createBudget, spent: totals.creates },
+    cleanup: { ...swept, deleted: swept.deleted + totals.deletedByChecks },
+    harnessErrors: journal.malformed > 0 ? [`${journal.malformed} journal line(s) could not be read`] : [],
+  };
+}
 
-    const built = reporter.built;
-    if (built === undefined) {
-      return await usageError([`no report was produced: ${reporter.failure ?? "the test runner did not finish the run"}`]);
-    }
-    try {
-      await addVerdictsToJunit(join(reportDir, "junit.xml"), built.report);
-    } catch (error) {
-      printError(redactor.scrub(`agent-conformance: junit.xml was not completed: ${error instanceof Error ? error.message : String(error)}`));
-    }
-    try {
-      const { writeHtmlReport } = await import("../report/html.ts");
-      await writeHtmlReport(built.report, reportDir);
-    } catch (error) {
-      printError(redactor.scrub(`agent-conformance: report.html was not written: ${error instanceof Error ? error.message : String(error)}`));
-    }
-    for (const line of summaryLines(built.report, reportDir)) print(runRedactor.scrub(line));
-    if (built.executed === 0) printError("agent-conformance: no check was executed (all skipped or none selected)");
-    return { exitCode: exitCodeOf(built), report: built.report };
-  } finally {
-    await pool?.close().catch(() => {});
-    await fake?.close().catch(() => {});
-    if (journalDir !== undefined) await rm(journalDir, { recursive: true, force: true });
+/** junit.xml's verdicts and report.html: a failure of either is said, and does not change the verdict. */
+async function writeOtherReports(report: ConformanceReport, reportDir: string, printError: (line: string) => void): Promise<void> {
+  try {
+    await addVerdictsToJunit(join(reportDir, "junit.xml"), report);
+  } catch (error) {
+    printError(`agent-conformance: junit.xml was not completed: ${messageOf(error)}`);
+  }
+  try {
+    const { writeHtmlReport } = await import("../report/html.ts");
+    await writeHtmlReport(report, reportDir);
+  } catch (error) {
+    printError(`agent-conformance: report.html was not written: ${messageOf(error)}`);
   }
 }
