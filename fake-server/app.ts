@@ -1,3 +1,8 @@
+/**
+ * The fake's request pipeline, built once per app: CORS and the base path around polka; for
+ * a /v1 request the session, the client-rule observer, the request log, the key check and the
+ * rate limit, then its route. The stages and the folder of each: README.md beside this file, "Layout".
+ */
 import { setMaxListeners } from "node:events";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import polka, { type Middleware } from "polka";
@@ -87,11 +92,18 @@ function onResponseClosed(this: LoggedResponse): void {
   const ctx = this[SESSION_CONTEXT];
   const entry = this[LOG_ENTRY];
   if (ctx === undefined) return;
-  ctx.clientRules.responseClosed(this);
+  const { observed } = this.req;
+  ctx.clientRules.responseClosed(observed, { status: this.statusCode, headersSent: this.headersSent, finished: this.writableFinished });
   if (entry === undefined) return;
   this[LOG_ENTRY] = undefined;
-  entry.closed(this.statusCode, performance.now(), this.req);
+  entry.closed(this.statusCode, performance.now(), this.req, observed?.warnings);
   ctx.requestLog.add(entry);
+}
+
+/** An error answer to a /v1 request; the client-rule observer hears of its headers (a Retry-After paces the retries). */
+function failApi(ctx: AppContext, req: FakeRequest, res: ServerResponse, error: unknown): void {
+  const answered = fail(ctx, req, res, error);
+  if (answered !== undefined) ctx.clientRules.errorAnswered(req.observed, answered.headers);
 }
 
 /**
@@ -106,7 +118,7 @@ function keyAccepted(ctx: AppContext, req: FakeRequest, res: ServerResponse): bo
     // Only a mutant lets such a request through (behavior.broken.authSkippedOn).
     const skipped = skippedAuthGrant(req, ctx.behavior, ctx.options.keys);
     if (skipped === undefined) {
-      fail(ctx, req, res, error);
+      failApi(ctx, req, res, error);
       return false;
     }
     grant = skipped;
@@ -114,7 +126,7 @@ function keyAccepted(ctx: AppContext, req: FakeRequest, res: ServerResponse): bo
   req.grant = grant;
   const limited = ctx.rateLimits === undefined ? undefined : ctx.rateLimits.take(grant.token);
   if (limited !== undefined) {
-    fail(ctx, req, res, limited);
+    failApi(ctx, req, res, limited);
     return false;
   }
   return true;
@@ -158,11 +170,11 @@ function beforeRoutes(sessions: SessionRegistry): BeforeRoute {
         refused = error;
       }
     }
-    // First, so the observer's findings are in req.warnings when the request log reads them.
-    ctx.clientRules.arrived(req, res);
+    // First, so the request log finds the observer's record on the request.
+    req.observed = ctx.clientRules.arrived({ method: req.method ?? "GET", path: req.path, headers: req.headers });
     logRequest(ctx, req, res);
     if (refused !== undefined) {
-      fail(ctx, req, res, refused);
+      failApi(ctx, req, res, refused);
       return undefined;
     }
     if (!keyAccepted(ctx, req, res)) return undefined;
@@ -172,7 +184,7 @@ function beforeRoutes(sessions: SessionRegistry): BeforeRoute {
 }
 
 function dispatch(route: Route, before: BeforeRoute): Middleware<FakeRequest> {
-  const onError = route.control ? failControl : fail;
+  const onError = route.control ? failControl : failApi;
   return (req, res) => {
     const ctx = before(req, res);
     if (ctx === undefined) return;
@@ -187,7 +199,7 @@ function dispatch(route: Route, before: BeforeRoute): Middleware<FakeRequest> {
 }
 
 /** Runs a route handler, counted in flight; whatever it throws becomes an answer. No closure per request. */
-async function runHandler(ctx: AppContext, handler: Handler, req: FakeRequest, res: ServerResponse, onError: typeof fail): Promise<void> {
+async function runHandler(ctx: AppContext, handler: Handler, req: FakeRequest, res: ServerResponse, onError: typeof failApi): Promise<void> {
   ctx.inFlight.enter();
   try {
     await handler(ctx, req, res);
@@ -246,10 +258,10 @@ export function createFakeApp(options: FakeServerOptions = {}, dependencies: Par
     onNoMatch: (req, res) => {
       const session = before(req, res);
       if (session === undefined) return;
-      const failWith = isUnder(req.path, "/__fake") ? failControl : fail;
+      const failWith = isUnder(req.path, "/__fake") ? failControl : failApi;
       failWith(session, req, res, new ApiError(404, "not_found", `no route matches ${req.method} ${req.path}; the routes are: ${routeSummary}`));
     },
-    onError: (error, req, res) => fail(ctx, req, res, error),
+    onError: (error, req, res) => failApi(ctx, req, res, error),
   });
   for (const route of routes) app.all(route.pattern, dispatch(route, before));
 

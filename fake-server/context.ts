@@ -1,10 +1,11 @@
 import type { Request as PolkaRequest } from "polka";
 import type { ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import type { RequestLog } from "./request-log/request-log.ts";
 import type { AnswerEngine } from "./answers/engine.ts";
 import type { Behavior } from "./behavior/behavior.ts";
 import type { Clock } from "./runtime/clock.ts";
-import type { ClientRuleObserver } from "./client-rules/observer.ts";
+import type { ClientRuleObserver, ObservedExchange } from "./client-rules/observer.ts";
 import type { ConversationStore } from "./conversations/store.ts";
 import type { Overload } from "./deployment/overload.ts";
 import type { TokenBuckets } from "./deployment/rate-limit.ts";
@@ -15,9 +16,7 @@ import type { ApiKeyGrant } from "./access/keys.ts";
 import type { ResolvedOptions } from "./options.ts";
 import type { AnswerRules } from "./answers/answer-rules.ts";
 import type { FaultRules } from "./faults/fault-rules.ts";
-import type { SessionRegistry } from "./sessions/registry.ts";
 import type { Replicas } from "./deployment/replicas.ts";
-import type { Session } from "./sessions/session.ts";
 import type { TimerRegistry } from "./pause/timers.ts";
 
 /**
@@ -42,10 +41,10 @@ export interface AppContext {
   readonly faultRules: FaultRules;
   /** The session's answer rules (`/__fake/answers`). */
   readonly answerRules: AnswerRules;
-  readonly session: Session;
-  readonly sessions: SessionRegistry;
+  /** The session the request is in. */
+  readonly session: SessionOfRequest;
   readonly inFlight: InFlight;
-  /** The fault plan of a create without X-Fake-Fault: none, or the behavior's pacing (faults.ts `baseFaultPlan`). */
+  /** The fault plan of a create without X-Fake-Fault: none, or the behavior's pacing (faults/fault-plan.ts `baseFaultPlan`). */
   readonly baseFaults: FaultPlan;
   /** The rate-limited variant's token buckets; undefined without a rate limit. */
   readonly rateLimits: TokenBuckets | undefined;
@@ -64,12 +63,21 @@ export interface AppContext {
   log(line: string): void;
 }
 
+/** What a handler may do with its session (sessions/session.ts): name it, empty it, find the replica of a connection. */
+export interface SessionOfRequest {
+  readonly name: string;
+  /** Empties every store of the session. */
+  clear(): void;
+  /** The context of the replica serving this connection (the session's own when the app is one process). */
+  contextOn(socket: Socket): AppContext;
+}
+
 /** A polka request with what the fake's middleware learns about it. */
 export interface FakeRequest extends PolkaRequest {
   /** Set by the auth middleware on every /v1 request that gets past it. */
   grant?: ApiKeyGrant;
-  /** Client rules this request broke, as the client-rule observer found them, for the request log. */
-  warnings?: string[];
+  /** The client-rule observer's record of this /v1 request (its `warnings` go to the request log). */
+  observed?: ObservedExchange;
   /** The id of the fault rule that applied to it, for the request log. */
   faultRule?: string;
   /** The id of the answer rule that answered it, for the request log. */

@@ -1,6 +1,6 @@
 import { patchBehavior, type Behavior } from "./behavior/behavior.ts";
 import { basePathProblem, normalisedBasePath } from "./http/base-path.ts";
-import type { ClientRuleOptions } from "./client-rules/options.ts";
+import { ClientRuleOptionsError, resolveClientRuleOptions, type ClientRuleOptions } from "./client-rules/options.ts";
 import { LLM_PACING, pacingPatch, type PacingSettings } from "./deployment/pacing.ts";
 import { NO_FAULTS } from "./faults/fault-plan.ts";
 import { ApiError } from "./http/api-error.ts";
@@ -21,16 +21,16 @@ export interface FakeServerOptions {
   requestLogSize?: number;    // bounded request log; default 500
   log?: (line: string) => void; // where unexpected errors are logged; default console.error
   clientRules?: Partial<ClientRuleOptions>; // thresholds and caps of the client-rule observer (client-rules/options.ts)
-  mutant?: string;            // one requirement deliberately broken (mutants.ts); default none
-  variants?: string | readonly string[]; // other legal choices in the spec's gaps (variants.ts), or "all"; default none
+  mutant?: string;            // one requirement deliberately broken (variants/mutants.ts); default none
+  variants?: string | readonly string[]; // other legal choices in the spec's gaps (variants/variants.ts), or "all"; default none
   pacing?: Partial<PacingSettings>;      // LLM-like pacing of creates, each number defaulting to the llm-pacing variant's (deployment/pacing.ts); default none
-  basePath?: string;          // path prefix before /v1, e.g. "/api/agents-service" (base-path.ts); default that of the variants, else none
+  basePath?: string;          // path prefix before /v1, e.g. "/api/agents-service" (http/base-path.ts); default that of the variants, else none
   cors?: boolean;             // CORS headers and preflight answers on /v1 and /__fake (http/cors.ts); default true
   fault?: string;             // X-Fake-Fault syntax applied to every /v1 request with neither the header nor a matching fault rule; default none
   answers?: readonly unknown[]; // answer rules loaded into the default session at start (the bodies of POST /__fake/answers); default none
   maxConversations?: number;  // per session; past it the oldest conversation is evicted; default 10,000
   maxSessions?: number;       // sessions kept; past it the least recently used (never "default") is dropped; default 1,000
-  stateFile?: string;         // conversations of every session loaded from it at start when it exists, written to it on close (fixtures/state-file.ts)
+  stateFile?: string;         // conversations of every session loaded from it at start when it exists, written to it on close (state/state-file.ts)
 }
 
 export const DEFAULT_KEYS = ["sk-fake-a=agent-a,agent-b@web", "sk-fake-b=agent-a@sms"];
@@ -50,7 +50,8 @@ export interface ResolvedOptions {
   readonly behavior: Behavior;
   /** The prefix before /v1, without a trailing "/"; "" for none. */
   readonly basePath: string;
-  readonly clientRules: Partial<ClientRuleOptions> | undefined;
+  /** The client-rule observer's thresholds, the defaults filled in. */
+  readonly clientRules: ClientRuleOptions;
   readonly cors: boolean;
   /** The `fault` option, checked; undefined without one. */
   readonly fault: string | undefined;
@@ -139,6 +140,16 @@ function answersOption(options: FakeServerOptions): readonly unknown[] {
   return answers;
 }
 
+/** The `clientRules` option, checked now, with the defaults filled in. */
+function clientRulesOption(options: FakeServerOptions): ClientRuleOptions {
+  try {
+    return resolveClientRuleOptions(options.clientRules);
+  } catch (error) {
+    if (error instanceof ClientRuleOptionsError) throw new OptionsError(error.message);
+    throw error;
+  }
+}
+
 function orOptionsError<T>(run: () => T): T {
   try {
     return run();
@@ -167,12 +178,12 @@ export function resolveOptions(options: FakeServerOptions = {}): ResolvedOptions
     log: options.log ?? ((line) => console.error(line)),
     behavior,
     basePath: basePathOption(options, behavior),
-    clientRules: options.clientRules,
     cors: options.cors ?? true,
     fault: faultOption(options),
     answers: answersOption(options),
     maxConversations: integerOption("maxConversations", options.maxConversations, 10_000, 1, 100_000_000),
     maxSessions: integerOption("maxSessions", options.maxSessions, 1_000, 2, 1_000_000),
     stateFile,
+    clientRules: clientRulesOption(options),
   };
 }

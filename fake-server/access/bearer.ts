@@ -25,11 +25,6 @@ export function authenticate(req: IncomingMessage, keys: ReadonlyMap<string, Api
   return grant;
 }
 
-/** The bearer token of a request if it has one, whether or not it is valid (for the request log). */
-export function bearerToken(req: IncomingMessage): string | undefined {
-  return bearerTokenOf(req.headers.authorization);
-}
-
 /** The bearer token of an Authorization header value, if it is of the form the key check accepts. */
 export function bearerTokenOf(header: string | undefined): string | undefined {
   return header === undefined ? undefined : BEARER.exec(header)?.[1];

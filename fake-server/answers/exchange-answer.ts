@@ -1,12 +1,18 @@
-import type { AppContext, FakeRequest } from "../context.ts";
+import type { AnswerRules } from "./answer-rules.ts";
 import type { Answer } from "./engine.ts";
-import { styledAnswer } from "./style.ts";
+import { styledAnswer, type StyleContext } from "./style.ts";
+
+/** What choosing an answer uses: the session's answer rules, else the styled engine. */
+export interface AnswerContext extends StyleContext {
+  readonly answerRules: AnswerRules;
+}
 
 /**
  * What the agent answers a new exchange: the oldest matching answer rule of the session
- * (named in the request log), else the engine's answer as this behavior delivers it.
+ * (its id noted on the request, for the request log), else the engine's answer as this
+ * behavior delivers it.
  */
-export function exchangeAnswer(ctx: AppContext, req: FakeRequest, agentId: string, message: string): Answer {
+export function exchangeAnswer(ctx: AnswerContext, req: { answerRule?: string }, agentId: string, message: string): Answer {
   const rule = ctx.answerRules.answerFor(agentId, message);
   if (rule === undefined) return styledAnswer(ctx, message);
   req.answerRule = rule.id;

@@ -1,14 +1,14 @@
 /**
  * The fake's choices, gathered in one plain object so that a variant (another legal choice
- * in the spec's gaps, variants.ts) or a mutant (one requirement deliberately broken,
- * mutants.ts) is a different object instead of a fork of the code. Each field is read in
+ * in the spec's gaps, variants/variants.ts) or a mutant (one requirement deliberately broken,
+ * variants/mutants.ts) is a different object instead of a fork of the code. Each field is read in
  * exactly one place, named beside it. DEFAULT_BEHAVIOR is the conforming reference fake.
  */
 
 export type Operation = "create" | "stream" | "list" | "delete";
 
 /**
- * Where the conversation id comes from when scope is checked (access.ts `findInScope`):
+ * Where the conversation id comes from when scope is checked (access/scope.ts `findInScope`):
  * continuing it with a plain create or with a stream, listing it, deleting it.
  */
 export type ScopedOperation = "continue" | "continue-stream" | "list" | "delete";
@@ -34,9 +34,9 @@ export interface RateLimit {
  * requirements/catalog.ts and is turned on only by a mutant.
  */
 export interface Breakage {
-  /** A request without a valid key is served as the first configured key on this operation; read by `skippedAuthGrant` (auth.ts). */
+  /** A request without a valid key is served as the first configured key on this operation; read by `skippedAuthGrant` (access/bearer.ts). */
   readonly authSkippedOn: Operation | null;
-  /** The create result's conversation_id loses its dashes; read by `presented` (routes/create-response.ts). */
+  /** The create result's conversation_id loses its dashes; read by `sendResult` (routes/create-response.ts). */
   readonly createIdNotUuid: boolean;
   /** `conversation_id` in a create body is ignored; read by `prepareExchange` (exchange/prepare.ts). */
   readonly continueStartsNew: boolean;
@@ -70,7 +70,7 @@ export interface Breakage {
   readonly deltaField: "delta" | "text";
   /** Name of the completed response's text field; read by `eventPayload`. */
   readonly completedTextField: "output_text" | "response";
-  /** The first delta overtakes response.created; read by `playStream` (exchange/play-stream.ts). */
+  /** The first delta overtakes response.created; read by `playStream` (commit/play-stream.ts). */
   readonly deltaBeforeCreated: boolean;
   /** How many response.completed events end a stream (0: it just stops); read by `playStream`. */
   readonly completedEvents: 0 | 1 | 2;
@@ -100,21 +100,21 @@ export interface Breakage {
   readonly deleteRemoves: boolean;
   /**
    * What continuing a deleted conversation's id does: 404 ("gone"), bring it back with its
-   * messages ("restored") or start an empty one under that id ("reused"); read in access.ts
+   * messages ("restored") or start an empty one under that id ("reused"); read in access/scope.ts
    * by `keepsDeleted` (a delete keeps it aside) and `reviveDeleted`.
    */
   readonly deletedConversations: "gone" | "restored" | "reused";
   /** The code of a delete's 404; read by `conversationToDelete` (routes/delete-conversation.ts). */
   readonly deleteNotFoundCode: "conversation_not_found" | "not_found";
-  /** Operations that find a conversation of another agent (same channel); read by `findInScope` (access.ts). */
+  /** Operations that find a conversation of another agent (same channel); read by `findInScope` (access/scope.ts). */
   readonly agentIgnoredOn: readonly ScopedOperation[];
   /** Operations that find a conversation of another channel (same agent); read by `findInScope`. */
   readonly channelIgnoredOn: readonly ScopedOperation[];
-  /** A continuation on this operation is not stored when its conversation changed while it was generated; read by `versionAtStart` (exchange/optimistic-lock.ts). */
+  /** A continuation on this operation is not stored when its conversation changed while it was generated; read by `versionAtStart` (commit/optimistic-lock.ts). */
   readonly droppedOnConflictOn: "create" | "stream" | null;
   /** A key in flight is held against its own operation only (completed records stay shared); read by `visibilityOf` (exchange/prepare.ts). */
   readonly inFlightPerOperation: boolean;
-  /** An exchange writes back, when it finishes, the conversation it read at its start if a delete removed it meanwhile; read by `readAtStart` (exchange/write-back.ts). */
+  /** An exchange writes back, when it finishes, the conversation it read at its start if a delete removed it meanwhile; read by `readAtStart` (commit/write-back.ts). */
   readonly exchangeWritesBack: boolean;
   /** A replay answers the conversation's latest assistant message instead of its own result; read by `replayOf` (exchange/prepare.ts). */
   readonly replayAnswersLatestTurn: boolean;
@@ -122,9 +122,9 @@ export interface Breakage {
   readonly replayRestoresDeleted: boolean;
   /** `page` given without `page_size`: this page size instead of the default (null: the default); read by `parsePagination` (conversations/pagination.ts). */
   readonly pageAloneDefaultSize: number | null;
-  /** A streamed exchange leaves the conversation's `updated_at` where it was; read by `updatedAtKeeper` (exchange/frozen-updated-at.ts). */
+  /** A streamed exchange leaves the conversation's `updated_at` where it was; read by `updatedAtKeeper` (commit/frozen-updated-at.ts). */
   readonly streamFreezesUpdatedAt: boolean;
-  /** Replicas that share the conversations but each keep their own idempotency records, one per connection (1: one process); read by `replicasFor` (sessions/replicas.ts). */
+  /** Replicas that share the conversations but each keep their own idempotency records, one per connection (1: one process); read by `replicasFor` (deployment/replicas.ts). */
   readonly idempotencyReplicas: number;
   /** A request whose key is still in flight is answered 500 instead of 409 idempotency_key_in_use; read by `inFlightRefusal` (exchange/prepare.ts). */
   readonly inFlightLoserFails: boolean;
@@ -172,7 +172,7 @@ export interface Behavior {
   readonly createLatencyMs: number;
   /** A fresh stream thinks this long after response.created, before its first delta; read by `delaysOf` (routes/stream-response.ts). */
   readonly streamLatencyMs: number;
-  /** LLM-like pacing of creates (null: none); read only by `baseFaultPlan` (faults.ts). */
+  /** LLM-like pacing of creates (null: none); read only by `baseFaultPlan` (faults/fault-plan.ts). */
   readonly pacing: Pacing | null;
   /** A token bucket per API key in front of every /v1 request (null: none); read only by `rateLimiterFor` (deployment/rate-limit.ts). */
   readonly rateLimit: RateLimit | null;

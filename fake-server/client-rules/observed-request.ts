@@ -1,5 +1,3 @@
-import type { IncomingMessage } from "node:http";
-
 /** The two create operations; every client rule about bodies and keys concerns only these. */
 export type CreateOperation = "create" | "stream";
 
@@ -45,15 +43,24 @@ export interface ObservedRequest {
   streamEnd?: StreamEnd;
 }
 
+/** A request as it arrives, in plain values: all the observer reads of it. */
+export interface ArrivingRequest {
+  readonly method: string;
+  /** The path without the query string. */
+  readonly path: string;
+  /** By lower-cased name; a repeated header as its list of values. */
+  readonly headers: Readonly<Record<string, string | readonly string[] | undefined>>;
+}
+
 // polka routes case-insensitively, so /V1/Agents/x/Responses reaches the create handler too.
 const CREATE_PATH = /^\/v1\/agents\/([^/]+)\/responses(\/stream)?$/i;
 
-function single(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value.join(", ") : value;
+function single(value: string | readonly string[] | undefined): string | undefined {
+  return value === undefined || typeof value === "string" ? value : value.join(", ");
 }
 
-export function observeRequest(req: IncomingMessage & { path: string }, at: number): ObservedRequest {
-  const method = req.method ?? "GET";
+export function observeRequest(req: ArrivingRequest, at: number): ObservedRequest {
+  const { method } = req;
   const match = method === "POST" ? CREATE_PATH.exec(req.path) : null;
   const operation: CreateOperation | undefined = match ? (match[2] ? "stream" : "create") : undefined;
   const agent = match?.[1];

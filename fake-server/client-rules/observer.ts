@@ -1,37 +1,41 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ClientViolation, ClientViolationCount, FakeResponseRequest } from "../../schemas/index.ts";
 import { requirementById } from "../../requirements/catalog.ts";
-import { bearerToken } from "../access/bearer.ts";
+import { bearerTokenOf } from "../access/bearer.ts";
 import type { Clock } from "../runtime/clock.ts";
 import { formatTimestamp } from "../conversations/timestamps.ts";
 import { bucketMatches, type ClientViolationFilter } from "./filter.ts";
 import { KeyBuckets, type KeyBucket, type RecordedViolation } from "./key-buckets.ts";
-import { observeRequest, type ObservedRequest } from "./observed-request.ts";
+import { observeRequest, type ArrivingRequest, type ObservedRequest } from "./observed-request.ts";
 import { resolveClientRuleOptions, type ClientRuleOptions } from "./options.ts";
 import { renderRequest, truncate } from "./render.ts";
 import type { ClientRule, Finding, RuleInput } from "./rule.ts";
 import { createRules } from "./rules/index.ts";
 
-/** What the observer follows of one request, kept on the request and its response. */
-class Tracked {
+/** How an answer ended, as the client could see it. */
+export interface ClosedAnswer {
+  readonly status: number;
+  /** The status line and headers went out (for a stream: it had started). */
+  readonly headersSent: boolean;
+  /** The answer went out to its end. */
+  readonly finished: boolean;
+}
+
+/**
+ * One request as the observer follows it from arrival to close. The caller keeps it with
+ * the request (the fake on its request object) and hands it back at each later step.
+ */
+export class ObservedExchange {
+  /** The client rules the request broke, as "CLIENT-n: …" (the request log shows them); undefined while none. */
+  warnings: string[] | undefined = undefined;
+  /** The answer closed: later steps are ignored. */
+  closed = false;
+
   constructor(
-    readonly req: ObservedIncoming,
     readonly observed: ObservedRequest,
     readonly token: string | undefined,
     /** The bucket the request was remembered in on arrival. */
     readonly bucket: KeyBucket,
   ) {}
-}
-
-// A field on the request and its response rather than a WeakMap entry and a closure per request.
-const TRACKED = Symbol("client-rules.tracked");
-
-/** A request as the observer sees it: its findings go to `warnings`, which the request log reads. */
-type ObservedIncoming = IncomingMessage & { path: string; warnings?: string[]; [TRACKED]?: Tracked };
-type ObservedResponse = ServerResponse & { [TRACKED]?: Tracked };
-
-function trackedOf(req: IncomingMessage): Tracked | undefined {
-  return (req as ObservedIncoming)[TRACKED];
 }
 
 /**
@@ -62,32 +66,30 @@ export class ClientRuleObserver {
   }
 
   /**
-   * A /v1 request came in: judge its headers now, and follow it until its connection closes.
-   * The app calls `responseClosed` from the one `close` listener it keeps per response.
+   * A /v1 request came in: judge its headers now. The exchange returned follows it until its
+   * answer closes (`responseClosed`); the steps between take it too.
    */
-  arrived(req: ObservedIncoming, res: ServerResponse): void {
+  arrived(req: ArrivingRequest): ObservedExchange {
     const observed = observeRequest(req, this.clock.now());
-    const token = this.attributedToken(req);
+    const token = this.attributedToken(observed.headers.authorization);
     const bucket = this.buckets.touch(token);
-    const tracked = new Tracked(req, observed, token, bucket);
-    req[TRACKED] = tracked;
-    (res as ObservedResponse)[TRACKED] = tracked;
+    const tracked = new ObservedExchange(observed, token, bucket);
     this.judge("arrival", tracked, bucket);
     if (observed.operation !== undefined) bucket.remember(observed, this.options.historyPerKey);
+    return tracked;
   }
 
-  /** A response's connection closed: the answer's status and end, as the client could see them. Untracked responses are ignored. */
-  responseClosed(res: ServerResponse): void {
-    const tracked = (res as ObservedResponse)[TRACKED];
-    if (tracked === undefined) return;
-    (res as ObservedResponse)[TRACKED] = undefined;
+  /** The answer's connection closed: its status and end, as the client could see them. No exchange (a request not observed), or one closed already, is ignored. */
+  responseClosed(tracked: ObservedExchange | undefined, answer: ClosedAnswer): void {
+    if (tracked === undefined || tracked.closed) return;
+    tracked.closed = true;
     const { observed } = tracked;
-    observed.status = res.statusCode;
+    observed.status = answer.status;
     observed.finishedAt = this.clock.now();
     // A stream route answers 2xx only with an event stream; closed before its end is cut,
     // whoever cut it (an injected drop, the network, the client hanging up).
-    const started = observed.operation === "stream" && res.headersSent && res.statusCode >= 200 && res.statusCode < 300;
-    if (started && !res.writableFinished) observed.streamEnd = "cut";
+    const started = observed.operation === "stream" && answer.headersSent && answer.status >= 200 && answer.status < 300;
+    if (started && !answer.finished) observed.streamEnd = "cut";
     tracked.bucket.closed(observed);
   }
 
@@ -95,8 +97,7 @@ export class ClientRuleObserver {
    * A create body passed the fake's validation (`request`). `canonical` and `fingerprint`
    * are its canonical JSON and digest, as the idempotency store compares payloads.
    */
-  payloadAccepted(req: IncomingMessage, body: unknown, request: FakeResponseRequest, canonical: string, fingerprint: string): void {
-    const tracked = trackedOf(req);
+  payloadAccepted(tracked: ObservedExchange | undefined, body: unknown, request: FakeResponseRequest, canonical: string, fingerprint: string): void {
     // The spec's request shape holds whenever the fake's did, unless a mutant made up a
     // message for a body without a string one: such a body is not a payload to compare.
     if (!tracked || typeof body !== "object" || body === null || typeof (body as { message?: unknown }).message !== "string") return;
@@ -111,16 +112,14 @@ export class ClientRuleObserver {
   }
 
   /** An error answer is about to go out; its Retry-After paces the retries after it. */
-  errorAnswered(req: IncomingMessage, headers: Readonly<Record<string, string>>): void {
-    const tracked = trackedOf(req);
+  errorAnswered(tracked: ObservedExchange | undefined, headers: Readonly<Record<string, string>>): void {
     const retryAfter = Object.entries(headers).find(([name]) => name.toLowerCase() === "retry-after")?.[1];
     if (!tracked || retryAfter === undefined || !/^\d+$/.test(retryAfter)) return;
     tracked.observed.retryAfterMs = Number(retryAfter) * 1000;
   }
 
   /** A started stream wrote its terminal event (or reached it after the client left). */
-  streamEnded(req: IncomingMessage, terminal: "completed" | "error"): void {
-    const tracked = trackedOf(req);
+  streamEnded(tracked: ObservedExchange | undefined, terminal: "completed" | "error"): void {
     if (!tracked || tracked.observed.streamEnd === "cut") return;
     tracked.observed.streamEnd = terminal;
   }
@@ -181,7 +180,7 @@ export class ClientRuleObserver {
     this.totals.clear();
   }
 
-  private judge(stage: ClientRule["stage"], tracked: Tracked, bucket: KeyBucket): void {
+  private judge(stage: ClientRule["stage"], tracked: ObservedExchange, bucket: KeyBucket): void {
     const request = tracked.observed;
     const input: RuleInput = {
       request,
@@ -191,17 +190,17 @@ export class ClientRuleObserver {
     };
     for (const rule of this.rulesOf[stage]) {
       const finding = rule.judge(input);
-      if (finding) this.record(rule, finding, bucket, tracked.req);
+      if (finding) this.record(rule, finding, bucket, tracked);
     }
   }
 
-  private record(rule: ClientRule, finding: Finding, bucket: KeyBucket, req: ObservedIncoming): void {
+  private record(rule: ClientRule, finding: Finding, bucket: KeyBucket, tracked: ObservedExchange): void {
     bucket.record(
       { sequence: this.sequence++, requirement: rule.requirement, message: finding.message, at: this.clock.now(), requests: finding.requests },
       this.options.maxViolationsPerKey,
     );
     this.totals.set(rule.requirement, (this.totals.get(rule.requirement) ?? 0) + 1);
-    (req.warnings ??= []).push(`${rule.requirement}: ${finding.message}`);
+    (tracked.warnings ??= []).push(`${rule.requirement}: ${finding.message}`);
   }
 
   /**
@@ -209,10 +208,9 @@ export class ClientRuleObserver {
    * word of it when that is a configured key (a client that forgot "Bearer " still finds
    * its violations under its key); otherwise none.
    */
-  private attributedToken(req: IncomingMessage): string | undefined {
-    const token = bearerToken(req);
+  private attributedToken(header: string | undefined): string | undefined {
+    const token = bearerTokenOf(header);
     if (token !== undefined) return token;
-    const header = req.headers.authorization;
     const lastWord = header?.trim().split(/\s+/).at(-1);
     return lastWord !== undefined && this.knownKeys.has(lastWord) ? lastWord : undefined;
   }

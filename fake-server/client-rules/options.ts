@@ -1,5 +1,3 @@
-import { OptionsError } from "../options.ts";
-
 /**
  * Thresholds of the client-rule observer. The defaults suit a client's test suite: long
  * enough windows to catch automatic retries, small enough memory caps for a long-running fake.
@@ -45,6 +43,11 @@ const LIMITS: Readonly<Record<keyof ClientRuleOptions, readonly [min: number, ma
   bodyExcerptChars: [16, 100_000],
 };
 
+/** A threshold the observer cannot use; the message names it (the fake's options report it as theirs). */
+export class ClientRuleOptionsError extends Error {
+  override name = "ClientRuleOptionsError";
+}
+
 export function resolveClientRuleOptions(given: Partial<ClientRuleOptions> = {}): ClientRuleOptions {
   const resolved = { ...DEFAULT_CLIENT_RULE_OPTIONS };
   for (const name of Object.keys(LIMITS) as (keyof ClientRuleOptions)[]) {
@@ -52,7 +55,7 @@ export function resolveClientRuleOptions(given: Partial<ClientRuleOptions> = {})
     if (value === undefined) continue;
     const [min, max] = LIMITS[name];
     if (!Number.isInteger(value) || value < min || value > max) {
-      throw new OptionsError(`clientRules.${name} must be an integer from ${min} to ${max}, not ${value}`);
+      throw new ClientRuleOptionsError(`clientRules.${name} must be an integer from ${min} to ${max}, not ${value}`);
     }
     resolved[name] = value;
   }

@@ -1,12 +1,9 @@
-import { z } from "zod";
-import { ResponseResult, type FakeErrorCode } from "../../schemas/index.ts";
+import type { FakeErrorCode, ResponseResult } from "../../schemas/index.ts";
 import type { Answer } from "../answers/engine.ts";
-import { StoredCitation } from "../answers/scripted-citation.ts";
 import type { AppContext } from "../context.ts";
 import { overloaded } from "../deployment/overload.ts";
 import type { ApiError } from "../http/api-error.ts";
 import { successStatus } from "../http/respond.ts";
-import type { StoredOutcome } from "../idempotency/store.ts";
 import type { FreshExchange } from "../exchange/prepare.ts";
 
 /** The id of the conversation the exchange belongs to, starting a new (empty) one if needed. */
@@ -151,12 +148,4 @@ export function commitFailed(
 /** The exchange did not take place (unexpected error, shutdown): its key is free again. */
 export function abandon(ctx: AppContext, exchange: FreshExchange): void {
   ctx.idempotency.release(exchange.reservation);
-}
-
-/** A stored result: the fake's own shape, except that citations scripted by a rule keep theirs. */
-const StoredResult = ResponseResult.extend({ citations: z.array(StoredCitation) });
-
-/** The stored result behind a replay. */
-export function storedResult(outcome: StoredOutcome): ResponseResult {
-  return StoredResult.parse(JSON.parse(outcome.body));
 }

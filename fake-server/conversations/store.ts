@@ -98,7 +98,7 @@ export class ConversationStore {
     return this.conversations.get(id);
   }
 
-  /** Whose a conversation is, whatever the scope asking: only for the scope rule in access.ts. */
+  /** Whose a conversation is, whatever the scope asking: only for the scope rule in access/scope.ts. */
   ownerOf(id: string): { readonly agentId: string; readonly channel: string } | undefined {
     const conversation = this.conversations.get(id);
     return conversation && { agentId: conversation.agentId, channel: conversation.channel };

@@ -1,7 +1,7 @@
 /**
  * LLM-like pacing (the llm-pacing variant and the `pacing` option): the first stream event
  * after a moment of thought, tens of deltas a little apart, and a plain create as slow as
- * the stream of the same answer. The pauses go through the fault plan (faults.ts
+ * the stream of the same answer. The pauses go through the fault plan (faults/fault-plan.ts
  * `baseFaultPlan`), so they take the same timers as injected latency.
  */
 import type { BehaviorPatch } from "../behavior/behavior.ts";

@@ -124,7 +124,7 @@ export function prepareExchange(
   // The canonical text and its digest serve both the observer and the idempotency record.
   const canonical = canonicalJson(body);
   const fingerprint = fingerprintOfCanonical(canonical);
-  ctx.clientRules.payloadAccepted(req, body, request, canonical, fingerprint);
+  ctx.clientRules.payloadAccepted(req.observed, body, request, canonical, fingerprint);
   const injected = injectedStatusError(faults);
   if (injected) throw injected;
   // The overloaded variant refuses every Nth create of a key here, before anything is done.

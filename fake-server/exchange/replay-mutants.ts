@@ -7,7 +7,7 @@ import type { Caller } from "../access/scope.ts";
 import type { AppContext } from "../context.ts";
 import { StoredConversation } from "../conversations/store.ts";
 import type { StoredOutcome } from "../idempotency/store.ts";
-import { storedResult } from "../commit/commit.ts";
+import { storedResult } from "../idempotency/stored-result.ts";
 
 /**
  * The record is read as "the conversation it created or continued": the replay answers that

@@ -20,3 +20,11 @@ export class ClientGoneError extends Error {
     this.name = "ClientGoneError";
   }
 }
+
+/** The app is closing: the running exchange stops where it is. */
+export class ServerClosingError extends Error {
+  constructor() {
+    super("the fake server is closing");
+    this.name = "ServerClosingError";
+  }
+}

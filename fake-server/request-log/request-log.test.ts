@@ -3,7 +3,7 @@ import { LoggedRequest, RequestLog } from "./request-log.ts";
 
 const entry = (status: number): LoggedRequest => {
   const logged = new LoggedRequest(Date.parse("2026-01-02T03:04:05.678Z"), 100, "GET", "/v1/x", {});
-  logged.closed(status, 101, {});
+  logged.closed(status, 101, {}, undefined);
   return logged;
 };
 
@@ -11,7 +11,7 @@ test("an entry is formatted when read: RFC 3339 time, duration in microsecond st
   const log = new RequestLog(2);
   const headers = { authorization: "Bearer sk-fake-a", "content-type": "application/json", "x-many": ["1", "2"] };
   const logged = new LoggedRequest(Date.parse("2026-01-02T03:04:05.678Z"), 10, "POST", "/v1/agents/a/responses", headers, "team-1");
-  logged.closed(200, 11.23456, { warnings: ["CLIENT-2: no key"], bodyText: '{"message":"hi"}', faultRule: "fault-3", answerRule: "answer-1" });
+  logged.closed(200, 11.23456, { bodyText: '{"message":"hi"}', faultRule: "fault-3", answerRule: "answer-1" }, ["CLIENT-2: no key"]);
   log.add(logged);
   log.add(entry(404));
   expect(log.recent()).toEqual([
@@ -64,10 +64,10 @@ test("a log of size 0 keeps nothing", () => {
 test("a body that is not JSON is shown as text, and one cut at 8 KiB as the text kept", () => {
   const log = new RequestLog(2);
   const broken = new LoggedRequest(0, 0, "POST", "/v1/x", {});
-  broken.closed(400, 1, { bodyText: "{not json" });
+  broken.closed(400, 1, { bodyText: "{not json" }, undefined);
   const long = new LoggedRequest(0, 0, "POST", "/v1/x", {});
   const cut = `{"message":"${"a".repeat(9000)}`.slice(0, 8192);
-  long.closed(200, 1, { bodyText: cut });
+  long.closed(200, 1, { bodyText: cut }, undefined);
   log.add(broken);
   log.add(long);
   expect(log.recent().map((e) => e.body)).toEqual(["{not json", cut]);

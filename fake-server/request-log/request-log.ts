@@ -7,7 +7,6 @@ import type { RequestLogEntry } from "./schemas.ts";
 
 /** What the log reads off a request when its response closes (FakeRequest's fields). */
 export interface ClosedRequest {
-  readonly warnings?: readonly string[] | undefined;
   readonly faultRule?: string | undefined;
   readonly answerRule?: string | undefined;
   readonly bodyText?: string | undefined;
@@ -21,7 +20,7 @@ export class LoggedRequest {
   /** Set when the response closes. */
   status = 0;
   durationMs = 0;
-  /** The client rules the request broke (the request's `warnings`), read when it closes. */
+  /** The client rules the request broke (as the client-rule observer found them), read when it closes. */
   warnings: readonly string[] | undefined = undefined;
   faultRule: string | undefined = undefined;
   answerRule: string | undefined = undefined;
@@ -40,11 +39,11 @@ export class LoggedRequest {
     readonly session: string = "default",
   ) {}
 
-  /** The response closed at `endedAt` (performance.now()) with `status`. */
-  closed(status: number, endedAt: number, request: ClosedRequest): void {
+  /** The response closed at `endedAt` (performance.now()) with `status`; `warnings` are the client rules the request broke. */
+  closed(status: number, endedAt: number, request: ClosedRequest, warnings: readonly string[] | undefined): void {
     this.status = status;
     this.durationMs = endedAt - this.startedAt;
-    this.warnings = request.warnings;
+    this.warnings = warnings;
     this.faultRule = request.faultRule;
     this.answerRule = request.answerRule;
     this.bodyText = request.bodyText;

@@ -4,13 +4,14 @@ import { deltasOf } from "../answers/split.ts";
 import type { Behavior } from "../behavior/behavior.ts";
 import type { AppContext, FakeRequest } from "../context.ts";
 import { streamLengthMs } from "../deployment/pacing.ts";
-import { abandon, commitAnswered, conversationFor, refusedAfterCommit, storedResult, type AnsweredOutcome } from "../commit/commit.ts";
+import { abandon, commitAnswered, conversationFor, refusedAfterCommit, type AnsweredOutcome } from "../commit/commit.ts";
 import { stillCurrent, versionAtStart } from "../commit/optimistic-lock.ts";
 import { pauseBeforeAnswer } from "../pause/pause.ts";
 import { checkExchangeHeaders, prepareExchange, readExchangeBody } from "../exchange/prepare.ts";
 import { readAtStart, writeBack } from "../commit/write-back.ts";
 import { withExtraFields, withExtraFieldsText } from "../http/extra-fields.ts";
 import { sendError, sendJsonParts, sendJsonText, successStatus } from "../http/respond.ts";
+import { storedResult } from "../idempotency/stored-result.ts";
 import type { StoredOutcome } from "../idempotency/store.ts";
 
 const REPLAYED = { "Idempotent-Replayed": "true" } as const;

@@ -3,7 +3,7 @@ import { EVENT } from "../../schemas/index.ts";
 import type { AppContext, FakeRequest } from "../context.ts";
 import { exchangeAnswer } from "../answers/exchange-answer.ts";
 import { deltasOf, splitIntoDeltas } from "../answers/split.ts";
-import { abandon, commitAnswered, commitFailed, conversationFor, refusedAfterCommit, storedResult } from "../commit/commit.ts";
+import { abandon, commitAnswered, commitFailed, conversationFor, refusedAfterCommit } from "../commit/commit.ts";
 import { updatedAtKeeper } from "../commit/frozen-updated-at.ts";
 import { stillCurrent, versionAtStart } from "../commit/optimistic-lock.ts";
 import { playStream, type StreamDelays, type StreamScript } from "../commit/play-stream.ts";
@@ -13,6 +13,7 @@ import { successStatus } from "../http/respond.ts";
 import { ApiError } from "../http/api-error.ts";
 import { endEventStream, startEventStream, writeEvent } from "../http/sse.ts";
 import { readAtStart, writeBack } from "../commit/write-back.ts";
+import { storedResult } from "../idempotency/stored-result.ts";
 import type { StoredOutcome } from "../idempotency/store.ts";
 
 /** The pauses of a stream; only a fresh exchange thinks after response.created (a replay plays stored text). */
@@ -94,7 +95,7 @@ export async function streamResponse(ctx: AppContext, req: FakeRequest, res: Ser
   if (prepared.kind === "replay") {
     const script = replayScript(ctx, prepared.outcome);
     startEventStream(res, ctx.behavior, status, { "Idempotent-Replayed": "true" });
-    ctx.clientRules.streamEnded(req, await playStream(ctx, res, script, delays));
+    ctx.clientRules.streamEnded(req.observed, await playStream(ctx, res, script, delays));
     return;
   }
   const { exchange } = prepared;
@@ -104,7 +105,7 @@ export async function streamResponse(ctx: AppContext, req: FakeRequest, res: Ser
     }
     const script = freshScript(ctx, req, exchange, prepared.faults);
     startEventStream(res, ctx.behavior, status);
-    ctx.clientRules.streamEnded(req, await playStream(ctx, res, script, delays));
+    ctx.clientRules.streamEnded(req.observed, await playStream(ctx, res, script, delays));
   } catch (error) {
     abandon(ctx, exchange);
     throw error;

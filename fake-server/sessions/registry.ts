@@ -16,7 +16,7 @@ export class SessionRegistry {
     private readonly newId: () => string,
     private readonly maxSessions: number,
   ) {
-    this.defaultSession = new Session(DEFAULT_SESSION, shared, this, newId);
+    this.defaultSession = new Session(DEFAULT_SESSION, shared, newId);
     this.sessions.set(DEFAULT_SESSION, this.defaultSession);
   }
 
@@ -25,7 +25,7 @@ export class SessionRegistry {
     let session = this.sessions.get(name);
     if (session === undefined) {
       if (this.sessions.size >= this.maxSessions) this.evictLeastRecentlyUsed();
-      session = new Session(name, this.shared, this, this.newId);
+      session = new Session(name, this.shared, this.newId);
       this.sessions.set(name, session);
     }
     session.lastUsed = ++this.clock;

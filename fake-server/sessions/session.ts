@@ -1,15 +1,14 @@
 import type { Socket } from "node:net";
 import { RequestLog } from "../request-log/request-log.ts";
 import { ClientRuleObserver } from "../client-rules/observer.ts";
-import type { AppContext } from "../context.ts";
+import type { AppContext, SessionOfRequest } from "../context.ts";
 import { ConversationStore } from "../conversations/store.ts";
 import { IdempotencyStore } from "../idempotency/store.ts";
 import { AnswerRules } from "../answers/answer-rules.ts";
 import { FaultRules } from "../faults/fault-rules.ts";
-import type { SessionRegistry } from "./registry.ts";
 
 /** What the app shares between sessions, and what each session builds for itself from it. */
-export type SharedContext = Omit<AppContext, keyof SessionStores | "session" | "sessions" | "appliedKeys">;
+export type SharedContext = Omit<AppContext, keyof SessionStores | "session" | "appliedKeys">;
 
 /** The stores one session owns: nothing in them is seen from another session. */
 export interface SessionStores {
@@ -25,9 +24,9 @@ export interface SessionStores {
  * One session of the fake (`X-Fake-Session`): its stores, and the context its requests'
  * handlers see, built once so a request pays only for finding it.
  */
-export class Session {
+export class Session implements SessionOfRequest {
   readonly context: AppContext;
-  /** One context per replica (sessions/replicas.ts), the first being `context`. */
+  /** One context per replica (deployment/replicas.ts), the first being `context`. */
   private readonly replicaContexts: readonly AppContext[];
   /** For evicting the least recently used session; bumped by the registry. */
   lastUsed = 0;
@@ -35,7 +34,6 @@ export class Session {
   constructor(
     readonly name: string,
     shared: SharedContext,
-    sessions: SessionRegistry,
     newId: () => string,
   ) {
     const { options, clock } = shared;
@@ -48,7 +46,7 @@ export class Session {
       answerRules: new AnswerRules(),
     };
     const replicated = shared.replicas !== undefined;
-    this.context = { ...shared, ...stores, session: this, sessions, appliedKeys: replicated ? new Set() : undefined };
+    this.context = { ...shared, ...stores, session: this, appliedKeys: replicated ? new Set() : undefined };
     // Replica 0 is this context; the others share every store and keep their own applied keys.
     this.replicaContexts = Array.from({ length: shared.replicas?.count ?? 1 }, (_, replica) =>
       replica === 0 ? this.context : { ...this.context, appliedKeys: new Set<string>() },

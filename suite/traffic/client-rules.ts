@@ -5,7 +5,6 @@
  * times. One set of rules, whether the client talks to the fake or, through the proxy, to the
  * real service.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
 import { ClientRuleObserver } from "../../fake-server/client-rules/observer.ts";
 import { canonicalJson, fingerprintOfCanonical } from "../../fake-server/idempotency/fingerprint.ts";
 import { EVENT, type FakeResponseRequest } from "../../schemas/index.ts";
@@ -51,25 +50,23 @@ export class ClientJudge {
     if (c.token !== undefined) this.knownKeys.add(c.token);
     const url = new URL(exchange.request.url);
     const path = url.pathname.slice(url.pathname.indexOf("/v1/"));
-    const req = { method: exchange.request.method.toUpperCase(), url: `${path}${url.search}`, path, headers: { ...exchange.request.headers } } as unknown as IncomingMessage & { path: string };
     const response = exchange.response;
-    const res = { statusCode: response?.status ?? 0, headersSent: response !== undefined, writableFinished: response?.complete ?? false } as unknown as ServerResponse;
 
     this.clock.current = exchange.startedAt;
-    this.observer.arrived(req, res);
+    const observed = this.observer.arrived({ method: exchange.request.method.toUpperCase(), path, headers: exchange.request.headers });
     if ((c.operation === "create" || c.operation === "stream") && typeof (c.body as { message?: unknown } | undefined)?.message === "string") {
       const body = c.body as FakeResponseRequest;
       const canonical = canonicalJson(body);
-      this.observer.payloadAccepted(req, body, body, canonical, fingerprintOfCanonical(canonical));
+      this.observer.payloadAccepted(observed, body, body, canonical, fingerprintOfCanonical(canonical));
     }
     this.clock.current = exchange.startedAt + exchange.durationMs;
-    if (response !== undefined && response.status >= 400) this.observer.errorAnswered(req, response.headers);
+    if (response !== undefined && response.status >= 400) this.observer.errorAnswered(observed, response.headers);
     if (c.operation === "stream" && response !== undefined) {
       const terminal = streamResultOf(exchange, this.redactor)?.terminal;
-      if (terminal === EVENT.completed) this.observer.streamEnded(req, "completed");
-      else if (terminal === EVENT.error) this.observer.streamEnded(req, "error");
+      if (terminal === EVENT.completed) this.observer.streamEnded(observed, "completed");
+      else if (terminal === EVENT.error) this.observer.streamEnded(observed, "error");
     }
-    this.observer.responseClosed(res);
+    this.observer.responseClosed(observed, { status: response?.status ?? 0, headersSent: response !== undefined, finished: response?.complete ?? false });
     this.collect(c, line);
   }
 

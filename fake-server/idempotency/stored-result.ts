@@ -1,0 +1,12 @@
+import { z } from "zod";
+import { ResponseResult } from "../../schemas/index.ts";
+import { StoredCitation } from "../answers/scripted-citation.ts";
+import type { StoredOutcome } from "./store.ts";
+
+/** A stored result: the fake's own shape, except that citations scripted by a rule keep theirs. */
+const StoredResult = ResponseResult.extend({ citations: z.array(StoredCitation) });
+
+/** The stored result behind a replay. */
+export function storedResult(outcome: StoredOutcome): ResponseResult {
+  return StoredResult.parse(JSON.parse(outcome.body));
+}
