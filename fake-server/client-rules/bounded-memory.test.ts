@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { ManualClock } from "../runtime/clock.ts";
+import { ManualClock } from "../test-support/manual-clock.ts";
 import { KeyBucket, KeyBuckets } from "./key-buckets.ts";
 import type { ObservedRequest } from "./observed-request.ts";
 import { ClientRuleObserver } from "./observer.ts";

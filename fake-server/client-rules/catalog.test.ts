@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { expect, test } from "vitest";
 import { REQUIREMENTS } from "../../requirements/catalog.ts";
-import { ManualClock } from "../runtime/clock.ts";
+import { ManualClock } from "../test-support/manual-clock.ts";
 import { ClientRuleObserver } from "./observer.ts";
 
 const CLIENT = REQUIREMENTS.filter((r) => r.family === "client");

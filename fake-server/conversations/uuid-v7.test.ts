@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
 import { Uuid } from "../../schemas/index.ts";
-import { ManualClock } from "../runtime/clock.ts";
+import { ManualClock } from "../test-support/manual-clock.ts";
 import { uuidV7Generator } from "./uuid-v7.ts";
 
 const V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { ManualClock } from "../runtime/clock.ts";
+import { ManualClock } from "../test-support/manual-clock.ts";
 import { createResponse, deleteConversation, listMessages, streamResponse } from "../test-support/client.ts";
 import { expectError, expectPage, expectResult } from "../test-support/expect.ts";
 import { fakeServer } from "../test-support/server.ts";

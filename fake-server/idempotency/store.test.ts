@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { ManualClock } from "../runtime/clock.ts";
+import { ManualClock } from "../test-support/manual-clock.ts";
 import { IdempotencyStore, type StoredOutcome } from "./store.ts";
 
 const answered: StoredOutcome = { kind: "answered", status: 200, body: "{}" };

@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
 import { Uuid } from "../../schemas/index.ts";
-import { ManualClock } from "../runtime/clock.ts";
+import { ManualClock } from "../test-support/manual-clock.ts";
 import { createResponse, listMessages } from "../test-support/client.ts";
 import { expectError, expectPage, expectResult } from "../test-support/expect.ts";
 import { fakeServer } from "../test-support/server.ts";

@@ -1,6 +1,6 @@
 import { expect } from "vitest";
 import { ClientViolation } from "../../schemas/index.ts";
-import { ManualClock } from "../runtime/clock.ts";
+import { ManualClock } from "./manual-clock.ts";
 import type { FakeServerOptions } from "../options.ts";
 import type { InspectableFakeServer } from "../server.ts";
 import { fakeServer } from "./server.ts";

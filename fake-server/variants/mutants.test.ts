@@ -3,7 +3,7 @@
  * next to the conforming answer of the fake it is built on.
  */
 import { expect, test } from "vitest";
-import { ManualClock } from "../runtime/clock.ts";
+import { ManualClock } from "../test-support/manual-clock.ts";
 import { LISTING_LAG_MS } from "../deployment/listing-lag.ts";
 import { OVERLOAD_EVERY } from "../deployment/overload.ts";
 import type { FakeServerOptions } from "../options.ts";

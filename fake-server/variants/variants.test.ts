@@ -7,7 +7,7 @@ import type { ServerResponse } from "node:http";
 import { expect, test } from "vitest";
 import { errorCode, SpecMessagePage, SpecResponseResult } from "../../schemas/index.ts";
 import { DEFAULT_BEHAVIOR, patchBehavior } from "../behavior/behavior.ts";
-import { ManualClock } from "../runtime/clock.ts";
+import { ManualClock } from "../test-support/manual-clock.ts";
 import { formatOffsetMicroseconds } from "../conversations/offset-timestamp.ts";
 import { writeEvent } from "../http/sse.ts";
 import { selectBehavior } from "./variants.ts";
