@@ -15,7 +15,7 @@ function queryValue(query: Readonly<Record<string, unknown>>, name: string): str
 }
 
 /** GET /__fake/client-violations?key=<API key or prefix…>&requirement=CLIENT-n */
-export function clientViolationsRoute(ctx: AppContext, req: FakeRequest, res: ServerResponse): void {
+export function clientViolationsRoute(ctx: Pick<AppContext, "clientRules">, req: FakeRequest, res: ServerResponse): void {
   const query: Readonly<Record<string, unknown>> = req.query;
   const key = queryValue(query, "key");
   const requirement = queryValue(query, "requirement");
