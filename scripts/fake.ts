@@ -7,14 +7,14 @@
  * stderr. First stdout line: "listening on http://HOST:PORT" (`--silent` keeps npm's banner out
  * of the way). Bad flags: a message on stderr and exit code 2.
  */
-import { UsageError, parseFlagValues, wholeNumberFlag } from "./cli-flags.ts";
+import { flagHelp, flagsOrExit, flagValuesOrThrow, listFlag, stringFlag, switchFlag, textFlag, UsageError, wholeNumberFlag, type FlagTable, type RawFlag } from "../suite/runner/cli-flags.ts";
 import { AnswersFileError, answerRulesFromFile } from "./fake-answers-file.ts";
 import { mergedCounts, summaryLines } from "../fake-server/client-rules/summary.ts";
 import { createFakeServer, DEFAULT_KEYS, type FakeServerOptions } from "../fake-server/index.ts";
 import { MUTANT_NAMES, mutantByName } from "../fake-server/variants/mutants.ts";
 import { ALL_VARIANTS, VARIANT_NAMES, variantByName, variantList } from "../fake-server/variants/variants.ts";
 
-/** Names as indented lines of at most 88 columns, for the help text. */
+/** Names as lines of at most about 60 columns, for the help text. */
 function nameLines(names: readonly string[]): string {
   const lines: string[] = [];
   let line = "";
@@ -28,112 +28,144 @@ function nameLines(names: readonly string[]): string {
     }
   }
   lines.push(line);
-  return lines.map((l) => `                            ${l}`).join("\n");
+  return lines.join("\n");
 }
+
+const FLAGS = {
+  port: { name: "port", value: "N", help: "port to listen on (default 0: any free port)", parser: wholeNumberFlag("port", 0, 65_535) },
+  host: { name: "host", value: "HOST", help: "address to listen on (default 127.0.0.1)", parser: stringFlag() },
+  keys: {
+    name: "key",
+    value: "TOKEN=AGENT[,AGENT...][@CHANNEL]",
+    multiple: true,
+    help: `an API key and the agents it grants on one channel
+(repeatable; channel defaults to "default";
+default keys: ${DEFAULT_KEYS.join(" and ")})`,
+    parser: listFlag(),
+  },
+  seed: { name: "seed", value: "N", help: "seed of the answer engine (default 1)", parser: wholeNumberFlag("seed", 0, 0xffff_ffff) },
+  noFaults: { name: "no-faults", help: "refuse the X-Fake-Fault header and fault rules (400)", parser: switchFlag() },
+  fault: {
+    name: "fault",
+    value: "SPEC",
+    help: `a fault for every /v1 request that sends no X-Fake-Fault
+and matches no fault rule, in the header's syntax,
+e.g. first-event-delay=800,delta-delay=60`,
+    parser: stringFlag(),
+  },
+  answers: {
+    name: "answers",
+    value: "FILE",
+    help: `answer rules to load at start: a JSON array of the
+bodies POST /__fake/answers takes`,
+    // A file that cannot be used throws AnswersFileError, which is not a mistake in the command line.
+    parser: textFlag((file) => (file === undefined ? undefined : answerRulesFromFile(file))),
+  },
+  state: {
+    name: "state",
+    value: "FILE",
+    help: `load every session's conversations from FILE at start
+when it exists; write them to it on a clean stop`,
+    parser: stringFlag(),
+  },
+  noCors: { name: "no-cors", help: "no CORS headers, no answers to preflight requests", parser: switchFlag() },
+  maxConversations: {
+    name: "max-conversations",
+    value: "N",
+    help: `conversations kept per session; past it the oldest
+goes (default 10000)`,
+    parser: wholeNumberFlag("max-conversations", 1, 100_000_000),
+  },
+  maxSessions: {
+    name: "max-sessions",
+    value: "N",
+    help: `sessions kept; past it the least recently used one
+goes, never "default" (default 1000)`,
+    parser: wholeNumberFlag("max-sessions", 2, 1_000_000),
+  },
+  idempotencyTtlSeconds: {
+    name: "idempotency-ttl",
+    value: "SECONDS",
+    help: "how long idempotency records live (default 86400)",
+    parser: wholeNumberFlag("idempotency-ttl", 1, 10 * 365 * 24 * 3600),
+  },
+  variants: {
+    name: "variant",
+    value: "NAME[,NAME]",
+    multiple: true,
+    help: `other legal choices in the spec's gaps (repeatable;
+"${ALL_VARIANTS}": every one that combines with the others):
+${nameLines(VARIANT_NAMES)}`,
+    parser: {
+      parse: (raw: RawFlag) => {
+        const variants = (listFlag().parse(raw) ?? []).flatMap((v) => variantList(v));
+        for (const name of variants) {
+          if (name !== ALL_VARIANTS && variantByName(name) === undefined) {
+            throw new UsageError(`--variant: unknown variant ${JSON.stringify(name)}; known: ${[...VARIANT_NAMES, ALL_VARIANTS].join(", ")}`);
+          }
+        }
+        return variants;
+      },
+    },
+  },
+  mutant: {
+    name: "mutant",
+    value: "NAME",
+    help: `break one requirement on purpose, to prove a test suite
+(fake-server/variants/mutants.ts says which):
+${nameLines(MUTANT_NAMES)}`,
+    parser: textFlag((mutant) => {
+      if (mutant !== undefined && mutantByName(mutant) === undefined) {
+        throw new UsageError(`--mutant: unknown mutant ${JSON.stringify(mutant)}; known: ${MUTANT_NAMES.join(", ")}`);
+      }
+      return mutant;
+    }),
+  },
+  help: { name: "help", help: "show this help", parser: switchFlag() },
+} satisfies FlagTable;
 
 const USAGE = `Usage: agent-service-fake [options]
        (in this repository: npm run --silent fake -- [options])
 
 Runs the in-memory reference fake of the Conversational Agent Service.
 
-  --port N                  port to listen on (default 0: any free port)
-  --host HOST               address to listen on (default 127.0.0.1)
-  --key TOKEN=AGENT[,AGENT...][@CHANNEL]
-                            an API key and the agents it grants on one channel
-                            (repeatable; channel defaults to "default";
-                            default keys: ${DEFAULT_KEYS.join(" and ")})
-  --seed N                  seed of the answer engine (default 1)
-  --no-faults               refuse the X-Fake-Fault header and fault rules (400)
-  --fault SPEC              a fault for every /v1 request that sends no X-Fake-Fault
-                            and matches no fault rule, in the header's syntax,
-                            e.g. first-event-delay=800,delta-delay=60
-  --answers FILE            answer rules to load at start: a JSON array of the
-                            bodies POST /__fake/answers takes
-  --state FILE              load every session's conversations from FILE at start
-                            when it exists; write them to it on a clean stop
-  --no-cors                 no CORS headers, no answers to preflight requests
-  --max-conversations N     conversations kept per session; past it the oldest
-                            goes (default 10000)
-  --max-sessions N          sessions kept; past it the least recently used one
-                            goes, never "default" (default 1000)
-  --idempotency-ttl SECONDS how long idempotency records live (default 86400)
-  --variant NAME[,NAME]     other legal choices in the spec's gaps (repeatable;
-                            "${ALL_VARIANTS}": every one that combines with the others):
-${nameLines(VARIANT_NAMES)}
-  --mutant NAME             break one requirement on purpose, to prove a test suite
-                            (fake-server/mutants.ts says which):
-${nameLines(MUTANT_NAMES)}
-  --help                    show this help
+${flagHelp(FLAGS, { helpAt: 28 })}
 
 See fake-server/README.md for the routes, the scope rule and fault injection.`;
 
-function parseFlags(argv: string[]): FakeServerOptions | "help" {
-  const values = parseFlagValues(argv, {
-    port: { type: "string" },
-    host: { type: "string" },
-    key: { type: "string", multiple: true },
-    seed: { type: "string" },
-    "no-faults": { type: "boolean" },
-    fault: { type: "string" },
-    answers: { type: "string" },
-    state: { type: "string" },
-    "no-cors": { type: "boolean" },
-    "max-conversations": { type: "string" },
-    "max-sessions": { type: "string" },
-    "idempotency-ttl": { type: "string" },
-    mutant: { type: "string" },
-    variant: { type: "string", multiple: true },
-    help: { type: "boolean" },
-  });
-  if (values.help) return "help";
-  const ttlSeconds = wholeNumberFlag("idempotency-ttl", values["idempotency-ttl"], 1, 10 * 365 * 24 * 3600);
-  const mutant = values.mutant;
-  if (mutant !== undefined && mutantByName(mutant) === undefined) {
-    throw new UsageError(`--mutant: unknown mutant ${JSON.stringify(mutant)}; known: ${MUTANT_NAMES.join(", ")}`);
-  }
-  const variants = (values.variant ?? []).flatMap((v) => variantList(v));
-  for (const name of variants) {
-    if (name !== ALL_VARIANTS && variantByName(name) === undefined) {
-      throw new UsageError(`--variant: unknown variant ${JSON.stringify(name)}; known: ${[...VARIANT_NAMES, ALL_VARIANTS].join(", ")}`);
-    }
-  }
-  const options: FakeServerOptions = {
-    port: wholeNumberFlag("port", values.port, 0, 65_535),
+function parseFlags(argv: string[]): FakeServerOptions & { help: boolean } {
+  const values = flagValuesOrThrow(FLAGS, argv);
+  return {
+    help: values.help,
+    port: values.port,
     host: values.host,
-    keys: values.key,
-    seed: wholeNumberFlag("seed", values.seed, 0, 0xffff_ffff),
-    faults: !values["no-faults"],
+    keys: values.keys,
+    seed: values.seed,
+    faults: !values.noFaults,
     fault: values.fault,
-    answers: values.answers === undefined ? undefined : answerRulesFromFile(values.answers),
+    answers: values.answers,
     stateFile: values.state,
-    cors: !values["no-cors"],
-    maxConversations: wholeNumberFlag("max-conversations", values["max-conversations"], 1, 100_000_000),
-    maxSessions: wholeNumberFlag("max-sessions", values["max-sessions"], 2, 1_000_000),
-    idempotencyTtlMs: ttlSeconds === undefined ? undefined : ttlSeconds * 1000,
-    mutant,
-    variants,
+    cors: !values.noCors,
+    maxConversations: values.maxConversations,
+    maxSessions: values.maxSessions,
+    idempotencyTtlMs: values.idempotencyTtlSeconds === undefined ? undefined : values.idempotencyTtlSeconds * 1000,
+    mutant: values.mutant,
+    variants: values.variants,
   };
-  return options;
 }
 
 async function main(): Promise<number> {
-  let flags: FakeServerOptions | "help";
+  let parsed;
   try {
-    flags = parseFlags(process.argv.slice(2));
+    parsed = flagsOrExit("agent-service-fake", USAGE, () => parseFlags(process.argv.slice(2)));
   } catch (error) {
     // A file that cannot be used is not a mistake in the command line: one line, not the usage.
-    if (error instanceof AnswersFileError) {
-      process.stderr.write(`agent-service-fake: ${error.message}\n`);
-      return 2;
-    }
-    if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`agent-service-fake: ${error.message}\n\n${USAGE}\n`);
+    if (!(error instanceof AnswersFileError)) throw error;
+    process.stderr.write(`agent-service-fake: ${error.message}\n`);
     return 2;
   }
-  if (flags === "help") {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
+  if (typeof parsed === "number") return parsed;
+  const { help: _help, ...flags } = parsed;
   let server;
   try {
     server = await createFakeServer(flags);

@@ -9,44 +9,39 @@ import { requirementById } from "../requirements/catalog.ts";
 import { propertyAgainstFake } from "../suite/interactions/against-fake.ts";
 import { renderCounterexample } from "../suite/interactions/counterexample.ts";
 import { baseSeed, MAX_SEED, seedsFrom } from "../suite/interactions/seeds.ts";
-import { flagsOrExit, parseFlagValues, UsageError, wholeNumberFlag } from "./cli-flags.ts";
+import { flagHelp, flagsOrExit, flagValuesOrThrow, listFlag, stringFlag, switchFlag, textFlag, UsageError, wholeNumberFlag, type FlagTable } from "../suite/runner/cli-flags.ts";
+
+const FLAGS = {
+  seeds: { name: "seeds", value: "N", help: "how many seeds, one sequence each (default 100)", parser: wholeNumberFlag("seeds", 1, 100_000, 100) },
+  seed: { name: "seed", value: "S", help: "the first seed (default: random, printed)", parser: wholeNumberFlag("seed", 0, MAX_SEED) },
+  path: {
+    name: "path",
+    value: "P",
+    help: "with --seed, run exactly the run a counterexample names",
+    parser: textFlag((path) => {
+      if (path !== undefined && !/^\d+(:\d+)*$/.test(path)) throw new UsageError(`--path must look like 3 or 3:1:0, not ${JSON.stringify(path)}`);
+      return path;
+    }),
+  },
+  variants: { name: "variant", value: "NAME", multiple: true, help: 'a conforming variant of the fake (repeatable), or "all"', parser: listFlag() },
+  mutant: { name: "mutant", value: "NAME", help: "one deliberately broken mutant of the fake", parser: stringFlag() },
+  creates: { name: "creates", value: "N", help: "creates per sequence (default 12)", parser: wholeNumberFlag("creates", 1, 1_000, 12) },
+  help: { name: "help", help: "show this help", parser: switchFlag() },
+} satisfies FlagTable;
 
 const USAGE = `Usage: npm run interactions -- [options]
 
 Runs the interaction property (the suite's stateful property, judged by the executable model of
 the service) against the reference fake for many seeds, and prints what it finds.
 
-  --seeds N       how many seeds, one sequence each (default 100)
-  --seed S        the first seed (default: random, printed)
-  --path P        with --seed, run exactly the run a counterexample names
-  --variant NAME  a conforming variant of the fake (repeatable), or "all"
-  --mutant NAME   one deliberately broken mutant of the fake
-  --creates N     creates per sequence (default 12)
-  --help          show this help
+${flagHelp(FLAGS, { helpAt: 18 })}
 
 Exit codes: 0 nothing found; 1 a seed found a violation or a warning; 2 a usage error.`;
 
 function parseFlags(argv: string[]) {
-  const values = parseFlagValues(argv, {
-    seeds: { type: "string" },
-    seed: { type: "string" },
-    path: { type: "string" },
-    variant: { type: "string", multiple: true },
-    mutant: { type: "string" },
-    creates: { type: "string" },
-    help: { type: "boolean" },
-  });
-  if (values.path !== undefined && !/^\d+(:\d+)*$/.test(values.path)) throw new UsageError(`--path must look like 3 or 3:1:0, not ${JSON.stringify(values.path)}`);
+  const values = flagValuesOrThrow(FLAGS, argv);
   if (values.path !== undefined && values.seed === undefined) throw new UsageError("--path needs the --seed it was found with");
-  return {
-    help: values.help === true,
-    seeds: wholeNumberFlag("seeds", values.seeds, 1, 100_000) ?? 100,
-    seed: wholeNumberFlag("seed", values.seed, 0, MAX_SEED),
-    path: values.path,
-    variants: values.variant,
-    mutant: values.mutant,
-    creates: wholeNumberFlag("creates", values.creates, 1, 1_000) ?? 12,
-  };
+  return values;
 }
 
 async function main(): Promise<number> {

@@ -9,40 +9,32 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { flagsOrExit, parseFlagValues, wholeNumberFlag } from "./cli-flags.ts";
+import { flagHelp, flagsOrExit, flagValuesOrThrow, stringFlag, switchFlag, wholeNumberFlag, type FlagTable } from "../suite/runner/cli-flags.ts";
 import { runTargets } from "../suite/proof/run-targets.ts";
 import { summarise, summaryText } from "../suite/proof/summary.ts";
 import { labelOf, proofTargets } from "../suite/proof/targets.ts";
+
+const FLAGS = {
+  out: { name: "out", value: "FILE", help: "where the JSON goes (default reports/verify-suite.json)", parser: stringFlag("reports/verify-suite.json") },
+  lanes: { name: "lanes", value: "N", help: "runs in parallel (default 2)", parser: wholeNumberFlag("lanes", 1, 16, 2) },
+  runs: { name: "runs", value: "N", help: "fast-check runs per property (default: the suite's own)", parser: wholeNumberFlag("runs", 1, 10_000) },
+  seed: { name: "seed", value: "N", help: "one fast-check seed for every run (default: a fresh one per run)", parser: wholeNumberFlag("seed", 0, 2 ** 31 - 1) },
+  help: { name: "help", help: "show this help", parser: switchFlag() },
+} satisfies FlagTable;
 
 const USAGE = `Usage: npm run verify-suite -- [options]
 
 Runs the full conformance suite against the plain fake, every variant, all variants together
 and every mutant of the fake, and reports which mutants the suite kills.
 
-  --out FILE     where the JSON goes (default reports/verify-suite.json)
-  --lanes N      runs in parallel (default 2)
-  --runs N       fast-check runs per property (default: the suite's own)
-  --seed N       one fast-check seed for every run (default: a fresh one per run)
-  --help         show this help
+${flagHelp(FLAGS, { helpAt: 17 })}
 
 Exit codes: 0 the suite is proven; 1 a mutant survived, a variant failed, or a MUST has no
 killing mutant; 2 a usage error.`;
 
 function parseFlags(argv: string[]) {
-  const values = parseFlagValues(argv, {
-    out: { type: "string" },
-    lanes: { type: "string" },
-    runs: { type: "string" },
-    seed: { type: "string" },
-    help: { type: "boolean" },
-  });
-  return {
-    help: values.help === true,
-    out: resolve(values.out ?? "reports/verify-suite.json"),
-    lanes: wholeNumberFlag("lanes", values.lanes, 1, 16) ?? 2,
-    runs: wholeNumberFlag("runs", values.runs, 1, 10_000),
-    seed: wholeNumberFlag("seed", values.seed, 0, 2 ** 31 - 1),
-  };
+  const values = flagValuesOrThrow(FLAGS, argv);
+  return { ...values, out: resolve(values.out) };
 }
 
 async function main(): Promise<number> {

@@ -4,8 +4,8 @@
  * Keys are held here but never printed: see redact.ts.
  */
 
-import { parseArgs } from "node:util";
 import { z } from "zod";
+import { flagHelp, readFlags, UsageError, type FlagTable } from "./cli-flags.ts";
 
 const MiB = 1024 * 1024;
 
@@ -136,45 +136,57 @@ const perSecond = z
   .union([z.number(), z.string().trim().regex(/^\d+(\.\d+)?$/).transform(Number)], { error: "must be a positive number" })
   .pipe(z.number().positive("must be a positive number").max(100_000, "must be at most 100000"));
 
+/**
+ * The suite's flags: one row per option, with its environment variable, its help line and its
+ * schema. The configuration's schema is made of these rows' schemas.
+ */
+export const SUITE_FLAGS = {
+  baseUrl: { name: "base-url", env: "CONFORMANCE_BASE_URL", value: "URL", help: "target base URL (may carry a path prefix); without it the embedded fake is started", parser: baseUrl.optional() },
+  apiKey: { name: "api-key", env: "CONFORMANCE_API_KEY", value: "KEY", help: "API key of the primary identity (required with --base-url)", parser: nonEmpty.optional() },
+  agentId: { name: "agent-id", env: "CONFORMANCE_AGENT_ID", value: "ID", help: "agent the primary key may use (required with --base-url)", parser: nonEmpty.optional() },
+  otherAgentId: { name: "other-agent-id", env: "CONFORMANCE_OTHER_AGENT_ID", value: "ID", help: "a second agent reachable with the same key (scope checks)", parser: nonEmpty.optional() },
+  otherApiKey: { name: "other-api-key", env: "CONFORMANCE_OTHER_API_KEY", value: "KEY", help: "a key for the same agent whose scope excludes the primary key's conversations", parser: nonEmpty.optional() },
+  streamErrorHeader: { name: "stream-error-header", env: "CONFORMANCE_STREAM_ERROR_HEADER", value: '"NAME: VALUE"', help: "a header that makes the target end a stream with an error event, to judge SSE-6 (the embedded fake: X-Fake-Fault: error-after=1)", parser: headerLine.optional() },
+  profile: { name: "profile", env: "CONFORMANCE_PROFILE", value: "full|smoke", help: `full (default: every check, at most ${PROFILE_MAX_CREATES.full} creates) or smoke (per pull request: every MUST family, at most ${PROFILE_MAX_CREATES.smoke} creates)`, parser: z.enum(["full", "smoke"], { error: 'must be "full" or "smoke"' }).default(DEFAULTS.profile) },
+  /** Undefined: the profile's cap (PROFILE_MAX_CREATES). */
+  maxCreates: { name: "max-creates", env: "CONFORMANCE_MAX_CREATES", value: "N", help: `cap on creates the target accepts, plain and stream (default: the profile's, ${PROFILE_MAX_CREATES.full} or ${PROFILE_MAX_CREATES.smoke})`, parser: wholeNumber(0, 100_000).optional() },
+  maxRetries: { name: "max-retries", env: "CONFORMANCE_MAX_RETRIES", value: "N", help: `retries of a 429, a 503 or a 409 with Retry-After, per request, honouring Retry-After (default ${DEFAULTS.maxRetries})`, parser: wholeNumber(0, 100).default(DEFAULTS.maxRetries) },
+  maxRps: { name: "max-rps", env: "CONFORMANCE_MAX_RPS", value: "N", help: "requests per second across the whole run (default: no pacing)", parser: perSecond.optional() },
+  settleMs: { name: "settle-ms", env: "CONFORMANCE_SETTLE_MS", value: "MS", help: `how long a listing may take to show a finished exchange (default ${DEFAULTS.settleMs})`, parser: wholeNumber(0, 600_000).default(DEFAULTS.settleMs) },
+  headers: { name: "header", env: "CONFORMANCE_HEADER", value: '"NAME: VALUE"', multiple: true, help: "a header sent on every request, e.g. a gateway key (repeatable; values are redacted in every output)", parser: extraHeaders.default({}) },
+  concurrency: { name: "concurrency", env: "CONFORMANCE_CONCURRENCY", value: "N", help: `requests in flight at once (default ${DEFAULTS.concurrency})`, parser: wholeNumber(1, 64).default(DEFAULTS.concurrency) },
+  requestTimeoutMs: { name: "request-timeout", env: "CONFORMANCE_REQUEST_TIMEOUT", value: "MS", help: `whole plain request, headers and body (default ${DEFAULTS.requestTimeoutMs})`, parser: wholeNumber(1, 600_000).default(DEFAULTS.requestTimeoutMs) },
+  firstEventTimeoutMs: { name: "first-event-timeout", env: "CONFORMANCE_FIRST_EVENT_TIMEOUT", value: "MS", help: `stream: until the first event (default ${DEFAULTS.firstEventTimeoutMs})`, parser: wholeNumber(1, 600_000).default(DEFAULTS.firstEventTimeoutMs) },
+  idleTimeoutMs: { name: "idle-timeout", env: "CONFORMANCE_IDLE_TIMEOUT", value: "MS", help: `stream: longest silence between reads (default ${DEFAULTS.idleTimeoutMs})`, parser: wholeNumber(1, 600_000).default(DEFAULTS.idleTimeoutMs) },
+  streamTimeoutMs: { name: "stream-timeout", env: "CONFORMANCE_STREAM_TIMEOUT", value: "MS", help: `stream: whole stream (default ${DEFAULTS.streamTimeoutMs})`, parser: wholeNumber(1, 3_600_000).default(DEFAULTS.streamTimeoutMs) },
+  checkTimeoutMs: { name: "check-timeout", env: "CONFORMANCE_CHECK_TIMEOUT", value: "MS", help: `one check, all its requests (default ${DEFAULTS.checkTimeoutMs})`, parser: wholeNumber(1, 3_600_000).default(DEFAULTS.checkTimeoutMs) },
+  maxResponseBytes: { name: "max-response-bytes", env: "CONFORMANCE_MAX_RESPONSE_BYTES", value: "BYTES", help: `cap on a JSON response body (default ${DEFAULTS.maxResponseBytes})`, parser: wholeNumber(1024, 1024 * MiB).default(DEFAULTS.maxResponseBytes) },
+  maxStreamBytes: { name: "max-stream-bytes", env: "CONFORMANCE_MAX_STREAM_BYTES", value: "BYTES", help: `cap on a stream body (default ${DEFAULTS.maxStreamBytes})`, parser: wholeNumber(1024, 1024 * MiB).default(DEFAULTS.maxStreamBytes) },
+  seed: { name: "seed", env: "CONFORMANCE_SEED", value: "N", help: "fast-check seed (default: random, printed in the report)", parser: wholeNumber(0, 2 ** 31 - 1).optional() },
+  /** fast-check's path of a failing run (with --seed, runs exactly that run of the interaction property). */
+  path: { name: "path", env: "CONFORMANCE_PATH", value: "PATH", help: "with --seed, run exactly the interaction property's run a counterexample names (--only interactions --seed S --path P)", parser: z.string().trim().regex(/^\d+(:\d+)*$/, "must be a fast-check path such as 3 or 3:1:0, as a counterexample prints it").optional() },
+  runs: { name: "runs", env: "CONFORMANCE_RUNS", value: "N", help: `cap on fast-check runs per property (default ${DEFAULTS.runs})`, parser: wholeNumber(1, 10_000).default(DEFAULTS.runs) },
+  only: { name: "only", env: "CONFORMANCE_ONLY", value: "GLOB", multiple: true, help: "run only requirements matching the glob (repeatable or comma list: SSE-*,IDEM-1)", parser: onlyList.default([]) },
+  exclude: { name: "exclude", env: "CONFORMANCE_EXCLUDE", value: "GLOB", multiple: true, help: "leave out requirements matching the glob (repeatable or comma list); reported as skipped by choice", parser: onlyList.default([]) },
+  rerunFailed: { name: "rerun-failed", env: "CONFORMANCE_RERUN_FAILED", value: "FILE", help: "run only what failed, warned or was inconclusive in that conformance.json, and the MUSTs it skipped that you had not excluded", parser: nonEmpty.optional() },
+  strict: { name: "strict", env: "CONFORMANCE_STRICT", help: "a failed SHOULD fails the run", parser: flag.default(false) },
+  reportDir: { name: "report-dir", env: "CONFORMANCE_REPORT_DIR", value: "DIR", help: `where conformance.json, junit.xml and report.html go, also when the run stops with exit 2 (default ${DEFAULTS.reportDir})`, parser: nonEmpty.default(DEFAULTS.reportDir) },
+  checksDir: { name: "checks-dir", env: "CONFORMANCE_CHECKS_DIR", value: "DIR", help: "directory of *.check.ts files to run instead of the suite's own checks (the default)", parser: nonEmpty.default(DEFAULTS.checksDir) },
+  /** Known failures that do not fail the run (suite/runner/baseline.ts). */
+  baseline: { name: "baseline", env: "CONFORMANCE_BASELINE", value: "FILE", help: "JSON file of known failures that do not fail the run (see docs/USING.md)", parser: nonEmpty.optional() },
+  /** Options passed to createFakeServer when no base URL is given (e.g. a mutant for the gate). */
+  fakeOptions: { name: "fake-option", value: "NAME=VALUE", multiple: true, help: "option for the embedded fake (repeatable; VALUE is JSON or a string), e.g. --fake-option seed=7", parser: z.record(z.string(), z.unknown()).default({}) },
+  help: { name: "help", help: "print this help", parser: flag.default(false) },
+} satisfies FlagTable;
+
+type ShapeOf<F extends Record<string, { parser: z.ZodType }>> = { [K in keyof F]: F[K]["parser"] };
+
+function shapeOf<F extends Record<string, { parser: z.ZodType }>>(table: F): ShapeOf<F> {
+  return Object.fromEntries(Object.entries(table).map(([key, row]) => [key, row.parser])) as ShapeOf<F>;
+}
+
 export const ConfigSchema = z
-  .object({
-    baseUrl: baseUrl.optional(),
-    apiKey: nonEmpty.optional(),
-    agentId: nonEmpty.optional(),
-    otherAgentId: nonEmpty.optional(),
-    otherApiKey: nonEmpty.optional(),
-    streamErrorHeader: headerLine.optional(),
-    /** Undefined: the profile's cap (PROFILE_MAX_CREATES). */
-    maxCreates: wholeNumber(0, 100_000).optional(),
-    profile: z.enum(["full", "smoke"], { error: 'must be "full" or "smoke"' }).default(DEFAULTS.profile),
-    maxRetries: wholeNumber(0, 100).default(DEFAULTS.maxRetries),
-    maxRps: perSecond.optional(),
-    settleMs: wholeNumber(0, 600_000).default(DEFAULTS.settleMs),
-    headers: extraHeaders.default({}),
-    exclude: onlyList.default([]),
-    rerunFailed: nonEmpty.optional(),
-    concurrency: wholeNumber(1, 64).default(DEFAULTS.concurrency),
-    requestTimeoutMs: wholeNumber(1, 600_000).default(DEFAULTS.requestTimeoutMs),
-    firstEventTimeoutMs: wholeNumber(1, 600_000).default(DEFAULTS.firstEventTimeoutMs),
-    idleTimeoutMs: wholeNumber(1, 600_000).default(DEFAULTS.idleTimeoutMs),
-    streamTimeoutMs: wholeNumber(1, 3_600_000).default(DEFAULTS.streamTimeoutMs),
-    checkTimeoutMs: wholeNumber(1, 3_600_000).default(DEFAULTS.checkTimeoutMs),
-    maxResponseBytes: wholeNumber(1024, 1024 * MiB).default(DEFAULTS.maxResponseBytes),
-    maxStreamBytes: wholeNumber(1024, 1024 * MiB).default(DEFAULTS.maxStreamBytes),
-    seed: wholeNumber(0, 2 ** 31 - 1).optional(),
-    /** fast-check's path of a failing run (with --seed, runs exactly that run of the interaction property). */
-    path: z.string().trim().regex(/^\d+(:\d+)*$/, "must be a fast-check path such as 3 or 3:1:0, as a counterexample prints it").optional(),
-    runs: wholeNumber(1, 10_000).default(DEFAULTS.runs),
-    only: onlyList.default([]),
-    strict: flag.default(false),
-    reportDir: nonEmpty.default(DEFAULTS.reportDir),
-    checksDir: nonEmpty.default(DEFAULTS.checksDir),
-    /** Known failures that do not fail the run (suite/runner/baseline.ts). */
-    baseline: nonEmpty.optional(),
-    /** Options passed to createFakeServer when no base URL is given (e.g. a mutant for the gate). */
-    fakeOptions: z.record(z.string(), z.unknown()).default({}),
-    help: flag.default(false),
-  })
+  .object(shapeOf(SUITE_FLAGS))
   .superRefine((config, ctx) => {
     if (config.baseUrl !== undefined) {
       if (config.apiKey === undefined) {
@@ -191,52 +203,6 @@ export const ConfigSchema = z
 
 export type ConformanceConfig = z.output<typeof ConfigSchema>;
 export type ConformanceInput = z.input<typeof ConfigSchema>;
-
-interface OptionSpec {
-  key: keyof ConformanceInput;
-  flag: string;
-  env: string | undefined;
-  type: "string" | "boolean";
-  multiple?: boolean;
-  value?: string;
-  help: string;
-}
-
-/** One row per option: its flag, its environment variable and its help line. */
-export const OPTIONS: readonly OptionSpec[] = [
-  { key: "baseUrl", flag: "base-url", env: "CONFORMANCE_BASE_URL", type: "string", value: "URL", help: "target base URL (may carry a path prefix); without it the embedded fake is started" },
-  { key: "apiKey", flag: "api-key", env: "CONFORMANCE_API_KEY", type: "string", value: "KEY", help: "API key of the primary identity (required with --base-url)" },
-  { key: "agentId", flag: "agent-id", env: "CONFORMANCE_AGENT_ID", type: "string", value: "ID", help: "agent the primary key may use (required with --base-url)" },
-  { key: "otherAgentId", flag: "other-agent-id", env: "CONFORMANCE_OTHER_AGENT_ID", type: "string", value: "ID", help: "a second agent reachable with the same key (scope checks)" },
-  { key: "otherApiKey", flag: "other-api-key", env: "CONFORMANCE_OTHER_API_KEY", type: "string", value: "KEY", help: "a key for the same agent whose scope excludes the primary key's conversations" },
-  { key: "streamErrorHeader", flag: "stream-error-header", env: "CONFORMANCE_STREAM_ERROR_HEADER", type: "string", value: '"NAME: VALUE"', help: "a header that makes the target end a stream with an error event, to judge SSE-6 (the embedded fake: X-Fake-Fault: error-after=1)" },
-  { key: "profile", flag: "profile", env: "CONFORMANCE_PROFILE", type: "string", value: "full|smoke", help: `full (default: every check, at most ${PROFILE_MAX_CREATES.full} creates) or smoke (per pull request: every MUST family, at most ${PROFILE_MAX_CREATES.smoke} creates)` },
-  { key: "maxCreates", flag: "max-creates", env: "CONFORMANCE_MAX_CREATES", type: "string", value: "N", help: `cap on creates the target accepts, plain and stream (default: the profile's, ${PROFILE_MAX_CREATES.full} or ${PROFILE_MAX_CREATES.smoke})` },
-  { key: "maxRetries", flag: "max-retries", env: "CONFORMANCE_MAX_RETRIES", type: "string", value: "N", help: `retries of a 429, a 503 or a 409 with Retry-After, per request, honouring Retry-After (default ${DEFAULTS.maxRetries})` },
-  { key: "maxRps", flag: "max-rps", env: "CONFORMANCE_MAX_RPS", type: "string", value: "N", help: "requests per second across the whole run (default: no pacing)" },
-  { key: "settleMs", flag: "settle-ms", env: "CONFORMANCE_SETTLE_MS", type: "string", value: "MS", help: `how long a listing may take to show a finished exchange (default ${DEFAULTS.settleMs})` },
-  { key: "headers", flag: "header", env: "CONFORMANCE_HEADER", type: "string", multiple: true, value: '"NAME: VALUE"', help: "a header sent on every request, e.g. a gateway key (repeatable; values are redacted in every output)" },
-  { key: "concurrency", flag: "concurrency", env: "CONFORMANCE_CONCURRENCY", type: "string", value: "N", help: `requests in flight at once (default ${DEFAULTS.concurrency})` },
-  { key: "requestTimeoutMs", flag: "request-timeout", env: "CONFORMANCE_REQUEST_TIMEOUT", type: "string", value: "MS", help: `whole plain request, headers and body (default ${DEFAULTS.requestTimeoutMs})` },
-  { key: "firstEventTimeoutMs", flag: "first-event-timeout", env: "CONFORMANCE_FIRST_EVENT_TIMEOUT", type: "string", value: "MS", help: `stream: until the first event (default ${DEFAULTS.firstEventTimeoutMs})` },
-  { key: "idleTimeoutMs", flag: "idle-timeout", env: "CONFORMANCE_IDLE_TIMEOUT", type: "string", value: "MS", help: `stream: longest silence between reads (default ${DEFAULTS.idleTimeoutMs})` },
-  { key: "streamTimeoutMs", flag: "stream-timeout", env: "CONFORMANCE_STREAM_TIMEOUT", type: "string", value: "MS", help: `stream: whole stream (default ${DEFAULTS.streamTimeoutMs})` },
-  { key: "checkTimeoutMs", flag: "check-timeout", env: "CONFORMANCE_CHECK_TIMEOUT", type: "string", value: "MS", help: `one check, all its requests (default ${DEFAULTS.checkTimeoutMs})` },
-  { key: "maxResponseBytes", flag: "max-response-bytes", env: "CONFORMANCE_MAX_RESPONSE_BYTES", type: "string", value: "BYTES", help: `cap on a JSON response body (default ${DEFAULTS.maxResponseBytes})` },
-  { key: "maxStreamBytes", flag: "max-stream-bytes", env: "CONFORMANCE_MAX_STREAM_BYTES", type: "string", value: "BYTES", help: `cap on a stream body (default ${DEFAULTS.maxStreamBytes})` },
-  { key: "seed", flag: "seed", env: "CONFORMANCE_SEED", type: "string", value: "N", help: "fast-check seed (default: random, printed in the report)" },
-  { key: "path", flag: "path", env: "CONFORMANCE_PATH", type: "string", value: "PATH", help: "with --seed, run exactly the interaction property's run a counterexample names (--only interactions --seed S --path P)" },
-  { key: "runs", flag: "runs", env: "CONFORMANCE_RUNS", type: "string", value: "N", help: `cap on fast-check runs per property (default ${DEFAULTS.runs})` },
-  { key: "only", flag: "only", env: "CONFORMANCE_ONLY", type: "string", multiple: true, value: "GLOB", help: "run only requirements matching the glob (repeatable or comma list: SSE-*,IDEM-1)" },
-  { key: "exclude", flag: "exclude", env: "CONFORMANCE_EXCLUDE", type: "string", multiple: true, value: "GLOB", help: "leave out requirements matching the glob (repeatable or comma list); reported as skipped by choice" },
-  { key: "rerunFailed", flag: "rerun-failed", env: "CONFORMANCE_RERUN_FAILED", type: "string", value: "FILE", help: "run only what failed, warned or was inconclusive in that conformance.json, and the MUSTs it skipped that you had not excluded" },
-  { key: "strict", flag: "strict", env: "CONFORMANCE_STRICT", type: "boolean", help: "a failed SHOULD fails the run" },
-  { key: "reportDir", flag: "report-dir", env: "CONFORMANCE_REPORT_DIR", type: "string", value: "DIR", help: `where conformance.json, junit.xml and report.html go, also when the run stops with exit 2 (default ${DEFAULTS.reportDir})` },
-  { key: "checksDir", flag: "checks-dir", env: "CONFORMANCE_CHECKS_DIR", type: "string", value: "DIR", help: "directory of *.check.ts files to run instead of the suite's own checks (the default)" },
-  { key: "baseline", flag: "baseline", env: "CONFORMANCE_BASELINE", type: "string", value: "FILE", help: "JSON file of known failures that do not fail the run (see docs/USING.md)" },
-  { key: "fakeOptions", flag: "fake-option", env: undefined, type: "string", multiple: true, value: "NAME=VALUE", help: "option for the embedded fake (repeatable; VALUE is JSON or a string), e.g. --fake-option seed=7" },
-  { key: "help", flag: "help", env: undefined, type: "boolean", help: "print this help" },
-];
 
 export type ConfigResult =
   | { ok: true; config: ConformanceConfig }
@@ -264,9 +230,9 @@ function parseFakeOptions(pairs: readonly string[]): { options: Record<string, u
 }
 
 function describeKey(key: PropertyKey | undefined): string {
-  const spec = OPTIONS.find((o) => o.key === key);
-  if (spec === undefined) return String(key ?? "configuration");
-  return spec.env === undefined ? `--${spec.flag}` : `--${spec.flag} (or ${spec.env})`;
+  const row = typeof key === "string" && Object.hasOwn(SUITE_FLAGS, key) ? (SUITE_FLAGS as FlagTable)[key] : undefined;
+  if (row === undefined) return String(key ?? "configuration");
+  return row.env === undefined ? `--${row.name}` : `--${row.name} (or ${row.env})`;
 }
 
 /** Validates a programmatic or merged configuration; messages name the flag and variable. */
@@ -312,34 +278,23 @@ export function reportDirOf(argv: readonly string[], env: NodeJS.ProcessEnv): st
 
 /** Flags > environment > defaults. Unknown flags and stray arguments are errors. */
 export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): ConfigResult {
-  const parseOptions: Record<string, { type: "string" | "boolean"; multiple?: boolean }> = {};
-  for (const o of OPTIONS) parseOptions[o.flag] = o.multiple ? { type: o.type, multiple: true } : { type: o.type };
-  let values: Record<string, string | boolean | (string | boolean)[] | undefined>;
+  let raw;
   try {
-    const parsed = parseArgs({ args: [...argv], options: parseOptions, strict: true, allowPositionals: false });
-    values = parsed.values;
+    raw = readFlags(SUITE_FLAGS, argv, { env }).raw;
   } catch (error) {
-    return { ok: false, errors: [error instanceof Error ? error.message : String(error)] };
+    if (!(error instanceof UsageError)) throw error;
+    return { ok: false, errors: [error.message] };
   }
-
-  const merged: Record<string, unknown> = {};
   const errors: string[] = [];
-  for (const o of OPTIONS) {
-    const fromFlag = values[o.flag];
-    if (o.key === "fakeOptions") {
-      const pairs = Array.isArray(fromFlag) ? fromFlag.map(String) : [];
-      const fake = parseFakeOptions(pairs);
-      errors.push(...fake.errors);
-      merged.fakeOptions = fake.options;
-      continue;
-    }
-    const fromEnv = o.env === undefined ? undefined : env[o.env];
-    if (fromFlag !== undefined) merged[o.key] = fromFlag;
-    else if (fromEnv !== undefined && fromEnv !== "") merged[o.key] = fromEnv;
-    else if (o.key === "baseUrl" && fromEnv !== undefined) errors.push(`${o.env} is set but empty: set it to the service's base URL, or unset it to run against the embedded fake`);
+  const baseUrlEnv = SUITE_FLAGS.baseUrl.env;
+  if (raw.baseUrl === undefined && env[baseUrlEnv] === "") {
+    errors.push(`${baseUrlEnv} is set but empty: set it to the service's base URL, or unset it to run against the embedded fake`);
   }
+  const fake = parseFakeOptions(Array.isArray(raw.fakeOptions) ? raw.fakeOptions.map(String) : []);
+  errors.push(...fake.errors);
   if (errors.length > 0) return { ok: false, errors };
-  return validateConfig(merged as ConformanceInput);
+  const given = Object.fromEntries(Object.entries(raw).filter(([, value]) => value !== undefined));
+  return validateConfig({ ...given, fakeOptions: fake.options } as ConformanceInput);
 }
 
 /** The --help text. */
@@ -355,12 +310,7 @@ export function usage(): string {
     "`agent-conformance proxy --help` and `agent-conformance judge --help` list the options of the other two.",
     "",
     "Options:",
-  ];
-  for (const o of OPTIONS) {
-    const name = `--${o.flag}${o.value ? ` ${o.value}` : ""}`;
-    lines.push(`  ${name.padEnd(30)} ${o.help}${o.env ? ` [${o.env}]` : ""}`);
-  }
-  lines.push(
+    flagHelp(SUITE_FLAGS, { helpAt: 33, longFlag: "same-line", showEnv: true }),
     "",
     "Exit codes: 0 every MUST passed; 1 a MUST failed (or a SHOULD under --strict);",
     "            2 usage or configuration error, a setup the preflight diagnosed (key refused,",
@@ -368,6 +318,6 @@ export function usage(): string {
     "              or no test ran;",
     "            3 no MUST failed, but a MUST was skipped or inconclusive that you did not exclude.",
     "conformance.json's result follows the exit code: pass 0, fail 1, error 2, incomplete 3.",
-  );
+  ];
   return lines.join("\n");
 }

@@ -8,14 +8,57 @@
  * written and the exit code is the judge's.
  */
 import { closeSync } from "node:fs";
-import { parseArgs } from "node:util";
-import { GATE_HELP, parseGate } from "../gate.ts";
 import { openHarFile } from "../har-file.ts";
-import { parseSettleMs, SETTLE_MS_HELP, trafficExitCode, type TrafficViolation } from "../judge.ts";
+import { trafficExitCode, type TrafficViolation } from "../judge.ts";
+import { TRAFFIC_JUDGE_FLAGS } from "../judge-flags.ts";
+import { flagHelp, parseFlags, stringFlag, switchFlag, textFlag, UsageError, type FlagTable } from "../../runner/cli-flags.ts";
 import { trafficSummaryLines, writeTrafficReports } from "../reports.ts";
 import { JudgeThread } from "./judge-thread.ts";
 import { watchLauncher } from "./launcher-watch.ts";
 import { startProxy } from "./server.ts";
+
+const FLAGS = {
+  upstream: { name: "upstream", value: "URL", help: "the service's base URL (with its base path, without /v1)", parser: textFlag(upstreamUrl) },
+  port: {
+    name: "port",
+    value: "N",
+    help: "port to listen on (default 0: any free port)",
+    parser: textFlag((text = "0") => {
+      const port = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+      if (!(port >= 0 && port <= 65_535)) throw new UsageError(`--port must be a whole number from 0 to 65535, not ${text}`);
+      return port;
+    }),
+  },
+  host: { name: "host", value: "HOST", help: "address to listen on (default 127.0.0.1)", parser: stringFlag("127.0.0.1") },
+  reportDir: { name: "report-dir", value: "DIR", help: "where conformance.json, junit.xml and report.html go (default reports)", parser: stringFlag("reports") },
+  recordFixtures: { name: "record-fixtures", value: "DIR", help: "also write each observed conversation in the fake's fixture format", parser: stringFlag() },
+  har: {
+    name: "har",
+    value: "FILE",
+    help: `also write the observed traffic as HAR 1.2 (keys pseudonymised),
+each exchange as it finishes`,
+    parser: stringFlag(),
+  },
+  strict: { name: "strict", help: "a broken SHOULD fails too", parser: switchFlag() },
+  ...TRAFFIC_JUDGE_FLAGS,
+  help: { name: "help", help: "show this help", parser: switchFlag() },
+} satisfies FlagTable;
+
+/** --upstream: an http(s) base URL, not ending in /v1 (every problem with it, each on its line). */
+function upstreamUrl(text: string | undefined): URL {
+  let upstream: URL;
+  try {
+    upstream = new URL(text ?? "");
+  } catch {
+    throw new UsageError(text === undefined ? "--upstream URL is required" : `--upstream is not a URL: ${text}`);
+  }
+  const problems: string[] = [];
+  if (upstream.protocol !== "http:" && upstream.protocol !== "https:") problems.push(`--upstream must be an http or https URL, not ${text}`);
+  if (/\/v1\/?$/.test(upstream.pathname)) problems.push(`--upstream must not end in /v1: give the base URL before it (${upstream.origin}${upstream.pathname.replace(/\/v1\/?$/, "")})`);
+  const [first, ...more] = problems;
+  if (first !== undefined) throw new UsageError(first, ...more);
+  return upstream;
+}
 
 export const PROXY_USAGE = `Usage: agent-conformance proxy --upstream URL [options]
        (in this repository: npm run conformance -- proxy --upstream URL [options])
@@ -25,17 +68,7 @@ each exchange: the service against what traffic can show of the spec, the client
 CLIENT-1…7. Stop it with Ctrl-C or SIGTERM (to it, or to the npm or npx that started it)
 to write the reports.
 
-  --upstream URL          the service's base URL (with its base path, without /v1)
-  --port N                port to listen on (default 0: any free port)
-  --host HOST             address to listen on (default 127.0.0.1)
-  --report-dir DIR        where conformance.json, junit.xml and report.html go (default reports)
-  --record-fixtures DIR   also write each observed conversation in the fake's fixture format
-  --har FILE              also write the observed traffic as HAR 1.2 (keys pseudonymised),
-                          each exchange as it finishes
-  --strict                a broken SHOULD fails too
-${GATE_HELP}
-${SETTLE_MS_HELP}
-  --help                  show this help
+${flagHelp(FLAGS, { helpAt: 26 })}
 
 Exit codes: 0 no gated MUST broken; 1 a gated MUST broken (or a SHOULD under --strict); 2 usage
 error, or nothing was judged (no exchange of the spec, or the upstream never answered). A
@@ -62,51 +95,24 @@ export function violationLine(v: TrafficViolation): string {
 }
 
 export async function runProxyCommand(argv: string[], print: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): Promise<number> {
-  let values;
+  let parsed;
   try {
-    values = parseArgs({
-      args: argv,
-      options: {
-        upstream: { type: "string" },
-        port: { type: "string", default: "0" },
-        host: { type: "string", default: "127.0.0.1" },
-        "report-dir": { type: "string", default: "reports" },
-        "record-fixtures": { type: "string" },
-        har: { type: "string" },
-        strict: { type: "boolean", default: false },
-        "settle-ms": { type: "string" },
-        gate: { type: "string" },
-        help: { type: "boolean", default: false },
-      },
-      allowPositionals: false,
-    }).values;
+    parsed = parseFlags(FLAGS, argv);
   } catch (error) {
-    process.stderr.write(`agent-conformance proxy: ${error instanceof Error ? error.message : String(error)}\n${PROXY_USAGE}\n`);
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`agent-conformance proxy: ${error.message}\n${PROXY_USAGE}\n`);
     return 2;
   }
-  if (values.help) {
+  if (parsed.values.help) {
     print(PROXY_USAGE);
     return 0;
   }
-  const problems: string[] = [];
-  let upstream: URL | undefined;
-  try {
-    upstream = new URL(values.upstream ?? "");
-    if (upstream.protocol !== "http:" && upstream.protocol !== "https:") problems.push(`--upstream must be an http or https URL, not ${values.upstream}`);
-    if (/\/v1\/?$/.test(upstream.pathname)) problems.push(`--upstream must not end in /v1: give the base URL before it (${upstream.origin}${upstream.pathname.replace(/\/v1\/?$/, "")})`);
-  } catch {
-    problems.push(values.upstream === undefined ? "--upstream URL is required" : `--upstream is not a URL: ${values.upstream}`);
-  }
-  const settleMs = parseSettleMs(values["settle-ms"]);
-  if (typeof settleMs === "string") problems.push(settleMs);
-  const gate = parseGate(values.gate);
-  if (typeof gate === "object") problems.push(gate.error);
-  const port = /^\d+$/.test(values.port) ? Number(values.port) : Number.NaN;
-  if (!(port >= 0 && port <= 65_535)) problems.push(`--port must be a whole number from 0 to 65535, not ${values.port}`);
-  if (problems.length > 0 || upstream === undefined || typeof settleMs === "string" || typeof gate === "object") {
-    for (const problem of problems) process.stderr.write(`agent-conformance proxy: ${problem}\n`);
+  if (!parsed.ok) {
+    for (const problem of parsed.problems) process.stderr.write(`agent-conformance proxy: ${problem}\n`);
     return 2;
   }
+  const { values } = parsed;
+  const { upstream, settleMs, gate, port } = values;
   let harFd: number | undefined;
   try {
     harFd = values.har === undefined ? undefined : openHarFile(values.har);
@@ -116,7 +122,7 @@ export async function runProxyCommand(argv: string[], print: (line: string) => v
   }
 
   const judge = new JudgeThread(
-    { target: `proxy to ${upstream.origin}${upstream.pathname}`, strict: values.strict, settleMs, gate, recordFixtures: values["record-fixtures"] !== undefined, ...(harFd === undefined ? {} : { harFd }) },
+    { target: `proxy to ${upstream.origin}${upstream.pathname}`, strict: values.strict, settleMs, gate, recordFixtures: values.recordFixtures !== undefined, ...(harFd === undefined ? {} : { harFd }) },
     (violation) => print(violationLine(violation)),
     // A judging bug must never take the traffic down with it.
     (text) => process.stderr.write(`agent-conformance proxy: ${text}\n`),
@@ -137,11 +143,11 @@ export async function runProxyCommand(argv: string[], print: (line: string) => v
   await proxy.close(GRACE_MS);
   // The last exchanges are handed over on the next turn of the event loop.
   await new Promise((resolve) => setImmediate(resolve));
-  const reportDir = values["report-dir"];
-  const { report, fixturesWritten, harWritten } = await judge.finish(values["record-fixtures"]);
+  const reportDir = values.reportDir;
+  const { report, fixturesWritten, harWritten } = await judge.finish(values.recordFixtures);
   if (harFd !== undefined) closeSync(harFd);
   await writeTrafficReports(report, reportDir);
-  if (fixturesWritten !== undefined) print(`fixtures: ${fixturesWritten} conversation(s) written to ${values["record-fixtures"]}`);
+  if (fixturesWritten !== undefined) print(`fixtures: ${fixturesWritten} conversation(s) written to ${values.recordFixtures}`);
   if (harWritten !== undefined) print(`HAR: ${harWritten} exchange(s) written to ${values.har}`);
   for (const line of trafficSummaryLines(report, reportDir)) print(line);
   if (report.result === "error") process.stderr.write(`agent-conformance proxy: ${report.diagnosis ?? "nothing was judged"}\n`);
