@@ -46,7 +46,7 @@ export class TargetError extends Error {
   }
 }
 
-export type NetworkFailure =
+type NetworkFailure =
   | { side: "harness"; kind: HarnessErrorKind; code: string }
   | { side: "target"; kind: TargetErrorKind; code: string };
 
@@ -76,7 +76,7 @@ function codeOf(error: unknown): string | undefined {
 }
 
 /** The first error code found on the error or its causes (undici wraps socket errors). */
-export function errorCodeOf(error: unknown): string | undefined {
+function errorCodeOf(error: unknown): string | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && typeof current === "object" && current !== null; depth++) {
     const code = codeOf(current);

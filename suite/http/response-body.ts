@@ -6,7 +6,7 @@
 import type { Dispatcher } from "undici";
 import { TargetError } from "./errors.ts";
 
-export type HeaderValue = string | string[] | undefined;
+type HeaderValue = string | string[] | undefined;
 
 /** Lower-case names; repeated headers joined with ", ". */
 export function flattenHeaders(headers: Record<string, HeaderValue>): Record<string, string> {

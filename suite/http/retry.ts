@@ -9,13 +9,7 @@
 const BACKOFF_START_MS = 500;
 const BACKOFF_CAP_MS = 8_000;
 /** A Retry-After beyond this is not waited out: the run would stall for it. */
-export const LONGEST_WAIT_MS = 60_000;
-
-export interface RetryPolicy {
-  maxRetries: number;
-  /** Whether a 409 with Retry-After is "still running" (true) or a verdict the check wants (false). */
-  retryInUse: boolean;
-}
+const LONGEST_WAIT_MS = 60_000;
 
 /** Whether an answer says "try later" rather than judging the request. */
 export function isTryLater(status: number, headers: Record<string, string>, retryInUse: boolean): boolean {

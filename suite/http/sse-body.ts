@@ -22,7 +22,7 @@ export function preview(text: string, max = 200): string {
   return JSON.stringify(text.length <= max ? text : `${text.slice(0, max)}…`);
 }
 
-export interface SseBodyOptions {
+interface SseBodyOptions {
   /** Milliseconds since the request started, for each event's `at`. */
   elapsed: () => number;
   maxBufferSize: number;

@@ -24,7 +24,7 @@ export interface StreamLimits {
   maxResponseBytes: number;
 }
 
-export interface StreamRequest {
+interface StreamRequest {
   origin: string;
   path: string;
   method: "POST";
@@ -41,7 +41,7 @@ export const BUFFERING_PROXY_HINT =
   "(nginx: `proxy_buffering off;`, or the service sends the response header `X-Accel-Buffering: no`)";
 
 /** How long to wait, after the terminal event, for the server to end the response. */
-export const AFTER_TERMINAL_GRACE_MAX_MS = 2000;
+const AFTER_TERMINAL_GRACE_MAX_MS = 2000;
 
 type StopReason = Extract<StreamProblemKind, "first-event-timeout" | "idle-timeout" | "total-timeout" | "byte-cap" | "after-terminal">;
 

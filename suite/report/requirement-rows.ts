@@ -76,7 +76,7 @@ function testsSummary(tests: readonly TestReport[]): string {
   return parts.join(", ");
 }
 
-export function renderRequirement(req: RequirementReport): SafeHtml {
+function renderRequirement(req: RequirementReport): SafeHtml {
   const open = needsAttention(req.status) ? html` open` : null;
   return html`<article class="req ${req.status}" id="req-${req.id}" data-status="${req.status}">
 <div class="req-head"><span class="id">${req.id}</span><span class="level">${req.level}</span>${badge(req.status)}<span class="summary">${withInlineCode(req.summary)}</span></div>

@@ -17,7 +17,7 @@ export function escapeHtml(text: string): string {
 }
 
 /** Interpolated values: SafeHtml as is, arrays joined, null/undefined/false as nothing, anything else escaped text. */
-export type HtmlValue = SafeHtml | string | number | boolean | null | undefined | readonly HtmlValue[];
+type HtmlValue = SafeHtml | string | number | boolean | null | undefined | readonly HtmlValue[];
 
 function render(value: HtmlValue): string {
   if (value instanceof SafeHtml) return value.value;

@@ -18,18 +18,17 @@ import { requirementById } from "../../requirements/catalog.ts";
 import type { RequirementReport } from "../report/report-types.ts";
 import { incompleteMusts, runResult, type BuiltReport } from "./build-report.ts";
 
-export const BaselineEntrySchema = z.strictObject({
+const BaselineEntrySchema = z.strictObject({
   requirement: z.string().regex(/^[A-Z]+-[0-9]+$/, "must be a requirement ID such as LIST-6"),
   reason: z.string().trim().min(1, "must say why the failure is accepted"),
   expires: z.iso.date({ error: "must be a date written YYYY-MM-DD" }),
 });
 
-export const BaselineFileSchema = z.strictObject({
+const BaselineFileSchema = z.strictObject({
   entries: z.array(BaselineEntrySchema),
 });
 
 export type BaselineEntry = z.infer<typeof BaselineEntrySchema>;
-export type BaselineFile = z.infer<typeof BaselineFileSchema>;
 
 export interface Baseline {
   /** The file as the user named it, for messages. */
@@ -38,7 +37,7 @@ export interface Baseline {
   entries: ReadonlyMap<string, BaselineEntry>;
 }
 
-export type BaselineLoad = { ok: true; baseline: Baseline } | { ok: false; errors: string[] };
+type BaselineLoad = { ok: true; baseline: Baseline } | { ok: false; errors: string[] };
 
 /** Validates an already parsed file; every message names the file and the faulty entry. */
 export function parseBaseline(file: string, json: unknown): BaselineLoad {
@@ -67,15 +66,15 @@ export async function loadBaseline(file: string, path: string): Promise<Baseline
 }
 
 /** Dates are compared as YYYY-MM-DD strings; an entry still holds on its `expires` day. */
-export function isExpired(entry: BaselineEntry, today: string): boolean {
+function isExpired(entry: BaselineEntry, today: string): boolean {
   return entry.expires < today;
 }
 
-export function staleMessage(id: string): string {
+function staleMessage(id: string): string {
   return `${id} is listed in the baseline but passed: remove it`;
 }
 
-export function expiredMessage(entry: BaselineEntry): string {
+function expiredMessage(entry: BaselineEntry): string {
   return `${entry.requirement}: the baseline entry expired on ${entry.expires} (${entry.reason}): fix the failure or renew the entry`;
 }
 

@@ -19,7 +19,7 @@ import type { Redactor } from "../http/redact.ts";
 import type { ConformanceReport, RequirementReport, RequirementStatus, TestReport } from "../report/report-types.ts";
 import { idsOfTitle, isSelected } from "../checks/runtime/selection.ts";
 
-export interface TestError {
+interface TestError {
   name?: string | undefined;
   message: string;
 }
@@ -233,7 +233,7 @@ const EXIT_CODES = { pass: 0, fail: 1, error: 2, incomplete: 3 } as const;
  * requirement failed; 3 nothing failed, but a MUST was skipped or inconclusive without the user
  * excluding it; 0 conforms.
  */
-export function exitCodeOfResult(result: ConformanceReport["result"]): 0 | 1 | 2 | 3 {
+function exitCodeOfResult(result: ConformanceReport["result"]): 0 | 1 | 2 | 3 {
   return EXIT_CODES[result];
 }
 

@@ -8,12 +8,12 @@ import type { JournalEntry, KeyRole } from "../checks/runtime/journal.ts";
 import type { ConformanceReport } from "../report/report-types.ts";
 import type { Identity, ServiceClient } from "../http/types.ts";
 
-export interface TrackedConversation {
+interface TrackedConversation {
   conversationId: string;
   owner: { agentId: string; key: KeyRole };
 }
 
-export interface JournalTotals {
+interface JournalTotals {
   creates: number;
   /** Conversations to delete at the end: tracked, and not already deleted by a check. */
   tracked: TrackedConversation[];
@@ -36,7 +36,7 @@ export function journalTotals(entries: readonly JournalEntry[]): JournalTotals {
   return { creates, tracked: left, deletedByChecks: gone.size };
 }
 
-export interface CleanupKeys {
+interface CleanupKeys {
   primary: string | null;
   other: string | undefined;
 }

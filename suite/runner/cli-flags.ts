@@ -46,9 +46,9 @@ export interface Flag<T = unknown> {
 export type FlagTable = Readonly<Record<string, Flag>>;
 
 /** A table's parsed values, by row. */
-export type FlagValues<F extends FlagTable> = { [K in keyof F]: F[K] extends Flag<infer T> ? T : never };
+type FlagValues<F extends FlagTable> = { [K in keyof F]: F[K] extends Flag<infer T> ? T : never };
 
-export interface ReadOptions {
+interface ReadOptions {
   /** Where the rows' environment variables are read (none when absent). */
   env?: NodeJS.ProcessEnv;
   /** Whether arguments that are not flags are taken (default: they are a UsageError). */
@@ -80,7 +80,7 @@ export function readFlags<F extends FlagTable>(
   return { raw: raw as { [K in keyof F]: RawFlag }, positionals: parsed.positionals };
 }
 
-export type ParsedFlags<F extends FlagTable> =
+type ParsedFlags<F extends FlagTable> =
   | { ok: true; values: FlagValues<F>; positionals: string[] }
   /** What is wrong with the values given, one line per row that refused its value, in table order; and the values that were fine. */
   | { ok: false; problems: string[]; values: Partial<FlagValues<F>> };
@@ -140,7 +140,7 @@ export function wholeNumberFlag(name: string, min: number, max: number, fallback
   });
 }
 
-export interface HelpLayout {
+interface HelpLayout {
   /** The characters before each help text: where it starts, and where its further lines go. */
   helpAt: number;
   /** A flag too long for that column: help on the next line (default), or after one space. */

@@ -140,7 +140,7 @@ const perSecond = z
  * The suite's flags: one row per option, with its environment variable, its help line and its
  * schema. The configuration's schema is made of these rows' schemas.
  */
-export const SUITE_FLAGS = {
+const SUITE_FLAGS = {
   baseUrl: { name: "base-url", env: "CONFORMANCE_BASE_URL", value: "URL", help: "target base URL (may carry a path prefix); without it the embedded fake is started", parser: baseUrl.optional() },
   apiKey: { name: "api-key", env: "CONFORMANCE_API_KEY", value: "KEY", help: "API key of the primary identity (required with --base-url)", parser: nonEmpty.optional() },
   agentId: { name: "agent-id", env: "CONFORMANCE_AGENT_ID", value: "ID", help: "agent the primary key may use (required with --base-url)", parser: nonEmpty.optional() },
@@ -185,7 +185,7 @@ function shapeOf<F extends Record<string, { parser: z.ZodType }>>(table: F): Sha
   return Object.fromEntries(Object.entries(table).map(([key, row]) => [key, row.parser])) as ShapeOf<F>;
 }
 
-export const ConfigSchema = z
+const ConfigSchema = z
   .object(shapeOf(SUITE_FLAGS))
   .superRefine((config, ctx) => {
     if (config.baseUrl !== undefined) {

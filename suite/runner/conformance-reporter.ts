@@ -11,7 +11,7 @@ import type { ConformanceReport } from "../report/report-types.ts";
 import { applyBaseline, type Baseline } from "./baseline.ts";
 import { buildReport, type BuiltReport, type ReportContext, type TestOutcome } from "./build-report.ts";
 
-export interface ConformanceReporterOptions {
+interface ConformanceReporterOptions {
   reportPath: string;
   /** Runs after the last check and before the report is built (cleanup, journal totals). */
   finish: () => Promise<ReportContext>;
@@ -28,7 +28,7 @@ function errorText(error: SerializedError): string {
   return error.message || error.name || "error without a message";
 }
 
-export function outcomesOf(modules: ReadonlyArray<TestModule>): { outcomes: TestOutcome[]; moduleErrors: string[] } {
+function outcomesOf(modules: ReadonlyArray<TestModule>): { outcomes: TestOutcome[]; moduleErrors: string[] } {
   const outcomes: TestOutcome[] = [];
   const moduleErrors: string[] = [];
   for (const module of modules) {

@@ -55,7 +55,7 @@ export function problemLines(report: ConformanceReport): string[] {
 }
 
 /** One line per check the target made wait (retries of try-later answers, unsettled listings). */
-export function waitingLines(report: ConformanceReport): string[] {
+function waitingLines(report: ConformanceReport): string[] {
   const lines: string[] = [];
   const tests = report.requirements.flatMap((r) => r.tests);
   const seen = new Set<string>();
@@ -75,7 +75,7 @@ export function waitingLines(report: ConformanceReport): string[] {
 }
 
 /** Every MUST the run could not judge and did not exclude, with why: the reason for exit 3. */
-export function incompleteLines(report: ConformanceReport): string[] {
+function incompleteLines(report: ConformanceReport): string[] {
   if (report.incomplete.length === 0) return [];
   return [
     `Not judged: ${report.incomplete.length} MUST requirement(s) were skipped or inconclusive (exit 3 unless something failed):`,

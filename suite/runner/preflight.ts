@@ -43,7 +43,7 @@ export interface PreflightInput {
   askNoSuchRoute?: AskNoSuchRoute | undefined;
 }
 
-export type Diagnosis =
+type Diagnosis =
   | "unreachable"
   | "plain-http-port"
   | "busy"
@@ -54,17 +54,17 @@ export type Diagnosis =
   | "other-agent-unusable"
   | "other-key-refused";
 
-export type ProbeName = "list" | "delete" | "create" | "create-without-message" | "no-such-route";
+type ProbeName = "list" | "delete" | "create" | "create-without-message" | "no-such-route";
 
 /** One request preflight sent, and the status it got (undefined: no answer). */
-export interface ProbeRecord {
+interface ProbeRecord {
   probe: ProbeName;
   identity: "primary" | "other agent" | "other key";
   status: number | undefined;
 }
 
 /** A create the target may charge for: the run counts it as spent. */
-export interface PreflightCreate {
+interface PreflightCreate {
   agentId: string;
   /** The conversation it started, when the answer named one. */
   conversationId: string | undefined;

@@ -20,7 +20,7 @@ export interface ProgressSink {
 
 type Outcome = "passed" | "failed" | "skipped";
 
-export interface FamilyTally {
+interface FamilyTally {
   family: string;
   total: number;
   passed: number;

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 
-export type JsonFileLoad = { ok: true; json: unknown } | { ok: false; error: string };
+type JsonFileLoad = { ok: true; json: unknown } | { ok: false; error: string };
 
 /**
  * A JSON file a flag names (--baseline, --rerun-failed): its parsed contents, or one message

@@ -29,7 +29,7 @@ type PreviousRequirement = z.infer<typeof PreviousReportSchema>["requirements"][
 const unjudgedMust = (r: PreviousRequirement) =>
   r.status === "skip" && r.excluded !== true && r.baselined !== true && requirementById(r.id)?.level === "MUST";
 
-export type RerunLoad = { ok: true; ids: string[] } | { ok: false; error: string };
+type RerunLoad = { ok: true; ids: string[] } | { ok: false; error: string };
 
 /** The requirement ids to run again, in the report's order, from an already parsed file. */
 export function rerunIds(file: string, json: unknown): RerunLoad {

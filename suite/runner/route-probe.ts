@@ -22,7 +22,7 @@ export interface RouteAnswer {
 
 export type AskNoSuchRoute = (as: Identity) => Promise<RouteAnswer | undefined>;
 
-export interface RouteProbeOptions {
+interface RouteProbeOptions {
   baseUrl: string;
   dispatcher: Dispatcher;
   /** Sent on every request (--header). */

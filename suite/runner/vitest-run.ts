@@ -14,7 +14,7 @@ import type { ConformanceReporter } from "./conformance-reporter.ts";
 import { ProgressReporter, type ProgressSink } from "./progress.ts";
 import { scrubbingStream, scrubFile } from "./scrubbed-output.ts";
 
-export interface VitestRunOptions {
+interface VitestRunOptions {
   /** The project root (where node_modules is). */
   root: string;
   /** Absolute directory holding the *.check.ts files. */

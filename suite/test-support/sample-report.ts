@@ -10,7 +10,7 @@ import { requirementById } from "../../requirements/catalog.ts";
 
 export const HOSTILE_MESSAGE = `expected 409, got 200 <script>window.__injected = "message"</script>`;
 export const HOSTILE_BODY = `{"response":"<img src=x onerror=\\"window.__injected='body'\\"><script>window.__injected = 'body'</script>"}`;
-export const CONVERSATION_ID = "0b7e2c3a-2f4e-4c1e-9d8a-5b6c7d8e9f01";
+const CONVERSATION_ID = "0b7e2c3a-2f4e-4c1e-9d8a-5b6c7d8e9f01";
 export const REQUEST_URL = "http://127.0.0.1:4010/v1/agents/agent-a/responses";
 
 export const REUSED_KEY_TRANSCRIPT: Transcript = {

@@ -19,7 +19,7 @@ const FLAGS = {
   help: { name: "help", help: "show this help", parser: switchFlag() },
 } satisfies FlagTable;
 
-export const JUDGE_USAGE = `Usage: agent-conformance judge FILE.har [FILE.har …] [--report-dir DIR] [--strict] [--settle-ms N] [--gate G]
+const JUDGE_USAGE = `Usage: agent-conformance judge FILE.har [FILE.har …] [--report-dir DIR] [--strict] [--settle-ms N] [--gate G]
        (in this repository: npm run conformance -- judge FILE.har …)
 
 Judges recorded traffic (HAR 1.2, as browsers, Playwright's recordHar and mitmproxy export

@@ -19,7 +19,7 @@ import { RUN_SETTINGS_KEY, RunSettingsSchema, type RunSettings } from "./run-set
 import type { Identity, Transcript } from "../../http/types.ts";
 import type { Target } from "./types.ts";
 
-export interface WorkerState {
+interface WorkerState {
   settings: RunSettings;
   ledger: BudgetLedger;
   target: Target;
@@ -157,9 +157,4 @@ function buildState(settings: RunSettings): WorkerState {
 export function workerState(): WorkerState {
   const slot = globalThis as Record<symbol, WorkerState | undefined>;
   return (slot[STATE_KEY] ??= buildState(loadSettings()));
-}
-
-/** The target every check is given. */
-export function getTarget(): Target {
-  return workerState().target;
 }

@@ -28,7 +28,7 @@ export function appendJournal(path: string, entry: JournalEntry): void {
   appendFileSync(path, `${JSON.stringify(entry)}\n`);
 }
 
-export interface JournalContents {
+interface JournalContents {
   entries: JournalEntry[];
   /** Lines that did not parse: a harness fault worth reporting. */
   malformed: number;

@@ -25,7 +25,7 @@ export function sharedFixture<T>(
 }
 
 /** The creates a fixture asks for in a profile. */
-export function fixtureCreates(fixture: SharedFixture<unknown>, profile: Profile): number {
+function fixtureCreates(fixture: SharedFixture<unknown>, profile: Profile): number {
   return profile === "smoke" && fixture.smokeCreates !== undefined ? fixture.smokeCreates : fixture.creates;
 }
 

@@ -100,7 +100,7 @@ export function requestBody(message: string, parts: PayloadParts, conversationId
 }
 
 /** A change that makes a payload differ as JSON (for "same key, different payload"). */
-export type PayloadMutation =
+type PayloadMutation =
   | { kind: "message"; suffix: string }
   | { kind: "metadata"; key: string; value: string }
   | { kind: "external_reference"; value: string };

@@ -9,7 +9,7 @@ import type { HttpResult, Identity } from "../../http/types.ts";
 import type { Target } from "../runtime/types.ts";
 import { sameId } from "../../judgements/answers.ts";
 
-export interface Accepted {
+interface Accepted {
   conversationId: string;
   result: SpecResponseResult;
   http: HttpResult;

@@ -76,7 +76,7 @@ export const smallConversation = sharedFixture("small conversation", 3, (target)
   record(target, "small", ["plain", "plain", "stream"]));
 
 /** Enough exchanges for more than 100 messages even when each adds only two. */
-export const LONG_CONVERSATION_CREATES = 51;
+const LONG_CONVERSATION_CREATES = 51;
 
 export const longConversation = sharedFixture("long conversation", LONG_CONVERSATION_CREATES, (target) =>
   record(

@@ -36,7 +36,7 @@ export function expectConsistentPage(page: SpecMessagePage, http: HttpResult, re
   expectSame(page.items, reference.slice(offset, offset + page.page_size), `${context}: the items of page ${page.page} of size ${page.page_size}`, http);
 }
 
-export interface NamedConversation {
+interface NamedConversation {
   label: string;
   recorded: RecordedConversation;
 }

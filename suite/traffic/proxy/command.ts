@@ -60,7 +60,7 @@ function upstreamUrl(text: string | undefined): URL {
   return upstream;
 }
 
-export const PROXY_USAGE = `Usage: agent-conformance proxy --upstream URL [options]
+const PROXY_USAGE = `Usage: agent-conformance proxy --upstream URL [options]
        (in this repository: npm run conformance -- proxy --upstream URL [options])
 
 Forwards every request to the service at URL and every byte back as it arrives, and judges
