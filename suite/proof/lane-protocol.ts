@@ -11,6 +11,8 @@ export const LaneJob = z.object({
   /** fast-check runs per property; the suite's default when absent. */
   runs: z.int().positive().optional(),
   seed: z.int().nonnegative().optional(),
+  /** --settle-ms of the run; the suite's default when absent. */
+  settleMs: z.int().nonnegative().optional(),
   /** --only of the run; every requirement when absent. */
   only: z.array(z.string()).optional(),
   /** --profile of the run; the suite's default (full) when absent. */

@@ -23,6 +23,7 @@ async function run(job: LaneJob): Promise<LaneResult> {
       ...(job.only === undefined ? {} : { only: job.only }),
       ...(job.runs === undefined ? {} : { runs: job.runs }),
       ...(job.seed === undefined ? {} : { seed: job.seed }),
+      ...(job.settleMs === undefined ? {} : { settleMs: job.settleMs }),
     },
     { progress: false, print: () => {}, printError: (line) => errors.push(line) },
   );

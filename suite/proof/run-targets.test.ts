@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { expect, onTestFinished, test } from "vitest";
 import { judgeRun } from "./judge.ts";
 import { runTargets } from "./run-targets.ts";
-import type { ProofTarget } from "./targets.ts";
+import { labelOf, proofTargets, SLOWEST_RUNS, startOrder, type ProofTarget } from "./targets.ts";
 
 test("a target the runner cannot start comes back as exit 2 with the runner's reason, one result per target", async () => {
   const reportRoot = await mkdtemp(join(tmpdir(), "proof-run-targets-"));
@@ -26,4 +26,12 @@ test("a target the runner cannot start comes back as exit 2 with the runner's re
   expect(seen).toEqual(["no-such-variant 1/2", "not-a-list 2/2"]);
   const [first] = runs;
   expect(first && judgeRun(first)[0]).toMatch(/^variant no-such-variant could not be judged \(exit 2\): .*could not start the embedded fake/);
+});
+
+test("the slowest runs start first, each named as a proof target, the others in their order", () => {
+  const labels = proofTargets().map(labelOf);
+  expect(SLOWEST_RUNS.filter((label) => !labels.includes(label))).toEqual([]);
+  const started = startOrder(proofTargets().map((target) => ({ target }))).map(({ target }) => labelOf(target));
+  expect(started.slice(0, SLOWEST_RUNS.length)).toEqual(SLOWEST_RUNS);
+  expect(started.slice(SLOWEST_RUNS.length)).toEqual(labels.filter((label) => !SLOWEST_RUNS.includes(label)));
 });

@@ -49,3 +49,28 @@ export function interactionsAloneTargets(): ProofTarget[] {
 export function proofTargets(): ProofTarget[] {
   return [PLAIN_TARGET, SMOKE_TARGET, ...variantTargets(), ...mutantTargets(), ...interactionsAloneTargets()];
 }
+
+/**
+ * The runs that wait longest, longest first (measured 2026-11-25 at four lanes: `variant all`
+ * 77–85 s, `listing-lag` 48–62 s, `listing-never-settles` 42–46 s, `llm-pacing` 39–46 s,
+ * `overloaded` 35–40 s; most runs take 5–15 s): paced answers, a lagging or never-settling
+ * listing, 503 and 429 answers with Retry-After. They start first, so that no lane is still on
+ * one of them when the others have run out of work. Labels as `labelOf` gives them.
+ */
+export const SLOWEST_RUNS: readonly string[] = [
+  "variant all",
+  "variant listing-lag",
+  "mutant listing-never-settles",
+  "variant llm-pacing",
+  "variant overloaded",
+  "variant rate-limited",
+];
+
+/** The order in which to start `targets`: the slowest runs first, the others as given. */
+export function startOrder<T extends { readonly target: ProofTarget }>(items: readonly T[]): T[] {
+  const rank = (item: T) => {
+    const index = SLOWEST_RUNS.indexOf(labelOf(item.target));
+    return index === -1 ? SLOWEST_RUNS.length : index;
+  };
+  return [...items].sort((a, b) => rank(a) - rank(b));
+}
