@@ -1,13 +1,68 @@
+import { BaseSequencer, type TestSpecification } from "vitest/node";
 import { defineConfig } from "vitest/config";
+
+/**
+ * The files that take longest, longest first (measured 2026-11-25): started before the rest,
+ * so that none of them is still running alone at the end. Most of their time is waiting (the
+ * gate's and the command lines' conformance runs against paced, lagging and rate-limited
+ * targets), not CPU. vitest orders the other files by the durations it cached, or by size.
+ */
+const LONGEST_FILES = [
+  "suite/proof/gate.test.ts",
+  "suite/resilience/hostile-targets.test.ts",
+  "suite/resilience/live-targets.test.ts",
+  "suite/proof/independent/independent.test.ts",
+  "suite/traffic/cli.test.ts",
+  "scripts/package/pack.test.ts",
+  "scripts/ci/action.test.ts",
+  "suite/interactions/property.fake.test.ts",
+  "scripts/ci/snippets.test.ts",
+  "suite/runner/cli.test.ts",
+  "suite/traffic/proof/proxy-proof.test.ts",
+  "suite/resilience/live-plumbing.test.ts",
+];
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (file: TestSpecification) => {
+      const index = LONGEST_FILES.findIndex((path) => file.moduleId.endsWith(`/${path}`));
+      return index === -1 ? LONGEST_FILES.length : index;
+    };
+    // Array.prototype.sort is stable: the rest keep vitest's order.
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
+
+/**
+ * Files that change what their process shares (a mocked module, fake timers, the environment,
+ * a process warning handler) or count what it holds (open handles): each runs in a fresh
+ * process. The others share a process with the files before them, which saves each one
+ * starting Node and importing the schemas, the fake and the suite again.
+ */
+const OWN_PROCESS = [
+  "suite/checks.test.ts",
+  "suite/http/client-retries.test.ts",
+  "suite/traffic/proxy/server.test.ts",
+  "fake-server/resilience/aborted-streams.test.ts",
+];
+
+const INCLUDE = ["{requirements,schemas,suite,fake-server,scripts,examples}/**/*.test.ts"];
+const EXCLUDE = ["**/node_modules/**", "dist/**"];
 
 // The project's own tests: unit and property tests beside the code, and the gate that
 // runs the conformance suite against the fake. The conformance checks themselves
 // (suite/checks/*.check.ts) only run through the conformance runner.
 export default defineConfig({
   test: {
-    include: ["{requirements,schemas,suite,fake-server,scripts,examples}/**/*.test.ts"],
-    exclude: ["**/node_modules/**", "dist/**"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // vitest's default on 2 cores is one file at a time. Most of the long files wait
+    // (servers, child processes, paced and lagging targets), so several run side by side.
+    maxWorkers: 4,
+    sequence: { sequencer: LongestFirst },
+    projects: [
+      { extends: true, test: { name: "own-process", include: OWN_PROCESS, exclude: EXCLUDE } },
+      { extends: true, test: { name: "shared", include: INCLUDE, exclude: [...EXCLUDE, ...OWN_PROCESS], isolate: false } },
+    ],
   },
 });
