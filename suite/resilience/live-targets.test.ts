@@ -8,7 +8,7 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
-import { createFakeServer } from "../../fake-server/index.ts";
+import { createFakeServer, type FakeServerOptions } from "../../fake-server/index.ts";
 import type { ConformanceReport } from "../report/report-types.ts";
 import { runConformanceCli } from "./run-cli.ts";
 
@@ -31,8 +31,8 @@ interface LiveRun {
   everything: string;
 }
 
-async function runAgainst(variants: string[], extra: string[] = []): Promise<LiveRun> {
-  const fake = await createFakeServer({ port: 0, variants });
+async function runAgainst(variants: string[], extra: string[] = [], fakeOptions: FakeServerOptions = {}): Promise<LiveRun> {
+  const fake = await createFakeServer({ ...fakeOptions, port: 0, variants });
   cleanups.push(() => fake.close());
   const dir = await mkdtemp(join(tmpdir(), "live-targets-"));
   cleanups.push(() => rm(dir, { recursive: true, force: true }));
@@ -95,7 +95,13 @@ describe("conforming deployed services pass", () => {
 
 describe("a target slower than the configured timeouts", () => {
   test("is inconclusive, not failed: exit 3, naming the flag that gives it more room", { timeout: TEST_TIMEOUT_MS }, async () => {
-    const run = await runAgainst(["llm-pacing"], ["--request-timeout", "60", "--first-event-timeout", "60", "--max-retries", "0"]);
+    // The first event after 2 s, a plain create as late: far beyond the timeouts, which still
+    // leave a listing read (the first request) room on a busy machine.
+    const run = await runAgainst(
+      ["llm-pacing"],
+      ["--request-timeout", "500", "--first-event-timeout", "500", "--max-retries", "0"],
+      { pacing: { firstEventMs: 2_000 } },
+    );
     expect(run.code, run.output).toBe(3);
     expect(run.report?.counts.fail, run.output).toBe(0);
     expect(run.report?.incomplete.length).toBeGreaterThan(0);
