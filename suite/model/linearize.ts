@@ -27,12 +27,16 @@ export interface Ruling {
   readonly againstItsChoice: boolean;
 }
 
-/** The ruling that explains more: in the plainest world, then the one that went furthest. */
+/**
+ * The ruling that explains more: in the plainest world, then the one that went furthest, then
+ * the first found, which took overlapping operations in the order they were sent: another
+ * order that fails only by its own guess (items "out of order") explains less.
+ */
 export function better(a: Ruling | undefined, b: Ruling | undefined): Ruling | undefined {
   if (a === undefined) return b;
   if (b === undefined) return a;
   if (a.straying !== b.straying) return a.straying < b.straying ? a : b;
-  return b.depth >= a.depth ? b : a;
+  return b.depth > a.depth ? b : a;
 }
 
 export interface GroupResult {
@@ -75,7 +79,9 @@ export function applyGroup(worlds: readonly World[], ops: readonly Op[], stepOne
             const otherEndpoint = op.kind === "create" ? (op.endpoint === "plain" ? "stream" : "plain") : undefined;
             const onSharedKey = op.kind === "create" && op.key !== null && otherEndpoint !== undefined && w.keyScope === "per-endpoint" && w.keys.has(keyId(op.who, op.key, otherEndpoint));
             const againstItsChoice = onSharedKey || contestsKeyScope(w, step.violation.ops);
-            best = better(best, { violation: step.violation, straying: strayingOf(w), depth: at + depth, againstItsChoice });
+            // A world whose order of overlapping exchanges the items contradict was the wrong guess: another one's verdict explains more.
+            const guessed = step.violation.byOrder === true ? 0.5 : 0;
+            best = better(best, { violation: step.violation, straying: strayingOf(w) + guessed, depth: at + depth, againstItsChoice });
             continue;
           }
           next.push(...step.worlds);

@@ -292,4 +292,16 @@ describe("interaction bugs, each by its own requirement", () => {
       expect({ status, failures: failuresOf(h) }).toEqual({ status, failures });
     }
   });
+
+  test("of three overlapping continuations one lost: RESP-2, whatever order the listing shows the other two in", () => {
+    for (const shown of [["m1", "m2", "m3"], ["m1", "m3", "m2"]]) {
+      const h = new History();
+      h.create({ message: "m1" });
+      h.create({ message: "m2", continues: A, at: { start: 100, end: 150 } });
+      h.create({ message: "m3", continues: A, at: { start: 101, end: 140 } });
+      h.create({ message: "m4", continues: A, at: { start: 102, end: 141 } });
+      h.list(A, shown, { at: { start: 200, end: 201 } });
+      expect({ shown, failures: failuresOf(h) }).toEqual({ shown, failures: ["RESP-2"] });
+    }
+  });
 });

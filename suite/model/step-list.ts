@@ -64,7 +64,7 @@ function judgeContents(world: World, conversation: ConversationState, op: ListOp
   if (typeof echo === "number" && echo > 0 && complete) {
     const missing = exchanges.find((e) => !counts.has(e.message));
     if (missing !== undefined) {
-      return { violation: violation(exchangeRequirement(missing.endpoint), `#${op.index} listed conversation ${conversation.id} in full (${page.total} messages) without the exchange of #${missing.op}`, [missing.op, op.index], `each of its ${exchanges.length} exchange(s) once: ${exchanges.map((e) => `#${e.op}`).join(", ")}`) };
+      return { violation: { ...violation(exchangeRequirement(missing.endpoint), `#${op.index} listed conversation ${conversation.id} in full (${page.total} messages) without the exchange of #${missing.op}`, [missing.op, op.index], `each of its ${exchanges.length} exchange(s) once: ${exchanges.map((e) => `#${e.op}`).join(", ")}`), lost: missing.op } };
     }
   }
 
@@ -103,7 +103,7 @@ function explainTotal(world: World, conversation: ConversationState, op: ListOp,
   const unshown = complete && marks.length > 0 ? exchanges.find((e) => !shown.has(e.message)) : undefined;
   const missing = (lost: ExchangeRecord | undefined, how: string) =>
     violation(lost === undefined ? "RESP-2" : exchangeRequirement(lost.endpoint), `#${op.index} listed conversation ${conversation.id} with total ${page.total}: an exchange is missing${lost === undefined ? "" : ` (the exchange of #${lost.op} ${how})`}`, [...(lost === undefined ? [] : [lost.op]), op.index], expected);
-  if (unshown !== undefined) return missing(unshown, "is not among the items");
+  if (unshown !== undefined) return { ...missing(unshown, "is not among the items"), lost: unshown.op };
   const held = exchangesHeld(world.counting, page.total, exchanges.length);
   if (held !== undefined && held < exchanges.length) return missing(exchanges.at(-1), "is the latest");
   const more = held !== undefined ? held > exchanges.length : world.counting === "any" && page.total > exchanges.length;
@@ -172,7 +172,7 @@ function judgeMarks(
     const step: World["order"] = (positions[i] ?? 0) > (positions[i - 1] ?? 0) ? "oldest-first" : "newest-first";
     if (order === "unknown") order = step;
     else if (step !== order) {
-      return violation("LIST-5", `#${op.index} lists the exchanges of conversation ${conversation.id} out of order (${positions.map((p) => `#${conversation.exchanges[p]?.op}`).join(", ")})`, [op.index], `the order they took effect, ${order === "oldest-first" ? "oldest" : "newest"} first as the service listed them before`);
+      return { ...violation("LIST-5", `#${op.index} lists the exchanges of conversation ${conversation.id} out of order (${positions.map((p) => `#${conversation.exchanges[p]?.op}`).join(", ")})`, [op.index], `the order they took effect, ${order === "oldest-first" ? "oldest" : "newest"} first as the service listed them before`), byOrder: true };
     }
   }
   const window = windowProblem(conversation.exchanges, op, page, marks, counting, order);
@@ -204,7 +204,7 @@ function windowProblem(
     const inside = start >= from && end <= to;
     const outside = end <= from || start >= to;
     if (inside && !shown.has(e.message)) {
-      return violation(exchangeRequirement(e.endpoint), `#${op.index} page ${page.page} (size ${page.pageSize}) of ${page.total} lacks the exchange of #${e.op}, which that page holds`, [e.op, op.index], "every exchange once, in the order they took effect");
+      return { ...violation(exchangeRequirement(e.endpoint), `#${op.index} page ${page.page} (size ${page.pageSize}) of ${page.total} lacks the exchange of #${e.op}, which that page holds`, [e.op, op.index], "every exchange once, in the order they took effect"), lost: e.op };
     }
     if (outside && shown.has(e.message)) {
       return violation("LIST-5", `#${op.index} page ${page.page} (size ${page.pageSize}) of ${page.total} shows the exchange of #${e.op}, which belongs to another page`, [e.op, op.index], "pages that partition the conversation in one order");

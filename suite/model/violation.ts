@@ -6,6 +6,10 @@ export interface Violation {
   readonly ops: readonly number[];
   /** What the model expected instead, in words, when that is not already the message. */
   readonly expected?: string;
+  /** The operation (#n) whose exchange a listing lacks, when its items showed which one. */
+  readonly lost?: number;
+  /** Set when only the order of the items contradicts this world's order of the exchanges. */
+  readonly byOrder?: true;
 }
 
 export const violation = (requirement: string, message: string, ops: readonly number[], expected?: string): Violation =>
