@@ -9,10 +9,6 @@ import type { RequirementReport } from "../report/report-types.ts";
 export const GATES = ["service", "client", "both"] as const;
 export type Gate = (typeof GATES)[number];
 
-export const GATE_HELP = `  --gate service|client|both
-                          whose verdict sets the result and exit code (default service);
-                          the report shows both`;
-
 /** The --gate flag, or what is wrong with it. */
 export function parseGate(value: string | undefined): Gate | { error: string } {
   const gate = GATES.find((name) => name === (value ?? "service"));

@@ -65,9 +65,9 @@ export async function runJudgeCommand(argv: string[], print: (line: string) => v
     }
   }
   const judge = createTrafficJudge({ target: `${positionals.length} HAR file(s): ${positionals.join(", ")}`, redactor: new Redactor([]), strict: values.strict, settleMs, gate, source: "har" });
-  // Several files are one traffic: judged in the order the exchanges started.
-  exchanges.sort((a, b) => a.startedAt - b.startedAt || a.sequence - b.sequence);
-  for (const exchange of exchanges) for (const violation of judge.observe(exchange)) print(violationLine(violation));
+  // Several files are one traffic, judged and numbered in the order the exchanges started, as the proxy numbers them.
+  const traffic = exchanges.sort((a, b) => a.startedAt - b.startedAt || a.sequence - b.sequence).map((exchange, sequence) => ({ ...exchange, sequence }));
+  for (const exchange of traffic) for (const violation of judge.observe(exchange)) print(violationLine(violation));
   for (const violation of judge.finish()) print(violationLine(violation));
   const report = judge.report();
   await writeTrafficReports(report, values.reportDir);

@@ -46,7 +46,8 @@ const conflict = { error: { code: "idempotency_conflict", message: "key in use" 
 
 function judgeAll(exchanges: readonly ObservedExchange[], gate?: Gate) {
   const judge = createTrafficJudge({ target: "test", redactor: new Redactor([]), settleMs: 3_000, ...(gate === undefined ? {} : { gate }) });
-  const violations = exchanges.flatMap((e) => judge.observe(e)).map((v) => v.requirement);
+  // What the model judges across requests may come only when the traffic is over.
+  const violations = [...exchanges.flatMap((e) => judge.observe(e)), ...judge.finish()].map((v) => v.requirement);
   const report = judge.report();
   return { violations, report, judge, status: (id: string) => report.requirements.find((r) => r.id === id)?.status };
 }

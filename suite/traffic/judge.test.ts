@@ -36,7 +36,8 @@ const create = (key: string, body: unknown, status: number, response: unknown, a
 
 function judged(...exchanges: ObservedExchange[]) {
   const judge = createTrafficJudge({ target: "test", redactor: new Redactor(["sk-live-1"]), settleMs: 3_000 });
-  const violations = exchanges.flatMap((e) => judge.observe(e));
+  // What the model judges across requests may come only when the traffic is over.
+  const violations = [...exchanges.flatMap((e) => judge.observe(e)), ...judge.finish()];
   const report = judge.report();
   const status = (id: string) => report.requirements.find((r) => r.id === id)?.status;
   return { violations, report, status, judge };
@@ -106,9 +107,9 @@ describe("what the judge must not blame the service for", () => {
     expect(stillThere.violations.map((v) => v.requirement)).toEqual(["DEL-1"]);
     // Still listed right after the delete, and never seen gone: reported when the traffic ends.
     const neverGone = judged(create("k", { message: "hi" }, 200, answer(), 1_000, 10), listing(200, 1_100, page(2)), remove(2_000), listing(200, 2_100, page(2)));
-    expect(neverGone.violations).toEqual([]);
+    expect(neverGone.violations.map((v) => v.requirement)).toEqual(["DEL-1"]);
     expect(neverGone.status("DEL-1")).toBe("fail");
-    expect(neverGone.report.requirements.find((r) => r.id === "DEL-1")?.reason).toMatch(/listing conversation .* after it was deleted/);
+    expect(neverGone.report.requirements.find((r) => r.id === "DEL-1")?.reason).toMatch(/listed conversation .* deleted by #\d+/);
     // Still listed right after the delete, gone a moment later: the service's lag, not a failed delete.
     const lateButGone = judged(
       create("k", { message: "hi" }, 200, answer(), 1_000, 10), listing(200, 1_100, page(2)), remove(2_000),

@@ -8,6 +8,7 @@ import { randomUUID } from "node:crypto";
 import { REQUIREMENTS, type Requirement } from "../../requirements/catalog.ts";
 import { DEFAULTS } from "../runner/config.ts";
 import type { Redactor } from "../http/redact.ts";
+import type { HttpResult, StreamResult } from "../http/types.ts";
 import type { ConformanceReport, RequirementReport, RequirementStatus, TestReport } from "../report/report-types.ts";
 import { gateFails, isClientRequirement, partyVerdict, type Gate, type PartyVerdict } from "./gate.ts";
 import { nothingJudged, type ExchangeCounts, type TrafficSource } from "./nothing-judged.ts";
@@ -15,8 +16,10 @@ import { classify, type Classified } from "./classify.ts";
 import { ClientJudge } from "./client-rules.ts";
 import type { ObservedExchange } from "./exchange.ts";
 import { Recorder, type Tally, type TrafficViolation } from "./recorder.ts";
+import { CrossRequestJudge, type SeenOperation } from "./cross-request.ts";
+import { RefusedKeys } from "./refused-keys.ts";
+import { httpResultOf, streamResultOf } from "./results.ts";
 import { judgeCreate, judgeDelete, judgeList, judgeStream, type Judged } from "./service-rules.ts";
-import { TrafficState } from "./state.ts";
 import { UNOBSERVABLE } from "./unobservable.ts";
 
 export type { TrafficViolation } from "./recorder.ts";
@@ -118,7 +121,8 @@ function requirementReport(requirement: Requirement, tally: Tally | undefined, s
 export function createTrafficJudge(options: TrafficJudgeOptions): TrafficJudge {
   const { redactor } = options;
   const record = new Recorder();
-  const state = new TrafficState(options.settleMs ?? DEFAULTS.settleMs);
+  const refusals = new RefusedKeys();
+  const crossRequest = new CrossRequestJudge(record, options.settleMs ?? DEFAULTS.settleMs);
   const clients = new ClientJudge(record, redactor);
   const incremental: boolean[] = [];
   const startedAt = new Date();
@@ -128,9 +132,39 @@ export function createTrafficJudge(options: TrafficJudgeOptions): TrafficJudge {
   let unanswered = 0;
   let firstFailure: string | undefined;
   const finish = () => {
-    // What requests still saw of a deleted conversation, within the window, and no later one took back.
-    for (const held of state.takeHeld()) record.release(held);
+    // What waited for an earlier request to end, and what a later one did not take back.
+    crossRequest.finish();
     return record.takeFresh();
+  };
+  /** The exchange judged on its own; what the model is to judge across requests, if anything. */
+  const judgeOne = (exchange: ObservedExchange): SeenOperation | undefined => {
+    // No answer (the upstream unreachable, the request failed) shows nothing of the service,
+    // and the client's request alone would be judged without what it answered to.
+    if (exchange.response === undefined) {
+      unanswered++;
+      firstFailure ??= exchange.failure;
+      return undefined;
+    }
+    const c = classify(exchange);
+    if (c === undefined) return undefined;
+    // A verdict on a body nobody saw would be a guess, about the service or the client.
+    if (!bodiesKnown(c)) {
+      unread++;
+      return undefined;
+    }
+    judged++;
+    const line = lineOf(c, redactor);
+    const j: Judged = { c, line, record, refusals, incremental };
+    let result: HttpResult | StreamResult | undefined;
+    if (c.operation === "stream") {
+      const s = (result = streamResultOf(exchange, redactor));
+      if (s !== undefined) judgeStream(j, s);
+    } else {
+      const http = (result = httpResultOf(exchange, redactor));
+      if (http !== undefined) (c.operation === "create" ? judgeCreate : c.operation === "list" ? judgeList : judgeDelete)(j, http);
+    }
+    clients.judge(c, line);
+    return result === undefined ? undefined : { c, result, line };
   };
   return {
     get judged() {
@@ -147,28 +181,13 @@ export function createTrafficJudge(options: TrafficJudgeOptions): TrafficJudge {
     },
     observe(exchange) {
       seen++;
-      // No answer (the upstream unreachable, the request failed) shows nothing of the service,
-      // and the client's request alone would be judged without what it answered to.
-      if (exchange.response === undefined) {
-        unanswered++;
-        firstFailure ??= exchange.failure;
-        return [];
+      let operation: SeenOperation | undefined;
+      try {
+        operation = judgeOne(exchange);
+      } finally {
+        // Every exchange, judged or not, tells the model's feed that its request has ended.
+        crossRequest.arrived(exchange.sequence, operation);
       }
-      const c = classify(exchange);
-      if (c === undefined) return [];
-      // A verdict on a body nobody saw would be a guess, about the service or the client.
-      if (!bodiesKnown(c)) {
-        unread++;
-        return [];
-      }
-      judged++;
-      const line = lineOf(c, redactor);
-      const j: Judged = { c, line, record, state, incremental };
-      if (c.operation === "create") judgeCreate(j, redactor);
-      else if (c.operation === "stream") judgeStream(j, redactor);
-      else if (c.operation === "list") judgeList(j, redactor);
-      else judgeDelete(j, redactor);
-      clients.judge(c, line);
       return record.takeFresh();
     },
     finish,
@@ -217,9 +236,6 @@ export function parseSettleMs(value: string | undefined): number | string {
   if (value === undefined) return DEFAULTS.settleMs;
   return /^\d{1,7}$/.test(value) ? Number(value) : `--settle-ms must be a whole number of milliseconds, not ${value}`;
 }
-
-export const SETTLE_MS_HELP = `  --settle-ms N           how long the service may take to show a delete or an exchange
-                          in its listings (default ${DEFAULTS.settleMs}, as the suite's)`;
 
 /**
  * 0: no gated MUST broken (not_observed never counts against it: judging traffic is never

@@ -1,0 +1,366 @@
+/**
+ * The traffic's judgements across requests (replays, conflicts and races on one key, deletes,
+ * listings against what was written, other agents' attempts) are the executable model's
+ * (suite/model), the one the interaction property runs. Traffic is not a planned history, so
+ * four things are settled here before the model sees an operation:
+ * - Order: exchanges end in any order; operations reach the model in the order they were sent
+ *   (in-order.ts), so requests that overlapped are judged as overlapping.
+ * - Partitions: each conversation, with the keys that wrote to it, is a history of its own, as
+ *   porcupine partitions a keyed model: a violation ends the judging of that conversation only,
+ *   and a thousand conversations cost what one does.
+ * - Identities: a caller is a key and an agent. Traffic cannot tell which keys share a channel,
+ *   so another key's request about a conversation is the owner's when the service accepted it,
+ *   and is not judged when refused; another agent is another scope whatever the key.
+ * - Lag: a read begun within --settle-ms of a write to its conversation may show the service's
+ *   lag behind that write. When only such a read contradicts the model, it is left out: a
+ *   conversation still shown after its delete is held, and taken back when a later read agrees
+ *   with the model (the service lags) or reported when the traffic ends; an exchange not listed
+ *   yet is the lag itself. Once the service was seen lagging, neither is held against it.
+ */
+import type { HttpResult, StreamResult } from "../http/types.ts";
+import { ExpectationError } from "../judgements/expect.ts";
+import { flush, initialState, observe, type ModelState, type Observation } from "../model/model.ts";
+import type { Caller, Op } from "../model/operation.ts";
+import type { Violation } from "../model/violation.ts";
+import { conversationKey, keyId, withConversation, type KeyRecord, type World } from "../model/world.ts";
+import type { Classified } from "./classify.ts";
+import { InOrder } from "./in-order.ts";
+import { operationOf } from "./model-ops.ts";
+import type { Recorder, TrafficViolation } from "./recorder.ts";
+
+/** One answered exchange that is an operation of the spec, judged on its own already. */
+export interface SeenOperation {
+  readonly c: Classified;
+  readonly result: HttpResult | StreamResult;
+  readonly line: string;
+}
+
+interface Partition {
+  state: ModelState;
+  /** Who made the conversation: its scope, as far as traffic shows it. */
+  readonly owner: { readonly token: string; readonly agent: string };
+  /** A read begun before this instant (epoch ms) may still show the service's lag behind a write. */
+  settledFrom: number;
+  /** Reads begun inside that window, among the operations not judged yet. */
+  readonly tentative: Set<number>;
+  /** Violations a later read may still take back. */
+  held: TrafficViolation[];
+  /**
+   * Each operation not judged yet (the group being built): its line and answer, the evidence of a
+   * violation, and the requirements it can show, counted as observed once its verdict stands.
+   */
+  readonly pending: Map<number, { readonly line: string; readonly evidence: HttpResult | StreamResult; readonly shows: readonly string[] }>;
+  /** Caller and key of every create fed, with a key: a later refusal of that key is a verdict. */
+  readonly keys: Set<string>;
+  /**
+   * After a write the model could not explain, what the conversation holds, and whether it
+   * exists, are unknown: only replays and conflicts of the keys it knows are still judged.
+   */
+  contentsUnknown: boolean;
+  /** It grew too uncertain (too many possible states, too many requests at once): nothing more is judged in it. */
+  closed: boolean;
+}
+
+const HELD_AS_LAG = new Set(["DEL-1", "DEL-3"]);
+const SHOWN_AS_LAG = new Set(["RESP-2", "SSE-8"]);
+
+/**
+ * Whether a read's violation may be the service's lag, and how it is taken: a delete not
+ * applied yet is held ("held"); an exchange a listing lacks is the lag itself ("lag").
+ */
+function lagOf(failure: Violation, failing: Op): "held" | "lag" | undefined {
+  if (HELD_AS_LAG.has(failure.requirement)) return "held";
+  return SHOWN_AS_LAG.has(failure.requirement) && failing.kind === "list" ? "lag" : undefined;
+}
+/** Conversations and keys remembered; past this the oldest are forgotten (their later requests are not judged across). */
+const MAX_REMEMBERED = 100_000;
+
+function remember<V>(map: Map<string, V>, key: string, value: V): void {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > MAX_REMEMBERED) {
+    const oldest = map.keys().next();
+    if (!oldest.done) map.delete(oldest.value);
+  }
+}
+
+const isWrite = (op: Op) => op.outcome.type !== "refused" && (op.kind === "delete" || op.kind === "create");
+const isRead = (op: Op) => op.kind !== "create" || op.conversationId !== null;
+const answeredId = (op: Op) => (op.kind === "create" && op.outcome.type === "ok" ? op.outcome.value.conversationId : undefined);
+
+export class CrossRequestJudge {
+  /** Set once a read that disagreed within the window was later taken back, or a listing lagged: this service's reads lag. */
+  private lagSeen = false;
+  private readonly byConversation = new Map<string, Partition>();
+  private readonly byKey = new Map<string, Partition>();
+  private readonly partitions = new Set<Partition>();
+  /** Where the model's clock begins: the start of the first exchange judged. */
+  private origin: number | undefined;
+  /** Partitions with operations not judged yet. */
+  private readonly open = new Set<Partition>();
+  /**
+   * Whether the service shares an Idempotency-Key between its two endpoints: a choice of the
+   * whole service, so once one conversation's history showed it shared, every later one starts
+   * from it.
+   */
+  private keyScope: World["keyScope"] = "unknown";
+  /** Keys in first-seen order, so callers are named "key 2", never by the key itself. */
+  private readonly tokens = new Map<string, number>();
+  private readonly inOrder = new InOrder<SeenOperation>((seen) => this.judge(seen));
+
+  constructor(
+    private readonly record: Recorder,
+    private readonly settleMs: number,
+  ) {}
+
+  /** Every exchange the judge saw, as it ended; `seen` undefined for one that is no operation of the spec. */
+  arrived(sequence: number, seen: SeenOperation | undefined): void {
+    this.inOrder.arrived(sequence, seen);
+  }
+
+  /** The traffic is over: what waited is judged, then every violation still held is reported. */
+  finish(): void {
+    this.inOrder.drain();
+    for (const p of this.partitions) {
+      if (!p.closed && p.state.group.length > 0) p.state = this.settle(p, p.state);
+      for (const held of p.held) this.record.release(held);
+      p.held = [];
+    }
+  }
+
+  private judge(seen: SeenOperation): void {
+    const { c, result, line } = seen;
+    this.origin ??= c.exchange.startedAt;
+    // Nothing sent from now on can overlap what ended before this began (ties aside, which wait for the next).
+    this.settleBefore(c.exchange.startedAt - this.origin);
+    const partition = this.partitionOf(c);
+    const owner = partition?.owner ?? { token: c.token ?? "", agent: c.agent };
+    const who = this.callerOf(owner, c, result.status);
+    if (who === undefined || partition?.closed === true) return;
+    const key = c.idempotencyKey === undefined ? undefined : `${who}\u0000${c.idempotencyKey}`;
+    const op = operationOf({ c, result, index: c.exchange.sequence, origin: this.origin, who, refusalShows: refusalShows(partition, who, key, c.conversationId) });
+    if (op === undefined) return;
+    // After a write the model could not explain, only its keys are still judged.
+    if (partition?.contentsUnknown === true && !(op.kind === "create" && key !== undefined && partition.keys.has(key))) return;
+    const id = answeredId(op);
+    // A new conversation's first answer: its partition is the conversation it names (another one's, should it name one already made: RESP-3).
+    const p = partition ?? (id === undefined ? undefined : this.byConversation.get(conversationKey(id))) ?? this.newPartition(owner, op);
+    if (p === undefined || p.closed) return;
+    this.feed(p, op, line, result);
+    if (key !== undefined && op.kind === "create") {
+      p.keys.add(key);
+      remember(this.byKey, `${c.token}\u0000${c.agent}\u0000${c.idempotencyKey}`, p);
+    }
+    if (id !== undefined && !this.byConversation.has(conversationKey(id))) remember(this.byConversation, conversationKey(id), p);
+  }
+
+  /**
+   * Operations reach the judge in the order they were sent: a group that ended before this
+   * one began can grow no more, in any partition, and is judged now, so what it showed (the
+   * service's key scope) counts for what follows, and a live proxy reports it at once.
+   */
+  private settleBefore(start: number): void {
+    for (const p of this.open) {
+      if (p.closed || p.state.group.length === 0) this.open.delete(p);
+      else if (p.state.groupEnd <= start) {
+        p.state = this.settle(p, p.state);
+        this.open.delete(p);
+      }
+    }
+  }
+
+  /** The history an exchange belongs to: its key's, else its conversation's; undefined for a new conversation. */
+  private partitionOf(c: Classified): Partition | undefined {
+    const byKey = c.idempotencyKey === undefined ? undefined : this.byKey.get(`${c.token}\u0000${c.agent}\u0000${c.idempotencyKey}`);
+    return byKey ?? (c.conversationId === undefined ? undefined : this.byConversation.get(c.conversationId));
+  }
+
+  /** A create about no conversation the traffic made (new, or made before it began): a history of its own. */
+  private newPartition(owner: Partition["owner"], op: Op): Partition | undefined {
+    if (op.kind !== "create") return undefined;
+    const start = initialState();
+    const p: Partition = { state: { ...start, worlds: start.worlds.map((w) => ({ ...w, keyScope: this.keyScope })) }, owner, settledFrom: -Infinity, tentative: new Set(), held: [], pending: new Map(), keys: new Set(), contentsUnknown: false, closed: false };
+    this.partitions.add(p);
+    if (this.partitions.size > MAX_REMEMBERED) {
+      const oldest = this.partitions.values().next();
+      if (!oldest.done) this.partitions.delete(oldest.value);
+    }
+    if (op.conversationId !== null) remember(this.byConversation, conversationKey(op.conversationId), p);
+    return p;
+  }
+
+  /**
+   * The caller as the model names it: "agent A (key 1)". Another agent is another scope; another
+   * key of the owner's agent may share its channel: its request counts as the owner's when the
+   * service accepted it, and is left out when refused or undecided.
+   */
+  private callerOf(owner: Partition["owner"], c: Classified, status: number): Caller | undefined {
+    const name = (token: string, agent: string) => {
+      let n = this.tokens.get(token);
+      if (n === undefined) remember(this.tokens, token, (n = this.tokens.size + 1));
+      return `agent ${agent} (key ${n})`;
+    };
+    // No key at all is refused (judged per exchange); accepted, it acted on the owner's scope.
+    const token = c.token ?? "";
+    if (c.agent !== owner.agent || token === owner.token) return name(token, c.agent);
+    return status >= 200 && status < 300 ? name(owner.token, owner.agent) : undefined;
+  }
+
+  private feed(p: Partition, op: Op, line: string, evidence: HttpResult | StreamResult): void {
+    const shows = couldShow(p.state, op);
+    let state = p.state;
+    if (state.group.length > 0 && op.start >= state.groupEnd) state = this.settle(p, state);
+    if (p.closed) return;
+    const observed = observe(state, op);
+    // What a page shows by itself is judged per exchange (service-rules.ts); such a page is left out here.
+    if (observed.state.failed !== undefined) {
+      p.state = state;
+      return;
+    }
+    p.state = observed.state;
+    this.open.add(p);
+    p.pending.set(op.index, { line, evidence, shows });
+    if (isRead(op) && op.start < p.settledFrom) p.tentative.add(op.index);
+    if (isWrite(op)) p.settledFrom = Math.max(p.settledFrom, op.end + this.settleMs);
+  }
+
+  /** Judges the group of overlapping operations `state` holds; returns the state to go on from. */
+  private settle(p: Partition, state: ModelState): ModelState {
+    const group = state.group;
+    const without = (left: (op: Op) => boolean): Observation => {
+      const kept = group.filter((op) => !left(op));
+      return flush({ ...state, group: kept, groupEnd: Math.max(-Infinity, ...kept.map((op) => op.end)) });
+    };
+    let outcome = flush(state);
+    /** Operations whose verdict stands: a read left out as the service's lag showed nothing. */
+    let judged = group;
+    const failure = outcome.state.failed;
+    if (failure !== undefined) {
+      const failing = group.find((op) => op.index === failure.ops.at(-1));
+      const lag = failing !== undefined && p.tentative.has(failing.index) ? lagOf(failure, failing) : undefined;
+      const tentative = lag === undefined ? undefined : without((op) => p.tentative.has(op.index));
+      if (lag !== undefined && tentative !== undefined && tentative.state.failed === undefined) {
+        // Only a read inside the window contradicted the model, as the service's lag would.
+        if (lag === "lag") this.lagSeen = true;
+        else if (!this.lagSeen) this.hold(p, failure);
+        outcome = tentative;
+        judged = group.filter((op) => !p.tentative.has(op.index));
+      } else {
+        this.release(p, failure);
+        // An exchange a settled listing shows lost: the model forgets it and judges the rest.
+        const lost = failing?.kind === "list" && failure.lost !== undefined ? withoutExchange(state, failing.conversationId, failure.lost) : undefined;
+        const forgotten = lost === undefined ? undefined : flush(lost);
+        if (forgotten !== undefined && forgotten.state.failed === undefined) outcome = forgotten;
+        else {
+          // What the model could not explain is left out and judging goes on; after a write, with its keys alone.
+          const goOn = failing === undefined ? undefined : without((op) => op.index === failing.index);
+          if (goOn !== undefined && goOn.state.failed === undefined) outcome = goOn;
+          else p.closed = true;
+          // A continuation answered as another conversation left this one alone; any other write
+          // may have changed it, and a listing short of an exchange it cannot name leaves it unknown.
+          const leftAlone = failing?.kind === "create" && SHOWN_AS_LAG.has(failure.requirement);
+          if (failing !== undefined && !leftAlone && (failing.kind !== "list" || SHOWN_AS_LAG.has(failure.requirement))) p.contentsUnknown = true;
+          judged = group.filter((op) => op !== failing);
+        }
+      }
+    } else if (p.held.length > 0 && group.some((op) => isRead(op) && op.outcome.type !== "unknown")) {
+      // A later read agrees with the model: what was held was the service's lag.
+      p.held = [];
+      this.lagSeen = true;
+    }
+    for (const op of judged) for (const requirement of p.pending.get(op.index)?.shows ?? []) this.record.observed(requirement);
+    for (const warning of outcome.violations) if (warning !== outcome.state.failed) this.release(p, warning);
+    if (outcome.state.undecided !== undefined) p.closed = true;
+    // Only a replay on the other endpoint answered with the first result shows keys shared; per
+    // endpoint may be what is left once a bug (one key run twice at once) ruled the spec's reading out.
+    if (outcome.state.worlds.length > 0 && outcome.state.worlds.every((w) => w.keyScope === "shared")) this.keyScope = "shared";
+    for (const op of group) {
+      p.pending.delete(op.index);
+      p.tentative.delete(op.index);
+    }
+    return outcome.state;
+  }
+
+  private hold(p: Partition, failure: Violation): void {
+    const held = this.violationOf(p, failure);
+    if (held !== undefined) p.held.push(held);
+  }
+
+  private release(p: Partition, violation: Violation): void {
+    const found = this.violationOf(p, violation);
+    if (found !== undefined) this.record.release(found);
+  }
+
+  /** The model's violation as the traffic's, on the exchange it could not explain. */
+  private violationOf(p: Partition, violation: Violation): TrafficViolation | undefined {
+    const last = p.pending.get(violation.ops.at(-1) ?? -1);
+    const detail = violation.expected === undefined ? violation.message : `${violation.message}; expected ${violation.expected}`;
+    return this.record.hold(violation.requirement, last?.line ?? `#${violation.ops.at(-1)}`, () => {
+      throw new ExpectationError(detail, last === undefined ? [] : [last.evidence]);
+    });
+  }
+}
+
+/**
+ * Whether a refusal of this create is a verdict: its key was used before (a refused replay), or
+ * it names a conversation of another scope or a deleted one, which must be refused. Otherwise
+ * its body may have been invalid in a way traffic cannot tell, and the refusal shows nothing.
+ */
+function refusalShows(p: Partition | undefined, who: Caller, key: string | undefined, conversationId: string | undefined): boolean {
+  if (p === undefined) return false;
+  if (key !== undefined && p.keys.has(key)) return true;
+  if (conversationId === undefined) return false;
+  const found = p.state.worlds.flatMap((w) => w.conversations.get(conversationKey(conversationId)) ?? []);
+  return found.some((c) => c.owner !== who || c.deletedBy !== undefined);
+}
+
+/** `state` with the exchange of operation `lost` taken out of the conversation, in every world; undefined when no world has it. */
+function withoutExchange(state: ModelState, conversationId: string, lost: number): ModelState | undefined {
+  const id = conversationKey(conversationId);
+  if (!state.worlds.some((w) => w.conversations.get(id)?.exchanges.some((e) => e.op === lost))) return undefined;
+  const worlds = state.worlds.map((w) => {
+    const conversation = w.conversations.get(id);
+    return conversation === undefined ? w : withConversation(w, { ...conversation, exchanges: conversation.exchanges.filter((e) => e.op !== lost) });
+  });
+  return { ...state, worlds };
+}
+
+/**
+ * The requirements an operation can show, given what the model holds before it: a key used
+ * before (a replay, a conflict, a race), a conversation of another agent, one deleted, or a
+ * listing of exchanges the model knows. Counted as observed, whatever the verdict.
+ */
+function couldShow(state: ModelState, op: Op): string[] {
+  const shown = new Set<string>();
+  const conversations = (id: string | null) => (id === null ? [] : state.worlds.flatMap((w) => w.conversations.get(conversationKey(id)) ?? []));
+  const found = conversations(op.conversationId);
+  if (op.kind === "create") {
+    const key = op.key;
+    const earlier: { start: number; end: number; payload: string; raw: string | undefined }[] = key === null ? [] : [
+      ...state.worlds.flatMap((w) => [keyId(op.who, key), keyId(op.who, key, "plain"), keyId(op.who, key, "stream")].flatMap((id) => w.keys.get(id) ?? []))
+        .map((r: KeyRecord) => ({ start: r.at, end: r.end, payload: r.payload, raw: r.raw })),
+      ...state.group.flatMap((g) => (g.kind === "create" && g.who === op.who && g.key === key ? [{ start: g.start, end: g.end, payload: g.payload, raw: g.raw }] : [])),
+    ];
+    for (const e of earlier) {
+      if (e.start < op.end && op.start < e.end) ["IDEM-5", "IDEM-9"].forEach((id) => shown.add(id));
+      else if (e.payload !== op.payload) shown.add(op.endpoint === "stream" ? "IDEM-4" : "IDEM-3");
+      else {
+        shown.add(op.endpoint === "stream" ? "IDEM-4" : "IDEM-1");
+        if (e.raw !== op.raw) shown.add("IDEM-8");
+      }
+    }
+    if (found.some((c) => c.owner !== op.who)) shown.add("SCOPE-4");
+    else if (found.some((c) => c.deletedBy !== undefined)) shown.add("DEL-3");
+    if (earlier.length === 0 && op.conversationId === null && op.outcome.type === "ok") shown.add("RESP-3");
+    return [...shown];
+  }
+  if (found.some((c) => c.owner !== op.who)) return [op.kind === "list" ? "SCOPE-1" : "SCOPE-2"];
+  if (found.some((c) => c.deletedBy !== undefined)) return ["DEL-1"];
+  if (op.kind !== "list" || op.outcome.type !== "ok") return [];
+  for (const c of found) {
+    for (const e of c.exchanges) shown.add(e.endpoint === "stream" ? "SSE-8" : "RESP-2");
+    for (const s of c.suspects) if (s.requirement.startsWith("IDEM")) shown.add(s.requirement === "IDEM-4" ? "IDEM-4" : s.requirement === "IDEM-5" ? "IDEM-5" : "IDEM-2");
+    if (c.updatedAt !== undefined && c.exchanges.length > 0) shown.add("LIST-8");
+  }
+  return [...shown];
+}

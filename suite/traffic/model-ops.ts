@@ -1,0 +1,96 @@
+/**
+ * An observed exchange as the model's operation (suite/model/operation.ts), its outcome read
+ * as the interaction property reads its own (suite/interactions/observed.ts). Traffic is not a
+ * planned history: an exchange that says nothing certain of the service's state is left out
+ * (undefined) rather than guessed at:
+ * - "not now" answers (429, 503) and a missing key's 401, which the spec allows anywhere;
+ * - a create or stream without a string message (refused, as it must be: RESP-4);
+ * - a create refused when nothing required the refusal: its body may have been invalid in a
+ *   way traffic cannot tell (RESP-6, RESP-7), so the refusal shows nothing;
+ * - a listing whose parameters are out of bounds (judged on its own: LIST-3, LIST-4, LIST-10).
+ */
+import type { HttpResult, StreamResult } from "../http/types.ts";
+import { judgeDeletion, judgeListing, judgePlainCreate, judgeStreamCreate } from "../interactions/observed.ts";
+import { MAX_PAGE_SIZE } from "../model/page.ts";
+import { canonicalJson, type Caller, type Op } from "../model/operation.ts";
+import type { Classified } from "./classify.ts";
+
+/**
+ * HAR times have millisecond precision in every recorder (browsers, Playwright, mitmproxy, the
+ * proxy): an exchange that overlaps a later one by less than that is taken as finished before
+ * it, in their recorded order. So an end is compared as the earliest it may have been.
+ */
+const RECORDED_PRECISION_MS = 1;
+/** Within one recorded millisecond, what was sent later starts later: a nanosecond a request. */
+const TIE_MS = 1e-6;
+
+export const endOf = (c: Classified) => c.exchange.startedAt + Math.max(0, c.exchange.durationMs - RECORDED_PRECISION_MS);
+
+/**
+ * An exchange's times on the model's clock: milliseconds from `origin` (small numbers keep the
+ * fractions a double would lose on epoch times), requests of one millisecond in the order sent,
+ * and an end no later than precision allows, never before its own start.
+ */
+function timesOf(c: Classified, origin: number): { start: number; end: number } {
+  const start = c.exchange.startedAt - origin + c.exchange.sequence * TIE_MS;
+  return { start, end: start + Math.max(0, c.exchange.durationMs - RECORDED_PRECISION_MS) };
+}
+
+/** Answers that show nothing of the request's effect: "not now", or a gateway's answer for a service that did not give one. */
+const saysNotNow = (status: number) => status === 429 || status === 503;
+
+export const messageOf = (body: unknown): string | undefined => {
+  const message = (body as { message?: unknown } | undefined)?.message;
+  return typeof message === "string" ? message : undefined;
+};
+
+/** A page parameter as the model takes it: absent, or a whole number from 1 (page_size up to the maximum). */
+function pageParameter(value: string | null, max: number): number | undefined | "out of bounds" {
+  if (value === null) return undefined;
+  if (!/^\d{1,9}$/.test(value)) return "out of bounds";
+  const n = Number(value);
+  return n >= 1 && n <= max ? n : "out of bounds";
+}
+
+export interface OperationInput {
+  readonly c: Classified;
+  readonly result: HttpResult | StreamResult;
+  /** The exchange's sequence: how the model's violations name it (#n), as the judge's lines do. */
+  readonly index: number;
+  /** The start of the first exchange judged, epoch ms: where the model's clock begins. */
+  readonly origin: number;
+  readonly who: Caller;
+  /** Whether a refusal of a create is a verdict (its key was used before, or its conversation must refuse it); otherwise it shows nothing. */
+  readonly refusalShows: boolean;
+}
+
+export function operationOf({ c, result, index, origin, who, refusalShows }: OperationInput): Op | undefined {
+  const status = result.status;
+  if (saysNotNow(status) || status === 401) return undefined;
+  const timed = { index, ...timesOf(c, origin), who };
+  if (c.operation === "list" || c.operation === "delete") {
+    if (c.conversationId === undefined) return undefined;
+    const http = result as HttpResult;
+    if (c.operation === "delete") return { kind: "delete", ...timed, conversationId: c.conversationId, outcome: judgeDeletion({ result: http }).outcome };
+    const page = pageParameter(c.query.get("page"), Number.MAX_SAFE_INTEGER);
+    const pageSize = pageParameter(c.query.get("page_size"), MAX_PAGE_SIZE);
+    if (page === "out of bounds" || pageSize === "out of bounds") return undefined;
+    const query = { ...(page === undefined ? {} : { page }), ...(pageSize === undefined ? {} : { pageSize }) };
+    return { kind: "list", ...timed, conversationId: c.conversationId, query, outcome: judgeListing({ result: http }, index).outcome };
+  }
+  const message = messageOf(c.body);
+  if (message === undefined) return undefined;
+  const outcome = c.operation === "stream" ? judgeStreamCreate({ result: result as StreamResult }, index).outcome : judgePlainCreate({ result: result as HttpResult }, index).outcome;
+  if (outcome.type === "refused" && !refusalShows) return undefined;
+  return {
+    kind: "create",
+    ...timed,
+    endpoint: c.operation === "stream" ? "stream" : "plain",
+    key: c.idempotencyKey ?? null,
+    message,
+    conversationId: c.conversationId ?? null,
+    payload: canonicalJson(c.body),
+    ...(c.exchange.request.body === undefined ? {} : { raw: c.exchange.request.body }),
+    outcome,
+  };
+}
