@@ -13,6 +13,7 @@
 import { createParser } from "eventsource-parser";
 import { Pool } from "undici";
 import { atLeast, atMost, type Section } from "./figures.ts";
+import { judgeCostFigures } from "./judge-cost.ts";
 import { harMemoryFigures } from "./proxy-har-memory.ts";
 import type { BenchSettings } from "./settings.ts";
 import { median, percentile, round } from "./stats.ts";
@@ -127,6 +128,7 @@ export async function proxySection(settings: BenchSettings): Promise<Section> {
   const pacedCreates = await createRates(settings, { variants: ["llm-pacing"] }, config.pacedConnections);
   const instantCreates = await createRates(settings, {}, settings.throughput.connections);
   const harMemory = await harMemoryFigures({ exchanges: config.harExchanges, connections: config.harConnections, limitSeconds: config.harLimitSeconds });
+  const judgeCost = await judgeCostFigures(config.judgeConversations);
   const p50s = events.spreadRounds.map((r) => r.p50);
   const p99s = events.spreadRounds.map((r) => r.p99);
   const burstP99s = events.burstRounds.map((r) => r.p99);
@@ -142,7 +144,8 @@ export async function proxySection(settings: BenchSettings): Promise<Section> {
       { metric: `plain creates per second, proxied / direct, LLM-paced fake, ${config.pacedConnections} connections (median of rounds)`, value: round(median(pacedCreates.ratios)), unit: "ratio", target: atLeast(0.9) },
       { metric: "plain creates per second, proxied / direct, instant fake at full CPU (three processes on this machine's cores)", value: round(median(instantCreates.ratios)), unit: "ratio" },
       ...harMemory.figures,
+      ...judgeCost.figures,
     ],
-    details: { ...config, spreadRounds: events.spreadRounds, burstRounds: events.burstRounds, pacedCreateRates: pacedCreates.rates, instantCreateRates: instantCreates.rates, ...harMemory.details },
+    details: { ...config, spreadRounds: events.spreadRounds, burstRounds: events.burstRounds, pacedCreateRates: pacedCreates.rates, instantCreateRates: instantCreates.rates, ...harMemory.details, ...judgeCost.details },
   };
 }

@@ -72,13 +72,20 @@ function lagOf(failure: Violation, failing: Op): "held" | "lag" | undefined {
   if (HELD_AS_LAG.has(failure.requirement)) return "held";
   return SHOWN_AS_LAG.has(failure.requirement) && failing.kind === "list" ? "lag" : undefined;
 }
-/** Conversations and keys remembered; past this the oldest are forgotten (their later requests are not judged across). */
-const MAX_REMEMBERED = 100_000;
+/**
+ * Conversations and keys remembered; past this the oldest are forgotten (their later requests
+ * are not judged across). About 6.5 KiB a conversation: some 320 MiB at the cap, what the judge
+ * held before it judged with the model (benchmark: `npm run bench -- --only proxy`).
+ */
+const MAX_REMEMBERED = 50_000;
 
-function remember<V>(map: Map<string, V>, key: string, value: V): void {
+/** Keys remembered: a conversation is written under several. */
+const MAX_KEYS = 4 * MAX_REMEMBERED;
+
+function remember<V>(map: Map<string, V>, key: string, value: V, max = MAX_REMEMBERED): void {
   map.delete(key);
   map.set(key, value);
-  if (map.size > MAX_REMEMBERED) {
+  if (map.size > max) {
     const oldest = map.keys().next();
     if (!oldest.done) map.delete(oldest.value);
   }
@@ -149,7 +156,7 @@ export class CrossRequestJudge {
     this.feed(p, op, line, result);
     if (key !== undefined && op.kind === "create") {
       p.keys.add(key);
-      remember(this.byKey, `${c.token}\u0000${c.agent}\u0000${c.idempotencyKey}`, p);
+      remember(this.byKey, `${c.token}\u0000${c.agent}\u0000${c.idempotencyKey}`, p, MAX_KEYS);
     }
     if (id !== undefined && !this.byConversation.has(conversationKey(id))) remember(this.byConversation, conversationKey(id), p);
   }
