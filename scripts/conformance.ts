@@ -11,12 +11,13 @@
  */
 
 import { resolve } from "node:path";
-import { FAKE_IDENTITIES, parseConfig, reportDirOf, usage } from "../suite/runner/config.ts";
+import { parseConfig, reportDirOf, usage } from "../suite/runner/config.ts";
 import { displayUrl, Redactor } from "../suite/http/redact.ts";
 import { errorReport, writeErrorReports } from "../suite/runner/error-report.ts";
 import { runConformance } from "../suite/runner/run.ts";
+import { DEFAULT_IDENTITIES } from "../fake-server/access/default-identities.ts";
 
-let redactor = new Redactor([FAKE_IDENTITIES.apiKey, FAKE_IDENTITIES.otherApiKey]);
+let redactor = new Redactor([DEFAULT_IDENTITIES.apiKey, DEFAULT_IDENTITIES.otherApiKey]);
 
 async function main(): Promise<number> {
   const [command, ...rest] = process.argv.slice(2);
@@ -36,7 +37,7 @@ async function main(): Promise<number> {
     if (unwritten !== undefined) process.stderr.write(`agent-conformance: the reports were not written to ${dir}: ${unwritten}\n`);
     return 2;
   }
-  redactor = new Redactor([parsed.config.apiKey, parsed.config.otherApiKey, FAKE_IDENTITIES.apiKey, FAKE_IDENTITIES.otherApiKey]);
+  redactor = new Redactor([parsed.config.apiKey, parsed.config.otherApiKey, DEFAULT_IDENTITIES.apiKey, DEFAULT_IDENTITIES.otherApiKey]);
   if (parsed.config.help) {
     process.stdout.write(`${usage()}\n`);
     return 0;

@@ -4,9 +4,9 @@
  * interactions` run.
  */
 import { createFakeServer } from "../../fake-server/index.ts";
-import { FAKE_IDENTITIES } from "../runner/config.ts";
 import { runInteractionProperty, type PropertyOutcome } from "./property.ts";
 import { standaloneTarget } from "./standalone.ts";
+import { DEFAULT_IDENTITIES } from "../../fake-server/access/default-identities.ts";
 
 export interface SeedOutcome {
   readonly seed: number;
@@ -28,7 +28,7 @@ export interface FakeRunOptions {
 
 export async function propertyAgainstFake(options: FakeRunOptions): Promise<SeedOutcome[]> {
   const fake = await createFakeServer({ port: 0, ...options.fakeOptions });
-  const { apiKey, agentId, otherAgentId, otherApiKey } = FAKE_IDENTITIES;
+  const { apiKey, agentId, otherAgentId, otherApiKey } = DEFAULT_IDENTITIES;
   const { target, close } = standaloneTarget({
     baseUrl: fake.url,
     primary: { apiKey, agentId },

@@ -31,14 +31,6 @@ export const DEFAULTS = {
   checksDir: "suite/checks",
 } as const;
 
-/** The identities the embedded fake serves by default (fake-server DEFAULT_KEYS). */
-export const FAKE_IDENTITIES = {
-  apiKey: "sk-fake-a",
-  agentId: "agent-a",
-  otherAgentId: "agent-b",
-  otherApiKey: "sk-fake-b",
-} as const;
-
 /** A whole number given as a number (programmatic use) or as decimal digits (flags, environment). */
 const wholeNumber = (min: number, max: number) =>
   z

@@ -13,7 +13,7 @@ import { join, resolve } from "node:path";
 import { REQUIREMENTS } from "../../requirements/catalog.ts";
 import { Semaphore } from "../http/concurrency.ts";
 import { createClient, createPool } from "../http/client.ts";
-import { DEFAULTS, FAKE_IDENTITIES, PROFILE_MAX_CREATES, sameIdentityErrors, validateConfig, type ConformanceConfig, type ConformanceInput } from "./config.ts";
+import { DEFAULTS, PROFILE_MAX_CREATES, sameIdentityErrors, validateConfig, type ConformanceConfig, type ConformanceInput } from "./config.ts";
 import { appendJournal, readJournal } from "../checks/runtime/journal.ts";
 import { displayUrl, Redactor } from "../http/redact.ts";
 import type { ConformanceReport } from "../report/report-types.ts";
@@ -33,6 +33,7 @@ import { noSuchRouteProbe } from "./route-probe.ts";
 import { loadRerun } from "./rerun.ts";
 import { stdoutSink, type ProgressSink } from "./progress.ts";
 import { runChecks } from "./vitest-run.ts";
+import { DEFAULT_IDENTITIES } from "../../fake-server/access/default-identities.ts";
 
 export interface RunOptions {
   /** Where the runner's own lines go (default: stdout). */
@@ -89,10 +90,10 @@ interface Resolved {
 }
 
 function resolveTarget(config: ConformanceConfig, baseUrl: string, embedded: boolean): Resolved {
-  const apiKey = config.apiKey ?? (embedded ? FAKE_IDENTITIES.apiKey : undefined);
-  const agentId = config.agentId ?? (embedded ? FAKE_IDENTITIES.agentId : undefined);
-  const otherAgentId = config.otherAgentId ?? (embedded ? FAKE_IDENTITIES.otherAgentId : undefined);
-  const otherApiKey = config.otherApiKey ?? (embedded ? FAKE_IDENTITIES.otherApiKey : undefined);
+  const apiKey = config.apiKey ?? (embedded ? DEFAULT_IDENTITIES.apiKey : undefined);
+  const agentId = config.agentId ?? (embedded ? DEFAULT_IDENTITIES.agentId : undefined);
+  const otherAgentId = config.otherAgentId ?? (embedded ? DEFAULT_IDENTITIES.otherAgentId : undefined);
+  const otherApiKey = config.otherApiKey ?? (embedded ? DEFAULT_IDENTITIES.otherApiKey : undefined);
   if (apiKey === undefined || agentId === undefined) throw new Error("an API key and an agent id are required");
   const settings: Resolved["settings"] = {
     baseUrl,

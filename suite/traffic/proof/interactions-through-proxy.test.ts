@@ -10,8 +10,8 @@ import { expect, test } from "vitest";
 import { MUTANTS } from "../../../fake-server/variants/mutants.ts";
 import { runInteractionProperty } from "../../interactions/property.ts";
 import { standaloneTarget } from "../../interactions/standalone.ts";
-import { FAKE_IDENTITIES } from "../../runner/config.ts";
 import { judgeThroughProxy } from "./judge-through-proxy.ts";
+import { DEFAULT_IDENTITIES } from "../../../fake-server/access/default-identities.ts";
 
 const SEEDS = [7, 8, 9];
 /** The property waits this long for a listing to settle; the judge's window is shorter, so its last readings are judged. */
@@ -26,7 +26,7 @@ interface Target {
 async function propertyThroughProxy(target: Target, seed: number) {
   let found: string[] = [];
   const run = await judgeThroughProxy({ ...target.options, clientRules: { duplicateWindowMs: 600_000, stormWindowMs: 600_000 } }, async (baseUrl) => {
-    const { apiKey, agentId, otherAgentId, otherApiKey } = FAKE_IDENTITIES;
+    const { apiKey, agentId, otherAgentId, otherApiKey } = DEFAULT_IDENTITIES;
     const { target: lanes, close } = standaloneTarget({
       baseUrl,
       primary: { apiKey, agentId },
