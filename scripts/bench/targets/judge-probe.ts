@@ -6,23 +6,13 @@
  * after full collections is read before and after.
  */
 import { randomUUID } from "node:crypto";
-import { setImmediate as nextTurn } from "node:timers/promises";
 import { Redactor } from "../../../suite/http/redact.ts";
 import type { ObservedExchange } from "../../../suite/traffic/exchange.ts";
 import { createTrafficJudge } from "../../../suite/traffic/judge.ts";
 import { serveCalls } from "../worker.ts";
+import { settledHeap } from "./settled-heap.ts";
 
-const collect = (globalThis as { gc?: () => void }).gc;
 const BASE = "http://service.example/v1/agents/agent-a";
-
-async function settledHeap(): Promise<number> {
-  if (!collect) throw new Error("run with --expose-gc");
-  for (let i = 0; i < 4; i++) {
-    collect();
-    await nextTurn();
-  }
-  return process.memoryUsage().heapUsed;
-}
 
 /** One conversation's five exchanges, numbered from `first`, starting at `at` (epoch ms). */
 function conversationTraffic(first: number, at: number): ObservedExchange[] {

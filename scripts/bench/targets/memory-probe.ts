@@ -6,27 +6,16 @@
  */
 
 import { randomUUID } from "node:crypto";
-import { setImmediate as nextTurn } from "node:timers/promises";
 import { Pool } from "undici";
 import { startFakeServer } from "../../../fake-server/server.ts";
 import { serveCalls } from "../worker.ts";
+import { settledHeap } from "./settled-heap.ts";
 
 const AGENT = "agent-a";
 const CHANNEL = "web";
 const KEY = "sk-fake-a";
 const HEADERS = { authorization: `Bearer ${KEY}`, "content-type": "application/json", accept: "application/json" };
 
-const collect = (globalThis as { gc?: () => void }).gc;
-
-/** heapUsed after full collections, with turns of the loop between them so finalizers run. */
-async function settledHeap(): Promise<number> {
-  if (!collect) throw new Error("run with --expose-gc");
-  for (let i = 0; i < 4; i++) {
-    collect();
-    await nextTurn();
-  }
-  return process.memoryUsage().heapUsed;
-}
 
 /**
  * A distinct text of `length` characters held as a flat string, as JSON.parse leaves a
