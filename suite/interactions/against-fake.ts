@@ -5,7 +5,7 @@
  */
 import { createFakeServer } from "../../fake-server/index.ts";
 import { runInteractionProperty, type PropertyOutcome } from "./property.ts";
-import { standaloneTarget } from "./standalone.ts";
+import { identitiesOf, standaloneTarget } from "./standalone.ts";
 import { DEFAULT_IDENTITIES } from "../../fake-server/access/default-identities.ts";
 
 export interface SeedOutcome {
@@ -28,13 +28,7 @@ export interface FakeRunOptions {
 
 export async function propertyAgainstFake(options: FakeRunOptions): Promise<SeedOutcome[]> {
   const fake = await createFakeServer({ port: 0, ...options.fakeOptions });
-  const { apiKey, agentId, otherAgentId, otherApiKey } = DEFAULT_IDENTITIES;
-  const { target, close } = standaloneTarget({
-    baseUrl: fake.url,
-    primary: { apiKey, agentId },
-    otherAgent: { apiKey, agentId: otherAgentId },
-    otherKey: { apiKey: otherApiKey, agentId },
-  });
+  const { target, close } = standaloneTarget({ baseUrl: fake.url, ...identitiesOf(DEFAULT_IDENTITIES) });
   const outcomes: SeedOutcome[] = [];
   try {
     for (const seed of options.seeds) {

@@ -11,7 +11,7 @@ import { propertyAgainstFake, type SeedOutcome } from "./against-fake.ts";
 import { renderCounterexample } from "./counterexample.ts";
 import { runInteractionProperty } from "./property.ts";
 import { baseSeed, seedsFrom } from "./seeds.ts";
-import { standaloneTarget } from "./standalone.ts";
+import { identitiesOf, standaloneTarget } from "./standalone.ts";
 
 const BASE = baseSeed(process.env.INTERACTIONS_SEED);
 const PLAIN_SEEDS = 50;
@@ -46,13 +46,7 @@ test(`the plain fake passes ${PLAIN_SEEDS} seeds from ${BASE}`, async () => {
 
 test(`an independent implementation (keys per endpoint, newest first, other item fields) passes ${VARIANT_SEEDS * 2} seeds from ${BASE}`, async () => {
   const server = await startIndependentServer();
-  const { apiKey, agentId, otherAgentId, otherApiKey } = IDENTITIES;
-  const { target, close } = standaloneTarget({
-    baseUrl: server.url,
-    primary: { apiKey, agentId },
-    otherAgent: { apiKey, agentId: otherAgentId },
-    otherKey: { apiKey: otherApiKey, agentId },
-  });
+  const { target, close } = standaloneTarget({ baseUrl: server.url, ...identitiesOf(IDENTITIES) });
   try {
     const outcomes: SeedOutcome[] = [];
     for (const seed of seedsFrom(BASE, VARIANT_SEEDS * 2)) {

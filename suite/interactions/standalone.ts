@@ -20,6 +20,15 @@ export interface StandaloneOptions {
   readonly requestTimeoutMs?: number;
 }
 
+/** A target's keys and agents as the property's three identities: primary, another agent under its key, its agent under another key. */
+export function identitiesOf(keys: { readonly apiKey: string; readonly agentId: string; readonly otherAgentId: string; readonly otherApiKey: string }): Pick<StandaloneOptions, "primary" | "otherAgent" | "otherKey"> {
+  return {
+    primary: { apiKey: keys.apiKey, agentId: keys.agentId },
+    otherAgent: { apiKey: keys.apiKey, agentId: keys.otherAgentId },
+    otherKey: { apiKey: keys.otherApiKey, agentId: keys.agentId },
+  };
+}
+
 export function standaloneTarget(options: StandaloneOptions): { target: InteractionTarget; close(): Promise<void> } {
   const timeout = options.requestTimeoutMs ?? 10_000;
   const limits = { requestTimeoutMs: timeout, firstEventTimeoutMs: timeout, idleTimeoutMs: timeout, streamTimeoutMs: 3 * timeout, maxResponseBytes: 1 << 20, maxStreamBytes: 4 << 20 };

@@ -9,8 +9,8 @@
 import { expect, test } from "vitest";
 import { MUTANTS } from "../../../fake-server/variants/mutants.ts";
 import { runInteractionProperty } from "../../interactions/property.ts";
-import { standaloneTarget } from "../../interactions/standalone.ts";
-import { judgeThroughProxy } from "./judge-through-proxy.ts";
+import { identitiesOf, standaloneTarget } from "../../interactions/standalone.ts";
+import { inBatches, judgeThroughProxy, serviceFailures, WIDE_CLIENT_RULES } from "./judge-through-proxy.ts";
 import { DEFAULT_IDENTITIES } from "../../../fake-server/access/default-identities.ts";
 
 const SEEDS = [7, 8, 9];
@@ -25,15 +25,8 @@ interface Target {
 
 async function propertyThroughProxy(target: Target, seed: number) {
   let found: string[] = [];
-  const run = await judgeThroughProxy({ ...target.options, clientRules: { duplicateWindowMs: 600_000, stormWindowMs: 600_000 } }, async (baseUrl) => {
-    const { apiKey, agentId, otherAgentId, otherApiKey } = DEFAULT_IDENTITIES;
-    const { target: lanes, close } = standaloneTarget({
-      baseUrl,
-      primary: { apiKey, agentId },
-      otherAgent: { apiKey, agentId: otherAgentId },
-      otherKey: { apiKey: otherApiKey, agentId },
-      settleMs: PROPERTY_SETTLE_MS,
-    });
+  const run = await judgeThroughProxy({ ...target.options, clientRules: WIDE_CLIENT_RULES }, async (baseUrl) => {
+    const { target: lanes, close } = standaloneTarget({ baseUrl, ...identitiesOf(DEFAULT_IDENTITIES), settleMs: PROPERTY_SETTLE_MS });
     try {
       const outcome = await runInteractionProperty(lanes, { seed, runs: 1, createsPerRun: 12, replayCommand: () => "" });
       found = [...(outcome.failure === undefined ? [] : [outcome.failure.requirement]), ...outcome.warnings.map((w) => w.violation.requirement)];
@@ -41,8 +34,7 @@ async function propertyThroughProxy(target: Target, seed: number) {
       await close();
     }
   }, { settleMs: target.judgeSettleMs });
-  const traffic = Object.keys(run.broken).filter((id) => !id.startsWith("CLIENT-")).sort();
-  return { target: target.name, seed, property: [...new Set(found)].sort(), traffic };
+  return { target: target.name, seed, property: [...new Set(found)].sort(), traffic: serviceFailures(run) };
 }
 
 const CONFORMING: Target[] = [
@@ -61,13 +53,7 @@ const INTERACTION_MUTANTS: Target[] = MUTANTS.filter((m) => m.interaction).map((
  */
 const NOT_THROUGH_PROXY = new Set(["idempotency-per-replica"]);
 
-/** Runs `count` at a time: two cores carry three property runs and their proxies well. */
-async function inBatches<T, R>(items: readonly T[], count: number, run: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = [];
-  for (let i = 0; i < items.length; i += count) results.push(...(await Promise.all(items.slice(i, i + count).map(run))));
-  return results;
-}
-
+/** Three at a time: two cores carry three property runs and their proxies well. */
 const runsOf = (targets: readonly Target[]) => inBatches(targets.flatMap((target) => SEEDS.map((seed) => ({ target, seed }))), 3, ({ target, seed }) => propertyThroughProxy(target, seed));
 
 test(`conforming targets: the property's traffic shows the traffic judge no service violation (seeds ${SEEDS.join(", ")})`, async () => {

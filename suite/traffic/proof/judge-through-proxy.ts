@@ -17,6 +17,19 @@ export interface ProofRun {
   broken: Record<string, string>;
 }
 
+/** Wide windows for the client rules: the verdicts must not depend on how fast this machine is. */
+export const WIDE_CLIENT_RULES = { duplicateWindowMs: 600_000, stormWindowMs: 600_000 };
+
+export const clientFailures = (run: ProofRun) => Object.keys(run.broken).filter((id) => id.startsWith("CLIENT-")).sort();
+export const serviceFailures = (run: ProofRun) => Object.keys(run.broken).filter((id) => !id.startsWith("CLIENT-")).sort();
+
+/** Runs `count` at a time: proofs of dozens of targets stay within a minute on two cores. */
+export async function inBatches<T, R>(items: readonly T[], count: number, run: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  for (let i = 0; i < items.length; i += count) results.push(...(await Promise.all(items.slice(i, i + count).map(run))));
+  return results;
+}
+
 export const brokenOf = (report: ConformanceReport): Record<string, string> =>
   Object.fromEntries(report.requirements.filter((r) => r.status === "fail" || r.status === "warn").map((r) => [r.id, r.status]));
 

@@ -13,7 +13,7 @@ import { Redactor } from "../../http/redact.ts";
 import { readHar, writeHar } from "../har.ts";
 import { createTrafficJudge } from "../judge.ts";
 import { UNOBSERVABLE } from "../unobservable.ts";
-import { brokenOf, judgeThroughProxy, type ProofRun } from "./judge-through-proxy.ts";
+import { brokenOf, clientFailures, inBatches, judgeThroughProxy, serviceFailures, WIDE_CLIENT_RULES, type ProofRun } from "./judge-through-proxy.ts";
 import { runTrafficScript, SCRIPT_CLIENT_VIOLATIONS } from "./traffic-script.ts";
 
 /**
@@ -35,17 +35,7 @@ const UNREVEALED: Record<string, string> = {
   ...Object.fromEntries(MUTANTS.filter((m) => m.interaction).map((m) => [m.name, "a bug between requests: the script makes no overlap, late replay or foreign attempt"])),
 };
 
-// Wide windows: the verdicts must not depend on how fast this machine is.
-const clientRules = { duplicateWindowMs: 600_000, stormWindowMs: 600_000 };
-const clientFailures = (run: ProofRun) => Object.keys(run.broken).filter((id) => id.startsWith("CLIENT-")).sort();
-const serviceFailures = (run: ProofRun) => Object.keys(run.broken).filter((id) => !id.startsWith("CLIENT-")).sort();
-
-/** Runs `count` at a time: a proof of dozens of targets stays within a minute on two cores. */
-async function inBatches<T, R>(items: readonly T[], count: number, run: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = [];
-  for (let i = 0; i < items.length; i += count) results.push(...(await Promise.all(items.slice(i, i + count).map(run))));
-  return results;
-}
+const clientRules = WIDE_CLIENT_RULES;
 
 test("the fake and every conforming variant: no service violation, the script's three client rules only; pass only where observed", async () => {
   const targets = [undefined, ...VARIANT_NAMES];
