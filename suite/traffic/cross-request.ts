@@ -26,6 +26,7 @@ import { conversationKey, keyId, withConversation, type KeyRecord, type World } 
 import type { Classified } from "./classify.ts";
 import { InOrder } from "./in-order.ts";
 import { operationOf } from "./model-ops.ts";
+import { remember } from "./remember.ts";
 import type { Recorder, TrafficViolation } from "./recorder.ts";
 
 /** One answered exchange that is an operation of the spec, judged on its own already. */
@@ -82,14 +83,6 @@ const MAX_REMEMBERED = 50_000;
 /** Keys remembered: a conversation is written under several. */
 const MAX_KEYS = 4 * MAX_REMEMBERED;
 
-function remember<V>(map: Map<string, V>, key: string, value: V, max = MAX_REMEMBERED): void {
-  map.delete(key);
-  map.set(key, value);
-  if (map.size > max) {
-    const oldest = map.keys().next();
-    if (!oldest.done) map.delete(oldest.value);
-  }
-}
 
 const isWrite = (op: Op) => op.outcome.type !== "refused" && (op.kind === "delete" || op.kind === "create");
 const isRead = (op: Op) => op.kind !== "create" || op.conversationId !== null;
@@ -100,7 +93,7 @@ export class CrossRequestJudge {
   private lagSeen = false;
   private readonly byConversation = new Map<string, Partition>();
   private readonly byKey = new Map<string, Partition>();
-  private readonly partitions = new Set<Partition>();
+  private readonly partitions = new Map<Partition, true>();
   /** Where the model's clock begins: the start of the first exchange judged. */
   private origin: number | undefined;
   /** Partitions with operations not judged yet. */
@@ -128,7 +121,7 @@ export class CrossRequestJudge {
   /** The traffic is over: what waited is judged, then every violation still held is reported. */
   finish(): void {
     this.inOrder.drain();
-    for (const p of this.partitions) {
+    for (const p of this.partitions.keys()) {
       if (!p.closed && p.state.group.length > 0) p.state = this.settle(p, p.state);
       for (const held of p.held) this.record.release(held);
       p.held = [];
@@ -158,7 +151,7 @@ export class CrossRequestJudge {
       p.keys.add(key);
       remember(this.byKey, `${c.token}\u0000${c.agent}\u0000${c.idempotencyKey}`, p, MAX_KEYS);
     }
-    if (id !== undefined && !this.byConversation.has(conversationKey(id))) remember(this.byConversation, conversationKey(id), p);
+    if (id !== undefined && !this.byConversation.has(conversationKey(id))) remember(this.byConversation, conversationKey(id), p, MAX_REMEMBERED);
   }
 
   /**
@@ -187,12 +180,8 @@ export class CrossRequestJudge {
     if (op.kind !== "create") return undefined;
     const start = initialState();
     const p: Partition = { state: { ...start, worlds: start.worlds.map((w) => ({ ...w, keyScope: this.keyScope })) }, owner, settledFrom: -Infinity, tentative: new Set(), held: [], pending: new Map(), keys: new Set(), contentsUnknown: false, closed: false };
-    this.partitions.add(p);
-    if (this.partitions.size > MAX_REMEMBERED) {
-      const oldest = this.partitions.values().next();
-      if (!oldest.done) this.partitions.delete(oldest.value);
-    }
-    if (op.conversationId !== null) remember(this.byConversation, conversationKey(op.conversationId), p);
+    remember(this.partitions, p, true, MAX_REMEMBERED);
+    if (op.conversationId !== null) remember(this.byConversation, conversationKey(op.conversationId), p, MAX_REMEMBERED);
     return p;
   }
 
@@ -204,7 +193,7 @@ export class CrossRequestJudge {
   private callerOf(owner: Partition["owner"], c: Classified, status: number): Caller | undefined {
     const name = (token: string, agent: string) => {
       let n = this.tokens.get(token);
-      if (n === undefined) remember(this.tokens, token, (n = this.tokens.size + 1));
+      if (n === undefined) remember(this.tokens, token, (n = this.tokens.size + 1), MAX_REMEMBERED);
       return `agent ${agent} (key ${n})`;
     };
     // No key at all is refused (judged per exchange); accepted, it acted on the owner's scope.

@@ -4,6 +4,7 @@
  * holds the service to it for the key too (service-rules.ts). Bounded: past the cap the oldest
  * keys are forgotten, and a judgement that needed them is simply not made.
  */
+import { remember } from "./remember.ts";
 
 /** A create refused with a 4xx under a key no accepted request holds. */
 export interface KeyRefusal {
@@ -17,15 +18,6 @@ export interface KeyRefusal {
 }
 
 const MAX_KEYS = 100_000;
-
-function remember<V>(map: Map<string, V>, key: string, value: V): void {
-  map.delete(key);
-  map.set(key, value);
-  if (map.size > MAX_KEYS) {
-    const oldest = map.keys().next();
-    if (!oldest.done) map.delete(oldest.value);
-  }
-}
 
 const idOf = (token: string, agent: string, key: string) => `${token}\u0000${agent}\u0000${key}`;
 
@@ -43,9 +35,9 @@ export class RefusedKeys {
     const id = idOf(token, agent, key);
     if (answer.status >= 200 && answer.status < 300) {
       this.refusals.delete(id);
-      remember(this.accepted, id, true);
+      remember(this.accepted, id, true, MAX_KEYS);
     } else if (answer.status >= 400 && answer.status < 500 && answer.status !== 409 && !this.accepted.has(id)) {
-      remember(this.refusals, id, answer);
+      remember(this.refusals, id, answer, MAX_KEYS);
     }
   }
 }
