@@ -15,7 +15,7 @@ import {
   type KeyRecord,
   type World,
 } from "./world.ts";
-import type { Step, StepContext } from "./step.ts";
+import { isBusy, type Step, type StepContext } from "./step.ts";
 
 /** The idempotency requirement a key rule breaks, by the endpoint that broke it. */
 function idempotencyRequirement(op: CreateOp, rule: "answer" | "consumed" | "conflict"): string {
@@ -145,8 +145,6 @@ function recordKey(world: World, op: CreateOp, result: CreateResult | undefined)
   return world.keys.has(shared) ? own : withKey(own, shared, record);
 }
 
-/** "Busy" answers a service may give a create that then took no effect. */
-const isBusy = (status: number) => status === 409 || status === 429;
 
 function stepNewConversation(world: World, op: CreateOp): Step {
   const outcome = op.outcome;

@@ -2,7 +2,7 @@
 import type { Caller, DeleteOp } from "./operation.ts";
 import { violation } from "./violation.ts";
 import { conversationKey, withConversation, type World } from "./world.ts";
-import type { Step } from "./step.ts";
+import { isBusy, type Step } from "./step.ts";
 
 /** The scope requirement another identity's attempt breaks. */
 export const scopeRequirement = (who: Caller, operation: "list" | "delete"): string =>
@@ -24,8 +24,7 @@ export function stepDelete(world: World, op: DeleteOp): Step {
     return { worlds: [world] };
   }
   if (conversation.deletedBy !== undefined) {
-    // 409 and 429 say "busy, not now", which the spec allows anywhere.
-    if (outcome.type === "ok" || (outcome.type === "refused" && outcome.status !== 404 && outcome.status !== 409 && outcome.status !== 429)) {
+    if (outcome.type === "ok" || (outcome.type === "refused" && outcome.status !== 404 && !isBusy(outcome.status))) {
       return { violation: violation("DEL-1", `#${op.index} deleted conversation ${conversation.id} again, after #${conversation.deletedBy} had deleted it, and was answered ${outcome.status}`, [conversation.deletedBy, op.index], "404 conversation_not_found") };
     }
     return { worlds: [world] };
@@ -33,7 +32,7 @@ export function stepDelete(world: World, op: DeleteOp): Step {
   const deleted = withConversation(world, { ...conversation, deletedBy: op.index });
   if (outcome.type === "ok") return { worlds: [deleted] };
   if (outcome.type === "refused") {
-    if (outcome.status === 409 || outcome.status === 429) return { worlds: [world] };
+    if (isBusy(outcome.status)) return { worlds: [world] };
     return { violation: violation("DEL-1", `#${op.index} deleted conversation ${conversation.id}, which exists in its scope, and was refused with ${outcome.status}`, [first, op.index], "2xx") };
   }
   return { worlds: [world, deleted] };

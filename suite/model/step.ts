@@ -14,3 +14,6 @@ export interface StepContext {
  * out; or the violation that does.
  */
 export type Step = { readonly worlds: readonly World[]; readonly warnings?: readonly Violation[] } | { readonly violation: Violation };
+
+/** "Busy, not now" answers (409, 429) a service may give a write that then took no effect. */
+export const isBusy = (status: number) => status === 409 || status === 429;
