@@ -25,7 +25,7 @@ import type { Violation } from "../model/violation.ts";
 import { conversationKey, keyId, withConversation, type KeyRecord, type World } from "../model/world.ts";
 import type { Classified } from "./classify.ts";
 import { InOrder } from "./in-order.ts";
-import { operationOf } from "./model-ops.ts";
+import { modelStartOf, operationOf } from "./model-ops.ts";
 import { remember } from "./remember.ts";
 import type { Recorder, TrafficViolation } from "./recorder.ts";
 
@@ -131,8 +131,8 @@ export class CrossRequestJudge {
   private judge(seen: SeenOperation): void {
     const { c, result, line } = seen;
     this.origin ??= c.exchange.startedAt;
-    // Nothing sent from now on can overlap what ended before this began (ties aside, which wait for the next).
-    this.settleBefore(c.exchange.startedAt - this.origin);
+    // Nothing sent from now on can overlap what ended before this began.
+    this.settleBefore(modelStartOf(c, this.origin));
     const partition = this.partitionOf(c);
     const owner = partition?.owner ?? { token: c.token ?? "", agent: c.agent };
     const who = this.callerOf(owner, c, result.status);
@@ -203,10 +203,9 @@ export class CrossRequestJudge {
   }
 
   private feed(p: Partition, op: Op, line: string, evidence: HttpResult | StreamResult): void {
-    const shows = couldShow(p.state, op);
-    let state = p.state;
-    if (state.group.length > 0 && op.start >= state.groupEnd) state = this.settle(p, state);
-    if (p.closed) return;
+    // Whatever ended before `op` began is judged already (settleBefore): `op` overlaps the group it joins.
+    const state = p.state;
+    const shows = couldShow(state, op);
     const observed = observe(state, op);
     // What a page shows by itself is judged per exchange (service-rules.ts); such a page is left out here.
     if (observed.state.failed !== undefined) {

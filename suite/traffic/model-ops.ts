@@ -24,20 +24,19 @@ const RECORDED_PRECISION_MS = 1;
 /** Within one recorded millisecond, what was sent later starts later: a nanosecond a request. */
 const TIE_MS = 1e-6;
 
-export const endOf = (c: Classified) => c.exchange.startedAt + Math.max(0, c.exchange.durationMs - RECORDED_PRECISION_MS);
+/** The shortest the exchange may have taken, as recorded: never less than nothing. */
+const shortestDuration = (c: Classified) => Math.max(0, c.exchange.durationMs - RECORDED_PRECISION_MS);
+
+export const endOf = (c: Classified) => c.exchange.startedAt + shortestDuration(c);
 
 /**
- * An exchange's times on the model's clock: milliseconds from `origin` (small numbers keep the
- * fractions a double would lose on epoch times), requests of one millisecond in the order sent,
- * and an end no later than precision allows, never before its own start.
+ * An exchange's start on the model's clock: milliseconds from `origin` (small numbers keep the
+ * fractions a double would lose on epoch times), requests of one millisecond in the order sent.
  */
-function timesOf(c: Classified, origin: number): { start: number; end: number } {
-  const start = c.exchange.startedAt - origin + c.exchange.sequence * TIE_MS;
-  return { start, end: start + Math.max(0, c.exchange.durationMs - RECORDED_PRECISION_MS) };
-}
+export const modelStartOf = (c: Classified, origin: number) => c.exchange.startedAt - origin + c.exchange.sequence * TIE_MS;
 
-/** Answers that show nothing of the request's effect: "not now", or a gateway's answer for a service that did not give one. */
-const saysNotNow = (status: number) => status === 429 || status === 503;
+/** "Not now" (429, 503), which the spec allows anywhere: such an answer shows nothing of the request's effect. */
+export const saysNotNow = (status: number) => status === 429 || status === 503;
 
 export const messageOf = (body: unknown): string | undefined => {
   const message = (body as { message?: unknown } | undefined)?.message;
@@ -67,7 +66,8 @@ export interface OperationInput {
 export function operationOf({ c, result, index, origin, who, refusalShows }: OperationInput): Op | undefined {
   const status = result.status;
   if (saysNotNow(status) || status === 401) return undefined;
-  const timed = { index, ...timesOf(c, origin), who };
+  const start = modelStartOf(c, origin);
+  const timed = { index, start, end: start + shortestDuration(c), who };
   if (c.operation === "list" || c.operation === "delete") {
     if (c.conversationId === undefined) return undefined;
     const http = result as HttpResult;

@@ -33,7 +33,7 @@ import {
 import { canonicalJson } from "../model/operation.ts";
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../model/page.ts";
 import type { Classified } from "./classify.ts";
-import { endOf, messageOf } from "./model-ops.ts";
+import { endOf, messageOf, saysNotNow } from "./model-ops.ts";
 import type { Recorder } from "./recorder.ts";
 import type { RefusedKeys } from "./refused-keys.ts";
 
@@ -49,7 +49,7 @@ export interface Judged {
 /** 502 and 504 are what a gateway or load balancer in front of the service answers when the service did not, with its own body. */
 const fromGateway = (status: number) => status === 502 || status === 504;
 /** 429 and 503 say "not now", which the spec allows anywhere; neither they nor a gateway's answers show anything of the request's judgement. */
-const showsNothing = (status: number) => status === 429 || status === 503 || fromGateway(status);
+const showsNothing = (status: number) => saysNotNow(status) || fromGateway(status);
 const hasMessage = (body: unknown) => messageOf(body) !== undefined;
 const isWholeNumber = (value: string | null) => value === null || /^\d+$/.test(value) && Number(value) >= 1;
 
