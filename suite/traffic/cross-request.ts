@@ -73,6 +73,7 @@ function lagOf(failure: Violation, failing: Op): "held" | "lag" | undefined {
   if (HELD_AS_LAG.has(failure.requirement)) return "held";
   return SHOWN_AS_LAG.has(failure.requirement) && failing.kind === "list" ? "lag" : undefined;
 }
+
 /**
  * Conversations and keys remembered; past this the oldest are forgotten (their later requests
  * are not judged across). About 6.5 KiB a conversation: some 320 MiB at the cap, what the judge
@@ -82,7 +83,6 @@ const MAX_REMEMBERED = 50_000;
 
 /** Keys remembered: a conversation is written under several. */
 const MAX_KEYS = 4 * MAX_REMEMBERED;
-
 
 const isWrite = (op: Op) => op.outcome.type !== "refused" && (op.kind === "delete" || op.kind === "create");
 const isRead = (op: Op) => op.kind !== "create" || op.conversationId !== null;
