@@ -1,5 +1,8 @@
 import type { Level } from "../../requirements/catalog.ts";
 import type { Transcript } from "../http/types.ts";
+import type { InteractionsSummary } from "../interactions/coverage.ts";
+
+export type { InteractionsSummary };
 
 /** The shape of conformance.json (DESIGN.md, "The suite's interface"), plus evidence for humans. */
 
@@ -141,5 +144,19 @@ export interface ConformanceReport {
   diagnosis?: string;
   /** Present when the run had a --baseline file. */
   baseline?: BaselineReport;
+  /** Which of n disjoint shares of the checks this run judged (--shard i/n); absent for a whole run. */
+  shard?: ShardReport;
+  /**
+   * What the interaction property explored: seeds, sequences, operations, creates and the
+   * coverage per dimension (DESIGN, "Exploring the whole space"); absent when it did not run.
+   * A merged report holds the union of its shards'.
+   */
+  interactions?: InteractionsSummary;
   requirements: RequirementReport[];
+}
+
+/** --shard i/n: the run is share `index` (1-based) of `count`. */
+export interface ShardReport {
+  index: number;
+  count: number;
 }
