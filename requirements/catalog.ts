@@ -40,25 +40,26 @@ export interface ClientObservation {
   note: string;
 }
 
-const requirement = (
-  id: string,
+// Generic in the id so the catalog keeps each id as a literal type (RequirementId below).
+const requirement = <const Id extends string>(
+  id: Id,
   level: Level,
   family: Family,
   section: string,
   spec: string,
   summary: string,
-): Requirement => ({ id, level, family, section, spec, summary });
+): Requirement & { readonly id: Id } => ({ id, level, family, section, spec, summary });
 
-const clientRequirement = (
-  id: string,
+const clientRequirement = <const Id extends string>(
+  id: Id,
   level: Level,
   section: string,
   spec: string,
   summary: string,
   observation: ClientObservation,
-): Requirement => ({ id, level, family: "client", section, spec, summary, observation });
+): Requirement & { readonly id: Id } => ({ id, level, family: "client", section, spec, summary, observation });
 
-export const REQUIREMENTS: readonly Requirement[] = [
+export const REQUIREMENTS = [
   // Authentication
   requirement("AUTH-1", "MUST", "auth", "Authentication",
     "Every request carries the header `Authorization: Bearer <API_KEY>`. The key gives access within an authorized scope.",
@@ -261,13 +262,19 @@ export const REQUIREMENTS: readonly Requirement[] = [
     "A client reading the stream should not buffer it.",
     "The client hands each event on as it arrives rather than waiting for the end of the stream.",
     { observable: false, note: "Not seen: the fake writes each event as it is produced; whether the client passes them on at once or collects them first happens inside the client." }),
-];
+] as const satisfies readonly Requirement[];
 
-const byId = new Map(REQUIREMENTS.map((r) => [r.id, r]));
+/** Every requirement's id: naming one that is not in the catalog fails to compile. */
+export type RequirementId = (typeof REQUIREMENTS)[number]["id"];
+
+const byId = new Map<string, Requirement>(REQUIREMENTS.map((r) => [r.id, r]));
 
 export function requirementById(id: string): Requirement | undefined {
   return byId.get(id);
 }
+
+/** Whether a string read from outside (a report, a flag, a file) names a requirement of the catalog. */
+export const isRequirementId = (id: string): id is RequirementId => byId.has(id);
 
 /** The requirements a service is judged on (the CLIENT-n ones bind clients and are judged by the fake). */
 export const SERVICE_REQUIREMENTS = REQUIREMENTS.filter((r) => r.family !== "client");

@@ -91,8 +91,8 @@ describe("every service requirement has a check, and every check names known req
   });
 
   test("every check names at least one requirement, and only IDs from the catalog", () => {
-    const known = new Set(REQUIREMENTS.map((r) => r.id));
-    const clientIds = new Set(REQUIREMENTS.filter((r) => r.family === "client").map((r) => r.id));
+    const known = new Set<string>(REQUIREMENTS.map((r) => r.id));
+    const clientIds = new Set<string>(REQUIREMENTS.filter((r) => r.family === "client").map((r) => r.id));
     const problems = calls.flatMap((c) => [
       ...(c.ids.length === 0 ? [`${c.file}: "${c.name}" names no requirement`] : []),
       ...c.ids.filter((id) => !known.has(id)).map((id) => `${c.file}: "${c.name}" names unknown ${id}`),

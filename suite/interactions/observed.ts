@@ -4,6 +4,7 @@
  * answer the spec allows to be undecided (a 5xx, an `error` event, a stream that broke off,
  * a timeout) becomes an unknown outcome, never a verdict.
  */
+import type { RequirementId } from "../../requirements/catalog.ts";
 import { errorCode, SpecCompletedEvent, SpecMessagePage, SpecResponseResult, EVENT } from "../../schemas/index.ts";
 import { ExpectationError } from "../judgements/expect.ts";
 import { HarnessError, InconclusiveError } from "../http/errors.ts";
@@ -66,7 +67,7 @@ export function judgePlainCreate(answer: Answer<HttpResult>, index: number): Jud
 }
 
 /** The single-stream judgements, each with the requirement it holds. */
-const STREAM_JUDGEMENTS: readonly [string, (s: StreamResult) => void][] = [
+const STREAM_JUDGEMENTS: readonly [RequirementId, (s: StreamResult) => void][] = [
   ["SSE-1", (s) => judgeEventStreamAnswer(s, "the stream")],
   ["SSE-2", judgeEventLines],
   ["SSE-3", judgeEventOrder],
@@ -74,7 +75,7 @@ const STREAM_JUDGEMENTS: readonly [string, (s: StreamResult) => void][] = [
 ];
 
 function streamProblem(s: StreamResult, index: number): Violation | undefined {
-  const judgements: [string, (s: StreamResult) => void][] = [...STREAM_JUDGEMENTS];
+  const judgements: [RequirementId, (s: StreamResult) => void][] = [...STREAM_JUDGEMENTS];
   if (s.terminal === EVENT.completed) judgements.push(["SSE-5", (x) => judgeCompletedPayload(x, "the stream")], ["SSE-7", (x) => judgeReassembly(x, "the stream")]);
   if (s.terminal === EVENT.error) judgements.push(["SSE-6", judgeErrorEndsStream]);
   for (const [requirement, judge] of judgements) {

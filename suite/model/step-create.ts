@@ -3,6 +3,7 @@
  * a fresh exchange (continuing a conversation or starting one). Returns the worlds it may lead
  * to (two when its outcome is unknown) or the violation that rules this world out.
  */
+import type { RequirementId } from "../../requirements/catalog.ts";
 import { sameConversation, sameResult, type CreateOp, type CreateResult } from "./operation.ts";
 import { violation } from "./violation.ts";
 import {
@@ -16,17 +17,7 @@ import {
   type World,
 } from "./world.ts";
 import { isBusy, type Step, type StepContext } from "./step.ts";
-
-/** The idempotency requirement a key rule breaks, by the endpoint that broke it. */
-function idempotencyRequirement(op: CreateOp, rule: "answer" | "consumed" | "conflict"): string {
-  if (op.endpoint === "stream") return "IDEM-4";
-  return rule === "answer" ? "IDEM-1" : rule === "consumed" ? "IDEM-2" : "IDEM-3";
-}
-
-/** The requirement an exchange that was lost or misplaced breaks, by its endpoint. */
-export function exchangeRequirement(endpoint: CreateOp["endpoint"]): string {
-  return endpoint === "stream" ? "SSE-8" : "RESP-2";
-}
+import { exchangeRequirement, idempotencyRequirement } from "./requirements.ts";
 
 const describeResult = (r: CreateResult) => `conversation ${r.conversationId}, answer ${JSON.stringify(r.text.slice(0, 80))}`;
 
@@ -47,7 +38,7 @@ function stepReplay(world: World, op: CreateOp, record: KeyRecord, raced: boolea
   const outcome = op.outcome;
   const recorded = record.result;
   const conversation = recorded === undefined ? undefined : world.conversations.get(conversationKey(recorded.conversationId));
-  const suspectOf = (requirement: string, why: string) => ({ op: op.index, message: op.message, requirement, why });
+  const suspectOf = (requirement: RequirementId, why: string) => ({ op: op.index, message: op.message, requirement, why });
   // A replay must change nothing; should a listing show it did, this is why.
   const suspected = (w: World) =>
     recorded === undefined

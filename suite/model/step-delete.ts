@@ -1,12 +1,9 @@
 /** A delete, stepped in one world. */
-import type { Caller, DeleteOp } from "./operation.ts";
+import type { DeleteOp } from "./operation.ts";
 import { violation } from "./violation.ts";
 import { conversationKey, withConversation, type World } from "./world.ts";
 import { isBusy, type Step } from "./step.ts";
-
-/** The scope requirement another identity's attempt breaks. */
-export const scopeRequirement = (who: Caller, operation: "list" | "delete"): string =>
-  who === "otherKey" ? "SCOPE-3" : operation === "list" ? "SCOPE-1" : "SCOPE-2";
+import { scopeRequirement } from "./requirements.ts";
 
 export function stepDelete(world: World, op: DeleteOp): Step {
   const conversation = world.conversations.get(conversationKey(op.conversationId));

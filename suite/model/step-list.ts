@@ -4,8 +4,7 @@
  * effect, counted the way this service counts them. What one page shows by itself (shape,
  * echoed parameters, arithmetic) is judged before, once for all worlds (model.ts).
  */
-import { exchangeRequirement } from "./step-create.ts";
-import { scopeRequirement } from "./step-delete.ts";
+import { exchangeRequirement, scopeRequirement } from "./requirements.ts";
 import { marksOf, type Mark } from "./items.ts";
 import type { ListOp, ListingValue } from "./operation.ts";
 import { instantOf } from "./timestamps.ts";

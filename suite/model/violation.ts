@@ -1,6 +1,8 @@
+import type { RequirementId } from "../../requirements/catalog.ts";
+
 /** What the model found wrong: the requirement, in words, and the operations that show it. */
 export interface Violation {
-  readonly requirement: string;
+  readonly requirement: RequirementId;
   readonly message: string;
   /** The operations involved (#n of the history), the one that could not be explained last. */
   readonly ops: readonly number[];
@@ -12,5 +14,5 @@ export interface Violation {
   readonly byOrder?: true;
 }
 
-export const violation = (requirement: string, message: string, ops: readonly number[], expected?: string): Violation =>
+export const violation = (requirement: RequirementId, message: string, ops: readonly number[], expected?: string): Violation =>
   expected === undefined ? { requirement, message, ops } : { requirement, message, ops, expected };

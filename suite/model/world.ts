@@ -3,6 +3,7 @@
  * outcome is unknown, or operations overlapped, several worlds stay possible side by side;
  * each world is immutable, and a step builds new ones.
  */
+import type { RequirementId } from "../../requirements/catalog.ts";
 import type { Caller, CreateResult, Endpoint } from "./operation.ts";
 
 export interface ExchangeRecord {
@@ -24,7 +25,7 @@ export interface ExchangeRecord {
 export interface Suspect {
   readonly op: number;
   readonly message: string;
-  readonly requirement: string;
+  readonly requirement: RequirementId;
   readonly why: string;
 }
 
