@@ -9,6 +9,7 @@ import { SafeHtml, escapeHtml, html, withInlineCode } from "./safe-html.ts";
 import { HOSTILE_BODY, HOSTILE_MESSAGE, INCONCLUSIVE_MESSAGE, incompleteSampleReport, REQUEST_URL, sampleReport } from "../test-support/sample-report.ts";
 import { count, formatDuration } from "./format.ts";
 import { errorReport } from "../runner/error-report.ts";
+import { COUNTEREXAMPLE_MESSAGE, counterexampleReport } from "../test-support/sample-counterexample.ts";
 
 /** The markup of one requirement's article. */
 function article(page: string, id: string): string {
@@ -167,6 +168,21 @@ describe("requirement rows", () => {
     expect(row).toContain("Stream 1: 3 events");
     expect(row).toContain('<tr><td class="at">17</td><td>response.output_text.delta</td>');
     expect(row).toContain('<tr><td class="at">29</td><td><em>(no event line)</em></td><td class="data">&lt;b&gt;not json&lt;/b&gt;</td></tr>');
+  });
+});
+
+describe("a property failure", () => {
+  const row = article(renderHtmlReport(counterexampleReport()), "RESP-2");
+
+  test("the transcript is shown once, in the counterexample's preformatted lines", () => {
+    expect(row.match(/#2 lane 1 POST/g)).toHaveLength(1);
+    expect(row).toMatch(/<pre class="operations">#1 lane 0 POST [^\n]*\n#2 lane 1 POST/);
+  });
+
+  test("the reason and the test's message are the headline, the reason pointing below for the rest", () => {
+    const headline = COUNTEREXAMPLE_MESSAGE.split("\n")[0] ?? "";
+    expect(row).toContain(`<p class="reason">Reason: ${headline} (in full below)</p>`);
+    expect(row).toContain(`<pre class="message">${headline}</pre>`);
   });
 });
 

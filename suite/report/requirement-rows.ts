@@ -45,10 +45,15 @@ function waitingText(w: CheckWaiting): string {
   return parts.join(" ");
 }
 
+/** A message's first line: a failure's headline, whose detail the evidence below shows. */
+const headline = (message: string) => message.split("\n", 1)[0] ?? "";
+
 function renderTest(test: TestReport): SafeHtml {
+  // A counterexample's message repeats its transcript, which the counterexample shows below.
+  const message = test.message === undefined || test.counterexample === undefined ? test.message : headline(test.message);
   return html`<li class="test ${test.status}">
 <div class="test-head">${badge(test.status)}<span class="name">${test.name}</span><span class="file">${test.file}</span><span class="duration">${Math.round(test.durationMs)} ms</span></div>
-${test.message === undefined ? null : html`<pre class="message">${test.message}</pre>`}
+${message === undefined ? null : html`<pre class="message">${message}</pre>`}
 ${test.waiting === undefined ? null : html`<p class="waiting">${waitingText(test.waiting)}</p>`}
 ${(test.transcripts ?? []).map(renderTranscript)}
 ${(test.timelines ?? []).map(renderTimeline)}
@@ -76,13 +81,23 @@ function testsSummary(tests: readonly TestReport[]): string {
   return parts.join(", ");
 }
 
+/**
+ * The reason in one line. A longer reason is a test's message, shown in full (line breaks
+ * kept) with that test below: a paragraph would repeat it with its lines run together.
+ */
+function renderReason(status: RequirementStatus, reason: string): SafeHtml {
+  const first = headline(reason);
+  const more = first.length < reason.trimEnd().length ? " (in full below)" : "";
+  return html`<p class="reason">${REASON_LABEL[status]}${first}${more}</p>`;
+}
+
 function renderRequirement(req: RequirementReport): SafeHtml {
   const open = needsAttention(req.status) ? html` open` : null;
   return html`<article class="req ${req.status}" id="req-${req.id}" data-status="${req.status}">
 <div class="req-head"><span class="id">${req.id}</span><span class="level">${req.level}</span>${badge(req.status)}<span class="summary">${withInlineCode(req.summary)}</span></div>
 <blockquote class="spec">${withInlineCode(req.spec)}</blockquote>
 ${req.baselined ? html`<p class="reason baselined">Known failure, accepted by the baseline${req.baselineExpires === undefined ? "" : ` until ${req.baselineExpires}`}: ${req.baselineReason ?? "no reason given"}</p>` : null}
-${req.reason === undefined ? null : html`<p class="reason">${REASON_LABEL[req.status]}${req.reason}</p>`}
+${req.reason === undefined ? null : renderReason(req.status, req.reason)}
 ${req.tests.length ? html`<details class="tests"${open}><summary>${testsSummary(req.tests)}</summary><ol>${req.tests.map(renderTest)}</ol></details>` : html`<p class="reason">No test ran for this requirement.</p>`}
 </article>`;
 }

@@ -65,10 +65,10 @@ table.timeline { border-collapse: collapse; width: 100%; margin: .5rem 0; font-s
 .timeline td.data { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; overflow-wrap: anywhere; }
 .counterexample .lanes { margin: .5rem 0; }
 .counterexample .lane { display: flex; align-items: center; gap: .5rem; font-size: 12px; }
-.counterexample .lane-name { width: 4rem; color: var(--muted); }
-.counterexample .track { position: relative; flex: 1; height: 1.4rem; border-bottom: 1px dashed var(--border); }
-.counterexample .op { position: absolute; top: .15rem; height: 1.1rem; background: #dbe7ff; border: 1px solid #6b8fd6; border-radius: 3px; font-size: 11px; line-height: 1.1rem; text-align: center; overflow: hidden; }
-.counterexample ol.operations { font-size: 13px; padding-left: 2.5rem; }
+.counterexample .lane-name { flex: none; width: 4rem; color: var(--muted); }
+.counterexample svg.track { display: block; flex: 1; min-width: 0; height: 22px; border-bottom: 1px dashed var(--border); overflow: visible; }
+.counterexample .op rect { fill: #dbe7ff; stroke: #6b8fd6; stroke-width: 1; }
+.counterexample .op text { fill: #1f2328; font-size: 11px; }
 .only-filtered { display: none; }
 body:has(#show-failures:checked) .req.pass,
 body:has(#show-failures:checked) .req.skip,
