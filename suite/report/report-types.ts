@@ -31,6 +31,8 @@ export interface CheckMeta {
   excluded?: string;
   inconclusive?: string;
   waiting?: CheckWaiting;
+  /** What the interaction property explored, on the check that built its shared run. */
+  interactions?: InteractionsSummary;
 }
 
 /** One event of a stream as the reader saw it, for the report's timeline. */

@@ -207,6 +207,7 @@ export function buildReport(outcomes: readonly TestOutcome[], context: ReportCon
   const scrubbedHarnessErrors = harnessErrors.map((e) => context.redactor.scrub(e));
 
   return {
+  const interactions = interactionsOf(outcomes, context.redactor);
     executed,
     report: {
       target: context.target,
@@ -223,10 +224,17 @@ export function buildReport(outcomes: readonly TestOutcome[], context: ReportCon
       incomplete,
       requirements,
     },
+      ...(interactions === undefined ? {} : { interactions }),
   };
 }
 
 const EXIT_CODES = { pass: 0, fail: 1, error: 2, incomplete: 3 } as const;
+
+/** What the interaction property explored: carried by the check that ran it; absent when it did not run. */
+function interactionsOf(outcomes: readonly TestOutcome[], redactor: Redactor): ConformanceReport["interactions"] {
+  const summary = outcomes.find((o) => o.check?.interactions !== undefined)?.check?.interactions;
+  return summary === undefined ? undefined : (JSON.parse(redactor.scrub(JSON.stringify(summary))) as typeof summary);
+}
 
 /**
  * The exit code of a result: 2 the harness could not judge (errors, or nothing ran); 1 a

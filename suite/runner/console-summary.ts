@@ -6,6 +6,7 @@
 import type { ConformanceReport, RequirementStatus } from "../report/report-types.ts";
 import type { Transcript } from "../http/types.ts";
 import { formatTranscript } from "../http/transcript.ts";
+import { coverageLine } from "../interactions/coverage.ts";
 
 const STATUSES: RequirementStatus[] = ["pass", "fail", "warn", "skip", "inconclusive"];
 /** Console evidence stays short; conformance.json and report.html hold the rest. */
@@ -94,8 +95,10 @@ export function summaryLines(report: ConformanceReport, reportDir: string): stri
   const { counts } = report;
   const lines = [
     "",
-    `Conformance of ${report.target} — run ${report.runId}, seed ${report.seed}`,
+    `Conformance of ${report.target} — run ${report.runId}, seed ${report.seed}${report.shard === undefined ? "" : `, shard ${report.shard.index}/${report.shard.count}`}`,
     ...familyLines(report),
+    // What the interaction property explored, once, after the run's progress.
+    ...(report.interactions === undefined ? [] : [coverageLine(report.interactions)]),
     ...problemLines(report),
     "",
   ];

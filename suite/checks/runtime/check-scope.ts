@@ -6,7 +6,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Reservation } from "./budget.ts";
 import { capText } from "../../http/transcript.ts";
-import type { CheckMeta, CheckWaiting, Counterexample, TimelineEvent } from "../../report/report-types.ts";
+import type { CheckMeta, CheckWaiting, Counterexample, InteractionsSummary, TimelineEvent } from "../../report/report-types.ts";
 import type { RetryNote, StreamResult, Transcript } from "../../http/types.ts";
 
 export type { CheckMeta, CheckWaiting };
@@ -70,6 +70,7 @@ export class CheckScope {
   }
 
   noteRetry(note: RetryNote): void {
+    this.interactions ??= child.interactions;
     this.waiting.retries++;
     this.waiting.retryWaitMs += note.waitMs;
     const key = String(note.status);
@@ -113,6 +114,9 @@ export class CheckScope {
   evidence(): CheckEvidence {
     const base = { transcripts: [...(this.#pinned ?? this.#transcripts)], timelines: [...this.#timelines] };
     return this.counterexample === undefined ? base : { ...base, counterexample: this.counterexample };
+  /** What the interaction property explored, when a fixture built under this check ran it: the report's `interactions`. */
+  interactions: InteractionsSummary | undefined;
+
   }
 }
 

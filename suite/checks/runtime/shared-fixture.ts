@@ -9,6 +9,7 @@
 import type { BudgetLedger } from "./budget.ts";
 import type { RunSettings } from "./run-settings.ts";
 import { CheckScope, checkScopes } from "./check-scope.ts";
+import { interactionsSummaryOf } from "../../report/interactions-summary.ts";
 import type { SharedFixture, Target } from "./types.ts";
 
 type Profile = RunSettings["profile"];
@@ -68,6 +69,11 @@ export function useFixture<T>(
   parent?.extend(extendMs);
   const promise = checkScopes
     .run(scope, () => fixture.build(target))
+    .then((value) => {
+      // The property's outcome carries what it explored: the check that built it hands that to the report.
+      scope.interactions = interactionsSummaryOf(value);
+      return value;
+    })
     .finally(() => {
       reservation.release();
       if (parent !== undefined) parent.adopt(scope);
