@@ -22,8 +22,10 @@ const INCONCLUSIVE = "the check did not finish within 300 ms (inconclusive: rais
 /** "inconclusive": skipped with the check's note that the target never let it finish. */
 function outcome(name: string, state: TestOutcome["state"] | "inconclusive"): TestOutcome {
   const errors = state === "failed" ? [{ name: "AssertionError", message: "expected has_more false" }] : [];
-  if (state === "inconclusive") return { name, file: "listing", state: "skipped", errors, note: `inconclusive: ${INCONCLUSIVE}`, durationMs: 1, check: { inconclusive: INCONCLUSIVE } };
-  return { name, file: "listing", state, errors, note: state === "skipped" ? "budget: needs 9 creates, 0 left" : undefined, durationMs: 1 };
+  // check() puts the IDs of the `[ID] …` title in the test's meta.
+  const requirements = /^\[([^\]]+)\]/.exec(name)?.[1]?.split(" ");
+  if (state === "inconclusive") return { name, requirements, file: "listing", state: "skipped", errors, note: `inconclusive: ${INCONCLUSIVE}`, durationMs: 1, check: { inconclusive: INCONCLUSIVE } };
+  return { name, requirements, file: "listing", state, errors, note: state === "skipped" ? "budget: needs 9 creates, 0 left" : undefined, durationMs: 1 };
 }
 
 /** The requirements given (e.g. LIST-6, a SHOULD, and LIST-5, a MUST), selected with --only unless told otherwise. */

@@ -3,8 +3,11 @@ import { REQUIREMENTS } from "../../requirements/catalog.ts";
 import { buildReport, exitCodeOf, type TestOutcome } from "./build-report.ts";
 import { KEY, reportContext as context } from "../test-support/runner-fixtures.ts";
 
+/** check() titles a test `[IDS] name` and puts the IDs in its meta; these fixtures write them once, in the name. */
+const idsIn = (name: string) => /^\[([^\]]+)\]/.exec(name)?.[1]?.split(" ");
+
 function outcome(name: string, state: TestOutcome["state"], extra: Partial<TestOutcome> = {}): TestOutcome {
-  return { name, file: "family", state, errors: state === "failed" ? [{ name: "AssertionError", message: "expected 409, got 422" }] : [], durationMs: 1, ...extra };
+  return { name, requirements: idsIn(name), file: "family", state, errors: state === "failed" ? [{ name: "AssertionError", message: "expected 409, got 422" }] : [], durationMs: 1, ...extra };
 }
 
 const statusOf = (outcomes: TestOutcome[], id: string, ctx = context()) =>
@@ -99,10 +102,16 @@ describe("harness failures are not verdicts", () => {
     expect(exitCodeOf(built)).toBe(2);
   });
 
-  test("a test without an [ID] prefix or with an unknown ID is a harness error", () => {
+  test("a test whose meta names no requirement or an unknown ID is a harness error", () => {
     const built = buildReport([outcome("no prefix", "passed"), outcome("[NOPE-1] x", "passed"), outcome("[RESP-1] ok", "passed")], context());
     expect(built.report.harnessErrors).toHaveLength(2);
     expect(exitCodeOf(built)).toBe(2);
+  });
+
+  test("a test counts for the requirements of its meta, whatever its title says", () => {
+    const built = buildReport([outcome("[RESP-1] a", "failed", { requirements: ["AUTH-2"] })], context());
+    expect(built.report.requirements.find((r) => r.id === "AUTH-2")?.status).toBe("warn");
+    expect(built.report.requirements.find((r) => r.id === "RESP-1")?.tests).toEqual([]);
   });
 
   test("an interrupted test is a skip, not a pass", () => {

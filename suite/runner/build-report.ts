@@ -1,6 +1,6 @@
 /**
  * From test outcomes to requirement verdicts (pure, so the rules are unit-tested on synthetic
- * outcomes). A test belongs to every requirement its `[ID …]` prefix names.
+ * outcomes). A test belongs to every requirement check() put in its task meta.
  *
  * Per requirement:
  * - not selected by --only, or matched by --exclude → skip, excluded by the user;
@@ -17,7 +17,7 @@ import { REQUIREMENTS, requirementById, type Requirement } from "../../requireme
 import type { CheckEvidence, CheckMeta } from "../checks/runtime/check-scope.ts";
 import type { Redactor } from "../http/redact.ts";
 import type { ConformanceReport, RequirementReport, RequirementStatus, TestReport } from "../report/report-types.ts";
-import { idsOfTitle, isSelected } from "../checks/runtime/selection.ts";
+import { isSelected } from "../checks/runtime/selection.ts";
 
 interface TestError {
   name?: string | undefined;
@@ -27,6 +27,8 @@ interface TestError {
 /** What the reporter saw of one test, stripped of vitest's classes. */
 export interface TestOutcome {
   name: string;
+  /** The requirements the test judges, from its task meta; undefined for a test check() did not register. */
+  requirements?: readonly string[] | undefined;
   /** The check file's family, e.g. "idempotency". */
   file: string;
   state: "passed" | "failed" | "skipped" | "pending";
@@ -160,13 +162,13 @@ export function buildReport(outcomes: readonly TestOutcome[], context: ReportCon
   let executed = 0;
   // `--only interactions` selects a check family by name, and with it the requirements its checks judge.
   const selectedByFamily = new Set(
-    outcomes.filter((o) => context.only.length > 0 && isSelected(o.file, context.only)).flatMap((o) => idsOfTitle(o.name) ?? []),
+    outcomes.filter((o) => context.only.length > 0 && isSelected(o.file, context.only)).flatMap((o) => o.requirements ?? []),
   );
 
   for (const outcome of outcomes) {
-    const ids = idsOfTitle(outcome.name);
-    if (ids === undefined) {
-      harnessErrors.push(`test "${outcome.name}" in ${outcome.file} does not name its requirements ([ID …] prefix); register checks with check()`);
+    const ids = outcome.requirements;
+    if (ids === undefined || ids.length === 0) {
+      harnessErrors.push(`test "${outcome.name}" in ${outcome.file} does not name its requirements; register checks with check()`);
       continue;
     }
     const unknown = ids.filter((id) => requirementById(id) === undefined);

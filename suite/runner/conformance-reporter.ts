@@ -38,6 +38,7 @@ function outcomesOf(modules: ReadonlyArray<TestModule>): { outcomes: TestOutcome
       const result = test.result();
       outcomes.push({
         name: test.name,
+        requirements: test.meta().requirements,
         file,
         state: result.state,
         errors: (result.errors ?? []).map((e) => ({ name: typeof e.name === "string" ? e.name : undefined, message: errorText(e) })),

@@ -4,6 +4,7 @@
  */
 
 import { AsyncLocalStorage } from "node:async_hooks";
+import type { RequirementId } from "../../../requirements/catalog.ts";
 import type { Reservation } from "./budget.ts";
 import { capText } from "../../http/transcript.ts";
 import type { CheckMeta, CheckWaiting, Counterexample, InteractionsSummary, TimelineEvent } from "../../report/report-types.ts";
@@ -20,6 +21,8 @@ export interface CheckEvidence {
 
 declare module "vitest" {
   interface TaskMeta {
+    /** The requirements a check judges, set by check() when it registers the test. */
+    requirements?: RequirementId[];
     conformance?: CheckEvidence;
     conformanceCheck?: CheckMeta;
   }

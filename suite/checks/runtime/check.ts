@@ -1,6 +1,7 @@
 /**
  * `check`: how a conformance check is registered. One vitest test per call, named
- * `[ID ID] name`, that skips with a reason when an identity or the budget is missing (or the
+ * `[ID ID] name` for people and carrying the IDs in its task meta (`requirements`) for the
+ * report, that skips with a reason when an identity or the budget is missing (or the
  * profile leaves it out), runs the body under a deadline that aborts its requests, and, when
  * it fails, attaches the last exchanges it made to the test's meta for the report. A check the
  * target never let finish (InconclusiveError) is skipped with that reason and marked
@@ -8,7 +9,7 @@
  */
 
 import { test } from "vitest";
-import { requirementById } from "../../../requirements/catalog.ts";
+import type { RequirementId } from "../../../requirements/catalog.ts";
 import { CheckScope, checkScopes } from "./check-scope.ts";
 import { isBuilt, neededCreates } from "./shared-fixture.ts";
 import { workerState } from "./context.ts";
@@ -25,11 +26,9 @@ const NEED_FLAGS: Record<Need, string> = {
 /** vitest's own timeout sits this far behind the check's deadline, as a backstop only. */
 const VITEST_TIMEOUT_MARGIN_MS = 5_000;
 
-function validate(requirements: readonly string[], name: string, options: CheckOptions): void {
+// An id outside the catalog does not compile; only an empty list is left to refuse.
+function validate(requirements: readonly RequirementId[], name: string, options: CheckOptions): void {
   if (requirements.length === 0) throw new Error(`check "${name}" names no requirement`);
-  for (const id of requirements) {
-    if (requirementById(id) === undefined) throw new Error(`check "${name}" names unknown requirement ${id}`);
-  }
   if (!Number.isInteger(options.creates) || options.creates < 0) {
     throw new Error(`check "${name}": creates must be a whole number ≥ 0, got ${options.creates}`);
   }
@@ -66,20 +65,21 @@ async function runWithDeadline(scope: CheckScope, timeoutMs: number, run: () => 
 }
 
 export function check(
-  requirements: readonly string[],
+  requirements: readonly RequirementId[],
   name: string,
   options: CheckOptions,
   body: (target: Target) => Promise<void>,
 ): void {
   validate(requirements, name, options);
   const title = checkTitle(requirements, name);
+  const meta = { requirements: [...requirements] };
   const { settings, ledger, target } = workerState();
 
   // A check runs when one of its requirements, or its family, is selected and not excluded by the user.
   const names = (id: string) => (options.family === undefined ? [id] : [id, options.family]);
   const wanted = requirements.filter((id) => isAnySelected(names(id), settings.only) && !(settings.exclude.length > 0 && isAnySelected([id], settings.exclude)));
   if (wanted.length === 0) {
-    test.skip(title, () => {});
+    test.skip(title, { meta }, () => {});
     return;
   }
 
@@ -87,7 +87,7 @@ export function check(
   // vitest's own timeout is only a backstop; shared fixtures extend a check's deadline, so it
   // allows for every create of the run.
   const backstopMs = timeoutMs + timeAllowanceMs(settings.maxCreates, settings) + VITEST_TIMEOUT_MARGIN_MS;
-  test(title, { timeout: backstopMs }, async (context) => {
+  test(title, { timeout: backstopMs, meta }, async (context) => {
     if (settings.profile === "smoke" && options.smoke !== true) {
       context.task.meta.conformanceCheck = { excluded: "not in the smoke profile" };
       context.skip("not in the smoke profile");

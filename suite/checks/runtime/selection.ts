@@ -24,14 +24,7 @@ export function isAnySelected(ids: readonly string[], only: readonly string[]): 
   return ids.some((id) => isSelected(id, only));
 }
 
-/** The `[ID ID] name` title a check registers under, and its inverse. */
+/** The `[ID ID] name` title a check registers under, for people to read (the IDs travel in its task meta). */
 export function checkTitle(ids: readonly string[], name: string): string {
   return `[${ids.join(" ")}] ${name}`;
-}
-
-export function idsOfTitle(title: string): string[] | undefined {
-  const match = /^\[([^\]]+)\]/.exec(title);
-  if (match === null || match[1] === undefined) return undefined;
-  const ids = match[1].split(/\s+/).filter((id) => id !== "");
-  return ids.length > 0 ? ids : undefined;
 }
