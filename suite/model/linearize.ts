@@ -46,6 +46,9 @@ export interface GroupResult {
   readonly ruling?: Ruling;
 }
 
+/** How a group of operations is named in a world's orders: its #n, ascending, joined by commas. */
+export const groupName = (ops: readonly number[]) => [...ops].sort((a, b) => a - b).join(",");
+
 /** Every order of `ops` in which no operation precedes one that was answered before it was sent. */
 export function* realTimeOrders(ops: readonly Op[]): Generator<Op[]> {
   if (ops.length <= 1) {
@@ -64,6 +67,8 @@ export function applyGroup(worlds: readonly World[], ops: readonly Op[], stepOne
   const survivors = new Map<string, World>();
   const warnings: Violation[] = [];
   let best: Ruling | undefined;
+  // Each world the group may end in, with the orders that lead to it.
+  const reached = new Map<string, { world: World; orders: Set<string> }>();
   const indices = new Set(ops.map((op) => op.index));
   for (const order of realTimeOrders(ops)) {
     for (const world of worlds) {
@@ -90,8 +95,20 @@ export function applyGroup(worlds: readonly World[], ops: readonly Op[], stepOne
         current = next;
         if (current.length === 0) break;
       }
-      for (const w of current) survivors.set(fingerprint(w), w);
+      for (const w of current) {
+        const id = fingerprint(w);
+        const seen = reached.get(id) ?? { world: w, orders: new Set<string>() };
+        seen.orders.add(order.map((o) => o.index).join(","));
+        reached.set(id, seen);
+      }
     }
+  }
+  // A world only one order reaches remembers that order: a later answer that keeps it decides the race.
+  const name = groupName(ops.map((o) => o.index));
+  for (const { world, orders } of reached.values()) {
+    const [only] = orders;
+    const tagged = ops.length > 1 && orders.size === 1 && only !== undefined ? { ...world, orders: new Map([...world.orders, [name, only]]) } : world;
+    survivors.set(fingerprint(tagged), tagged);
   }
   return { worlds: [...survivors.values()], warnings, ...(best === undefined ? {} : { ruling: best }) };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { judgeHistory } from "./model.ts";
+import { judgeHistory, orderOf } from "./model.ts";
 import { canonicalJson, type CreateOp, type CreateResult, type DeleteOp, type Endpoint, type ListOp, type Op, type Who } from "./operation.ts";
 
 const A = "0b7c6a52-5a3e-4d7e-9a34-6f7c1d2e3f40";
@@ -239,13 +239,84 @@ describe("interaction bugs, each by its own requirement", () => {
     expect(state.failed).toBeUndefined();
   });
 
-  test("a replay that brings a deleted conversation back fails DEL-3", () => {
+  test("a replay that brings a deleted conversation back fails DEL-1 (a MUST), naming the replay as the cause", () => {
     const h = new History();
     h.create({ message: "m1", key: "k1" });
     h.delete(A);
     h.create({ message: "m1", key: "k1" });
     h.list(A, ["m1"]);
-    expect(failuresOf(h)).toEqual(["DEL-3"]);
+    const { violations } = judgeHistory(h.ops);
+    expect(violations.map((v) => v.requirement)).toEqual(["DEL-1"]);
+    expect(violations[0]?.message).toContain("replayed the key of #1");
+  });
+
+  test("a request without a key or with an unknown key answered 2xx fails AUTH-1; refused, it changes nothing", () => {
+    const refused = new History();
+    refused.create({ message: "m1" });
+    refused.create({ message: "m2", continues: A, who: "noKey", answer: { refused: 401 } });
+    refused.list(A, ["m1"], { who: "unknownKey", refused: 401 });
+    refused.list(A, ["m1"]);
+    expect(failuresOf(refused)).toEqual([]);
+    const listed = new History();
+    listed.create({ message: "m1" });
+    listed.list(A, ["m1"], { who: "unknownKey" });
+    expect(failuresOf(listed)).toEqual(["AUTH-1"]);
+    const stored = new History();
+    stored.create({ message: "m1" });
+    stored.create({ message: "m2", continues: A, who: "noKey", answer: { refused: 401 } });
+    stored.list(A, ["m1", "m2"]);
+    expect(failuresOf(stored)).toEqual(["AUTH-1"]);
+  });
+
+  test("a retry of a key whose first request's outcome was unknown takes effect once; twice fails IDEM-5", () => {
+    const once = new History();
+    once.create({ message: "m1" });
+    once.create({ message: "m2", continues: A, key: "k2", endpoint: "stream", answer: { unknown: true } });
+    once.create({ message: "m2", continues: A, key: "k2", endpoint: "stream" });
+    once.list(A, ["m1", "m2"]);
+    expect(failuresOf(once)).toEqual([]);
+    const twice = new History();
+    twice.create({ message: "m1" });
+    twice.create({ message: "m2", continues: A, key: "k2", endpoint: "stream", answer: { unknown: true } });
+    twice.create({ message: "m2", continues: A, key: "k2", endpoint: "stream" });
+    twice.list(A, ["m1", "m2", "m2"]);
+    expect(failuresOf(twice)).toEqual(["IDEM-5"]);
+  });
+
+  test("messages are one when their text is the same once composed and trimmed (a service may store either form)", () => {
+    const h = new History();
+    h.create({ message: "  caf\u0065\u0301 " });
+    h.list(A, ["café"]);
+    expect(failuresOf(h)).toEqual([]);
+    const mangled = new History();
+    mangled.create({ message: "tag \u{1F600}" });
+    mangled.create({ message: "tag two", continues: A });
+    mangled.list(A, ["tag ?", "tag two"]);
+    expect(failuresOf(mangled)).toEqual(["RESP-2"]);
+  });
+
+  test("a shape the spec leaves open binds the service to its first answer, on either endpoint", () => {
+    const consistent = new History();
+    consistent.create({ message: "m1" });
+    consistent.ops.push({ ...(consistent.ops[0] as CreateOp), index: 2, start: 100, end: 105, key: "k-open-1", message: "m2", conversationId: A, payload: "{}", openShape: "metadata:nested", outcome: { type: "refused", status: 400, code: undefined } });
+    consistent.ops.push({ ...(consistent.ops[0] as CreateOp), index: 3, start: 110, end: 115, key: "k-open-2", message: "m3", conversationId: A, payload: "{}", openShape: "metadata:nested", endpoint: "stream", outcome: { type: "refused", status: 422, code: undefined } });
+    expect(failuresOf(consistent)).toEqual([]);
+    const split = new History();
+    split.create({ message: "m1" });
+    split.ops.push({ ...(split.ops[0] as CreateOp), index: 2, start: 100, end: 105, key: "k-open-1", message: "m2", conversationId: A, payload: "{}", openShape: "metadata:nested", outcome: { type: "ok", status: 200, value: { conversationId: A, text: "a", citations: "[]" } } });
+    split.ops.push({ ...(split.ops[0] as CreateOp), index: 3, start: 110, end: 115, key: "k-open-2", message: "m3", conversationId: A, payload: "{}", openShape: "metadata:nested", endpoint: "stream", outcome: { type: "refused", status: 422, code: undefined } });
+    expect(failuresOf(split)).toEqual(["RESP-6"]);
+  });
+
+  test("the order in which overlapping operations took effect is known once a later answer decides it", () => {
+    const h = new History();
+    h.create({ message: "m1" });
+    h.list(A, ["m1"]);
+    h.create({ message: "m2", continues: A, at: { start: 100, end: 130 } });
+    h.create({ message: "m3", continues: A, at: { start: 101, end: 120 } });
+    expect(orderOf(judgeHistory(h.ops).state, [3, 4])).toBeUndefined();
+    h.list(A, ["m1", "m3", "m2"], { at: { start: 140, end: 145 } });
+    expect(orderOf(judgeHistory(h.ops).state, [3, 4])).toEqual([4, 3]);
   });
 
   test("a loser of a same-key race answered 500 is an IDEM-9 warning", () => {

@@ -11,11 +11,13 @@
  *   for (const op of ops) ({ state } = observe(state, op));
  *   const { violations } = finish(state);
  */
-import { applyGroup, better, MAX_GROUP, MAX_WORLDS, type Ruling } from "./linearize.ts";
-import type { Op } from "./operation.ts";
+import { applyGroup, better, groupName, MAX_GROUP, MAX_WORLDS, type Ruling } from "./linearize.ts";
+import { textKey } from "./items.ts";
+import { isAnonymous, type Op } from "./operation.ts";
 import { judgePage } from "./page.ts";
 import { stepCreate } from "./step-create.ts";
 import { stepDelete } from "./step-delete.ts";
+import { stepAnonymous } from "./step-anonymous.ts";
 import { stepList } from "./step-list.ts";
 import type { Step, StepContext } from "./step.ts";
 import type { Violation } from "./violation.ts";
@@ -55,6 +57,7 @@ export function initialState(): ModelState {
 }
 
 export function stepOne(world: World, op: Op, context: StepContext): Step {
+  if (isAnonymous(op.who)) return stepAnonymous(world, op);
   switch (op.kind) {
     case "create":
       return stepCreate(world, op, context);
@@ -66,8 +69,10 @@ export function stepOne(world: World, op: Op, context: StepContext): Step {
 }
 
 /** Feeds one operation; operations must come in the order they were sent. */
-export function observe(state: ModelState, op: Op): Observation {
+export function observe(state: ModelState, sent: Op): Observation {
   if (state.failed !== undefined || state.undecided !== undefined) return { state, violations: [] };
+  // Messages are known by their text key, as items are read (items.ts).
+  const op: Op = sent.kind === "create" ? { ...sent, message: textKey(sent.message) } : sent;
   let current = state;
   const found: Violation[] = [];
   if (current.group.length > 0 && op.start >= current.groupEnd) {
@@ -110,6 +115,17 @@ export function flush(state: ModelState): Observation {
     return { state: { ...next, undecided: `more than ${MAX_WORLDS} states of the service remain possible after #${ops.at(-1)?.index}` }, violations: warnings };
   }
   return { state: next, violations: warnings };
+}
+
+/**
+ * The order (#n, first to last) in which the operations of one judged group took effect, once
+ * every world still possible agrees on it; undefined while the answers allow more than one.
+ */
+export function orderOf(state: ModelState, ops: readonly number[]): readonly number[] | undefined {
+  const name = groupName(ops);
+  const orders = new Set(state.worlds.map((w) => w.orders.get(name)));
+  const [only] = orders;
+  return orders.size === 1 && only !== undefined ? only.split(",").map(Number) : undefined;
 }
 
 /** Judges whatever is still open at the end of the history. */

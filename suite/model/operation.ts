@@ -11,7 +11,11 @@ export type Endpoint = "plain" | "stream";
  * the same key, or the other key of the same agent (another channel). A conversation belongs
  * to the identity that created it, and an Idempotency-Key is scoped to one identity.
  */
-export type Who = "primary" | "otherAgent" | "otherKey";
+export type Who = "primary" | "otherAgent" | "otherKey" | Anonymous;
+
+/** Callers the service must refuse (AUTH-1): no Authorization header, or a key nobody issued. */
+export type Anonymous = "noKey" | "unknownKey";
+export const isAnonymous = (caller: Caller): caller is Anonymous => caller === "noKey" || caller === "unknownKey";
 
 /**
  * Whom the model holds an operation to: one of the property's identities, or any other label
@@ -21,7 +25,7 @@ export type Who = "primary" | "otherAgent" | "otherKey";
  */
 export type Caller = Who | (string & {});
 
-export const isWho = (caller: Caller): caller is Who => caller === "primary" || caller === "otherAgent" || caller === "otherKey";
+export const isWho = (caller: Caller): caller is Who => caller === "primary" || caller === "otherAgent" || caller === "otherKey" || isAnonymous(caller);
 
 /** What a create or a stream gave back, as far as the service's state goes. */
 export interface CreateResult {
@@ -64,6 +68,14 @@ export interface CreateOp extends Timed {
   readonly payload: string;
   /** The body as sent, when its writing may differ from one request to the next (traffic); IDEM-8 compares it. */
   readonly raw?: string;
+  /**
+   * The one shape of the body the spec leaves a service free to refuse (a message longer than
+   * it takes, metadata nested deeper than it validates): refused or accepted, the service is then
+   * held to that choice. Absent when the body is one every service must accept.
+   */
+  readonly openShape?: string;
+  /** The body carries `external_reference` or `metadata`: a refusal then breaks RESP-6 first. */
+  readonly optionalFields?: boolean;
   readonly outcome: Outcome<CreateResult>;
 }
 

@@ -27,11 +27,53 @@ export function stepCreate(world: World, op: CreateOp, context: StepContext): St
     const own = world.keys.get(keyId(op.who, op.key, op.endpoint));
     const record = own ?? (world.keyScope === "per-endpoint" ? undefined : world.keys.get(keyId(op.who, op.key)));
     if (record !== undefined) {
-      const raced = context.overlapping.has(record.op);
+      // A first request of unknown outcome may still have been running when its key came again.
+      const raced = context.overlapping.has(record.op) || record.result === undefined;
       return record.payload === op.payload ? stepReplay(world, op, record, raced) : stepConflict(world, op, record);
     }
   }
-  return op.conversationId === null ? stepNewConversation(world, op) : stepContinuation(world, op);
+  const fresh = heldToShape(world, op);
+  if ("violation" in fresh) return fresh;
+  const step = op.conversationId === null ? stepNewConversation(fresh.world, op) : stepContinuation(fresh.world, op);
+  return "violation" in step ? step : { ...step, worlds: step.worlds.map((w) => retriedAfterUnknown(w, op)) };
+}
+
+/**
+ * A shape the spec leaves open (open-shapes in operation.ts) binds the service once it answered
+ * it: what it accepted once it accepts again, on either endpoint, and what it refused it refuses.
+ */
+function heldToShape(world: World, op: CreateOp): { readonly world: World } | { readonly violation: ReturnType<typeof violation> } {
+  const shape = op.openShape;
+  const outcome = op.outcome;
+  if (shape === undefined || outcome.type === "unknown" || (outcome.type === "refused" && isBusy(outcome.status))) return { world };
+  const accepted = outcome.type === "ok";
+  const shown = world.shapes.get(shape);
+  if (shown === undefined) return { world: { ...world, shapes: new Map([...world.shapes, [shape, { accepted, op: op.index }]]) } };
+  if (shown.accepted === accepted) return { world };
+  const requirement = shape.startsWith("message:") ? (op.endpoint === "stream" ? "SSE-1" : "RESP-1") : "RESP-6";
+  const answered = accepted ? `accepted it (${outcome.status})` : `refused it (${outcome.status})`;
+  return {
+    violation: violation(requirement, `#${op.index} sent a body of shape ${shape} on the ${op.endpoint} endpoint and the service ${answered}, though it ${shown.accepted ? "accepted" : "refused"} that shape at #${shown.op}`, [shown.op, op.index], `the same answer as #${shown.op}: the service validates one shape one way`),
+  };
+}
+
+/**
+ * A key sent again after its first request's outcome was unknown, in the world where that
+ * request did not take effect: should both show in the listing, the first was still running.
+ */
+function retriedAfterUnknown(world: World, op: CreateOp): World {
+  if (op.key === null) return world;
+  const earlier = world.indeterminate.get(keyId(op.who, op.key));
+  const result = op.outcome.type === "ok" ? op.outcome.value : undefined;
+  const id = result?.conversationId ?? op.conversationId;
+  if (earlier === undefined || earlier === op.index || id === null) return world;
+  return withSuspect(world, id, { op: earlier, message: op.message, requirement: "IDEM-5", why: `#${op.index} sent the key of #${earlier} again, whose outcome was unknown, and both took effect` });
+}
+
+/** In the world where a create of unknown outcome did not take effect, its key may still be running. */
+function notTakenEffect(world: World, op: CreateOp): World {
+  if (op.key === null) return world;
+  return { ...world, indeterminate: new Map([...world.indeterminate, [keyId(op.who, op.key), op.index]]) };
 }
 
 function stepReplay(world: World, op: CreateOp, record: KeyRecord, raced: boolean): Step {
@@ -40,15 +82,16 @@ function stepReplay(world: World, op: CreateOp, record: KeyRecord, raced: boolea
   const conversation = recorded === undefined ? undefined : world.conversations.get(conversationKey(recorded.conversationId));
   const suspectOf = (requirement: RequirementId, why: string) => ({ op: op.index, message: op.message, requirement, why });
   // A replay must change nothing; should a listing show it did, this is why.
+  const suspectedIn = outcome.type === "ok" ? outcome.value.conversationId : op.conversationId;
   const suspected = (w: World) =>
-    recorded === undefined
+    (recorded?.conversationId ?? suspectedIn) === null
       ? w
-      : withSuspect(w, recorded.conversationId, raced
+      : withSuspect(w, recorded?.conversationId ?? suspectedIn ?? "", raced
         ? suspectOf("IDEM-5", `#${op.index} raced #${record.op} with the same key and payload`)
         : suspectOf(idempotencyRequirement(op, "consumed"), `#${op.index} replayed the key of #${record.op}`));
 
   if (outcome.type === "ok") {
-    if (recorded === undefined) return { worlds: [adoptResult(world, op, record, outcome.value)] };
+    if (recorded === undefined) return { worlds: [suspected(adoptResult(world, op, record, outcome.value))] };
     if (!sameResult(outcome.value, recorded)) {
       const requirement = raced ? "IDEM-5" : idempotencyRequirement(op, "answer");
       const what = raced ? `#${op.index} and #${record.op} ran at once with the same key and payload, and both ran` : `#${op.index} replayed the key of #${record.op}`;
@@ -147,11 +190,13 @@ function stepNewConversation(world: World, op: CreateOp): Step {
     return { worlds: [recordKey(withConversation(world, newConversation(op, id)), op, outcome.value)] };
   }
   if (outcome.type === "refused") {
-    if (isBusy(outcome.status)) return { worlds: [world] };
-    return { violation: violation(op.endpoint === "stream" ? "SSE-1" : "RESP-1", `#${op.index} started a conversation with a valid body and was refused with ${outcome.status}`, [op.index], "2xx") };
+    // A shape the spec leaves open may be refused (heldToShape holds the service to it).
+    if (isBusy(outcome.status) || op.openShape !== undefined) return { worlds: [world] };
+    const requirement = op.optionalFields === true ? "RESP-6" : op.endpoint === "stream" ? "SSE-1" : "RESP-1";
+    return { violation: violation(requirement, `#${op.index} started a conversation with a valid body and was refused with ${outcome.status}`, [op.index], "2xx") };
   }
   // It may have started a conversation whose id the model never learns; a replay of its key may tell.
-  return { worlds: [world, recordKey(world, op, undefined)] };
+  return { worlds: [notTakenEffect(world, op), recordKey(world, op, undefined)] };
 }
 
 function stepContinuation(world: World, op: CreateOp): Step {
@@ -186,12 +231,12 @@ function stepContinuation(world: World, op: CreateOp): Step {
     return { worlds: [recordKey(appended(world), op, outcome.value)] };
   }
   if (outcome.type === "refused") {
-    if (isBusy(outcome.status)) return { worlds: [world] };
+    if (isBusy(outcome.status) || op.openShape !== undefined) return { worlds: [world] };
     return {
-      violation: violation(exchangeRequirement(op.endpoint), `#${op.index} continued conversation ${id}, which exists in its scope, and was refused with ${outcome.status}${outcome.code === undefined ? "" : ` ${outcome.code}`}`, [conversation.exchanges[0]?.op ?? op.index, op.index], "2xx, the same conversation"),
+      violation: violation(op.optionalFields === true ? "RESP-6" : exchangeRequirement(op.endpoint), `#${op.index} continued conversation ${id}, which exists in its scope, and was refused with ${outcome.status}${outcome.code === undefined ? "" : ` ${outcome.code}`}`, [conversation.exchanges[0]?.op ?? op.index, op.index], "2xx, the same conversation"),
     };
   }
-  return { worlds: [world, recordKey(appended(world), op, undefined)] };
+  return { worlds: [notTakenEffect(world, op), recordKey(appended(world), op, undefined)] };
 }
 
 /** Another agent's or another key's create naming this conversation: it must never reach it. */

@@ -29,10 +29,10 @@ export function stepList(world: World, op: ListOp, context: StepContext): Step {
   }
   if (conversation.deletedBy !== undefined) {
     if (outcome.type !== "ok") return { worlds: [world] };
+    // Listed 2xx after its delete breaks DEL-1 whatever brought it back; a replay that did is named as the cause.
     const replayAfter = conversation.suspects.find((s) => s.op > (conversation.deletedBy ?? 0) && s.requirement.startsWith("IDEM"));
-    const requirement = replayAfter === undefined ? "DEL-1" : "DEL-3";
     const cause = replayAfter === undefined ? "" : ` after ${replayAfter.why}`;
-    return { violation: violation(requirement, `#${op.index} listed conversation ${conversation.id}, deleted by #${conversation.deletedBy}, and was answered ${outcome.status} with ${outcome.value.total} message(s)${cause}`, [conversation.deletedBy, ...(replayAfter === undefined ? [] : [replayAfter.op]), op.index], "4xx: a deleted conversation is gone for good") };
+    return { violation: violation("DEL-1", `#${op.index} listed conversation ${conversation.id}, deleted by #${conversation.deletedBy}, and was answered ${outcome.status} with ${outcome.value.total} message(s)${cause}`, [conversation.deletedBy, ...(replayAfter === undefined ? [] : [replayAfter.op]), op.index], "4xx: a deleted conversation is gone for good") };
   }
   if (outcome.type === "refused") {
     if (outcome.status === 429) return { worlds: [world] };

@@ -90,6 +90,19 @@ export interface World {
    * services take), once a key used on both endpoints showed which.
    */
   readonly keyScope: "unknown" | "shared" | "per-endpoint";
+  /**
+   * Keys whose first request had an unknown outcome, in the world where it did not take effect
+   * (by key id, with that request's #n): the service may still have been running it when the
+   * client sent the key again, so a retry that doubles it breaks IDEM-5.
+   */
+  readonly indeterminate: ReadonlyMap<string, number>;
+  /** Shapes the spec leaves open, as this service answered them first (refused or accepted), with the #n that showed it. */
+  readonly shapes: ReadonlyMap<string, { readonly accepted: boolean; readonly op: number }>;
+  /**
+   * For each group of overlapping operations (#n joined by commas) whose orders led to different
+   * states, the order (#n, first to last) that led to this world: what later answers keep.
+   */
+  readonly orders: ReadonlyMap<string, string>;
 }
 
 export const EMPTY_WORLD: World = {
@@ -99,6 +112,9 @@ export const EMPTY_WORLD: World = {
   echo: "unknown",
   order: "unknown",
   keyScope: "unknown",
+  indeterminate: new Map(),
+  shapes: new Map(),
+  orders: new Map(),
 };
 
 /** A key's record: under the key alone (shared by both endpoints), and under its endpoint too. */
@@ -150,5 +166,5 @@ export function withSuspect(world: World, conversationId: string, suspect: Suspe
 export function fingerprint(world: World): string {
   const conversations = [...world.conversations.values()].map((c) => [c.id, c.owner, c.exchanges.map((e) => e.op), c.deletedBy, c.updatedAt?.op, c.suspects.map((s) => s.op)]);
   const keys = [...world.keys.entries()].map(([id, k]) => [id, k.op, k.result?.conversationId, k.result?.text]);
-  return JSON.stringify([conversations, keys, world.counting, world.echo, world.order, world.keyScope]);
+  return JSON.stringify([conversations, keys, world.counting, world.echo, world.order, world.keyScope, [...world.indeterminate], [...world.shapes], [...world.orders]]);
 }
