@@ -267,6 +267,9 @@ export const REQUIREMENTS = [
 /** Every requirement's id: naming one that is not in the catalog fails to compile. */
 export type RequirementId = (typeof REQUIREMENTS)[number]["id"];
 
+/** An entry of the catalog, its id known to be one. */
+export type CatalogRequirement = Requirement & { readonly id: RequirementId };
+
 const byId = new Map<string, Requirement>(REQUIREMENTS.map((r) => [r.id, r]));
 
 export function requirementById(id: string): Requirement | undefined {

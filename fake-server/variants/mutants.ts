@@ -5,14 +5,17 @@
  * among the failures (or, for a SHOULD, among the warnings).
  * Selected with `--mutant NAME` (scripts/fake.ts) or the `mutant` option of createFakeServer.
  */
+import type { RequirementId } from "../../requirements/catalog.ts";
 import type { BehaviorPatch } from "../behavior/behavior.ts";
+import { MESSAGE_COLUMN_CHARS } from "../commit/message-column.ts";
 import { LISTING_LAG_MS } from "../deployment/listing-lag.ts";
+import { KEY_COLUMN_CHARS } from "../exchange/key-collation.ts";
 import { OVERLOAD_EVERY } from "../deployment/overload.ts";
 
 export interface Mutant {
   readonly name: string;
   /** The one requirement it breaks. */
-  readonly requirement: string;
+  readonly requirement: RequirementId;
   /** The spec sentence it violates (SPEC.md). */
   readonly spec: string;
   readonly description: string;
@@ -22,10 +25,10 @@ export interface Mutant {
   readonly interaction: boolean;
 }
 
-const mutant = (name: string, requirement: string, spec: string, description: string, patch: BehaviorPatch): Mutant =>
+const mutant = (name: string, requirement: RequirementId, spec: string, description: string, patch: BehaviorPatch): Mutant =>
   Object.freeze({ name, requirement, spec, description, patch: Object.freeze(patch), interaction: false });
 
-const interactionMutant = (name: string, requirement: string, spec: string, description: string, patch: BehaviorPatch): Mutant =>
+const interactionMutant = (name: string, requirement: RequirementId, spec: string, description: string, patch: BehaviorPatch): Mutant =>
   Object.freeze({ ...mutant(name, requirement, spec, description, patch), interaction: true });
 
 const AUTH_SPEC = "Every request carries the header `Authorization: Bearer <API_KEY>`.";
@@ -258,6 +261,79 @@ export const MUTANTS: readonly Mutant[] = Object.freeze([
     "replaying a key whose conversation was deleted writes the conversation back from the idempotency record (listed again, with " +
       "that exchange) and answers the stored result",
     { broken: { replayRestoresDeleted: true } }),
+
+  // Interactions over the whole input space: bodies with external_reference and metadata, any
+  // Unicode text, keys of every shape and their near-misses, streams the client drops, requests
+  // without a valid key. Each is a bug of a common stack (a database column, an idempotency
+  // middleware, an ORM's get_or_create, an SSE handler's cleanup).
+  interactionMutant("metadata-outside-fingerprint", "IDEM-3", CONFLICT_SPEC,
+    "every idempotency record also keeps an older fingerprint of the body without metadata, and the plain endpoint compares " +
+      "that one: a key reused on the plain endpoint with a body differing from its first only in metadata replays the first " +
+      "result (nothing consumed) instead of 409; the stream endpoint compares the whole body",
+    { broken: { fingerprintSkips: { on: "create", field: "metadata" } } }),
+  interactionMutant("stream-fingerprint-skips-reference", "IDEM-4", "Accepts the same body and the same `Idempotency-Key` header as operation 1.",
+    "the stream endpoint compares a reused key's payload without external_reference: a stream under a used key with a body " +
+      "differing from its first only in external_reference replays the first result (nothing consumed) instead of 409; the " +
+      "plain endpoint compares the whole body",
+    { broken: { fingerprintSkips: { on: "stream", field: "external_reference" } } }),
+  interactionMutant("turn-keys-case-insensitive", "RESP-2", "conversation_id: UUID or null — Continues a specific conversation.",
+    "plain continuations look their key up in a turns table with a case-insensitive collation: a continuation under a new key " +
+      "that differs from an earlier key only in letter case, with the same body, replays that key's result and appends nothing; " +
+      "new conversations and streams compare keys exactly",
+    { broken: { keyCollation: "case-insensitive-turns" } }),
+  interactionMutant("new-conversation-keys-truncated", "RESP-3", "Behavior when `conversation_id` is null: not shown.",
+    `a new conversation's key is kept in a ${KEY_COLUMN_CHARS}-character column that truncates silently: a new key that shares ` +
+      `its first ${KEY_COLUMN_CHARS} characters with an earlier one, sent on either endpoint with the same body (no ` +
+      "conversation_id), replays the earlier new conversation; continuations compare keys in full",
+    { broken: { keyCollation: "first-40-new-conversations" } }),
+  interactionMutant("astral-characters-as-question-marks", "RESP-2", "conversation_id: UUID or null — Continues a specific conversation.",
+    "the plain endpoint stores the user message in a utf8mb3 column: every character outside the Basic Multilingual Plane " +
+      "(4 bytes in UTF-8: emoji, historic scripts, rare CJK) is stored and listed as \"?\"; the answer and the stream's storage are right",
+    { broken: { messageColumn: { on: "create", alters: "astral-as-question-marks" } } }),
+  interactionMutant("messages-escaped-twice", "RESP-2", "conversation_id: UUID or null — Continues a specific conversation.",
+    "the plain endpoint JSON-encodes the user message once more before storing it: quotes, backslashes and control characters " +
+      "(a newline, a tab) are listed as their escapes (a backslash and an n); the stream's storage is right",
+    { broken: { messageColumn: { on: "create", alters: "escaped-twice" } } }),
+  interactionMutant("stream-messages-cut-at-1024", "SSE-8", "conversation_id: UUID — Conversation the exchange belongs to.",
+    `the stream endpoint stores the user message in a VARCHAR(${MESSAGE_COLUMN_CHARS}) of a non-strict database: a longer ` +
+      `message is answered in full but listed cut after ${MESSAGE_COLUMN_CHARS} characters; the plain endpoint's storage is right`,
+    { broken: { messageColumn: { on: "stream", alters: "first-1024" } } }),
+  interactionMutant("same-text-merged", "RESP-2", "conversation_id: UUID or null — Continues a specific conversation.",
+    "the plain endpoint stores an exchange with an upsert keyed on (conversation, user text): a continuation whose text the " +
+      "conversation already holds is answered 200 but only moves updated_at, nothing is appended; streams append as usual",
+    { broken: { sameTextMergedOn: "create" } }),
+  interactionMutant("external-reference-reopens", "RESP-3", "Behavior when `conversation_id` is null: not shown.",
+    "external_reference is taken for a natural key (get_or_create): a create without conversation_id, on either endpoint, whose " +
+      "external_reference an earlier new conversation of the same agent and channel carried continues that conversation " +
+      "instead of starting one (a deleted one is not found; other scopes never match)",
+    { broken: { externalReferenceReopens: true } }),
+  interactionMutant("undelivered-stream-reruns", "IDEM-4", "Accepts the same body and the same `Idempotency-Key` header as operation 1.",
+    "a fresh stream whose client left before the end is completed and stored, but its record is marked undelivered, and the " +
+      "next stream under that key and body is taken for a resume: it runs the exchange again (appended a second time; a new " +
+      "conversation starts another) instead of replaying; plain replays of the key are right",
+    { broken: { droppedStreamKey: "rerun" } }),
+  interactionMutant("dropped-stream-lock-kept", "IDEM-4", "Accepts the same body and the same `Idempotency-Key` header as operation 1.",
+    "the stream endpoint's own lock on a key is released in cleanup that never runs once the client left before the end, and " +
+      "never expires: the exchange is completed and stored, plain replays of the key are right, but every later stream under " +
+      "that key is 409 idempotency_key_in_use with Retry-After: 1, forever",
+    { broken: { droppedStreamKey: "locked" } }),
+  interactionMutant("empty-metadata-refused", "RESP-6", "metadata: object (JSON), optional — Traceability data; the service validates it.",
+    "a presence validation takes metadata {} for a missing value: a body with an empty metadata object is refused with 400 " +
+      "invalid_metadata on both endpoints; absent metadata and any non-empty flat object of strings are accepted",
+    { broken: { emptyMetadataRefused: true } }),
+  interactionMutant("stream-null-reference-refused", "RESP-6", "external_reference: string or null, optional — Stable client-side correlation value.",
+    "the stream endpoint's request schema declares external_reference a string but not nullable: a stream body with " +
+      "external_reference null is refused with 400 invalid_request; the plain endpoint accepts it, and strings are accepted on both",
+    { broken: { streamNullReferenceRefused: true } }),
+  interactionMutant("stream-auth-by-conversation", "AUTH-1", AUTH_SPEC,
+    "the stream endpoint authenticates a request without a valid key (none, malformed or unknown) by the conversation its body " +
+      "names: when conversation_id names an existing conversation, it is served as a key of that conversation's channel and " +
+      "agent and the exchange is appended; without one it is 401, and the other endpoints check the key",
+    { broken: { streamAuthByConversation: true } }),
+  interactionMutant("page-size-100-as-99", "LIST-5", PAGE_SPEC,
+    "the page size is capped with an exclusive bound: page_size=100 is served and echoed as 99 (items, has_more and the echo " +
+      "agree with 99); 1 to 99 are right, above 100 is refused",
+    { broken: { pageSizeCap: 99 } }),
 ]);
 
 export const MUTANT_NAMES: readonly string[] = MUTANTS.map((m) => m.name);

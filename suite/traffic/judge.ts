@@ -5,7 +5,7 @@
  * it; otherwise `not_observed`.
  */
 import { randomUUID } from "node:crypto";
-import { REQUIREMENTS, type Requirement } from "../../requirements/catalog.ts";
+import { REQUIREMENTS, type CatalogRequirement } from "../../requirements/catalog.ts";
 import { DEFAULTS } from "../runner/config.ts";
 import type { Redactor } from "../http/redact.ts";
 import type { HttpResult, StreamResult } from "../http/types.ts";
@@ -94,7 +94,7 @@ function bodiesKnown({ exchange, operation }: Classified): boolean {
 
 const VIOLATIONS_SHOWN = 5;
 
-function requirementReport(requirement: Requirement, tally: Tally | undefined, strict: boolean): RequirementReport {
+function requirementReport(requirement: CatalogRequirement, tally: Tally | undefined, strict: boolean): RequirementReport {
   const base = { id: requirement.id, level: requirement.level, family: requirement.family, summary: requirement.summary, spec: requirement.spec };
   const unobservable = UNOBSERVABLE[requirement.id];
   if (tally === undefined || tally.observed === 0) {

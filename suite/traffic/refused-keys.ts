@@ -4,6 +4,7 @@
  * holds the service to it for the key too (service-rules.ts). Bounded: past the cap the oldest
  * keys are forgotten, and a judgement that needed them is simply not made.
  */
+import type { RequirementId } from "../../requirements/catalog.ts";
 import { remember } from "./remember.ts";
 
 /** A create refused with a 4xx under a key no accepted request holds. */
@@ -14,7 +15,7 @@ export interface KeyRefusal {
   readonly payload: string;
   readonly status: number;
   /** What a later 409 for the key breaks: RESP-4 (no string message) or IDEM-3 (refused for another reason). */
-  readonly requirement: "RESP-4" | "IDEM-3";
+  readonly requirement: Extract<RequirementId, "RESP-4" | "IDEM-3">;
 }
 
 const MAX_KEYS = 100_000;

@@ -1,9 +1,11 @@
+import type { RequirementId } from "../../requirements/catalog.ts";
+
 /**
  * Requirements no traffic can show, and why: they need a request the judge cannot know the
  * meaning of (an unknown id, another key's scope), a comparison the traffic does not hold, or
  * what happens inside the client. They are always not_observed, with this reason.
  */
-export const UNOBSERVABLE: Readonly<Record<string, string>> = {
+export const UNOBSERVABLE: Readonly<Partial<Record<RequirementId, string>>> = {
   "RESP-6": "whether a create was refused because of its external_reference or metadata cannot be told from why else it was refused",
   "RESP-7": "a refusal of non-object metadata cannot be told from a refusal for another reason",
   "RESP-8": "traffic cannot tell a conversation id that never existed from one made before the recording began",
