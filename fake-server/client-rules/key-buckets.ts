@@ -1,3 +1,4 @@
+import type { RequirementId } from "../../requirements/catalog.ts";
 import { redactKey } from "../access/keys.ts";
 import type { ObservedRequest } from "./observed-request.ts";
 
@@ -5,7 +6,7 @@ import type { ObservedRequest } from "./observed-request.ts";
 export interface RecordedViolation {
   /** Global order of recording, for listing several keys oldest first. */
   readonly sequence: number;
-  readonly requirement: string;
+  readonly requirement: RequirementId;
   readonly message: string;
   readonly at: number;
   readonly requests: readonly ObservedRequest[];

@@ -8,7 +8,7 @@ import { KeyBuckets, type KeyBucket, type RecordedViolation } from "./key-bucket
 import { observeRequest, type ArrivingRequest, type ObservedRequest } from "./observed-request.ts";
 import { resolveClientRuleOptions, type ClientRuleOptions } from "./options.ts";
 import { renderRequest, truncate } from "./render.ts";
-import type { ClientRule, Finding, RuleInput } from "./rule.ts";
+import type { AnsweringParty, ClientRule, Finding, RuleInput } from "./rule.ts";
 import { createRules } from "./rules/index.ts";
 
 /** How an answer ended, as the client could see it. */
@@ -55,6 +55,8 @@ export class ClientRuleObserver {
     private readonly clock: Clock,
     private readonly knownKeys: ReadonlySet<string>,
     options: Partial<ClientRuleOptions> = {},
+    /** Who answers the requests observed: the fake itself unless told otherwise. */
+    private readonly party: AnsweringParty = "fake",
   ) {
     this.options = resolveClientRuleOptions(options);
     this.rules = createRules();
@@ -187,6 +189,7 @@ export class ClientRuleObserver {
       sameOperationKey: bucket.sameOperationKey(request),
       failedStreams: bucket.failedStreams,
       options: this.options,
+      party: this.party,
     };
     for (const rule of this.rulesOf[stage]) {
       const finding = rule.judge(input);

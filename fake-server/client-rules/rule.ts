@@ -1,3 +1,4 @@
+import type { RequirementId } from "../../requirements/catalog.ts";
 import type { ClientRuleOptions } from "./options.ts";
 import type { ObservedRequest } from "./observed-request.ts";
 
@@ -7,6 +8,13 @@ export interface Finding {
   /** Earlier requests the offender is judged against first, the offender last. */
   readonly requests: readonly ObservedRequest[];
 }
+
+/**
+ * Who answers the client whose requests are judged: the fake itself, or the real service when
+ * the traffic judge replays recorded traffic. Messages say what only the fake is known to do
+ * (serve a stream anyway, say) only when it is the fake.
+ */
+export type AnsweringParty = "fake" | "service";
 
 /**
  * What a rule sees of the API key's recent creates (bounded; see historyPerKey): only the
@@ -20,6 +28,7 @@ export interface RuleInput {
   /** The streams that started and then failed or were cut, oldest first. */
   readonly failedStreams: readonly ObservedRequest[];
   readonly options: ClientRuleOptions;
+  readonly party: AnsweringParty;
 }
 
 /**
@@ -29,7 +38,7 @@ export interface RuleInput {
  */
 export interface ClientRule {
   /** The CLIENT-n requirement of requirements/catalog.ts. */
-  readonly requirement: string;
+  readonly requirement: RequirementId;
   /** A few words for the summary line. */
   readonly title: string;
   readonly stage: "arrival" | "payload";

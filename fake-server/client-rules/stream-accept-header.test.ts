@@ -4,6 +4,9 @@ import { call, streamResponse } from "../test-support/client.ts";
 import { completedOf, parseStream } from "../test-support/events.ts";
 import { fakeServer } from "../test-support/server.ts";
 import { onlyViolation } from "../test-support/client-rules.ts";
+import { ManualClock } from "../test-support/manual-clock.ts";
+import { ClientRuleObserver } from "./observer.ts";
+import type { AnsweringParty } from "./rule.ts";
 import { acceptsEventStream } from "./rules/stream-accept-header.ts";
 
 test.for([
@@ -40,4 +43,14 @@ test("CLIENT-5: an Accept header without text/event-stream is told apart from on
   expect(acceptsEventStream("text/event-stream;q=0.0")).toBe(false);
   expect(acceptsEventStream("text/html, text/event-stream ; q=1")).toBe(true);
   expect(acceptsEventStream("text/event-streams")).toBe(false);
+});
+
+test("CLIENT-5: observed in front of the real service (the traffic judge), the finding says nothing of the fake", () => {
+  const messageFor = (party: AnsweringParty) => {
+    const observer = new ClientRuleObserver(new ManualClock(), new Set(), {}, party);
+    observer.arrived({ method: "POST", path: "/v1/agents/agent-a/responses/stream", headers: { accept: "*/*" } });
+    return observer.violations({ requirement: "CLIENT-5" }).map((v) => v.message);
+  };
+  expect(messageFor("fake")).toEqual(["stream request without Accept: text/event-stream (the spec requires clients to send it; the fake serves the stream anyway)"]);
+  expect(messageFor("service")).toEqual(["stream request without Accept: text/event-stream (the spec requires clients to send it)"]);
 });

@@ -14,14 +14,20 @@ export type Evidence = HttpResult | StreamResult;
 
 const BODY_PREVIEW_CHARS = 2_000;
 
-/** A failed expectation about the target (not a failure of the harness). */
+/**
+ * A failed expectation about the target (not a failure of the harness). `what` and
+ * `transcripts` are the data; `message` joins them for display only, and nothing reads it back.
+ */
 export class ExpectationError extends Error {
   override name = "ExpectationError";
+  /** What was wrong, whole (a shape's explanation included). */
+  readonly what: string;
   readonly transcripts: readonly Transcript[];
 
-  constructor(message: string, evidence: readonly Evidence[] = []) {
+  constructor(what: string, evidence: readonly Evidence[] = []) {
     const transcripts = evidence.map((e) => e.transcript);
-    super([message, ...transcripts.map(formatTranscript)].join("\n\n"));
+    super([what, ...transcripts.map(formatTranscript)].join("\n\n"));
+    this.what = what;
     this.transcripts = transcripts;
   }
 }

@@ -5,6 +5,7 @@
  * times. One set of rules, whether the client talks to the fake or, through the proxy, to the
  * real service.
  */
+import type { RequirementId } from "../../requirements/catalog.ts";
 import { ClientRuleObserver } from "../../fake-server/client-rules/observer.ts";
 import { canonicalJson, fingerprintOfCanonical } from "../../fake-server/idempotency/fingerprint.ts";
 import { EVENT, type FakeResponseRequest } from "../../schemas/index.ts";
@@ -14,20 +15,15 @@ import type { Redactor } from "../http/redact.ts";
 import { streamResultOf, transcriptOf } from "./results.ts";
 
 /** The requirements the observer judges, and which requests can show each. */
-const SHOWN_BY: Record<string, (c: Classified) => boolean> = {
-  "CLIENT-1": () => true,
-  "CLIENT-2": (c) => c.operation === "create" || c.operation === "stream",
-  "CLIENT-3": (c) => (c.operation === "create" || c.operation === "stream") && c.idempotencyKey !== undefined,
-  "CLIENT-4": (c) => c.operation === "create" || c.operation === "stream",
-  "CLIENT-5": (c) => c.operation === "stream",
-  "CLIENT-6": (c) => c.operation === "create" || c.operation === "stream",
-  "CLIENT-7": (c) => c.idempotencyKey !== undefined,
-};
-
-/** The observer's messages are written for the fake; in front of a real service there is none. */
-function withoutTheFake(message: string): string {
-  return message.replace(/; the fake serves the stream anyway\)/, ")").replace(/\bthe fake\b/g, "the service");
-}
+const SHOWN_BY: readonly (readonly [RequirementId, (c: Classified) => boolean])[] = [
+  ["CLIENT-1", () => true],
+  ["CLIENT-2", (c) => c.operation === "create" || c.operation === "stream"],
+  ["CLIENT-3", (c) => (c.operation === "create" || c.operation === "stream") && c.idempotencyKey !== undefined],
+  ["CLIENT-4", (c) => c.operation === "create" || c.operation === "stream"],
+  ["CLIENT-5", (c) => c.operation === "stream"],
+  ["CLIENT-6", (c) => c.operation === "create" || c.operation === "stream"],
+  ["CLIENT-7", (c) => c.idempotencyKey !== undefined],
+];
 
 class SettableClock {
   current = 0;
@@ -40,7 +36,8 @@ export class ClientJudge {
   private readonly clock = new SettableClock();
   /** Keys seen in well-formed Bearer headers: the observer files a malformed header under one of them. */
   private readonly knownKeys = new Set<string>();
-  private readonly observer = new ClientRuleObserver(this.clock, this.knownKeys);
+  // The client talks to the real service here, and the observer's messages say so.
+  private readonly observer = new ClientRuleObserver(this.clock, this.knownKeys, {}, "service");
   private readonly counted = new Map<string, number>();
 
   constructor(private readonly record: Recorder, private readonly redactor: Redactor) {}
@@ -73,7 +70,7 @@ export class ClientJudge {
   /** Counts what this exchange could show, and records the violations the observer found in it. */
   private collect(c: Classified, line: string): void {
     const totals = new Map(this.observer.counts().map((count) => [count.requirement, count.count]));
-    for (const [requirement, shown] of Object.entries(SHOWN_BY)) {
+    for (const [requirement, shown] of SHOWN_BY) {
       if (!shown(c)) continue;
       const now = totals.get(requirement) ?? 0;
       const before = this.counted.get(requirement) ?? 0;
@@ -84,7 +81,7 @@ export class ClientJudge {
       }
       this.record.observed(requirement);
       for (const violation of this.observer.violations({ requirement }).slice(-(now - before))) {
-        this.record.violation(requirement, line, withoutTheFake(violation.message), [transcriptOf(c.exchange, this.redactor)]);
+        this.record.violation(requirement, line, violation.message, [transcriptOf(c.exchange, this.redactor)]);
       }
     }
   }

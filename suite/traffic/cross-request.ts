@@ -17,8 +17,8 @@
  *   with the model (the service lags) or reported when the traffic ends; an exchange not listed
  *   yet is the lag itself. Once the service was seen lagging, neither is held against it.
  */
+import type { RequirementId } from "../../requirements/catalog.ts";
 import type { HttpResult, StreamResult } from "../http/types.ts";
-import { ExpectationError } from "../judgements/expect.ts";
 import { flush, initialState, observe, type ModelState, type Observation } from "../model/model.ts";
 import type { Caller, Op } from "../model/operation.ts";
 import type { Violation } from "../model/violation.ts";
@@ -50,7 +50,7 @@ interface Partition {
    * Each operation not judged yet (the group being built): its line and answer, the evidence of a
    * violation, and the requirements it can show, counted as observed once its verdict stands.
    */
-  readonly pending: Map<number, { readonly line: string; readonly evidence: HttpResult | StreamResult; readonly shows: readonly string[] }>;
+  readonly pending: Map<number, { readonly line: string; readonly evidence: HttpResult | StreamResult; readonly shows: readonly RequirementId[] }>;
   /** Caller and key of every create fed, with a key: a later refusal of that key is a verdict. */
   readonly keys: Set<string>;
   /**
@@ -277,22 +277,18 @@ export class CrossRequestJudge {
   }
 
   private hold(p: Partition, failure: Violation): void {
-    const held = this.violationOf(p, failure);
-    if (held !== undefined) p.held.push(held);
+    p.held.push(this.violationOf(p, failure));
   }
 
   private release(p: Partition, violation: Violation): void {
-    const found = this.violationOf(p, violation);
-    if (found !== undefined) this.record.release(found);
+    this.record.release(this.violationOf(p, violation));
   }
 
   /** The model's violation as the traffic's, on the exchange it could not explain. */
-  private violationOf(p: Partition, violation: Violation): TrafficViolation | undefined {
+  private violationOf(p: Partition, violation: Violation): TrafficViolation {
     const last = p.pending.get(violation.ops.at(-1) ?? -1);
     const detail = violation.expected === undefined ? violation.message : `${violation.message}; expected ${violation.expected}`;
-    return this.record.hold(violation.requirement, last?.line ?? `#${violation.ops.at(-1)}`, () => {
-      throw new ExpectationError(detail, last === undefined ? [] : [last.evidence]);
-    });
+    return this.record.holdViolation(violation.requirement, last?.line ?? `#${violation.ops.at(-1)}`, detail, last === undefined ? [] : [last.evidence.transcript]);
   }
 }
 
@@ -325,8 +321,8 @@ function withoutExchange(state: ModelState, conversationId: string, lost: number
  * before (a replay, a conflict, a race), a conversation of another agent, one deleted, or a
  * listing of exchanges the model knows. Counted as observed, whatever the verdict.
  */
-function couldShow(state: ModelState, op: Op): string[] {
-  const shown = new Set<string>();
+function couldShow(state: ModelState, op: Op): RequirementId[] {
+  const shown = new Set<RequirementId>();
   const conversations = (id: string | null) => (id === null ? [] : state.worlds.flatMap((w) => w.conversations.get(conversationKey(id)) ?? []));
   const found = conversations(op.conversationId);
   if (op.kind === "create") {
@@ -337,7 +333,7 @@ function couldShow(state: ModelState, op: Op): string[] {
       ...state.group.flatMap((g) => (g.kind === "create" && g.who === op.who && g.key === key ? [{ start: g.start, end: g.end, payload: g.payload, raw: g.raw }] : [])),
     ];
     for (const e of earlier) {
-      if (e.start < op.end && op.start < e.end) ["IDEM-5", "IDEM-9"].forEach((id) => shown.add(id));
+      if (e.start < op.end && op.start < e.end) (["IDEM-5", "IDEM-9"] as const).forEach((id) => shown.add(id));
       else if (e.payload !== op.payload) shown.add(op.endpoint === "stream" ? "IDEM-4" : "IDEM-3");
       else {
         shown.add(op.endpoint === "stream" ? "IDEM-4" : "IDEM-1");

@@ -3,13 +3,13 @@
  * judgement that throws ExpectationError is a violation; one that throws InconclusiveError
  * (a stream cut before it could show anything) showed nothing and is not counted.
  */
-import { requirementById } from "../../requirements/catalog.ts";
+import { requirementById, type RequirementId } from "../../requirements/catalog.ts";
 import { InconclusiveError } from "../http/errors.ts";
 import { ExpectationError } from "../judgements/expect.ts";
 import type { Transcript } from "../http/types.ts";
 
 export interface TrafficViolation {
-  requirement: string;
+  requirement: RequirementId;
   level: "MUST" | "SHOULD";
   /** The catalog's requirement text. */
   sentence: string;
@@ -31,17 +31,17 @@ export interface Tally {
 const KEPT_PER_REQUIREMENT = 50;
 
 export class Recorder {
-  readonly tallies = new Map<string, Tally>();
+  readonly tallies = new Map<RequirementId, Tally>();
   private fresh: TrafficViolation[] = [];
 
-  private tally(id: string): Tally {
+  private tally(id: RequirementId): Tally {
     let tally = this.tallies.get(id);
     if (tally === undefined) this.tallies.set(id, (tally = { observed: 0, violations: [], dropped: 0 }));
     return tally;
   }
 
   /** Runs one judgement of `requirement` on an exchange described by `line`. */
-  judge(requirement: string, line: string, judgement: () => void): void {
+  judge(requirement: RequirementId, line: string, judgement: () => void): void {
     const violation = this.hold(requirement, line, judgement);
     if (violation !== undefined) this.release(violation);
   }
@@ -50,7 +50,7 @@ export class Recorder {
    * Runs a judgement whose verdict may still be taken back by a later exchange: it counts as
    * observed now, and a violation is returned to the caller, not recorded (see `release`).
    */
-  hold(requirement: string, line: string, judgement: () => void): TrafficViolation | undefined {
+  hold(requirement: RequirementId, line: string, judgement: () => void): TrafficViolation | undefined {
     try {
       judgement();
       this.tally(requirement).observed++;
@@ -58,10 +58,17 @@ export class Recorder {
     } catch (error) {
       if (error instanceof InconclusiveError) return undefined;
       if (!(error instanceof ExpectationError)) throw error;
-      this.tally(requirement).observed++;
-      // The message's first paragraph says what was wrong; the transcripts follow it.
-      return this.violationOf(requirement, line, error.message.split("\n\n")[0] ?? error.message, [...error.transcripts]);
+      return this.holdViolation(requirement, line, error.what, [...error.transcripts]);
     }
+  }
+
+  /**
+   * A violation found other than by a judgement (the model's, across requests), held as `hold`
+   * holds one: the exchange counts as observed now, and the caller releases it or not.
+   */
+  holdViolation(requirement: RequirementId, line: string, detail: string, transcripts: Transcript[]): TrafficViolation {
+    this.tally(requirement).observed++;
+    return this.violationOf(requirement, line, detail, transcripts);
   }
 
   /** Records a violation `hold` returned, once nothing took it back. */
@@ -73,17 +80,17 @@ export class Recorder {
   }
 
   /** A violation found other than by a judgement (the client rules). */
-  violation(requirement: string, line: string, detail: string, transcripts: Transcript[]): void {
+  violation(requirement: RequirementId, line: string, detail: string, transcripts: Transcript[]): void {
     this.release(this.violationOf(requirement, line, detail, transcripts));
   }
 
-  private violationOf(requirement: string, line: string, detail: string, transcripts: Transcript[]): TrafficViolation {
+  private violationOf(requirement: RequirementId, line: string, detail: string, transcripts: Transcript[]): TrafficViolation {
     const known = requirementById(requirement);
     return { requirement, level: known?.level ?? "MUST", sentence: known?.summary ?? requirement, exchange: line, detail, transcripts };
   }
 
   /** An exchange could show `requirement` and did not break it (the client rules count this way). */
-  observed(requirement: string): void {
+  observed(requirement: RequirementId): void {
     this.tally(requirement).observed++;
   }
 

@@ -15,12 +15,12 @@ export const streamAcceptHeader: ClientRule = {
   requirement: "CLIENT-5",
   title: "stream request without Accept: text/event-stream",
   stage: "arrival",
-  judge({ request }) {
+  judge({ request, party }) {
     if (request.operation !== "stream") return undefined;
     const accept = request.headers.accept;
     if (accept !== undefined && acceptsEventStream(accept)) return undefined;
     return {
-      message: "stream request without Accept: text/event-stream (the spec requires clients to send it; the fake serves the stream anyway)",
+      message: `stream request without Accept: text/event-stream (the spec requires clients to send it${party === "fake" ? "; the fake serves the stream anyway" : ""})`,
       requests: [request],
     };
   },
