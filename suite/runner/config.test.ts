@@ -220,7 +220,9 @@ describe("live plumbing", () => {
   test("profiles, retries, pacing, settling and exclusions are validated", () => {
     expect(ok(parseConfig(["--profile", "smoke", "--max-rps", "2.5", "--max-retries", "0", "--settle-ms", "0", "--exclude", "SSE-9,LIST-*"], {})))
       .toMatchObject({ profile: "smoke", maxRps: 2.5, maxRetries: 0, settleMs: 0, exclude: ["SSE-9", "LIST-*"] });
-    expect(errors(parseConfig(["--profile", "nightly"], {}))).toContain('must be "full" or "smoke"');
+    expect(errors(parseConfig(["--profile", "nightly"], {}))).toContain('must be "full", "smoke" or "deep"');
+    expect(ok(parseConfig([], { CONFORMANCE_PROFILE: "deep" }))).toMatchObject({ profile: "deep" });
+    expect(ok(parseConfig(["--profile", "deep", "--max-creates", "1000"], {}))).toMatchObject({ profile: "deep", maxCreates: 1000 });
     expect(errors(parseConfig(["--max-rps", "0"], {}))).toContain("--max-rps");
     expect(errors(parseConfig(["--max-retries", "-1"], {}))).toContain("--max-retries");
   });

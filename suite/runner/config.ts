@@ -9,8 +9,12 @@ import { flagHelp, readFlags, UsageError, type FlagTable } from "./cli-flags.ts"
 
 const MiB = 1024 * 1024;
 
-/** Create caps per profile: full (the default) judges everything; smoke, per pull request, every MUST family. */
-export const PROFILE_MAX_CREATES = { full: 100, smoke: 25 } as const;
+/**
+ * Create caps per profile: full (the default) judges everything; smoke, per pull request, every
+ * MUST family; deep judges everything too and gives the interaction property all the rest.
+ */
+export const PROFILE_MAX_CREATES = { full: 100, smoke: 25, deep: 400 } as const;
+export const PROFILES = ["full", "smoke", "deep"] as const;
 export type Profile = keyof typeof PROFILE_MAX_CREATES;
 
 export const DEFAULTS = {
@@ -139,9 +143,9 @@ const SUITE_FLAGS = {
   otherAgentId: { name: "other-agent-id", env: "CONFORMANCE_OTHER_AGENT_ID", value: "ID", help: "a second agent reachable with the same key (scope checks)", parser: nonEmpty.optional() },
   otherApiKey: { name: "other-api-key", env: "CONFORMANCE_OTHER_API_KEY", value: "KEY", help: "a key for the same agent whose scope excludes the primary key's conversations", parser: nonEmpty.optional() },
   streamErrorHeader: { name: "stream-error-header", env: "CONFORMANCE_STREAM_ERROR_HEADER", value: '"NAME: VALUE"', help: "a header that makes the target end a stream with an error event, to judge SSE-6 (the embedded fake: X-Fake-Fault: error-after=1)", parser: headerLine.optional() },
-  profile: { name: "profile", env: "CONFORMANCE_PROFILE", value: "full|smoke", help: `full (default: every check, at most ${PROFILE_MAX_CREATES.full} creates) or smoke (per pull request: every MUST family, at most ${PROFILE_MAX_CREATES.smoke} creates)`, parser: z.enum(["full", "smoke"], { error: 'must be "full" or "smoke"' }).default(DEFAULTS.profile) },
+  profile: { name: "profile", env: "CONFORMANCE_PROFILE", value: "full|smoke|deep", help: `full (default: every check, at most ${PROFILE_MAX_CREATES.full} creates), smoke (per pull request: every MUST family, at most ${PROFILE_MAX_CREATES.smoke} creates) or deep (every check, and the interaction property gets what they leave of ${PROFILE_MAX_CREATES.deep} creates)`, parser: z.enum(PROFILES, { error: 'must be "full", "smoke" or "deep"' }).default(DEFAULTS.profile) },
   /** Undefined: the profile's cap (PROFILE_MAX_CREATES). */
-  maxCreates: { name: "max-creates", env: "CONFORMANCE_MAX_CREATES", value: "N", help: `cap on creates the target accepts, plain and stream (default: the profile's, ${PROFILE_MAX_CREATES.full} or ${PROFILE_MAX_CREATES.smoke})`, parser: wholeNumber(0, 100_000).optional() },
+  maxCreates: { name: "max-creates", env: "CONFORMANCE_MAX_CREATES", value: "N", help: `cap on creates the target accepts, plain and stream (default: the profile's, ${PROFILE_MAX_CREATES.full}, ${PROFILE_MAX_CREATES.smoke} or ${PROFILE_MAX_CREATES.deep})`, parser: wholeNumber(0, 100_000).optional() },
   maxRetries: { name: "max-retries", env: "CONFORMANCE_MAX_RETRIES", value: "N", help: `retries of a 429, a 503 or a 409 with Retry-After, per request, honouring Retry-After (default ${DEFAULTS.maxRetries})`, parser: wholeNumber(0, 100).default(DEFAULTS.maxRetries) },
   maxRps: { name: "max-rps", env: "CONFORMANCE_MAX_RPS", value: "N", help: "requests per second across the whole run (default: no pacing)", parser: perSecond.optional() },
   settleMs: { name: "settle-ms", env: "CONFORMANCE_SETTLE_MS", value: "MS", help: `how long a listing may take to show a finished exchange (default ${DEFAULTS.settleMs})`, parser: wholeNumber(0, 600_000).default(DEFAULTS.settleMs) },

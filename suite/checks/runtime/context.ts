@@ -130,7 +130,7 @@ function buildState(settings: RunSettings): WorkerState {
       if (scope === undefined || !scope.uses.includes(fixture.name)) {
         throw new HarnessError("configuration", `the check "${scope?.title ?? "?"}" uses the shared ${fixture.name} without declaring it in uses`);
       }
-      const value = useFixture(fixture, target, ledger, timeAllowanceMs(fixture.creates, settings) - settings.checkTimeoutMs, settings.profile);
+      const value = useFixture(fixture, target, ledger, (creates) => timeAllowanceMs(creates, settings) - settings.checkTimeoutMs, settings.profile);
       if (value === undefined) throw new HarnessError("budget", `the shared ${fixture.name} needs ${fixture.creates} creates, ${ledger.remaining()} left`);
       return value;
     },

@@ -34,8 +34,8 @@ export const RunSettingsSchema = z.object({
   maxResponseBytes: z.int().positive(),
   maxStreamBytes: z.int().positive(),
   only: z.array(z.string()),
-  /** --profile: smoke runs only the checks marked for it. */
-  profile: z.enum(["full", "smoke"]),
+  /** --profile: smoke runs only the checks marked for it; deep runs every check and gives shared fixtures that ask for it (the interaction property) the rest of the budget. */
+  profile: z.enum(["full", "smoke", "deep"]),
   /** Requirement globs the user excluded (--exclude, --profile, --rerun-failed): reported as skipped by choice. */
   exclude: z.array(z.string()),
   /** Retries of a "try later" answer (429, 503, 409 with Retry-After) per request. */

@@ -20,14 +20,16 @@ export function sharedFixture<T>(
   name: string,
   creates: number,
   build: (target: Target) => Promise<T>,
-  budget: { readonly minCreates?: number; readonly smokeCreates?: number } = {},
+  budget: { readonly minCreates?: number; readonly smokeCreates?: number; readonly deepCreates?: number } = {},
 ): SharedFixture<T> {
   return Object.freeze({ name, creates, build, ...budget });
 }
 
-/** The creates a fixture asks for in a profile. */
+/** The creates a fixture asks for in a profile (Infinity: whatever the budget leaves). */
 function fixtureCreates(fixture: SharedFixture<unknown>, profile: Profile): number {
-  return profile === "smoke" && fixture.smokeCreates !== undefined ? fixture.smokeCreates : fixture.creates;
+  if (profile === "smoke" && fixture.smokeCreates !== undefined) return fixture.smokeCreates;
+  if (profile === "deep" && fixture.deepCreates !== undefined) return fixture.deepCreates;
+  return fixture.creates;
 }
 
 /** The creates a fixture needs to be built at all: all it asks for, or its minimum when it takes what is left. */
@@ -46,14 +48,15 @@ export function isBuilt(fixture: SharedFixture<unknown>): boolean {
 
 /**
  * The fixture's value: built now under the running check (charged to the fixture's own
- * reservation, `extendMs` added to the check's deadline), or the value an earlier check built.
+ * reservation, the time `extendMs` gives its creates added to the check's deadline), or the
+ * value an earlier check built.
  * Undefined when the budget cannot cover a build.
  */
 export function useFixture<T>(
   fixture: SharedFixture<T>,
   target: Target,
   ledger: BudgetLedger,
-  extendMs: number,
+  extendMs: (creates: number) => number,
   profile: Profile,
 ): Promise<T> | undefined {
   const existing = built.get(fixture.name);
@@ -66,7 +69,8 @@ export function useFixture<T>(
   const scope = new CheckScope(`${parent?.title ?? ""} (building the shared ${fixture.name})`, reservation);
   // The fixture's requests stop when the check that builds it runs out of time.
   parent?.controller.signal.addEventListener("abort", () => scope.controller.abort(parent.controller.signal.reason), { once: true });
-  parent?.extend(extendMs);
+  // A deep run's fixture may reserve far more than it asks for elsewhere: its time grows with it.
+  parent?.extend(extendMs(Math.max(fixture.creates, reservation.reserved)));
   const promise = checkScopes
     .run(scope, () => fixture.build(target))
     .then((value) => {

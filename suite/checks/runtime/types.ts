@@ -60,6 +60,8 @@ export interface SharedFixture<T> {
   readonly minCreates?: number;
   /** What it asks for in the smoke profile, when that is less than `creates`. */
   readonly smokeCreates?: number;
+  /** What it asks for in the deep profile, when that is more than `creates`; with `minCreates`, Infinity takes all the budget leaves. */
+  readonly deepCreates?: number;
   readonly build: (target: Target) => Promise<T>;
 }
 
