@@ -207,9 +207,9 @@ export function buildReport(outcomes: readonly TestOutcome[], context: ReportCon
   for (const r of requirements) if (r.status !== "not_observed") counts[r.status]++;
   const incomplete = incompleteMusts(requirements);
   const scrubbedHarnessErrors = harnessErrors.map((e) => context.redactor.scrub(e));
+  const interactions = interactionsOf(outcomes, context.redactor);
 
   return {
-  const interactions = interactionsOf(outcomes, context.redactor);
     executed,
     report: {
       target: context.target,
@@ -224,19 +224,19 @@ export function buildReport(outcomes: readonly TestOutcome[], context: ReportCon
       cleanup: context.cleanup,
       harnessErrors: scrubbedHarnessErrors,
       incomplete,
+      ...(interactions === undefined ? {} : { interactions }),
       requirements,
     },
-      ...(interactions === undefined ? {} : { interactions }),
   };
 }
-
-const EXIT_CODES = { pass: 0, fail: 1, error: 2, incomplete: 3 } as const;
 
 /** What the interaction property explored: carried by the check that ran it; absent when it did not run. */
 function interactionsOf(outcomes: readonly TestOutcome[], redactor: Redactor): ConformanceReport["interactions"] {
   const summary = outcomes.find((o) => o.check?.interactions !== undefined)?.check?.interactions;
   return summary === undefined ? undefined : (JSON.parse(redactor.scrub(JSON.stringify(summary))) as typeof summary);
 }
+
+const EXIT_CODES = { pass: 0, fail: 1, error: 2, incomplete: 3 } as const;
 
 /**
  * The exit code of a result: 2 the harness could not judge (errors, or nothing ran); 1 a

@@ -70,10 +70,10 @@ export class CheckScope {
     }
     const evidence = child.evidence();
     for (const transcript of evidence.transcripts) this.record(transcript);
+    this.interactions ??= child.interactions;
   }
 
   noteRetry(note: RetryNote): void {
-    this.interactions ??= child.interactions;
     this.waiting.retries++;
     this.waiting.retryWaitMs += note.waitMs;
     const key = String(note.status);
@@ -114,12 +114,12 @@ export class CheckScope {
   /** The interaction property's counterexample behind this check's failure. */
   counterexample: Counterexample | undefined;
 
-  evidence(): CheckEvidence {
-    const base = { transcripts: [...(this.#pinned ?? this.#transcripts)], timelines: [...this.#timelines] };
-    return this.counterexample === undefined ? base : { ...base, counterexample: this.counterexample };
   /** What the interaction property explored, when a fixture built under this check ran it: the report's `interactions`. */
   interactions: InteractionsSummary | undefined;
 
+  evidence(): CheckEvidence {
+    const base = { transcripts: [...(this.#pinned ?? this.#transcripts)], timelines: [...this.#timelines] };
+    return this.counterexample === undefined ? base : { ...base, counterexample: this.counterexample };
   }
 }
 

@@ -124,8 +124,8 @@ export function check(
       reservation.release();
       context.task.meta.conformanceCheck = {
         ...(inconclusive === undefined ? {} : { inconclusive: inconclusive.message }),
-        ...(scope.interactions === undefined ? {} : { interactions: scope.interactions }),
         ...(scope.waited() ? { waiting: { ...scope.waiting } } : {}),
+        ...(scope.interactions === undefined ? {} : { interactions: scope.interactions }),
       };
     }
     if (inconclusive !== undefined) {
