@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import polka, { type Middleware } from "polka";
 import { LoggedRequest, type RequestLog } from "./request-log/request-log.ts";
 import { createAnswerEngine, type AnswerEngine } from "./answers/engine.ts";
-import { authenticate, skippedAuthGrant } from "./access/bearer.ts";
+import { authDeferredToBody, authenticate, skippedAuthGrant } from "./access/bearer.ts";
 import { underBasePath } from "./http/base-path.ts";
 import type { Behavior } from "./behavior/behavior.ts";
 import { systemClock, type Clock } from "./runtime/clock.ts";
@@ -115,7 +115,13 @@ function keyAccepted(ctx: AppContext, req: FakeRequest, res: ServerResponse): bo
   try {
     grant = authenticate(req, ctx.options.keys);
   } catch (error) {
-    // Only a mutant lets such a request through (behavior.broken.authSkippedOn).
+    // Only mutants let such a request through: one serves it as the first key
+    // (behavior.broken.authSkippedOn), one lets the stream's body name a conversation to
+    // authenticate by (behavior.broken.streamAuthByConversation; the route decides).
+    if (authDeferredToBody(req, ctx.behavior)) {
+      req.refusedKey = error;
+      return true;
+    }
     const skipped = skippedAuthGrant(req, ctx.behavior, ctx.options.keys);
     if (skipped === undefined) {
       failApi(ctx, req, res, error);

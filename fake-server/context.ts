@@ -76,6 +76,8 @@ export interface SessionOfRequest {
 export interface FakeRequest extends PolkaRequest {
   /** Set by the auth middleware on every /v1 request that gets past it. */
   grant?: ApiKeyGrant;
+  /** Mutant only: the key check's refusal of a stream request let on to its body (exchange/auth-by-conversation.ts). */
+  refusedKey?: unknown;
   /** The client-rule observer's record of this /v1 request (its `warnings` go to the request log). */
   observed?: ObservedExchange;
   /** The id of the fault rule that applied to it, for the request log. */

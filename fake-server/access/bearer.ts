@@ -52,3 +52,12 @@ export function skippedAuthGrant(
   if (skipped === null || operationOf(req.method, req.path) !== skipped) return undefined;
   return keys.values().next().value;
 }
+
+/**
+ * Mutant support (behavior.broken.streamAuthByConversation): whether a stream request that
+ * failed the key check is let on to its body, which may name a conversation to authenticate by
+ * (exchange/auth-by-conversation.ts). False everywhere else.
+ */
+export function authDeferredToBody(req: IncomingMessage & { path: string }, behavior: Behavior): boolean {
+  return behavior.broken.streamAuthByConversation && operationOf(req.method, req.path) === "stream";
+}

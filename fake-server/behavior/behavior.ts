@@ -128,6 +128,54 @@ export interface Breakage {
   readonly idempotencyReplicas: number;
   /** A request whose key is still in flight is answered 500 instead of 409 idempotency_key_in_use; read by `inFlightRefusal` (exchange/prepare.ts). */
   readonly inFlightLoserFails: boolean;
+  /**
+   * One endpoint compares a key's payload without one field (an older fingerprint that never
+   * covered it), so a body differing only there replays; read by `looseReplay` and
+   * `rememberLooseFingerprint` (exchange/loose-fingerprint.ts).
+   */
+  readonly fingerprintSkips: { readonly on: "create" | "stream"; readonly field: "metadata" | "external_reference" } | null;
+  /**
+   * A key with no record of its own is matched to an earlier key with the same payload: ignoring
+   * case, for plain continuations ("case-insensitive-turns"), or by its first 40 characters, for
+   * new conversations on both endpoints ("first-40-new-conversations"); read by `collidingOutcome`
+   * (exchange/key-collation.ts).
+   */
+  readonly keyCollation: "case-insensitive-turns" | "first-40-new-conversations" | null;
+  /**
+   * How one endpoint's storage alters the user message it keeps: 4-byte characters as "?"
+   * (MySQL utf8mb3), JSON-escaped a second time, or cut after 1,024 characters; read by
+   * `storedUserText` (commit/message-column.ts).
+   */
+  readonly messageColumn: {
+    readonly on: "create" | "stream";
+    readonly alters: "astral-as-question-marks" | "escaped-twice" | "first-1024";
+  } | null;
+  /** On this endpoint an exchange whose text the conversation already holds only moves `updated_at`; read by `mergedIntoSameText` (commit/same-text-upsert.ts). */
+  readonly sameTextMergedOn: "create" | "stream" | null;
+  /**
+   * A new conversation whose external_reference an earlier new conversation of the same agent and
+   * channel carried continues that one instead; read by `reopenedByReference` and
+   * `rememberReference` (exchange/external-reference.ts).
+   */
+  readonly externalReferenceReopens: boolean;
+  /**
+   * What a stream under the key of a fresh stream its client left before the end gets: a new
+   * run ("rerun") or 409 idempotency_key_in_use forever ("locked"); plain replays are right.
+   * Read by `deliveryWatch` and `droppedStreamLookup` (idempotency/dropped-streams.ts).
+   */
+  readonly droppedStreamKey: "rerun" | "locked" | null;
+  /** `metadata: {}` is refused with 400 invalid_metadata on both endpoints; read by `refuseAllowedShapes` (exchange/validate-request.ts). */
+  readonly emptyMetadataRefused: boolean;
+  /** The stream refuses `external_reference: null` with 400 invalid_request; read by `refuseAllowedShapes` (exchange/validate-request.ts). */
+  readonly streamNullReferenceRefused: boolean;
+  /**
+   * The stream serves a request without a valid key when its body names an existing
+   * conversation, as a key of that conversation's channel and agent; read by `authDeferredToBody`
+   * (access/bearer.ts), after which the stream route authenticates by the body (exchange/auth-by-conversation.ts).
+   */
+  readonly streamAuthByConversation: boolean;
+  /** An accepted `page_size` above this is served (and echoed) as this (null: no cap below the maximum); read by `parsePagination` (conversations/pagination.ts). */
+  readonly pageSizeCap: number | null;
 }
 
 export interface Behavior {
@@ -231,6 +279,16 @@ export const NOTHING_BROKEN: Breakage = Object.freeze({
   streamFreezesUpdatedAt: false,
   idempotencyReplicas: 1,
   inFlightLoserFails: false,
+  fingerprintSkips: null,
+  keyCollation: null,
+  messageColumn: null,
+  sameTextMergedOn: null,
+  externalReferenceReopens: false,
+  droppedStreamKey: null,
+  emptyMetadataRefused: false,
+  streamNullReferenceRefused: false,
+  streamAuthByConversation: false,
+  pageSizeCap: null,
 } satisfies Breakage);
 
 export const DEFAULT_BEHAVIOR: Behavior = Object.freeze({

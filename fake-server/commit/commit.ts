@@ -4,12 +4,18 @@ import type { AppContext } from "../context.ts";
 import { overloaded } from "../deployment/overload.ts";
 import type { ApiError } from "../http/api-error.ts";
 import { successStatus } from "../http/respond.ts";
+import { rememberReference } from "../exchange/external-reference.ts";
 import type { FreshExchange } from "../exchange/prepare.ts";
+import { storedUserText } from "./message-column.ts";
+import { mergedIntoSameText } from "./same-text-upsert.ts";
 
 /** The id of the conversation the exchange belongs to, starting a new (empty) one if needed. */
 export function conversationFor(ctx: AppContext, exchange: FreshExchange): string {
   if (exchange.conversationId !== undefined) return exchange.conversationId;
-  return ctx.conversations.open(exchange.caller.agentId, exchange.caller.grant.channel).id;
+  const { id } = ctx.conversations.open(exchange.caller.agentId, exchange.caller.grant.channel);
+  // A mutant takes the reference for the conversation's natural key.
+  rememberReference(ctx, exchange.caller, exchange.request, id);
+  return id;
 }
 
 function resultOf(conversationId: string, answer: Answer): ResponseResult {
@@ -111,10 +117,15 @@ export function commitAnswered(
   return outcome;
 }
 
-/** Appends the exchange's messages (and, under the three-messages variant, the tool note between them). */
+/**
+ * Appends the exchange's messages (and, under the three-messages variant, the tool note between
+ * them). Mutants alter the stored user text, or merge the exchange into one of the same text.
+ */
 function appendAnswered(ctx: AppContext, exchange: FreshExchange, conversationId: string, answer: Answer): void {
+  const userText = storedUserText(ctx.behavior.broken, exchange.operation, exchange.request.message);
+  if (mergedIntoSameText(ctx, exchange.operation, conversationId, userText)) return;
   const note = ctx.behavior.exchangeNote ? noteOf(answer) : undefined;
-  ctx.conversations.appendExchange(conversationId, exchange.request.message, answer.text, answer.citations, note);
+  ctx.conversations.appendExchange(conversationId, userText, answer.text, answer.citations, note);
 }
 
 /**

@@ -27,7 +27,7 @@ function readInteger(query: Readonly<Record<string, unknown>>, name: string, min
 export function parsePagination(
   query: Readonly<Record<string, unknown>>,
   behavior: Pick<Behavior, "pageSize" | "oversizePageSize"> & {
-    readonly broken?: Pick<Behavior["broken"], "pageZeroServed" | "pageZeroAsFirst" | "pageAloneDefaultSize">;
+    readonly broken?: Pick<Behavior["broken"], "pageZeroServed" | "pageZeroAsFirst" | "pageAloneDefaultSize" | "pageSizeCap">;
   },
 ): PageRequest {
   const { max } = behavior.pageSize;
@@ -40,9 +40,11 @@ export function parsePagination(
   // Two mutants take page=0: one serves it as is, one silently as page 1.
   const zeroAsFirst = behavior.broken?.pageZeroAsFirst === true;
   const page = readInteger(query, "page", behavior.broken?.pageZeroServed || zeroAsFirst ? 0 : 1, Number.MAX_SAFE_INTEGER, 1);
+  // A mutant caps the size one below the maximum, an exclusive bound where the spec's is inclusive.
+  const cap = behavior.broken?.pageSizeCap ?? max;
   return {
     page: zeroAsFirst && page === 0 ? 1 : page,
-    pageSize: Math.min(pageSize, max),
+    pageSize: Math.min(pageSize, max, cap),
   };
 }
 

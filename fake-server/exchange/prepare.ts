@@ -8,14 +8,20 @@ import { ApiError } from "../http/api-error.ts";
 import { readJsonBody } from "../http/read-body.ts";
 import { canonicalJson, fingerprintOfCanonical } from "../idempotency/fingerprint.ts";
 import { readIdempotencyKey } from "../idempotency/key-header.ts";
-import { ABSENT, type IdempotencyLookup, type Reservation, type ReservationVisibility, type StoredOutcome } from "../idempotency/store.ts";
+import { droppedStreamLookup } from "../idempotency/dropped-streams.ts";
+import { ABSENT, type IdempotencyLookup, type IdempotencyScope, type Reservation, type ReservationVisibility, type StoredOutcome } from "../idempotency/store.ts";
 import { conversationNotFound, exchangeCaller, findInScope, reviveDeleted, type Caller } from "../access/scope.ts";
+import { reopenedByReference } from "./external-reference.ts";
+import { collidingOutcome } from "./key-collation.ts";
+import { looseReplay, rememberLooseFingerprint } from "./loose-fingerprint.ts";
 import { latestTurnOutcome, redoWriteOnOtherReplica, restoreFromRecord } from "./replay-mutants.ts";
 import { validateResponseRequest } from "./validate-request.ts";
 
 /** A create (plain or stream) that passed every check and holds its Idempotency-Key. */
 export interface FreshExchange {
   readonly caller: Caller;
+  /** The endpoint it came in on. */
+  readonly operation: "create" | "stream";
   readonly request: FakeResponseRequest;
   readonly reservation: Reservation;
   /** The conversation to continue, or undefined to start a new one. */
@@ -65,6 +71,32 @@ function replayOf(
   return { kind: "replay", outcome: replayed, request, faults };
 }
 
+/** What the idempotency lookup of one request knows. */
+interface RecordQuery {
+  readonly key: string;
+  readonly fingerprint: string;
+  readonly visible: ReservationVisibility;
+  readonly operation: "create" | "stream";
+  readonly body: unknown;
+  readonly request: FakeResponseRequest;
+}
+
+/**
+ * The record a request finds under its key. Mutants only look further: a key matched looser
+ * than it was sent, a fingerprint that skips a field, a dropped stream's key mishandled.
+ */
+function lookupRecord(behavior: Behavior, records: IdempotencyScope, query: RecordQuery): IdempotencyLookup {
+  const { broken } = behavior;
+  const { key, fingerprint, operation } = query;
+  if (query.visible === "never") return ABSENT;
+  const found = records.lookup(key, fingerprint, operation);
+  if (found.kind === "absent") {
+    const colliding = collidingOutcome(broken, records, key, fingerprint, operation, query.request);
+    return colliding === undefined ? found : { kind: "replay", outcome: colliding };
+  }
+  return droppedStreamLookup(behavior, records, key, operation, looseReplay(broken, records, key, query.body, operation, found));
+}
+
 /** What the checks before the body found: who calls, the faults its header asked for, and the key. */
 export interface ExchangeHeaders {
   readonly caller: Caller;
@@ -88,9 +120,9 @@ export function checkExchangeHeaders(ctx: AppContext, req: FakeRequest): Exchang
  * refused body's fingerprint, as if it were running: the same body again is 409
  * idempotency_key_in_use, a valid one 409 idempotency_key_reused.
  */
-function validatedHoldingKey(ctx: AppContext, { caller, idempotencyKey }: ExchangeHeaders, body: unknown): FakeResponseRequest {
+function validatedHoldingKey(ctx: AppContext, { caller, idempotencyKey }: ExchangeHeaders, body: unknown, operation: "create" | "stream"): FakeResponseRequest {
   try {
-    return validateResponseRequest(body, ctx.behavior);
+    return validateResponseRequest(body, ctx.behavior, operation);
   } catch (error) {
     const records = ctx.idempotency.scope(caller.grant.token, caller.agentId);
     const fingerprint = fingerprintOfCanonical(canonicalJson(body));
@@ -119,7 +151,7 @@ export function prepareExchange(
 ): PreparedExchange {
   const { caller, idempotencyKey } = headers;
   const { broken } = ctx.behavior;
-  const request = broken.validationConsumesKey ? validatedHoldingKey(ctx, headers, body) : validateResponseRequest(body, ctx.behavior);
+  const request = broken.validationConsumesKey ? validatedHoldingKey(ctx, headers, body, operation) : validateResponseRequest(body, ctx.behavior, operation);
   const faults = headers.faults ?? ruleFaults(ctx, req, { agent: caller.agentId, operation, message: request.message }, ctx.baseFaults);
   // The canonical text and its digest serve both the observer and the idempotency record.
   const canonical = canonicalJson(body);
@@ -136,7 +168,7 @@ export function prepareExchange(
 
   const records = ctx.idempotency.scope(caller.grant.token, caller.agentId);
   const visible = visibilityOf(broken, operation);
-  const found: IdempotencyLookup = visible === "never" ? ABSENT : records.lookup(idempotencyKey, fingerprint, operation);
+  const found = lookupRecord(ctx.behavior, records, { key: idempotencyKey, fingerprint, visible, operation, body, request });
   const appliedKey = `${caller.grant.token} ${caller.agentId} ${idempotencyKey}`;
   if (found.kind === "replay") return replayOf(ctx, caller, request, found.outcome, faults, operation, appliedKey);
   const conflicting = found.kind === "conflict" && broken.conflict === "replay" ? records.outcomeOf(idempotencyKey) : undefined;
@@ -149,12 +181,14 @@ export function prepareExchange(
     );
   }
   if (found.kind === "in_flight") throw inFlightRefusal(broken);
-  const conversationId = broken.continueStartsNew ? undefined : (request.conversation_id ?? undefined);
+  // Mutants: one ignores conversation_id, one takes external_reference for the conversation's key.
+  const conversationId = broken.continueStartsNew ? undefined : (request.conversation_id ?? reopenedByReference(ctx, caller, request));
   const continuing = operation === "stream" ? "continue-stream" : "continue";
   if (conversationId !== undefined && !(findInScope(ctx, conversationId, caller, continuing) ?? reviveDeleted(ctx, conversationId, caller))) {
     throw conversationNotFound(conversationId);
   }
   const reservation = records.reserve(idempotencyKey, fingerprint, visible, operation);
+  rememberLooseFingerprint(broken, records, idempotencyKey, body);
   ctx.appliedKeys?.add(appliedKey);
-  return { kind: "fresh", exchange: { caller, request, reservation, conversationId, refuseAfterCommit }, faults };
+  return { kind: "fresh", exchange: { caller, operation, request, reservation, conversationId, refuseAfterCommit }, faults };
 }

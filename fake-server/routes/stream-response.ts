@@ -7,12 +7,14 @@ import { abandon, commitAnswered, commitFailed, conversationFor, refusedAfterCom
 import { updatedAtKeeper } from "../commit/frozen-updated-at.ts";
 import { stillCurrent, versionAtStart } from "../commit/optimistic-lock.ts";
 import { playStream, type StreamDelays, type StreamScript } from "../commit/play-stream.ts";
+import { authenticatedByBody } from "../exchange/auth-by-conversation.ts";
 import { checkExchangeHeaders, prepareExchange, readExchangeBody, type FreshExchange, type PreparedExchange } from "../exchange/prepare.ts";
 import type { FaultPlan } from "../faults/fault-plan.ts";
 import { successStatus } from "../http/respond.ts";
 import { ApiError } from "../http/api-error.ts";
 import { endEventStream, startEventStream, writeEvent } from "../http/sse.ts";
 import { readAtStart, writeBack } from "../commit/write-back.ts";
+import { deliveryWatch } from "../idempotency/dropped-streams.ts";
 import { storedResult } from "../idempotency/stored-result.ts";
 import type { StoredOutcome } from "../idempotency/store.ts";
 
@@ -80,8 +82,11 @@ function freshScript(ctx: AppContext, req: FakeRequest, exchange: FreshExchange,
 export async function streamResponse(ctx: AppContext, req: FakeRequest, res: ServerResponse): Promise<void> {
   let prepared: PreparedExchange;
   try {
+    // Mutant only: a request without a valid key authenticated by the conversation its body
+    // names. Awaited only then: the conforming path keeps its one level of promises per stream.
+    const early = req.refusedKey === undefined ? undefined : await authenticatedByBody(ctx, req);
     const headers = checkExchangeHeaders(ctx, req);
-    prepared = prepareExchange(ctx, req, "stream", headers, await readExchangeBody(ctx, req));
+    prepared = prepareExchange(ctx, req, "stream", headers, early === undefined ? await readExchangeBody(ctx, req) : early.body);
   } catch (error) {
     // Mutant only: a validation failure becomes a 200 event stream holding one error event.
     if (!(ctx.behavior.broken.streamValidationAsEvents && error instanceof ApiError && error.status === 400)) throw error;
@@ -104,8 +109,12 @@ export async function streamResponse(ctx: AppContext, req: FakeRequest, res: Ser
       throw refusedAfterCommit(ctx, exchange, conversationFor(ctx, exchange), exchangeAnswer(ctx, req, exchange.caller.agentId, exchange.request.message));
     }
     const script = freshScript(ctx, req, exchange, prepared.faults);
+    // Mutants only: the key of a stream whose client left before the end is mishandled.
+    const delivered = deliveryWatch(ctx.behavior, res, exchange.reservation);
     startEventStream(res, ctx.behavior, status);
-    ctx.clientRules.streamEnded(req.observed, await playStream(ctx, res, script, delays));
+    const ended = await playStream(ctx, res, script, delays);
+    ctx.clientRules.streamEnded(req.observed, ended);
+    if (ended === "completed") delivered?.();
   } catch (error) {
     abandon(ctx, exchange);
     throw error;
