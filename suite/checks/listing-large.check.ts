@@ -11,7 +11,8 @@
  */
 import { SpecMessagePage } from "../../schemas/index.ts";
 import { check } from "./runtime/check.ts";
-import { expect4xx, expectJson, expectSame, expectThat, is2xx } from "../judgements/expect.ts";
+import { expect4xx, expectJson, expectSame, is2xx } from "../judgements/expect.ts";
+import { judgePageCap } from "../judgements/answers.ts";
 import { listPage } from "./support/conversations.ts";
 import { longConversation, smallConversation } from "./support/fixtures.ts";
 import { MAX_PAGE_SIZE, expectConsistentPage, expectListedAtOnce, expectOwnMessagesOnly } from "./support/listing.ts";
@@ -38,8 +39,7 @@ check(
         continue;
       }
       const served = expectJson(SpecMessagePage, res, context);
-      expectThat(served.items.length <= MAX_PAGE_SIZE, `${context}: ${served.items.length} items in one page`, res);
-      expectThat(served.page_size <= MAX_PAGE_SIZE, `${context}: echoed page_size ${served.page_size}`, res);
+      judgePageCap(served, res, context);
     }
     needsMoreThanOnePage(exchanges.length, reference.length);
   },

@@ -15,7 +15,7 @@ import fc from "fast-check";
 import { CONVERSATION_NOT_FOUND, SpecMessageItem, SpecMessagePage } from "../../schemas/index.ts";
 import { asValidInteger, pageParam, pageSizeParam, type QueryValue } from "./support/arbitraries.ts";
 import { check } from "./runtime/check.ts";
-import { judgeListingAnswer } from "../judgements/answers.ts";
+import { judgeListingAnswer, judgePageCap } from "../judgements/answers.ts";
 import { HarnessError } from "../http/errors.ts";
 import type { HttpResult } from "../http/types.ts";
 import type { Target } from "./runtime/types.ts";
@@ -127,8 +127,7 @@ check(
         if (above) expect4xx(res, c.context);
         return;
       }
-      expectThat(served.page_size <= MAX_PAGE_SIZE, `${c.context}: served with page_size ${served.page_size} (maximum 100)`, res);
-      expectThat(served.items.length <= MAX_PAGE_SIZE, `${c.context}: ${served.items.length} items in one page (maximum 100)`, res);
+      judgePageCap(served, res, c.context);
     }),
 );
 

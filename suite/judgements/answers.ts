@@ -5,6 +5,7 @@
 import { SpecMessagePage, SpecResponseResult } from "../../schemas/index.ts";
 import { expect2xx, expectJson, expectSame, expectThat } from "./expect.ts";
 import type { HttpResult } from "../http/types.ts";
+import { MAX_PAGE_SIZE } from "../model/page.ts";
 
 
 /** UUIDs may come back in either case; compare them case-insensitively. */
@@ -33,4 +34,10 @@ export function judgePageArithmetic(page: SpecMessagePage, http: HttpResult, con
   const expectedLength = Math.min(page.page_size, Math.max(0, page.total - offset));
   expectSame(page.items.length, expectedLength, `${context}: items.length for page ${page.page} of size ${page.page_size} with total ${page.total}`, http);
   expectSame(page.has_more, page.page * page.page_size < page.total, `${context}: has_more for page ${page.page} of size ${page.page_size} with total ${page.total}`, http);
+}
+
+/** LIST-3, what one served page shows by itself: neither its page_size nor its items above the maximum. */
+export function judgePageCap(page: SpecMessagePage, http: HttpResult, context: string): void {
+  expectThat(page.page_size <= MAX_PAGE_SIZE, `${context}: served with page_size ${page.page_size} (maximum ${MAX_PAGE_SIZE})`, http);
+  expectThat(page.items.length <= MAX_PAGE_SIZE, `${context}: ${page.items.length} items in one page (maximum ${MAX_PAGE_SIZE})`, http);
 }

@@ -19,7 +19,7 @@ import {
   isEventStream,
 } from "../judgements/expect.ts";
 import type { HttpResult, StreamResult } from "../http/types.ts";
-import { judgeCreateAnswer, judgeListingAnswer, judgePageArithmetic } from "../judgements/answers.ts";
+import { judgeCreateAnswer, judgeListingAnswer, judgePageArithmetic, judgePageCap } from "../judgements/answers.ts";
 import {
   judgeCompletedPayload,
   judgeDeltaPayloads,
@@ -31,7 +31,7 @@ import {
   judgeRefusedStream,
 } from "../judgements/streams.ts";
 import { canonicalJson } from "../model/operation.ts";
-import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../model/page.ts";
+import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE } from "../model/page.ts";
 import type { Classified } from "./classify.ts";
 import { endOf, messageOf, saysNotNow } from "./model-ops.ts";
 import type { Recorder } from "./recorder.ts";
@@ -174,10 +174,7 @@ export function judgeList(j: Judged, http: HttpResult): void {
   if (served === undefined) return;
   const listed = served;
   record.judge("LIST-5", line, () => judgePageArithmetic(listed, http, "a listing"));
-  record.judge("LIST-3", line, () => {
-    expectThat(listed.page_size <= MAX_PAGE_SIZE, `page_size ${listed.page_size} was echoed, above ${MAX_PAGE_SIZE}`, http);
-    expectThat(listed.items.length <= MAX_PAGE_SIZE, `a page held ${listed.items.length} items`, http);
-  });
+  record.judge("LIST-3", line, () => judgePageCap(listed, http, "a listing"));
   if (invalid) {
     record.judge("LIST-4", line, () => {
       expectThat(listed.page >= 1 && listed.page_size >= 1, `page ${page} and page_size ${pageSize} were served as page ${listed.page} of size ${listed.page_size}`, http);
