@@ -4,21 +4,12 @@
  * answer the spec allows to be undecided (a 5xx, an `error` event, a stream that broke off,
  * a timeout) becomes an unknown outcome, never a verdict.
  */
-import type { RequirementId } from "../../requirements/catalog.ts";
 import { errorCode, SpecCompletedEvent, SpecMessagePage, SpecResponseResult, EVENT } from "../../schemas/index.ts";
 import { ExpectationError } from "../judgements/expect.ts";
 import { HarnessError, InconclusiveError } from "../http/errors.ts";
 import type { HttpResult, StreamResult } from "../http/types.ts";
 import { cutShort } from "../judgements/expect.ts";
-import {
-  judgeCompletedPayload,
-  judgeDeltaPayloads,
-  judgeErrorEndsStream,
-  judgeEventLines,
-  judgeEventOrder,
-  judgeEventStreamAnswer,
-  judgeReassembly,
-} from "../judgements/streams.ts";
+import { STREAM_RULES } from "../judgements/stream-rules.ts";
 import { canonicalJson, type CreateResult, type ListingValue, type Outcome } from "../model/operation.ts";
 import { violation, type Violation } from "../model/violation.ts";
 
@@ -66,23 +57,18 @@ export function judgePlainCreate(answer: Answer<HttpResult>, index: number): Jud
   return { outcome: { type: "ok", status: http.status, value: { conversationId: conversation_id, text: response, citations: canonicalJson(citations) } } };
 }
 
-/** The single-stream judgements, each with the requirement it holds. */
-const STREAM_JUDGEMENTS: readonly [RequirementId, (s: StreamResult) => void][] = [
-  ["SSE-1", (s) => judgeEventStreamAnswer(s, "the stream")],
-  ["SSE-2", judgeEventLines],
-  ["SSE-3", judgeEventOrder],
-  ["SSE-4", judgeDeltaPayloads],
-];
-
+/**
+ * The first single-stream rule the stream breaks, whatever the rule `reads`: the harness read
+ * this body itself and one its own timeouts cut short never gets here, so a body that did not
+ * end was cut by the service or the network.
+ */
 function streamProblem(s: StreamResult, index: number): Violation | undefined {
-  const judgements: [RequirementId, (s: StreamResult) => void][] = [...STREAM_JUDGEMENTS];
-  if (s.terminal === EVENT.completed) judgements.push(["SSE-5", (x) => judgeCompletedPayload(x, "the stream")], ["SSE-7", (x) => judgeReassembly(x, "the stream")]);
-  if (s.terminal === EVENT.error) judgements.push(["SSE-6", judgeErrorEndsStream]);
-  for (const [requirement, judge] of judgements) {
+  for (const rule of STREAM_RULES) {
+    if (!rule.when(s)) continue;
     try {
-      judge(s);
+      rule.judge(s, "the stream");
     } catch (error) {
-      if (error instanceof ExpectationError) return violation(requirement, `#${index}: ${error.message.split("\n")[0] ?? ""}`, [index]);
+      if (error instanceof ExpectationError) return violation(rule.id, `#${index}: ${error.what}`, [index]);
       if (error instanceof InconclusiveError) return undefined;
       throw error;
     }

@@ -18,6 +18,7 @@ import {
   expectStatus,
   expectStreamOk,
   expectValidationRefusal,
+  formatTranscript,
   isEventStream,
   sameJson,
 } from "./expect.ts";
@@ -71,6 +72,14 @@ describe("status expectations", () => {
     expect(failure.message).toContain("> GET http://127.0.0.1:1/v1/x");
     expect(failure.message).toContain("Bearer sk-f…(redacted)");
     expect(failure.transcripts).toHaveLength(1);
+  });
+
+  test("a failure is data: what was wrong and the transcripts as fields, the message only joins them for display", () => {
+    const answer = http(301, {});
+    const failure = failureOf(() => expect2xx(answer, "create"));
+    expect(failure.what).toBe("create: expected a 2xx status, got 301");
+    expect(failure.transcripts).toEqual([answer.transcript]);
+    expect(failure.message).toBe(`${failure.what}\n\n${formatTranscript(answer.transcript)}`);
   });
 
   test("expectNon2xx, expect4xx and expectStatus reject what they should", () => {

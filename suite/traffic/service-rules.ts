@@ -20,16 +20,8 @@ import {
 } from "../judgements/expect.ts";
 import type { HttpResult, StreamResult } from "../http/types.ts";
 import { judgeCreateAnswer, judgeListingAnswer, judgePageArithmetic, judgePageCap } from "../judgements/answers.ts";
-import {
-  judgeCompletedPayload,
-  judgeDeltaPayloads,
-  judgeErrorEndsStream,
-  judgeEventLines,
-  judgeEventOrder,
-  judgeEventStreamAnswer,
-  judgeReassembly,
-  judgeRefusedStream,
-} from "../judgements/streams.ts";
+import { judgeRefusedStream } from "../judgements/streams.ts";
+import { STREAM_RULES } from "../judgements/stream-rules.ts";
 import { canonicalJson } from "../model/operation.ts";
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE } from "../model/page.ts";
 import type { Classified } from "./classify.ts";
@@ -135,18 +127,12 @@ export function judgeStream(j: Judged, s: StreamResult): void {
     record.judge("SSE-10", line, () => judgeRefusedStream(s, "a stream request that had to be refused"));
     return;
   }
-  record.judge("SSE-1", line, () => judgeEventStreamAnswer(s, "a stream"));
-  if (!isEventStream(s.headers)) return;
-  record.judge("SSE-2", line, () => judgeEventLines(s));
-  record.judge("SSE-4", line, () => judgeDeltaPayloads(s));
-  // A body the connection cut (a client that hung up, a network failure) shows no order or end.
-  if (s.ended) record.judge("SSE-3", line, () => judgeEventOrder(s));
-  const completed = s.events.find((e) => e.event === EVENT.completed);
-  if (completed !== undefined) {
-    record.judge("SSE-5", line, () => judgeCompletedPayload(s, "a stream"));
-    if (s.ended) record.judge("SSE-7", line, () => judgeReassembly(s, "a stream"));
+  for (const rule of STREAM_RULES) {
+    // A body the connection cut (a client that hung up, a network failure) shows no order or end.
+    if (rule.when(s) && (rule.reads !== "end" || s.ended)) record.judge(rule.id, line, () => rule.judge(s, "a stream"));
   }
-  if (s.events.some((e) => e.event === EVENT.error) && s.ended) record.judge("SSE-6", line, () => judgeErrorEndsStream(s));
+  if (!isEventStream(s.headers)) return;
+  const completed = s.events.find((e) => e.event === EVENT.completed);
   const deltas = s.events.filter((e) => e.event === EVENT.delta);
   if (j.c.exchange.response?.chunks !== undefined && deltas.length >= 2 && s.terminal !== undefined) {
     j.incremental.push(new Set([...deltas, completed].filter((e) => e !== undefined).map((e) => e.chunk)).size > 1);
