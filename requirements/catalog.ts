@@ -276,8 +276,5 @@ export function requirementById(id: string): Requirement | undefined {
   return byId.get(id);
 }
 
-/** Whether a string read from outside (a report, a flag, a file) names a requirement of the catalog. */
-export const isRequirementId = (id: string): id is RequirementId => byId.has(id);
-
 /** The requirements a service is judged on (the CLIENT-n ones bind clients and are judged by the fake). */
 export const SERVICE_REQUIREMENTS = REQUIREMENTS.filter((r) => r.family !== "client");
