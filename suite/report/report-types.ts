@@ -120,6 +120,8 @@ export interface BaselineReport {
 export interface ConformanceReport {
   /** Redacted target description. */
   target: string;
+  /** The suite that wrote the report (package name and version); `merge` refuses shards of different ones. */
+  suite?: { name: string; version: string };
   /** Follows the exit code: pass 0, fail 1, error 2, incomplete 3. */
   result: "pass" | "fail" | "incomplete" | "error";
   strict: boolean;

@@ -11,13 +11,18 @@
  *   every test was left out by the user's choice (--profile).
  * A test that failed because of the harness (HarnessError) judges nothing: it is reported as
  * skipped with the harness error, and the error makes the run's exit code 2.
+ * Under --shard a requirement outside this shard's share counts the interaction property's
+ * tests only (the property runs in every shard); when they judged nothing it is skipped,
+ * excluded, as judged in the shard whose share holds it.
  */
 
 import { REQUIREMENTS, requirementById, type Requirement } from "../../requirements/catalog.ts";
 import type { CheckEvidence, CheckMeta } from "../checks/runtime/check-scope.ts";
 import type { Redactor } from "../http/redact.ts";
 import type { ConformanceReport, RequirementReport, RequirementStatus, TestReport } from "../report/report-types.ts";
-import { isSelected } from "../checks/runtime/selection.ts";
+import { INTERACTIONS_FAMILY, isSelected } from "../checks/runtime/selection.ts";
+import { shardOf, type ShardPlan } from "./shards.ts";
+import type { SuiteVersion } from "./suite-version.ts";
 
 interface TestError {
   name?: string | undefined;
@@ -56,6 +61,9 @@ export interface ReportContext {
   /** Harness errors found outside tests (module errors, unhandled errors, journal faults). */
   harnessErrors: readonly string[];
   redactor: Redactor;
+  /** --shard: this run's number, the shard count, and every shard's share. */
+  shard?: ShardPlan | undefined;
+  suite?: SuiteVersion | undefined;
 }
 
 /** Messages in reports stay readable: the first lines of a long failure are enough here. */
@@ -165,6 +173,10 @@ export function buildReport(outcomes: readonly TestOutcome[], context: ReportCon
     outcomes.filter((o) => context.only.length > 0 && isSelected(o.file, context.only)).flatMap((o) => o.requirements ?? []),
   );
 
+  // Under --shard, another shard's requirement counts here only by the interaction property's tests.
+  const share = context.shard?.shares[context.shard.index - 1];
+  const countsHere = (id: string, outcome: TestOutcome) => share === undefined || outcome.file === INTERACTIONS_FAMILY || share.includes(id);
+
   for (const outcome of outcomes) {
     const ids = outcome.requirements;
     if (ids === undefined || ids.length === 0) {
@@ -173,14 +185,14 @@ export function buildReport(outcomes: readonly TestOutcome[], context: ReportCon
     }
     const unknown = ids.filter((id) => requirementById(id) === undefined);
     if (unknown.length > 0) harnessErrors.push(`test "${outcome.name}" names unknown requirement(s) ${unknown.join(", ")}`);
-    if (ids.every((id) => exclusionOf(id, context, selectedByFamily) !== undefined)) continue;
+    if (ids.every((id) => exclusionOf(id, context, selectedByFamily) !== undefined || !countsHere(id, outcome))) continue;
     selectedTests++;
     const report = testReport(outcome, context.redactor);
     // An inconclusive check ran: the target, not the harness, kept it from a verdict.
     if (report.status !== "skip") executed++;
     if (isHarnessFailure(outcome)) harnessErrors.push(`${outcome.name}: ${report.message ?? ""}`);
     for (const id of ids) {
-      if (requirementById(id) === undefined) continue;
+      if (requirementById(id) === undefined || !countsHere(id, outcome)) continue;
       const list = byRequirement.get(id) ?? [];
       list.push(report);
       byRequirement.set(id, list);
@@ -199,6 +211,10 @@ export function buildReport(outcomes: readonly TestOutcome[], context: ReportCon
     const exclusion = exclusionOf(requirement.id, context, selectedByFamily);
     if (exclusion !== undefined) return { ...base, status: "skip", reason: exclusion, excluded: true, tests: [] };
     const tests = byRequirement.get(requirement.id) ?? [];
+    const owner = share === undefined || share.includes(requirement.id) || context.shard === undefined ? undefined : shardOf(context.shard, requirement.id);
+    if (owner !== undefined && tests.every((t) => t.status === "skip")) {
+      return { ...base, status: "skip", reason: `judged in shard ${owner}/${context.shard?.count ?? 0}`, excluded: true, tests: [] };
+    }
     return { ...base, ...verdict(requirement, tests, context.strict), tests };
   });
 
@@ -208,12 +224,15 @@ export function buildReport(outcomes: readonly TestOutcome[], context: ReportCon
   const incomplete = incompleteMusts(requirements);
   const scrubbedHarnessErrors = harnessErrors.map((e) => context.redactor.scrub(e));
   const interactions = interactionsOf(outcomes, context.redactor);
+  // More shards than requirements leave a share empty: a shard that then executes nothing has not failed to run.
+  const nothingToRun = share !== undefined && share.length === 0;
 
   return {
     executed,
     report: {
       target: context.target,
-      result: runResult({ harnessError: scrubbedHarnessErrors.length > 0 || executed === 0, failed: counts.fail > 0, incomplete: incomplete.length > 0 }),
+      ...(context.suite === undefined ? {} : { suite: { ...context.suite } }),
+      result: runResult({ harnessError: scrubbedHarnessErrors.length > 0 || (executed === 0 && !nothingToRun), failed: counts.fail > 0, incomplete: incomplete.length > 0 }),
       strict: context.strict,
       runId: context.runId,
       seed: context.seed,
@@ -224,6 +243,7 @@ export function buildReport(outcomes: readonly TestOutcome[], context: ReportCon
       cleanup: context.cleanup,
       harnessErrors: scrubbedHarnessErrors,
       incomplete,
+      ...(context.shard === undefined ? {} : { shard: { index: context.shard.index, count: context.shard.count } }),
       ...(interactions === undefined ? {} : { interactions }),
       requirements,
     },

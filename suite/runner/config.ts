@@ -6,6 +6,7 @@
 
 import { z } from "zod";
 import { flagHelp, readFlags, UsageError, type FlagTable } from "./cli-flags.ts";
+import { parseShard, SHARD_FORMAT, type Shard } from "./shards.ts";
 
 const MiB = 1024 * 1024;
 
@@ -127,6 +128,15 @@ const extraHeaders = z
   })
   .transform((lines) => Object.fromEntries(lines.map((line) => [line.name.toLowerCase(), line.value])) as Record<string, string>);
 
+/** --shard I/N as flags and the environment give it, or { index, count } (programmatic use). */
+const shardSpec = z
+  .union([z.object({ index: z.int(), count: z.int() }), z.string()], { error: SHARD_FORMAT })
+  .transform((value, ctx): Shard => {
+    const shard = parseShard(typeof value === "string" ? value : `${value.index}/${value.count}`);
+    if (shard === undefined) ctx.addIssue({ code: "custom", message: `${SHARD_FORMAT}, not ${JSON.stringify(typeof value === "string" ? value : `${value.index}/${value.count}`)}` });
+    return shard ?? { index: 1, count: 1 };
+  });
+
 /** Requests per second: a positive number (decimals allowed). */
 const perSecond = z
   .union([z.number(), z.string().trim().regex(/^\d+(\.\d+)?$/).transform(Number)], { error: "must be a positive number" })
@@ -162,6 +172,7 @@ const SUITE_FLAGS = {
   /** fast-check's path of a failing run (with --seed, runs exactly that run of the interaction property). */
   path: { name: "path", env: "CONFORMANCE_PATH", value: "PATH", help: "with --seed, run exactly the interaction property's run a counterexample names (--only interactions --seed S --path P)", parser: z.string().trim().regex(/^\d+(:\d+)*$/, "must be a fast-check path such as 3 or 3:1:0, as a counterexample prints it").optional() },
   runs: { name: "runs", env: "CONFORMANCE_RUNS", value: "N", help: `cap on fast-check runs per property (default ${DEFAULTS.runs})`, parser: wholeNumber(1, 10_000).default(DEFAULTS.runs) },
+  shard: { name: "shard", env: "CONFORMANCE_SHARD", value: "I/N", help: "judge the I-th of N disjoint shares of the selected requirements (the interaction property runs in every shard, seeded --seed + I); `agent-conformance merge` makes one report of the N", parser: shardSpec.optional() },
   only: { name: "only", env: "CONFORMANCE_ONLY", value: "GLOB", multiple: true, help: "run only requirements matching the glob (repeatable or comma list: SSE-*,IDEM-1)", parser: onlyList.default([]) },
   exclude: { name: "exclude", env: "CONFORMANCE_EXCLUDE", value: "GLOB", multiple: true, help: "leave out requirements matching the glob (repeatable or comma list); reported as skipped by choice", parser: onlyList.default([]) },
   rerunFailed: { name: "rerun-failed", env: "CONFORMANCE_RERUN_FAILED", value: "FILE", help: "run only what failed, warned or was inconclusive in that conformance.json, and the MUSTs it skipped that you had not excluded", parser: nonEmpty.optional() },
@@ -299,11 +310,12 @@ export function usage(): string {
     "Usage: agent-conformance [options]",
     "       agent-conformance proxy --upstream URL [options]   judge live traffic between a client and a service",
     "       agent-conformance judge FILE.har [options]         judge recorded traffic (HAR)",
+    "       agent-conformance merge DIR... [--report-dir DIR]  one report of the shards of a run (--shard)",
     "",
     "Runs the conformance suite of the Conversational Agent Service against --base-url,",
     "or against the embedded reference fake when no base URL is given.",
     "Every option can also come from its environment variable; a flag wins.",
-    "`agent-conformance proxy --help` and `agent-conformance judge --help` list the options of the other two.",
+    "`agent-conformance proxy --help`, `agent-conformance judge --help` and `agent-conformance merge --help` list the options of the others.",
     "",
     "Options:",
     flagHelp(SUITE_FLAGS, { helpAt: 33, longFlag: "same-line", showEnv: true }),

@@ -9,6 +9,8 @@ import { join } from "node:path";
 import type { ConformanceReport } from "../report/report-types.ts";
 import { writeReport } from "./conformance-reporter.ts";
 import { writeErrorJunit } from "./junit-verdicts.ts";
+import type { Shard } from "./shards.ts";
+import { suiteVersion } from "./suite-version.ts";
 
 export interface ErrorReportFacts {
   /** The diagnosis lines, already redacted. */
@@ -19,11 +21,14 @@ export interface ErrorReportFacts {
   seed?: number | undefined;
   strict?: boolean | undefined;
   creates?: ConformanceReport["creates"] | undefined;
+  /** --shard, once the flags were read: `merge` then says which shard stopped. */
+  shard?: Shard | undefined;
 }
 
 export function errorReport(facts: ErrorReportFacts, now = new Date()): ConformanceReport {
   return {
     target: facts.target,
+    suite: { ...suiteVersion() },
     result: "error",
     diagnosis: facts.diagnosis.join("\n"),
     strict: facts.strict ?? false,
@@ -36,6 +41,7 @@ export function errorReport(facts: ErrorReportFacts, now = new Date()): Conforma
     creates: facts.creates ?? { budget: 0, spent: 0 },
     cleanup: { deleted: 0, failed: [] },
     harnessErrors: [],
+    ...(facts.shard === undefined ? {} : { shard: { index: facts.shard.index, count: facts.shard.count } }),
     requirements: [],
   };
 }

@@ -32,6 +32,8 @@ import { preflight } from "./preflight.ts";
 import { noSuchRouteProbe } from "./route-probe.ts";
 import { loadRerun } from "./rerun.ts";
 import { stdoutSink, type ProgressSink } from "./progress.ts";
+import { shardPlan, shardSeed, type ShardPlan } from "./shards.ts";
+import { suiteVersion } from "./suite-version.ts";
 import { runChecks } from "./vitest-run.ts";
 import { DEFAULT_IDENTITIES } from "../../fake-server/access/default-identities.ts";
 
@@ -87,6 +89,8 @@ function newRunId(): string {
 interface Resolved {
   settings: Omit<RunSettings, "journalPath">;
   describe: string;
+  /** --shard: every shard's share of the selected requirements. */
+  shard: ShardPlan | undefined;
 }
 
 function resolveTarget(config: ConformanceConfig, baseUrl: string, embedded: boolean): Resolved {
@@ -95,11 +99,13 @@ function resolveTarget(config: ConformanceConfig, baseUrl: string, embedded: boo
   const otherAgentId = config.otherAgentId ?? (embedded ? DEFAULT_IDENTITIES.otherAgentId : undefined);
   const otherApiKey = config.otherApiKey ?? (embedded ? DEFAULT_IDENTITIES.otherApiKey : undefined);
   if (apiKey === undefined || agentId === undefined) throw new Error("an API key and an agent id are required");
+  const shard = config.shard === undefined ? undefined : shardPlan(config.shard, config.only, config.exclude);
   const settings: Resolved["settings"] = {
     baseUrl,
     primary: { apiKey, agentId },
     runId: newRunId(),
-    seed: config.seed ?? randomInt(0, 2 ** 31 - 1),
+    // Each shard's property explores sequences of its own: the base seed plus the shard's number.
+    seed: shardSeed(config.seed ?? randomInt(0, 2 ** 31 - 1), config.shard),
     ...(config.path === undefined ? {} : { path: config.path }),
     runs: config.runs,
     maxCreates: config.maxCreates ?? PROFILE_MAX_CREATES[config.profile],
@@ -119,6 +125,7 @@ function resolveTarget(config: ConformanceConfig, baseUrl: string, embedded: boo
     only: config.only,
   };
   if (config.maxRps !== undefined) settings.maxRps = config.maxRps;
+  if (shard !== undefined) settings.shard = { index: shard.index, count: shard.count, requirements: [...(shard.shares[shard.index - 1] ?? [])] };
   if (otherAgentId !== undefined) settings.otherAgent = { apiKey, agentId: otherAgentId };
   if (otherApiKey !== undefined) settings.otherKey = { apiKey: otherApiKey, agentId };
   // The embedded fake's fault header provokes an error event, unless its faults are switched off.
@@ -126,7 +133,7 @@ function resolveTarget(config: ConformanceConfig, baseUrl: string, embedded: boo
   const streamErrorHeader = config.streamErrorHeader ?? (faultsOn ? { ...EMBEDDED_STREAM_ERROR_HEADER } : undefined);
   if (streamErrorHeader !== undefined) settings.streamErrorHeader = streamErrorHeader;
   const describe = `${displayUrl(baseUrl)}${embedded ? " (embedded fake)" : ""} (agent ${agentId})`;
-  return { settings, describe };
+  return { settings, describe, shard };
 }
 
 export async function runConformance(input: ConformanceInput, options: RunOptions = {}): Promise<RunOutcome> {
@@ -148,7 +155,7 @@ export async function runConformance(input: ConformanceInput, options: RunOption
         return await exit.usage([`could not start the embedded fake: ${messageOf(error)}`]);
       }
     }
-    const { settings, describe } = resolveTarget(config, config.baseUrl ?? open.fake?.url ?? "", open.fake !== undefined);
+    const { settings, describe, shard } = resolveTarget(config, config.baseUrl ?? open.fake?.url ?? "", open.fake !== undefined);
     const redactor = exit.knowTarget(settings, describe);
     open.pool = createPool(settings.baseUrl, settings.concurrency, settings.requestTimeoutMs);
     const client = runnerClient(settings, open.pool, redactor);
@@ -163,6 +170,7 @@ export async function runConformance(input: ConformanceInput, options: RunOption
       settings: { ...settings, maxCreates: settings.maxCreates - checked.created.length, journalPath },
       createBudget: settings.maxCreates,
       describe,
+      shard,
       client,
       redactor,
       reportDir: exit.reportDir,
@@ -203,7 +211,7 @@ class EarlyExit {
 
   knowConfig(config: ConformanceConfig, cwd: string): void {
     this.redactor = new Redactor([config.apiKey, config.otherApiKey, ...Object.values(config.headers)]);
-    this.#facts = { ...this.#facts, strict: config.strict };
+    this.#facts = { ...this.#facts, strict: config.strict, shard: config.shard };
     this.reportDir = resolve(cwd, config.reportDir);
   }
 
@@ -364,6 +372,7 @@ interface PreparedChecks {
   /** The whole budget, preflight's creates included. */
   createBudget: number;
   describe: string;
+  shard: ShardPlan | undefined;
   client: ServiceClient;
   redactor: Redactor;
   reportDir: string;
@@ -392,6 +401,8 @@ async function runChecksAndReport(
       cleanup,
       harnessErrors,
       redactor: run.redactor,
+      shard: run.shard,
+      suite: suiteVersion(),
     };
   };
   const reporter = new ConformanceReporter({ reportPath: join(run.reportDir, "conformance.json"), finish, baseline: run.baseline });

@@ -15,7 +15,7 @@ import { isBuilt, neededCreates } from "./shared-fixture.ts";
 import { workerState } from "./context.ts";
 import { timeAllowanceMs } from "./check-timing.ts";
 import { inconclusiveCause, InconclusiveError } from "../../http/errors.ts";
-import { checkTitle, isAnySelected } from "./selection.ts";
+import { checkTitle, INTERACTIONS_FAMILY, isAnySelected } from "./selection.ts";
 import type { CheckOptions, Need, Target } from "./types.ts";
 
 const NEED_FLAGS: Record<Need, string> = {
@@ -77,7 +77,9 @@ export function check(
 
   // A check runs when one of its requirements, or its family, is selected and not excluded by the user.
   const names = (id: string) => (options.family === undefined ? [id] : [id, options.family]);
-  const wanted = requirements.filter((id) => isAnySelected(names(id), settings.only) && !(settings.exclude.length > 0 && isAnySelected([id], settings.exclude)));
+  // Under --shard only this shard's share runs; the interaction property runs in every shard.
+  const inShard = (id: string) => settings.shard === undefined || options.family === INTERACTIONS_FAMILY || settings.shard.requirements.includes(id);
+  const wanted = requirements.filter((id) => isAnySelected(names(id), settings.only) && !(settings.exclude.length > 0 && isAnySelected([id], settings.exclude)) && inShard(id));
   if (wanted.length === 0) {
     test.skip(title, { meta }, () => {});
     return;
