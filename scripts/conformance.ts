@@ -7,7 +7,8 @@
  * without the user excluding it. A run writes conformance.json, junit.xml and report.html, also
  * when it stops with exit 2; their result follows the exit code (pass, fail, error, incomplete).
  * `agent-conformance proxy …` and `agent-conformance judge FILE.har …` judge traffic instead
- * (suite/traffic/; --help on each).
+ * (suite/traffic/; --help on each); `agent-conformance merge DIR…` makes one report of the
+ * shards of a run (--shard I/N).
  */
 
 import { resolve } from "node:path";
@@ -24,6 +25,7 @@ async function main(): Promise<number> {
   // Judging traffic (suite/traffic/): a proxy in front of a service, or recorded HAR files.
   if (command === "proxy") return (await import("../suite/traffic/proxy/command.ts")).runProxyCommand(rest);
   if (command === "judge") return (await import("../suite/traffic/judge-command.ts")).runJudgeCommand(rest);
+  if (command === "merge") return (await import("../suite/runner/merge-command.ts")).runMergeCommand(rest);
   const argv = process.argv.slice(2);
   const parsed = parseConfig(argv, process.env);
   if (!parsed.ok) {

@@ -70,7 +70,7 @@ function isExpired(entry: BaselineEntry, today: string): boolean {
   return entry.expires < today;
 }
 
-function staleMessage(id: string): string {
+export function staleMessage(id: string): string {
   return `${id} is listed in the baseline but passed: remove it`;
 }
 

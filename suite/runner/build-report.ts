@@ -263,7 +263,7 @@ const EXIT_CODES = { pass: 0, fail: 1, error: 2, incomplete: 3 } as const;
  * requirement failed; 3 nothing failed, but a MUST was skipped or inconclusive without the user
  * excluding it; 0 conforms.
  */
-function exitCodeOfResult(result: ConformanceReport["result"]): 0 | 1 | 2 | 3 {
+export function exitCodeOfResult(result: ConformanceReport["result"]): 0 | 1 | 2 | 3 {
   return EXIT_CODES[result];
 }
 

@@ -38,7 +38,7 @@ function skipReason(test: TestReport): string {
   return oneLine(test.status === "inconclusive" ? `inconclusive: ${reason}` : reason);
 }
 
-function notJudgedSuite(report: ConformanceReport): string {
+export function notJudgedSuite(report: ConformanceReport): string {
   if (report.incomplete.length === 0) return "";
   const cases = report.incomplete.map((r) => {
     const summary = report.requirements.find((x) => x.id === r.id)?.summary ?? "";
