@@ -3,15 +3,15 @@ import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createFakeServer, type FakeServer } from "../../fake-server/index.ts";
-import { openApiDocument } from "./document.ts";
+import { fakeDocument } from "./fake-document.ts";
 import type { JsonObject } from "./error-responses.ts";
 import { generatedSchemaValidator } from "./json-schema-validator.ts";
 import { PAGE_DEFAULT, PAGE_SIZE_DEFAULT } from "./parameters.ts";
 
-// The document describes the reference fake: every answer the fake gives here must be a
+// fake.json describes the reference fake: every answer the fake gives here must be a
 // documented status of its operation, with a body that validates against the emitted schema.
 
-const doc = openApiDocument();
+const doc = fakeDocument();
 const check = generatedSchemaValidator();
 const KEY = "sk-fake-a";
 const AGENT = "agent-a";

@@ -8,10 +8,10 @@ import {
   type ErrorCase,
   type JsonObject,
 } from "./error-responses.ts";
+import { documentOf, eventStreamContent, parameterRef, schemaRef } from "./frame.ts";
 import { componentSchemas } from "./json-schemas.ts";
-import { PARAMETERS, ref } from "./parameters.ts";
-
-const schemaRef = (name: string): JsonObject => ({ $ref: `#/components/schemas/${name}` });
+import { FAKE_SCHEMAS } from "./named-schemas.ts";
+import { PARAMETERS } from "./parameters.ts";
 
 const CREATE_ERRORS: readonly ErrorCase[] = [
   {
@@ -86,9 +86,11 @@ const REQUEST_BODY: JsonObject = {
   content: { "application/json": { schema: schemaRef("ResponseRequest") } },
 };
 
+const STREAM_BODY = "The event stream as the fake writes it: `event:` and `data:` lines, events separated by a blank line.";
+
 const STREAM_DESCRIPTION = [
   "A server-sent event stream (`Content-Type: text/event-stream`). Each event has an `event:` line naming it and a `data:` line",
-  "holding one JSON object whose `type` equals the event name; the schema describes that `data` object.",
+  "holding one JSON object whose `type` equals the event name; the media type's `x-event-data` (StreamEvent) describes that object.",
   "",
   `- \`${EVENT.created}\` (CreatedEvent): first; the stream has started.`,
   `- \`${EVENT.delta}\` (DeltaEvent): zero or more fragments of the answer, which concatenate to the final text.`,
@@ -111,117 +113,65 @@ const STREAM_DESCRIPTION = [
 ].join("\n");
 
 const DESCRIPTION = [
-  "The Conversational Agent Service as specified, with the reference fake's choices in the spec's gaps.",
+  "The Conversational Agent Service as the reference fake implements it: the spec, with the fake's choices in the spec's gaps.",
+  "For client developers who test against the fake. A service is held to the contract (`openapi.json`), not to this document:",
+  "another conforming service may answer other statuses, error bodies and fields.",
   "",
   "Where the spec is silent (success statuses, error body format and codes other than `conversation_not_found`, message and",
   "citation fields, timestamp format, metadata rules, limits) this document shows what the reference fake does, and each",
   "description says what the spec itself guarantees. The fake answers 404 `not_found` for a path it does not know.",
 ].join("\n");
 
-/** The OpenAPI 3.1 document of the service. */
-export function openApiDocument(): JsonObject {
-  return {
-    openapi: "3.1.0",
-    info: {
-      title: "Conversational Agent Service",
-      version: "1.0.0",
-      description: DESCRIPTION,
-    },
-    jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
-    servers: [
-      {
-        url: "{base_url}",
-        description: "The deployment's base address; every path begins with the version segment /v1.",
-        variables: { base_url: { default: "http://127.0.0.1:4010", description: "Base address, e.g. the URL the fake prints on start." } },
-      },
-    ],
-    security: [{ bearerAuth: [] }],
-    tags: [
-      { name: "responses", description: "Answers to user messages, plain or streamed." },
-      { name: "conversations", description: "Reading and deleting conversations." },
-    ],
-    paths: {
-      "/v1/agents/{agent_id}/responses": {
-        parameters: [ref("AgentId"), ref("FakeFault")],
-        post: {
-          operationId: "createResponse",
-          tags: ["responses"],
-          summary: "Create a response",
-          description: "Sends a message to the agent and returns its full answer with citations and the conversation's id. Idempotent under Idempotency-Key.",
-          parameters: [ref("IdempotencyKey")],
-          requestBody: REQUEST_BODY,
-          responses: {
-            "200": {
-              description: "The agent's answer. The spec does not give the success status; the fake answers 200.",
-              headers: REPLAYED_HEADER,
-              content: { "application/json": { schema: schemaRef("ResponseResult") } },
-            },
-            ...errorResponses(CREATE_ERRORS),
-          },
+/** The reference fake's document: the exact shapes, limits, codes and headers it sends (openapi/fake.json). */
+export function fakeDocument(): JsonObject {
+  return documentOf({
+    title: "Conversational Agent Service: the reference fake",
+    description: DESCRIPTION,
+    pathParameters: [parameterRef("FakeFault")],
+    requestBody: REQUEST_BODY,
+    create: {
+      description: "Sends a message to the agent and returns its full answer with citations and the conversation's id. Idempotent under Idempotency-Key.",
+      parameters: [parameterRef("IdempotencyKey")],
+      responses: {
+        "200": {
+          description: "The agent's answer. The spec does not give the success status; the fake answers 200.",
+          headers: REPLAYED_HEADER,
+          content: { "application/json": { schema: schemaRef("ResponseResult") } },
         },
-      },
-      "/v1/agents/{agent_id}/responses/stream": {
-        parameters: [ref("AgentId"), ref("FakeFault")],
-        post: {
-          operationId: "createResponseStream",
-          tags: ["responses"],
-          summary: "Create a response as a stream",
-          description: "The same operation as createResponse, delivered as server-sent events. Same body and Idempotency-Key rules.",
-          parameters: [ref("IdempotencyKey"), ref("AcceptEventStream")],
-          requestBody: REQUEST_BODY,
-          responses: {
-            "200": {
-              description: STREAM_DESCRIPTION,
-              headers: REPLAYED_HEADER,
-              content: { "text/event-stream": { schema: schemaRef("StreamEvent") } },
-            },
-            ...errorResponses(CREATE_ERRORS),
-          },
-        },
-      },
-      "/v1/agents/{agent_id}/conversations/{conversation_id}/messages": {
-        parameters: [ref("AgentId"), ref("ConversationId"), ref("FakeFault")],
-        get: {
-          operationId: "listMessages",
-          tags: ["conversations"],
-          summary: "List messages of a conversation",
-          description: "One page of the conversation's messages, oldest first (the order is the fake's choice).",
-          parameters: [ref("Page"), ref("PageSize")],
-          responses: {
-            "200": {
-              description: "The page. The spec does not give the success status; the fake answers 200.",
-              content: { "application/json": { schema: schemaRef("MessagePage") } },
-            },
-            ...errorResponses(LIST_ERRORS),
-          },
-        },
-      },
-      "/v1/agents/{agent_id}/conversations/{conversation_id}": {
-        parameters: [ref("AgentId"), ref("ConversationId"), ref("FakeFault")],
-        delete: {
-          operationId: "deleteConversation",
-          tags: ["conversations"],
-          summary: "Delete a conversation",
-          description: "Deletes the conversation permanently. Only conversations accessible through this agent can be deleted.",
-          responses: {
-            "204": { description: "Deleted. The spec shows neither the success status nor a body; the fake answers 204 with no body." },
-            ...errorResponses(DELETE_ERRORS),
-          },
-        },
+        ...errorResponses(CREATE_ERRORS),
       },
     },
-    components: {
-      schemas: componentSchemas(),
-      parameters: PARAMETERS,
-      securitySchemes: {
-        bearerAuth: {
-          type: "http",
-          scheme: "bearer",
-          description:
-            "`Authorization: Bearer <API_KEY>` on every request. A key reaches conversations within its scope only; " +
-            "the fake grants a key a set of agents on one channel. Issuing and rotating keys is not shown in the spec.",
-        },
+    stream: {
+      description: "The same operation as createResponse, delivered as server-sent events. Same body and Idempotency-Key rules.",
+      parameters: [parameterRef("IdempotencyKey"), parameterRef("AcceptEventStream")],
+      responses: {
+        "200": { description: STREAM_DESCRIPTION, headers: REPLAYED_HEADER, content: eventStreamContent(STREAM_BODY) },
+        ...errorResponses(CREATE_ERRORS),
       },
     },
-  };
+    list: {
+      description: "One page of the conversation's messages, oldest first (the order is the fake's choice).",
+      parameters: [parameterRef("Page"), parameterRef("PageSize")],
+      responses: {
+        "200": {
+          description: "The page. The spec does not give the success status; the fake answers 200.",
+          content: { "application/json": { schema: schemaRef("MessagePage") } },
+        },
+        ...errorResponses(LIST_ERRORS),
+      },
+    },
+    remove: {
+      description: "Deletes the conversation permanently. Only conversations accessible through this agent can be deleted.",
+      parameters: [],
+      responses: {
+        "204": { description: "Deleted. The spec shows neither the success status nor a body; the fake answers 204 with no body." },
+        ...errorResponses(DELETE_ERRORS),
+      },
+    },
+    schemas: componentSchemas(FAKE_SCHEMAS),
+    parameters: PARAMETERS,
+    bearerDescription:
+      "`Authorization: Bearer <API_KEY>` on every request. A key reaches conversations within its scope only; " +
+      "the fake grants a key a set of agents on one channel. Issuing and rotating keys is not shown in the spec.",
+  });
 }

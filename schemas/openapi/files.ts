@@ -1,14 +1,22 @@
 import { mkdir, readdir, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { openApiDocument } from "./document.ts";
+import { contractDocument } from "./contract-document.ts";
+import { fakeDocument } from "./fake-document.ts";
 import { schemaFiles } from "./json-schemas.ts";
 
 /** Two-space JSON with a trailing newline; key order is the order the generator builds. */
 const toFileText = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
-/** Every generated file, by path relative to the output folder (`openapi.json`, `schemas/<Name>.json`). */
+/**
+ * Every generated file, by path relative to the output folder: `openapi.json` (the contract
+ * every conforming service meets), `fake.json` (the reference fake's exact shapes) and
+ * `schemas/<Name>.json` (the fake's shapes as standalone JSON Schemas).
+ */
 export function renderOpenApiFiles(): Map<string, string> {
-  const files = new Map<string, string>([["openapi.json", toFileText(openApiDocument())]]);
+  const files = new Map<string, string>([
+    ["openapi.json", toFileText(contractDocument())],
+    ["fake.json", toFileText(fakeDocument())],
+  ]);
   for (const [name, schema] of schemaFiles()) files.set(`schemas/${name}.json`, toFileText(schema));
   return files;
 }

@@ -1,6 +1,8 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import { renderOpenApiFiles } from "./files.ts";
+import { CONTRACT_SCHEMAS } from "./contract-schemas.ts";
+import { standaloneSchemas } from "./json-schemas.ts";
+import { FAKE_SCHEMAS } from "./named-schemas.ts";
 
 // ajv-formats is CommonJS: its plugin is the module's default export.
 const addFormats = addFormatsModule.default;
@@ -12,13 +14,15 @@ export interface SchemaCheck {
 }
 
 /**
- * Every generated schema file loaded into one strict draft 2020-12 validator, so their
- * relative `$ref`s resolve. Compiling them fails loudly if a file is not a valid schema.
+ * One strength's schemas (the fake's, as openapi/schemas/ and fake.json publish them, or the
+ * contract's, as openapi.json does) loaded into one strict draft 2020-12 validator, so their
+ * relative `$ref`s resolve. Compiling them fails loudly if one is not a valid schema.
  */
-export function generatedSchemaValidator(): (name: string, value: unknown) => SchemaCheck {
-  const ajv = new Ajv2020({ strict: true, allErrors: true });
+export function generatedSchemaValidator(strength: "fake" | "contract" = "fake"): (name: string, value: unknown) => SchemaCheck {
+  // strictTuples would refuse JSON:API's `errors` (a first item of one shape, then any items): valid 2020-12.
+  const ajv = new Ajv2020({ strict: true, strictTuples: false, allErrors: true });
   addFormats(ajv);
-  for (const [path, text] of renderOpenApiFiles()) if (path.startsWith("schemas/")) ajv.addSchema(JSON.parse(text));
+  for (const schema of standaloneSchemas(strength === "fake" ? FAKE_SCHEMAS : CONTRACT_SCHEMAS).values()) ajv.addSchema(schema);
   return (name, value) => {
     const validate = ajv.getSchema(`${name}.json`);
     if (!validate) throw new Error(`no generated schema ${name}.json`);

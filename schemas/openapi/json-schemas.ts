@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { FakeMetadata, METADATA_LIMITS } from "../request.ts";
-import { NAMED_SCHEMAS, type NamedSchema } from "./named-schemas.ts";
+import { FAKE_SCHEMAS, type NamedSchema } from "./named-schemas.ts";
 
 export type JsonSchema = z.core.JSONSchema.BaseSchema;
 
@@ -30,17 +30,17 @@ function emit(entries: readonly NamedSchema[], io: NamedSchema["io"], uri: (name
 }
 
 /**
- * One JSON Schema (draft 2020-12) per named schema, in NAMED_SCHEMAS order, each
+ * One JSON Schema (draft 2020-12) per named schema, in the list's order, each
  * referring to the others through `uri(name)`. Request and response schemas are
  * emitted separately because they are read from opposite sides (input vs output).
  */
-function namedJsonSchemas(uri: (name: string) => string): Map<string, JsonSchema> {
+function namedJsonSchemas(named: readonly NamedSchema[], uri: (name: string) => string): Map<string, JsonSchema> {
   const emitted = {
-    input: emit(NAMED_SCHEMAS.filter((s) => s.io === "input"), "input", uri),
-    output: emit(NAMED_SCHEMAS.filter((s) => s.io === "output"), "output", uri),
+    input: emit(named.filter((s) => s.io === "input"), "input", uri),
+    output: emit(named.filter((s) => s.io === "output"), "output", uri),
   };
   const result = new Map<string, JsonSchema>();
-  for (const { name, io } of NAMED_SCHEMAS) {
+  for (const { name, io } of named) {
     const schema = emitted[io][name];
     if (!schema) throw new Error(`z.toJSONSchema emitted no schema for ${name}`);
     result.set(name, schema);
@@ -48,15 +48,20 @@ function namedJsonSchemas(uri: (name: string) => string): Map<string, JsonSchema
   return result;
 }
 
-/** Standalone files: `$id` is `<Name>.json` and references are relative file names. */
+/** Standalone schemas: `$id` is `<Name>.json` and references are relative file names. */
+export function standaloneSchemas(named: readonly NamedSchema[]): Map<string, JsonSchema> {
+  return namedJsonSchemas(named, (name) => `${name}.json`);
+}
+
+/** The fake's schemas as the files of openapi/schemas/. */
 export function schemaFiles(): Map<string, JsonSchema> {
-  return namedJsonSchemas((name) => `${name}.json`);
+  return standaloneSchemas(FAKE_SCHEMAS);
 }
 
 /** OpenAPI components: references point into `#/components/schemas`; no `$id` or `$schema` of their own. */
-export function componentSchemas(): Record<string, JsonSchema> {
+export function componentSchemas(named: readonly NamedSchema[]): Record<string, JsonSchema> {
   const components: Record<string, JsonSchema> = {};
-  for (const [name, schema] of namedJsonSchemas((n) => `#/components/schemas/${n}`)) {
+  for (const [name, schema] of namedJsonSchemas(named, (n) => `#/components/schemas/${n}`)) {
     const { $id: _id, $schema: _dialect, ...rest } = schema;
     components[name] = rest;
   }

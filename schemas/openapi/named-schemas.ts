@@ -33,7 +33,7 @@ export interface NamedSchema {
 
 const FAKE = "Exact shape sent by the reference fake (unknown fields are never sent).";
 
-export const NAMED_SCHEMAS: readonly NamedSchema[] = [
+export const FAKE_SCHEMAS: readonly NamedSchema[] = [
   {
     name: "ResponseRequest",
     schema: FakeResponseRequest,

@@ -79,5 +79,3 @@ export const PARAMETERS: Record<string, JsonObject> = {
     schema: { type: "string", examples: ["delta-delay=50,error-after=2", "status=503,retry-after=5"] },
   },
 };
-
-export const ref = (name: string): JsonObject => ({ $ref: `#/components/parameters/${name}` });
