@@ -19,6 +19,7 @@ import { createClient as createClientFromClient } from "agent-service-conformanc
 import { REQUIREMENTS as requirementsFromRequirements } from "agent-service-conformance/requirements";
 import { runConformance } from "agent-service-conformance/runner";
 import openapi from "agent-service-conformance/openapi.json" with { type: "json" };
+import fakeOpenapi from "agent-service-conformance/openapi/fake.json" with { type: "json" };
 
 assert.equal(createFakeServerFromFake, createFakeServer);
 assert.equal(createClientFromClient, createClient);
@@ -57,6 +58,7 @@ try {
 } finally {
   await server.close();
 }
+assert.equal(fakeOpenapi.openapi, openapi.openapi);
 console.log(JSON.stringify({ ok: true, requirements: REQUIREMENTS.length, openapi: openapi.openapi }));
 `;
 

@@ -69,7 +69,7 @@ describe("the tarball", () => {
     const families = (await readdir(join(ROOT, "suite/checks"))).filter((f) => f.endsWith(".check.ts"));
     expect(families.length).toBeGreaterThan(0);
     const expected = [
-      "package.json", "README.md", "LICENSE", "docs/USING.md", "fake-server/README.md", "openapi/openapi.json",
+      "package.json", "README.md", "LICENSE", "docs/USING.md", "fake-server/README.md", "openapi/openapi.json", "openapi/fake.json",
       "dist/index.js", "dist/index.d.ts", "dist/schemas/index.d.ts", "dist/suite/runner/run.js",
       "bin/agent-conformance.js", "bin/agent-service-fake.js", "dist/scripts/conformance.js", "dist/scripts/fake.js",
       ...families.map((f) => `dist/suite/checks/${f.replace(/\.ts$/, ".js")}`),
