@@ -2,10 +2,10 @@
  * Interactions: the stateful property (suite/interactions/) against the target, judged by the
  * executable model of the service (suite/model/). One run of the property is shared by one
  * check per requirement the model judges, so a bug between requests fails its own requirement.
- * Create cost: what the budget leaves after every other check, at most 24 (smoke: 6), at least
- * 4; about 7 per sequence on a conforming target. Lists, replays, refused reuses, deletes and
- * other scopes' attempts cost nothing. `--only interactions --seed S --path P` runs exactly the
- * sequence a counterexample names.
+ * Create cost: what the budget leaves after every other check, at most 24 (smoke: 6; deep: all
+ * that is left, walking until every cell is covered), at least 4; sequences of up to 12 creates.
+ * Lists, replays, refused reuses, deletes and other scopes' attempts cost nothing.
+ * `--only interactions --seed S --path P` runs the sequences up to the one a counterexample names.
  */
 import { checkScopes } from "./runtime/check-scope.ts";
 import { check } from "./runtime/check.ts";
@@ -15,14 +15,17 @@ import { INTERACTIONS_FAMILY } from "./runtime/selection.ts";
 import { sharedFixture } from "./runtime/shared-fixture.ts";
 import { skipCheck } from "./support/skip.ts";
 import type { Target } from "./runtime/types.ts";
-import { CREATES_PER_SEQUENCE, LANES } from "../interactions/commands.ts";
+import { LANES } from "../interactions/commands.ts";
 import { renderCounterexample } from "../interactions/counterexample.ts";
 import { runInteractionProperty, type PropertyOutcome } from "../interactions/property.ts";
 
 const FAMILY = INTERACTIONS_FAMILY;
 const MOST_CREATES = { full: 24, smoke: 6 } as const;
 const LEAST_CREATES = 4;
-
+/** Creates one sequence of the walk may spend: new conversations and keys for each. */
+const CREATES_PER_SEQUENCE = 12;
+/** A deep run walks sequences until every cell is covered; this bounds it when some never can be. */
+const DEEP_SEQUENCES = 60;
 
 const propertyRun = sharedFixture(
   "interaction property",
@@ -30,6 +33,7 @@ const propertyRun = sharedFixture(
   async (target: Target): Promise<PropertyOutcome> => {
     const { settings } = workerState();
     const lanes = target.lanes(LANES);
+    const deep = settings.profile === "deep";
     try {
       const allowance = target.remainingCreates();
       return await runInteractionProperty(
@@ -45,8 +49,9 @@ const propertyRun = sharedFixture(
         {
           seed: settings.seed,
           path: settings.path,
-          runs: Math.max(1, Math.ceil(allowance / CREATES_PER_SEQUENCE)),
-          createsPerRun: CREATES_PER_SEQUENCE + 1,
+          runs: deep ? DEEP_SEQUENCES : Math.max(1, Math.ceil(allowance / CREATES_PER_SEQUENCE)),
+          createsPerRun: Math.min(CREATES_PER_SEQUENCE, Math.max(1, allowance)),
+          untilCovered: deep,
           replayCommand: (seed, path) => `npm run conformance -- --only ${FAMILY} --seed ${seed} --path ${path}`,
         },
       );
@@ -54,7 +59,7 @@ const propertyRun = sharedFixture(
       await lanes.close();
     }
   },
-  { minCreates: LEAST_CREATES, smokeCreates: MOST_CREATES.smoke },
+  { minCreates: LEAST_CREATES, smokeCreates: MOST_CREATES.smoke, deepCreates: Number.POSITIVE_INFINITY },
 );
 
 /** The check of one requirement: it fails with the counterexample the property found for it, if any. */

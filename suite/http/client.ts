@@ -292,8 +292,9 @@ function withTranscript(failed: HarnessError | TargetError | InconclusiveError, 
 /** One attempt of a stream, read by the stream reader under the concurrency cap. */
 async function streamOnce(options: ClientOptions, origin: string, path: string, request: CreateOptions): Promise<StreamResult> {
   const { observer } = options;
-  const signal = observer?.signal();
-  const release = await acquireSlot(options.semaphore, signal);
+  const deadline = observer?.signal();
+  const release = await acquireSlot(options.semaphore, deadline);
+  const signal = request.drop === undefined ? deadline : deadline === undefined ? request.drop : AbortSignal.any([deadline, request.drop]);
   try {
     const result = await readStream(options.dispatcher, {
       origin,

@@ -200,7 +200,7 @@ class StreamReading {
     } catch (error) {
       if (this.#stopReason !== undefined) return undefined;
       if (signal?.aborted) {
-        this.#body.addProblem("connection-error", "cancelled: the check's deadline passed before the response headers");
+        this.#body.addProblem("connection-error", `cancelled: ${this.#cancelReason()} before the response headers`);
         return undefined;
       }
       const failure = classifyNetworkError(error);
@@ -268,11 +268,17 @@ class StreamReading {
     } catch (error) {
       if (this.#stopReason === undefined) {
         body.addProblem("connection-error", this.#signal?.aborted
-          ? "cancelled: the check's deadline passed while the stream was being read"
+          ? `cancelled: ${this.#cancelReason()} while the stream was being read`
           : `the stream broke after ${body.events.length} events: ${describeNetworkError(error)}`);
       }
     }
     if (this.#stopReason === undefined && !this.#signal?.aborted) body.ended();
+  }
+
+  /** Who stopped the read: a string reason given to the abort (the client dropping the stream), else the check's deadline. */
+  #cancelReason(): string {
+    const reason: unknown = this.#signal?.reason;
+    return typeof reason === "string" ? reason : "the check's deadline passed";
   }
 
   // No stream outlives the reader: timers cleared, request aborted, body destroyed.

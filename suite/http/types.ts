@@ -125,6 +125,8 @@ export interface CreateOptions extends RequestOptions {
   replay?: boolean;
   /** Streams only: called with each event as it is parsed (to act while the stream is open). */
   onEvent?: (event: TimedEvent) => void;
+  /** Streams only: aborting it drops the stream as a client does on cancellation (client rule 2). */
+  drop?: AbortSignal;
 }
 
 export interface ListOptions extends RequestOptions {

@@ -60,7 +60,7 @@ export function buildCounterexample(
   const origin = Math.min(...sorted.map((e) => e.op.start));
   const operations = sorted.map((entry): CounterexampleOperation => {
     const { op } = entry;
-    const sent = op.kind === "create" ? ` ${op.who === "primary" ? "" : `as ${op.who} `}key=${aliases.apply(op.key ?? "(none)")} message=${aliases.apply(op.message)}${op.conversationId === null ? "" : ` conversation=${aliases.apply(op.conversationId)}`}` : op.who === "primary" ? "" : ` as ${op.who}`;
+    const sent = op.kind === "create" ? ` ${op.who === "primary" ? "" : `as ${op.who} `}key=${aliases.apply(op.key ?? "(none)")} message=${aliases.apply(op.message)}${op.conversationId === null ? "" : ` conversation=${aliases.apply(op.conversationId)}`}${aliases.apply(bodyExtras(entry))}` : op.who === "primary" ? "" : ` as ${op.who}`;
     return {
       n: op.index,
       lane: entry.lane,
@@ -82,6 +82,19 @@ export function buildCounterexample(
     confirmation: context.confirmation,
     replay: context.replay,
   };
+}
+
+/** The body's fields beyond message and conversation, as sent (shortened): the shapes a bug may need. */
+function bodyExtras(entry: Entry): string {
+  const body = entry.sent?.body;
+  if (body === undefined) return "";
+  const shown = Object.entries(body).filter(([field]) => field !== "message" && field !== "conversation_id");
+  const text = shown.map(([field, value]) => {
+    const json = JSON.stringify(value);
+    return ` ${field}=${json.length > 80 ? `${json.slice(0, 77)}...` : json}`;
+  });
+  if ("conversation_id" in body && body.conversation_id === null) text.unshift(" conversation_id=null");
+  return text.join("");
 }
 
 /** The console's and the failure message's form. */

@@ -1,56 +1,92 @@
 /**
- * Runs the property's commands against the target and records each request as an operation
- * of the history. A parallel group sends its requests at once, each on its own connection;
- * when it holds a stream, the stream goes first and the others are sent once it has said
- * `response.created`, so they overlap its generation even on a fast target. Before a group,
- * each conversation it touches is read settled, so a listing inside the group meets no lag
- * from earlier writes; listings outside groups are read until the model accepts them or
- * --settle-ms has passed (a write-behind service is not failed for its lag).
+ * Runs the walk's commands against the target and records each request as an operation of the
+ * history. A race holds its first request open (a stream, read up to the chosen point: its
+ * `response.created`, its first delta or its `response.completed`) and sends the others then, each
+ * on its own connection, so overlaps happen even against a fast target. A dropped stream is
+ * aborted by the client at its point; its outcome stays unknown until the conversation is quiet.
+ * Before a race, each conversation it touches is read settled; after any command that wrote, the
+ * conversations it touched are read back, settled, on another connection, so an effect is
+ * attributed to the operation that caused it.
  */
 import { EVENT } from "../../schemas/index.ts";
 import { sleep } from "../http/retry.ts";
-import type { HttpResult, Identity, StreamResult, Transcript } from "../http/types.ts";
-import { canonicalJson, type CreateOp, type DeleteOp, type Endpoint, type ListOp, type Who } from "../model/operation.ts";
+import type { HttpResult, StreamResult, Transcript } from "../http/types.ts";
+import { orderOf } from "../model/model.ts";
+import { canonicalJson, type CreateOp, type DeleteOp, type ListOp, type Op } from "../model/operation.ts";
 import { describeQuery } from "../model/page.ts";
-import type { Violation } from "../model/violation.ts";
-import { LANES, type Command, type KeyPick, type Request, type Slot } from "./commands.ts";
+import { LANES, type Command, type CreateRequest, type Request, type Timing } from "./commands.ts";
 import { judgeDeletion, judgeListing, judgePlainCreate, judgeStreamCreate, type Answer, type Judged } from "./observed.ts";
-import type { Entry, KeyUse, Session, SlotState } from "./session.ts";
-
-/** A request resolved against the session's state when it is sent. */
-export type Call =
-  | {
-      readonly kind: "create"; readonly endpoint: Endpoint; readonly who: Who; readonly identity: Identity;
-      readonly key: string; readonly message: string; readonly body: Record<string, unknown>;
-      readonly conversationId: string | null; readonly replay: boolean;
-      /** The slot it starts or continues, when it is the slot owner's exchange. */
-      readonly slot: Slot | undefined;
-      /** It continues a conversation already deleted when it was sent. */
-      readonly afterDelete?: boolean;
-    }
-  | { readonly kind: "list"; readonly who: Who; readonly identity: Identity; readonly conversationId: string; readonly query: ListOp["query"]; readonly settle: boolean }
-  | { readonly kind: "delete"; readonly who: Who; readonly identity: Identity; readonly conversationId: string; readonly slot: Slot | undefined };
+import { recordAnswer } from "./record.ts";
+import type { Entry, Session } from "./session.ts";
 
 const now = () => performance.now();
 
+/** After a dropped stream, how long the conversation's total must stay still before its outcome is judged. */
+const QUIET_MS = 250;
+
 export async function runCommand(session: Session, command: Command): Promise<void> {
   if (session.failure !== undefined) return;
-  let entries: Entry[];
-  if (command.kind === "one") {
-    const call = plan(session, command.request, undefined, true);
-    if (call === undefined) return;
-    entries = [await send(session, call, command.lane % LANES, { inGroup: false })];
-  } else {
-    await settleSlots(session, command.requests);
-    if (session.failure !== undefined) return;
-    const shared = command.sameKey ? { key: session.target.idempotencyKey("race"), message: session.target.message("race") } : undefined;
-    const calls = command.requests.map((r) => plan(session, r, shared, false)).filter((c): c is Call => c !== undefined);
-    if (calls.length === 0) return;
-    if (shared !== undefined && calls.filter((c) => c.kind === "create").length > 1) session.races++;
-    entries = await sendAtOnce(session, calls);
-  }
+  const entries = command.kind === "one" ? await runOne(session, command) : await runRace(session, command);
+  if (entries.length === 0) return;
   session.judge(entries);
   await readBack(session, entries, command.kind === "one" ? (command.lane + 1) % LANES : 0);
+  if (command.kind === "race" && command.ordering !== undefined) coverOrdering(session, command.ordering, entries);
+}
+
+async function runOne(session: Session, command: Extract<Command, { kind: "one" }>): Promise<Entry[]> {
+  if (!reserve(session, command.request)) return [];
+  const first = await send(session, command.request, command.lane, {});
+  const entries = [first];
+  if (first.sent?.dropped === undefined) return entries;
+  // Sent again under the same key at once: the first may still be running (client rule 1).
+  if (command.retrySoon !== undefined && reserve(session, command.retrySoon)) entries.push(await send(session, command.retrySoon, (command.lane + 1) % LANES, { inGroup: true }));
+  // The dropped stream may still take effect: its operation ends when its conversation is quiet.
+  const end = await quiet(session, command.request, command.lane);
+  entries[0] = { ...first, op: { ...first.op, end: Math.max(first.op.end, end) } };
+  return entries;
+}
+
+/** Takes the create a conforming service may charge for the request; false when the budget has none. */
+function reserve(session: Session, request: Request): boolean {
+  return request.kind !== "create" || !request.charged || session.takeCreate();
+}
+
+async function runRace(session: Session, command: Extract<Command, { kind: "race" }>): Promise<Entry[]> {
+  await settleConversations(session, [command.held, ...command.others]);
+  if (session.failure !== undefined || !reserve(session, command.held)) return [];
+  const others = command.others.filter((r) => reserve(session, r));
+  if (others.length === 0) {
+    if (command.held.kind === "create" && command.held.charged) session.returnCreate();
+    return [];
+  }
+  const sharesKey = command.held.kind === "create" && others.some((o) => o.kind === "create" && o.key === (command.held as CreateRequest).key);
+  if (sharesKey) session.races++;
+  return sendAtPoint(session, command.held, others, command.timing);
+}
+
+/** Sends the held request, then the others once it reached `timing` (or ended), each on its own lane. */
+async function sendAtPoint(session: Session, held: Request, others: readonly Request[], timing: Timing): Promise<Entry[]> {
+  let release: () => void = () => {};
+  const reached = new Promise<void>((resolve) => (release = resolve));
+  const point = timing === "after-created" ? EVENT.created : timing === "after-delta" ? EVENT.delta : timing === "after-completed" ? EVENT.completed : undefined;
+  const first = send(session, held, 0, { inGroup: true, onEvent: (name) => (name === point ? release() : undefined) });
+  if (point === undefined) release();
+  // A stream that never reaches the point (refused, broken, no delta) releases the others when it ends.
+  await Promise.race([reached, first.then(() => undefined)]);
+  const rest = others.map((request, i) => send(session, request, (i + 1) % LANES, { inGroup: true }));
+  return Promise.all([first, ...rest]);
+}
+
+/** Reads every live conversation a race touches until the model accepts it, so the race meets no lag from earlier writes. */
+async function settleConversations(session: Session, requests: readonly Request[]): Promise<void> {
+  const ids = new Set(requests.map((r) => (r.kind === "create" ? (typeof r.body.conversation_id === "string" ? r.body.conversation_id : undefined) : r.conversationId)));
+  for (const id of ids) {
+    const conversation = session.conversation(id);
+    if (conversation === undefined || conversation.deleted) continue;
+    const entry = await send(session, { kind: "list", who: conversation.owner, conversationId: conversation.id, query: {}, cells: [] }, 0, { settle: true });
+    session.judge([entry]);
+    if (session.failure !== undefined) return;
+  }
 }
 
 /**
@@ -66,127 +102,69 @@ async function readBack(session: Session, entries: readonly Entry[], lane: numbe
   }
   for (const id of touched) {
     if (session.failure !== undefined) return;
-    const owner = session.owners.get(id);
-    const identity = owner === undefined ? undefined : session.identity(owner.who);
-    if (owner === undefined || identity === undefined) continue;
-    const entry = await send(session, { kind: "list", who: owner.who, identity, conversationId: owner.id, query: {}, settle: true }, lane, { inGroup: false });
+    const conversation = session.conversation(id);
+    if (conversation === undefined) continue;
+    const entry = await send(session, { kind: "list", who: conversation.owner, conversationId: conversation.id, query: {}, cells: [] }, lane, { settle: true });
     session.judge([entry]);
   }
 }
 
-/** Reads every live conversation a group touches until the model accepts it, on a lane of its own. */
-async function settleSlots(session: Session, requests: readonly Request[]): Promise<void> {
-  const slots = new Set(requests.filter((r) => "slot" in r).map((r) => (r as { slot: Slot }).slot));
-  for (const slot of slots) {
-    const state = session.slot(slot);
-    if (state === undefined || state.deleted) continue;
-    const identity = session.identity(state.owner);
-    if (identity === undefined) continue;
-    const entry = await send(session, { kind: "list", who: state.owner, identity, conversationId: state.id, query: {}, settle: true }, 0, { inGroup: false });
-    session.judge([entry]);
-    if (session.failure !== undefined) return;
+/**
+ * Waits until the conversation a dropped stream continued shows the same total twice in a row,
+ * QUIET_MS apart (at most --settle-ms): whatever the service still did for the stream is done.
+ * A new conversation's id was never learned; it waits QUIET_MS. Returns when it was quiet.
+ */
+async function quiet(session: Session, request: Request, lane: number): Promise<number> {
+  const conversation = request.kind === "create" && typeof request.body.conversation_id === "string" ? session.conversation(request.body.conversation_id) : undefined;
+  const identity = conversation === undefined ? undefined : session.identity(conversation.owner);
+  const client = session.target.lanes[(lane + 1) % session.target.lanes.length];
+  if (conversation === undefined || identity === undefined || client === undefined) {
+    await sleep(QUIET_MS);
+    return now();
+  }
+  const deadline = now() + Math.max(session.target.settleMs, QUIET_MS);
+  let last: unknown;
+  for (;;) {
+    const answer = await answerOf(() => client.list(conversation.id, { as: identity, retryInUse: true }));
+    const total = "result" in answer ? (answer.result.json as { total?: unknown } | undefined)?.total : undefined;
+    if (total !== undefined && total === last) return now();
+    last = total;
+    if (now() + QUIET_MS > deadline) return now();
+    await sleep(QUIET_MS);
   }
 }
 
-/** Sends calls one after the other, or at once; records and judges them. */
-export async function sendCalls(session: Session, calls: readonly Call[], atOnce: boolean): Promise<Entry[]> {
-  const entries: Entry[] = [];
-  if (atOnce) entries.push(...(await sendAtOnce(session, calls)));
-  else for (const call of calls) entries.push(await send(session, call, 0, { inGroup: false }));
-  session.judge(entries);
-  return entries;
+/** Covers the ordering cell of a race once the model (or the answers) tell which of its first two requests took effect first. */
+function coverOrdering(session: Session, cls: string, entries: readonly Entry[]): void {
+  const [held, other] = entries.map((e) => e.op);
+  if (held === undefined || other === undefined) return;
+  const order = orderOf(session.model, entries.map((e) => e.op.index));
+  const heldFirst = order !== undefined ? order.indexOf(held.index) < order.indexOf(other.index) : loserFirst(held, other);
+  if (heldFirst === undefined) return;
+  const [sentFirst] = [held, other].sort((a, b) => a.start - b.start);
+  const firstInEffect = heldFirst ? held : other;
+  const label = orderingLabel(cls, firstInEffect, sentFirst);
+  if (label !== undefined) session.cover([`orderings:${cls}/${label}`]);
 }
 
-/** Sends the calls at once, each on its own lane; a stream among them is opened first and held open. */
-async function sendAtOnce(session: Session, calls: readonly Call[]): Promise<Entry[]> {
-  const holder = calls.findIndex((c) => c.kind === "create" && c.endpoint === "stream");
-  if (holder === -1) return Promise.all(calls.map((call, lane) => send(session, call, lane % LANES, { inGroup: true })));
-  let opened: () => void = () => {};
-  const created = new Promise<void>((resolve) => (opened = resolve));
-  const held = send(session, calls[holder] as Call, holder % LANES, {
-    inGroup: true,
-    onEvent: (name) => {
-      if (name === EVENT.created) opened();
-    },
-  });
-  // A stream that never says response.created (refused, broken) releases the others when it ends.
-  await Promise.race([created, held.then(() => undefined)]);
-  const others = calls.map((call, lane) => (lane === holder ? held : send(session, call, lane % LANES, { inGroup: true })));
-  return Promise.all(others);
+/** Of two requests under one key, the one refused (409, in use) did not take effect first; undefined when both or neither were. */
+function loserFirst(held: Op, other: Op): boolean | undefined {
+  const refused = (op: Op) => op.outcome.type === "refused";
+  if (refused(held) === refused(other)) return undefined;
+  return refused(other);
 }
 
-/** Resolves a request against the session; undefined when it cannot run (no conversation, no identity, no budget). */
-function plan(session: Session, request: Request, shared: { key: string; message: string } | undefined, settle: boolean): Call | undefined {
-  const primary = session.target.identities.primary;
-  switch (request.kind) {
-    case "exchange": {
-      const own = session.slot(request.slot);
-      const other = session.slot(request.slot === 0 ? 1 : 0);
-      const state = own === undefined && request.continuing === true && other !== undefined && !other.deleted ? other : own;
-      const slotUsed = state === other && own === undefined && other !== undefined ? (request.slot === 0 ? 1 : 0) : request.slot;
-      const message = shared?.message ?? session.target.message(`i${request.slot + 1}`);
-      const key = shared?.key ?? session.target.idempotencyKey("i");
-      const conversationId = state === undefined ? null : state.id;
-      const body = conversationId === null ? { message } : { message, conversation_id: conversationId };
-      // In a one-key group only the first request may take effect; the others are replays or 409s.
-      const sibling = shared !== undefined && session.keys.some((k) => k.key === key);
-      if (!sibling && !session.takeCreate()) return undefined;
-      if (shared !== undefined && !sibling) session.keys.push({ key, message, body, who: "primary", endpoint: request.endpoint, lane: 0, ok: false });
-      return { kind: "create", endpoint: request.endpoint, who: "primary", identity: primary, key, message, body, conversationId, replay: sibling, slot: slotUsed, afterDelete: state?.deleted === true };
-    }
-    case "replay":
-    case "conflict": {
-      const use = pickKey(session, request.kind === "replay" ? request.pick : request.pick);
-      if (use === undefined) return undefined;
-      const identity = session.identity(use.who);
-      if (identity === undefined) return undefined;
-      const free = request.kind === "replay" && use.ok;
-      if (!free && !session.takeCreate()) return undefined;
-      const message = request.kind === "replay" ? use.message : `${use.message} (changed)`;
-      const body = { ...use.body, message };
-      const conversationId = typeof use.body.conversation_id === "string" ? use.body.conversation_id : null;
-      return { kind: "create", endpoint: request.endpoint, who: use.who, identity, key: use.key, message, body, conversationId, replay: free, slot: undefined };
-    }
-    case "list": {
-      const state = liveSlot(session, request.slot);
-      if (state === undefined) return undefined;
-      const identity = session.identity(state.owner);
-      if (identity === undefined) return undefined;
-      const query = { ...(request.page === undefined ? {} : { page: request.page }), ...(request.pageSize === undefined ? {} : { pageSize: request.pageSize }) };
-      return { kind: "list", who: state.owner, identity, conversationId: state.id, query, settle };
-    }
-    case "delete": {
-      const state = liveSlot(session, request.slot);
-      if (state === undefined) return undefined;
-      const identity = session.identity(state.owner);
-      if (identity === undefined) return undefined;
-      return { kind: "delete", who: state.owner, identity, conversationId: state.id, slot: session.slots.indexOf(state) === 1 ? 1 : 0 };
-    }
-    case "foreign": {
-      const state = liveSlot(session, request.slot);
-      const identity = session.identity(request.who);
-      if (state === undefined || identity === undefined) return undefined;
-      if (request.action === "list") return { kind: "list", who: request.who, identity, conversationId: state.id, query: {}, settle: false };
-      if (request.action === "delete") return { kind: "delete", who: request.who, identity, conversationId: state.id, slot: undefined };
-      if (!session.takeCreate()) return undefined;
-      const message = session.target.message("foreign");
-      const key = session.target.idempotencyKey("foreign");
-      return { kind: "create", endpoint: request.endpoint, who: request.who, identity, key, message, body: { message, conversation_id: state.id }, conversationId: state.id, replay: false, slot: undefined };
-    }
+function orderingLabel(cls: string, firstInEffect: Op, sentFirst: Op | undefined): string | undefined {
+  switch (cls) {
+    case "two-exchanges":
+      return firstInEffect === sentFirst ? "sent-first-first" : "sent-second-first";
+    case "one-key-both-endpoints":
+      return firstInEffect.kind === "create" ? `${firstInEffect.endpoint}-first` : undefined;
+    case "replay-in-flight-original":
+      return firstInEffect === sentFirst ? "original-first" : "replay-first";
+    default:
+      return firstInEffect.kind === "delete" ? "delete-first" : "exchange-first";
   }
-}
-
-/** The slot's conversation, or the other slot's when this one has none: a command always meets one if there is one. */
-function liveSlot(session: Session, slot: Slot): SlotState | undefined {
-  return session.slot(slot) ?? session.slot(slot === 0 ? 1 : 0);
-}
-
-/** The key a replay or a reuse names: by position, or the first or last of a slot's conversation. */
-function pickKey(session: Session, pick: KeyPick): KeyUse | undefined {
-  if (typeof pick === "number") return session.keys[pick % Math.max(1, session.keys.length)];
-  const id = liveSlot(session, pick.slot)?.id.toLowerCase();
-  const ofSlot = session.keys.filter((k) => k.ok && k.who === "primary" && k.conversationId?.toLowerCase() === id);
-  return pick.which === "first" ? ofSlot[0] : ofSlot.at(-1);
 }
 
 async function answerOf<R>(run: () => Promise<R>): Promise<Answer<R>> {
@@ -210,95 +188,95 @@ function describeOutcome(judged: Judged<unknown>, extra: string): string {
   return `unknown outcome (${o.reason})`;
 }
 
-/** Sends one call on one lane and records it; a listing to settle is read again until the model accepts it. */
 interface SendOptions {
   /** Sent at once with others: every answer is a verdict, a 409 "in use" included. */
-  readonly inGroup: boolean;
+  readonly inGroup?: boolean;
+  /** A listing read again until the model accepts it or --settle-ms passed. */
+  readonly settle?: boolean;
   readonly onEvent?: (name: string | undefined) => void;
 }
 
-async function send(session: Session, call: Call, lane: number, { inGroup, onEvent }: SendOptions): Promise<Entry> {
-  const client = session.target.lanes[lane % session.target.lanes.length];
-  if (client === undefined) throw new Error("the property needs at least one lane");
-  const index = session.nextIndex();
-  const agent = call.identity.agentId;
+/** The events a dropped stream is cut after: its point, counted in events of that name. */
+const DROP_AFTER = { "after-created": [EVENT.created, 1], "after-delta": [EVENT.delta, 1], "before-completion": [EVENT.delta, 3] } as const;
 
-  if (call.kind === "list") {
-    const path = `/v1/agents/${agent}/conversations/${call.conversationId}/messages${describeQuery(call.query) === "no parameters" ? "" : `?${describeQuery(call.query)}`}`;
-    const query = { ...(call.query.page === undefined ? {} : { page: call.query.page }), ...(call.query.pageSize === undefined ? {} : { page_size: call.query.pageSize }) };
+/** Sends one request on one lane, records it and what it changed in the session. */
+export async function send(session: Session, request: Request, lane: number, options: SendOptions): Promise<Entry> {
+  const client = session.target.lanes[lane % session.target.lanes.length];
+  const identity = session.identity(request.who);
+  if (client === undefined || identity === undefined) throw new Error("the property needs a lane and the identity it chose");
+  const index = session.nextIndex();
+  const agent = identity.agentId;
+
+  if (request.kind === "list") {
+    const described = describeQuery(request.query);
+    const path = `/v1/agents/${agent}/conversations/${request.conversationId}/messages${described === "no parameters" ? "" : `?${described}`}`;
+    const query = { ...(request.query.page === undefined ? {} : { page: request.query.page }), ...(request.query.pageSize === undefined ? {} : { page_size: request.query.pageSize }) };
     const deadline = now() + session.target.settleMs;
     for (let wait = 50; ; wait = Math.min(wait * 2, 500)) {
       const start = now();
-      const answer = await answerOf(() => client.list(call.conversationId, { as: call.identity, query, retryInUse: true }));
+      const answer = await answerOf(() => client.list(request.conversationId, { as: identity, query, retryInUse: true }));
       const end = now();
       const judged = judgeListing(answer, index);
-      const op: ListOp = { kind: "list", index, start, end, who: call.who, conversationId: call.conversationId, query: call.query, outcome: judged.outcome };
+      const op: ListOp = { kind: "list", index, start, end, who: request.who, conversationId: request.conversationId, query: request.query, outcome: judged.outcome };
       const total = judged.outcome.type === "ok" ? ` total ${judged.outcome.value.total}, ${judged.outcome.value.items.length} item(s)` : "";
       const entry: Entry = { op, lane, method: "GET", path, answer: describeOutcome(judged, total), transcript: transcriptOf(answer) };
-      fail(session, judged.problem);
-      if (!call.settle || judged.problem !== undefined || session.accepts(entry) || now() + wait > deadline) return entry;
+      session.fail(judged.problem);
+      if (options.settle !== true || judged.problem !== undefined || session.accepts(entry) || now() + wait > deadline) {
+        recordAnswer(session, request, judged.outcome);
+        return entry;
+      }
       await sleep(wait);
     }
   }
 
-  if (call.kind === "delete") {
-    const path = `/v1/agents/${agent}/conversations/${call.conversationId}`;
+  if (request.kind === "delete") {
+    const path = `/v1/agents/${agent}/conversations/${request.conversationId}`;
     const start = now();
-    const answer = await answerOf(() => client.delete(call.conversationId, { as: call.identity }));
+    const answer = await answerOf(() => client.delete(request.conversationId, { as: identity }));
     const end = now();
     const judged = judgeDeletion(answer);
-    const op: DeleteOp = { kind: "delete", index, start, end, who: call.who, conversationId: call.conversationId, outcome: judged.outcome };
-    const state = call.slot === undefined ? undefined : session.slot(call.slot);
-    if (judged.outcome.type === "ok" && state !== undefined && state.id === call.conversationId) state.deleted = true;
+    const op: DeleteOp = { kind: "delete", index, start, end, who: request.who, conversationId: request.conversationId, outcome: judged.outcome };
+    recordAnswer(session, request, judged.outcome);
     return { op, lane, method: "DELETE", path, answer: describeOutcome(judged, ""), transcript: transcriptOf(answer) };
   }
 
-  const path = `/v1/agents/${agent}/responses${call.endpoint === "stream" ? "/stream" : ""}`;
-  const options = {
-    as: call.identity,
-    body: call.body,
-    idempotencyKey: call.key,
-    replay: call.replay,
-    retryInUse: !inGroup,
-    ...(onEvent === undefined ? {} : { onEvent: (e: { event: string | undefined }) => onEvent(e.event) }),
+  const path = `/v1/agents/${agent}/responses${request.endpoint === "stream" ? "/stream" : ""}`;
+  const dropping = request.drop === undefined || request.endpoint !== "stream" ? undefined : new AbortController();
+  const [dropAt, dropCount] = request.drop === undefined ? [undefined, 0] : DROP_AFTER[request.drop];
+  let seen = 0;
+  const onEvent = (e: { event: string | undefined }) => {
+    options.onEvent?.(e.event);
+    if (dropping !== undefined && e.event === dropAt && ++seen === dropCount) dropping.abort(`the client dropped the stream ${request.drop}`);
+  };
+  const raw = JSON.stringify(request.body);
+  const sending = {
+    as: identity,
+    rawBody: raw,
+    idempotencyKey: request.key,
+    replay: request.replay,
+    retryInUse: options.inGroup !== true,
+    onEvent,
+    ...(dropping === undefined ? {} : { drop: dropping.signal }),
   };
   const start = now();
-  const answer = call.endpoint === "stream" ? await answerOf(() => client.stream(options)) : await answerOf(() => client.create(options));
+  const answer = request.endpoint === "stream" ? await answerOf(() => client.stream(sending)) : await answerOf(() => client.create(sending));
   const end = now();
-  const judged = call.endpoint === "stream" ? judgeStreamCreate(answer as Answer<StreamResult>, index) : judgePlainCreate(answer as Answer<HttpResult>, index);
+  const judged = request.endpoint === "stream" ? judgeStreamCreate(answer as Answer<StreamResult>, index) : judgePlainCreate(answer as Answer<HttpResult>, index);
+  const conversationId = typeof request.body.conversation_id === "string" ? request.body.conversation_id : null;
   const op: CreateOp = {
-    kind: "create", index, start, end, who: call.who, endpoint: call.endpoint, key: call.key, message: call.message,
-    conversationId: call.conversationId, payload: canonicalJson(call.body), outcome: judged.outcome,
+    kind: "create", index, start, end, who: request.who, endpoint: request.endpoint, key: request.key, message: request.message,
+    conversationId, payload: canonicalJson(request.body), raw, outcome: judged.outcome,
+    ...(request.openShape === undefined ? {} : { openShape: request.openShape }), optionalFields: request.optionalFields,
   };
-  fail(session, judged.problem);
-  if (!call.replay && judged.outcome.type === "refused") session.returnCreate();
-  afterCreate(session, call, judged.outcome, lane);
+  const dropped = dropping?.signal.aborted === true && judged.outcome.type === "unknown" ? request.drop : undefined;
+  // A stream the client dropped on purpose is no verdict on the stream.
+  if (dropped === undefined) session.fail(judged.problem);
+  if (request.charged && judged.outcome.type === "refused") session.returnCreate();
+  recordAnswer(session, request, judged.outcome, dropped !== undefined);
   const conversation = judged.outcome.type === "ok" ? ` conversation ${judged.outcome.value.conversationId}` : "";
-  return { op, lane, method: "POST", path, answer: describeOutcome(judged, call.endpoint === "stream" ? ` completed${conversation}` : conversation), transcript: transcriptOf(answer) };
-}
-
-/** What a create changes in the session: a slot started or left, a key remembered, a conversation to clean up. */
-function afterCreate(session: Session, call: Extract<Call, { kind: "create" }>, outcome: CreateOp["outcome"], lane: number): void {
-  const ok = outcome.type === "ok";
-  if (ok) {
-    session.target.track(outcome.value.conversationId, call.identity);
-    const id = outcome.value.conversationId.toLowerCase();
-    if (!session.owners.has(id)) session.owners.set(id, { id: outcome.value.conversationId, who: call.who });
-  }
-  const known = session.keys.findIndex((k) => k.key === call.key && k.who === call.who);
-  const conversationId = ok ? outcome.value.conversationId : undefined;
-  if (known === -1) session.keys.push({ key: call.key, message: call.message, body: call.body, who: call.who, endpoint: call.endpoint, lane, ok, conversationId });
-  else if (ok && session.keys[known]?.ok === false && !call.replay) session.keys[known] = { ...(session.keys[known] as (typeof session.keys)[number]), ok: true, lane, conversationId };
-  if (call.slot === undefined) return;
-  const state = session.slot(call.slot);
-  if (state === undefined && ok && call.conversationId === null) session.slots[call.slot] = { id: outcome.value.conversationId, owner: call.who, deleted: false };
-  // Continuing a deleted conversation is tried once; then the slot starts a new one.
-  else if (state !== undefined && call.afterDelete === true) session.slots[call.slot] = undefined;
-}
-
-function fail(session: Session, problem: Violation | undefined): void {
-  if (problem !== undefined && session.failure === undefined) {
-    session.failure = problem;
-    session.model = { ...session.model, failed: problem };
-  }
+  const shown = dropped !== undefined ? ` (dropped by the client ${dropped})` : "";
+  return {
+    op, lane, method: "POST", path, answer: `${describeOutcome(judged, request.endpoint === "stream" ? ` completed${conversation}` : conversation)}${shown}`, transcript: transcriptOf(answer),
+    sent: { body: request.body, tag: request.tag, ...(dropped === undefined ? {} : { dropped }) },
+  };
 }

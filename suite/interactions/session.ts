@@ -1,12 +1,13 @@
 /**
- * One sequence of the property as it runs: the conversations of its two slots, the keys it
- * used, the history of operations it observed and the model's judgement of them so far.
+ * One sequence of the property as it runs: the conversations and keys it used, as the client
+ * knows them; the history of operations it observed and the model's judgement of them so far;
+ * and the cells it covered, which steer what the walk proposes next (walk.ts).
  */
 import type { Identity, ServiceClient, Transcript } from "../http/types.ts";
 import { flush, initialState, observe, type ModelState } from "../model/model.ts";
 import type { Endpoint, Op, Who } from "../model/operation.ts";
 import type { Violation } from "../model/violation.ts";
-import type { Slot } from "./commands.ts";
+import type { DropPoint } from "./space.ts";
 
 /** What the property needs of a target: connections, identities, fresh names, the budget. */
 export interface InteractionTarget {
@@ -23,6 +24,15 @@ export interface InteractionTarget {
   readonly settleMs: number;
 }
 
+/** What was sent, beyond what the model reads: enough to send it again (confirm.ts). */
+export interface Sent {
+  readonly body?: Record<string, unknown>;
+  /** The run-scoped tag the message starts with (after its leading spaces). */
+  readonly tag?: string;
+  /** The stream was dropped by the client at this point. */
+  readonly dropped?: DropPoint;
+}
+
 /** One operation of the history with what a person needs to read it. */
 export interface Entry {
   readonly op: Op;
@@ -33,35 +43,46 @@ export interface Entry {
   /** What came back, in a few words ("200 completed", "409 idempotency_key_in_use", "200 total 4"). */
   readonly answer: string;
   readonly transcript: Transcript | undefined;
+  readonly sent?: Sent;
 }
 
-export interface SlotState {
+/** A conversation the sequence started, as its client knows it. */
+export interface ConversationRecord {
   readonly id: string;
   readonly owner: Who;
   deleted: boolean;
+  /** Messages sent into it that were answered 2xx, in order (for the same text sent twice, or in another form). */
+  readonly messages: string[];
+  /** The `total` its latest listing showed. */
+  total: number | undefined;
 }
 
+export type KeyStatus = "in-flight" | "completed" | "unknown-outcome" | "refused";
+
+/** A key the sequence sent, with the body it went with. */
 export interface KeyUse {
   readonly key: string;
-  readonly message: string;
-  readonly body: Record<string, unknown>;
   readonly who: Who;
   readonly endpoint: Endpoint;
-  readonly lane: number;
-  /** Whether its first request answered 2xx (then a replay costs nothing). */
-  readonly ok: boolean;
-  /** The conversation its exchange belongs to, once known. */
-  readonly conversationId?: string | undefined;
+  readonly body: Record<string, unknown>;
+  readonly message: string;
+  readonly tag: string;
+  status: KeyStatus;
+  /** The conversation it continued or started, once known. */
+  conversationId: string | undefined;
+  /** The client dropped its stream; then whether it sent the key again. */
+  dropped: boolean;
+  retried: boolean;
 }
 
 export class Session {
   readonly entries: Entry[] = [];
-  readonly slots: [SlotState | undefined, SlotState | undefined] = [undefined, undefined];
+  readonly conversations: ConversationRecord[] = [];
   readonly keys: KeyUse[] = [];
-  /** Who started each conversation the sequence saw, by lower-cased id. */
-  readonly owners = new Map<string, { readonly id: string; readonly who: Who }>();
+  /** External references used so far, with who used them. */
+  readonly references: { readonly value: string; readonly who: Who; readonly conversationId: string | undefined }[] = [];
   model: ModelState = initialState();
-  /** Same-key races sent: groups whose requests shared one key. */
+  /** Same-key races sent (one key on several requests at once). */
   races = 0;
   failure: Violation | undefined;
   readonly warnings: Violation[] = [];
@@ -74,6 +95,8 @@ export class Session {
   constructor(
     readonly target: InteractionTarget,
     share: number,
+    /** The cells the run covered so far, this sequence's included (shared by the run's sequences). */
+    readonly covered: Set<string> = new Set(),
   ) {
     this.createsAllowed = Math.max(0, Math.min(share, target.remainingCreates()));
   }
@@ -83,7 +106,10 @@ export class Session {
   }
 
   identity(who: Who): Identity | undefined {
-    return who === "primary" ? this.target.identities.primary : this.target.identities[who];
+    const { primary } = this.target.identities;
+    if (who === "noKey") return { apiKey: null, agentId: primary.agentId };
+    if (who === "unknownKey") return { apiKey: `unissued-${primary.agentId}-key`, agentId: primary.agentId };
+    return who === "primary" ? primary : this.target.identities[who];
   }
 
   /** Takes one create from the sequence's allowance, if it and the run's budget have one left. */
@@ -103,8 +129,17 @@ export class Session {
     return this.#creates;
   }
 
-  slot(slot: Slot): SlotState | undefined {
-    return this.slots[slot];
+  get createsLeft(): number {
+    return this.createsAllowed - this.#creates;
+  }
+
+  cover(cells: readonly string[]): void {
+    for (const cell of cells) this.covered.add(cell);
+  }
+
+  conversation(id: string | null | undefined): ConversationRecord | undefined {
+    const lower = id?.toLowerCase();
+    return lower === undefined ? undefined : this.conversations.find((c) => c.id.toLowerCase() === lower);
   }
 
   /** Feeds the entries of one command to the model, in the order they were sent. */
@@ -127,6 +162,14 @@ export class Session {
   accepts(entry: Entry): boolean {
     const observed = observe(this.model, entry.op);
     return observed.state.failed === undefined && flush(observed.state).state.failed === undefined;
+  }
+
+  /** Ends the sequence because one answer alone is wrong (a broken stream, a body that is not a result). */
+  fail(problem: Violation | undefined): void {
+    if (problem !== undefined && this.failure === undefined) {
+      this.failure = problem;
+      this.model = { ...this.model, failed: problem };
+    }
   }
 
   /** SHOULD-level findings, the first of each requirement. */

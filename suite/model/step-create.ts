@@ -22,6 +22,12 @@ import { exchangeRequirement, idempotencyRequirement } from "./requirements.ts";
 const describeResult = (r: CreateResult) => `conversation ${r.conversationId}, answer ${JSON.stringify(r.text.slice(0, 80))}`;
 
 export function stepCreate(world: World, op: CreateOp, context: StepContext): Step {
+  const shaped = heldToShape(world, op);
+  if ("violation" in shaped) return shaped;
+  return stepShaped(shaped.world, op, context);
+}
+
+function stepShaped(world: World, op: CreateOp, context: StepContext): Step {
   if (op.key !== null) {
     // Keys scoped per endpoint see only their own endpoint's records (keyScopeChoices has split an undecided world).
     const own = world.keys.get(keyId(op.who, op.key, op.endpoint));
@@ -32,11 +38,13 @@ export function stepCreate(world: World, op: CreateOp, context: StepContext): St
       return record.payload === op.payload ? stepReplay(world, op, record, raced) : stepConflict(world, op, record);
     }
   }
-  const fresh = heldToShape(world, op);
-  if ("violation" in fresh) return fresh;
-  const step = op.conversationId === null ? stepNewConversation(fresh.world, op) : stepContinuation(fresh.world, op);
-  return "violation" in step ? step : { ...step, worlds: step.worlds.map((w) => retriedAfterUnknown(w, op)) };
+  const earlier = op.key === null ? undefined : world.indeterminate.get(keyId(op.who, op.key));
+  const step = op.conversationId === null ? stepNewConversation(world, op) : stepContinuation(world, op);
+  return "violation" in step || earlier === undefined ? step : { ...step, worlds: step.worlds.map((w) => retriedAfterUnknown(w, op, earlier)) };
 }
+
+/** The statuses with which a service refuses a body for what it is. */
+export const VALIDATION_STATUSES: ReadonlySet<number> = new Set([400, 413, 415, 422]);
 
 /**
  * A shape the spec leaves open (open-shapes in operation.ts) binds the service once it answered
@@ -45,7 +53,8 @@ export function stepCreate(world: World, op: CreateOp, context: StepContext): St
 function heldToShape(world: World, op: CreateOp): { readonly world: World } | { readonly violation: ReturnType<typeof violation> } {
   const shape = op.openShape;
   const outcome = op.outcome;
-  if (shape === undefined || outcome.type === "unknown" || (outcome.type === "refused" && isBusy(outcome.status))) return { world };
+  // Only a refusal that judges the body (invalid, too large) says anything of its shape.
+  if (shape === undefined || outcome.type === "unknown" || (outcome.type === "refused" && !VALIDATION_STATUSES.has(outcome.status))) return { world };
   const accepted = outcome.type === "ok";
   const shown = world.shapes.get(shape);
   if (shown === undefined) return { world: { ...world, shapes: new Map([...world.shapes, [shape, { accepted, op: op.index }]]) } };
@@ -61,12 +70,10 @@ function heldToShape(world: World, op: CreateOp): { readonly world: World } | { 
  * A key sent again after its first request's outcome was unknown, in the world where that
  * request did not take effect: should both show in the listing, the first was still running.
  */
-function retriedAfterUnknown(world: World, op: CreateOp): World {
-  if (op.key === null) return world;
-  const earlier = world.indeterminate.get(keyId(op.who, op.key));
+function retriedAfterUnknown(world: World, op: CreateOp, earlier: number): World {
   const result = op.outcome.type === "ok" ? op.outcome.value : undefined;
   const id = result?.conversationId ?? op.conversationId;
-  if (earlier === undefined || earlier === op.index || id === null) return world;
+  if (earlier === op.index || id === null) return world;
   return withSuspect(world, id, { op: earlier, message: op.message, requirement: "IDEM-5", why: `#${op.index} sent the key of #${earlier} again, whose outcome was unknown, and both took effect` });
 }
 
@@ -144,7 +151,8 @@ function adoptResult(world: World, op: CreateOp, record: KeyRecord, result: Crea
 
 function stepConflict(world: World, op: CreateOp, record: KeyRecord): Step {
   const outcome = op.outcome;
-  if (outcome.type === "refused" && outcome.status === 409) return { worlds: [world] };
+  // A body of a shape the service may refuse can be refused before its key is looked at.
+  if (outcome.type === "refused" && (outcome.status === 409 || op.openShape !== undefined)) return { worlds: [world] };
   if (outcome.type === "unknown") {
     const id = record.result?.conversationId ?? op.conversationId;
     const w = id === null || id === undefined ? world : withSuspect(world, id, {
@@ -176,7 +184,12 @@ function recordKey(world: World, op: CreateOp, result: CreateResult | undefined)
   const shared = keyId(op.who, op.key);
   // Under the key alone only the first endpoint's record stands: the other endpoint's is its own.
   const own = withKey(world, keyId(op.who, op.key, op.endpoint), record);
-  return world.keys.has(shared) ? own : withKey(own, shared, record);
+  const recorded = world.keys.has(shared) ? own : withKey(own, shared, record);
+  // Its record now answers for the key: whether an earlier request of unknown outcome ran is moot.
+  if (!recorded.indeterminate.has(shared)) return recorded;
+  const indeterminate = new Map(recorded.indeterminate);
+  indeterminate.delete(shared);
+  return { ...recorded, indeterminate };
 }
 
 

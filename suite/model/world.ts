@@ -162,9 +162,14 @@ export function withSuspect(world: World, conversationId: string, suspect: Suspe
   return withConversation(world, { ...conversation, suspects: [...conversation.suspects, suspect] });
 }
 
-/** A stable text of the world, to drop duplicates (two orders that end in the same state). */
+/**
+ * A stable text of the world, to drop duplicates (two orders that end in the same state). Which
+ * operation wrote an exchange or a key's record is left out where no later answer can tell: two
+ * requests with one key and payload (a retry and its original) leave the same state whichever
+ * took effect, and keeping both would double the worlds with every retry.
+ */
 export function fingerprint(world: World): string {
-  const conversations = [...world.conversations.values()].map((c) => [c.id, c.owner, c.exchanges.map((e) => e.op), c.deletedBy, c.updatedAt?.op, c.suspects.map((s) => s.op)]);
-  const keys = [...world.keys.entries()].map(([id, k]) => [id, k.op, k.result?.conversationId, k.result?.text]);
+  const conversations = [...world.conversations.values()].map((c) => [c.id, c.owner, c.exchanges.map((e) => [e.message, e.endpoint]), c.deletedBy, c.updatedAt?.op, c.suspects.map((s) => [s.message, s.requirement])]);
+  const keys = [...world.keys.entries()].map(([id, k]) => [id, k.payload, k.result?.conversationId, k.result?.text]);
   return JSON.stringify([conversations, keys, world.counting, world.echo, world.order, world.keyScope, [...world.indeterminate], [...world.shapes], [...world.orders]]);
 }

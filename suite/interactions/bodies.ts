@@ -1,0 +1,122 @@
+/**
+ * The request bodies and keys of the walk's creates: each field drawn in one of its shape classes
+ * (space.ts, inputs.ts), the classes not yet covered first. A body carries at most one shape the
+ * spec leaves open, so that when the service refuses it, the model knows which shape it refused.
+ */
+import fc from "fast-check";
+import type { Who } from "../model/operation.ts";
+import {
+  composeMessage,
+  messageText,
+  metadataOf,
+  nearMiss,
+  otherNormalisation,
+  referenceText,
+  shapeKey,
+} from "./inputs.ts";
+import type { ConversationRecord, KeyUse, Session } from "./session.ts";
+import { KEY_SHAPES, MESSAGE_CLASSES, METADATA_CLASSES, NEAR_MISSES, OPEN_SHAPES, REFERENCE_CLASSES, type MessageClass } from "./space.ts";
+import { pickWeighted } from "./weights.ts";
+
+export interface Body {
+  readonly body: Record<string, unknown>;
+  readonly message: string;
+  readonly tag: string;
+  readonly openShape?: string;
+  readonly optionalFields: boolean;
+  /** Input cells covered once the service accepts it. */
+  readonly acceptedCells: readonly string[];
+}
+
+const input = (name: string) => `inputs:${name}`;
+
+/** A class, the ones whose cell is not yet covered weighted up. */
+function pickClass<T extends string>(g: fc.GeneratorValue, session: Session, prefix: string, classes: readonly T[]): T {
+  return pickWeighted(g, classes.map((c) => ({ value: c, weight: session.covered.has(input(`${prefix}:${c}`)) ? 1 : 8 })));
+}
+
+/** The message texts a conversation took whose decomposed form differs (precomposed letters). */
+const normalisable = (conversation: ConversationRecord | undefined) => conversation?.messages.find((m) => m.normalize("NFD") !== m && m.normalize("NFC") === m);
+
+/**
+ * A fresh body for `who`: a new conversation (`conversation` undefined) or a continuation, its
+ * message, external_reference and metadata each of a drawn class.
+ */
+export function freshBody(g: fc.GeneratorValue, session: Session, who: Who, conversation: ConversationRecord | undefined, options: { openAllowed?: boolean } = {}): Body {
+  const cells: string[] = [];
+  const classes = MESSAGE_CLASSES.filter((c) => c !== "same-text-twice" || (conversation?.messages.length ?? 0) > 0);
+  const cls: MessageClass = pickClass(g, session, "message", classes);
+  let message: string;
+  let tag: string;
+  const twin = normalisable(conversation);
+  if (cls === "same-text-twice" && conversation !== undefined && conversation.messages.length > 0) {
+    message = g(() => fc.constantFrom(...conversation.messages));
+    tag = tagOf(message);
+    cells.push(input("message:same-text-twice"));
+  } else if (cls === "normalisation-forms" && twin !== undefined) {
+    message = otherNormalisation(twin);
+    tag = tagOf(message);
+    cells.push(input("message:normalisation-forms"));
+  } else {
+    tag = session.target.message(cls === "long" ? "long" : "m");
+    message = composeMessage(tag, cls, g(() => messageText(cls)));
+    if (cls !== "normalisation-forms") cells.push(input(`message:${cls}`));
+  }
+  let openShape = cls === "long" && options.openAllowed !== false ? "message:long" : undefined;
+
+  const body: Record<string, unknown> = { message };
+  if (conversation !== undefined) {
+    body.conversation_id = conversation.id;
+    cells.push(input("conversation_id:uuid"));
+  } else if (g(() => fc.boolean())) {
+    body.conversation_id = null;
+    cells.push(input("conversation_id:null"));
+  } else cells.push(input("conversation_id:absent"));
+
+  const reference = pickClass(g, session, "external_reference", REFERENCE_CLASSES);
+  const value = referenceFor(g, session, reference, who, conversation);
+  if (value !== undefined) {
+    body.external_reference = value.value;
+    cells.push(input(`external_reference:${value.cls}`));
+  } else cells.push(input("external_reference:absent"));
+
+  const metadataClasses = METADATA_CLASSES.filter((c) => c !== "reordered-keys" && (openShape === undefined || !OPEN_SHAPES.has(`metadata:${c}`)));
+  const metadata = pickClass(g, session, "metadata", metadataClasses);
+  if (metadata !== "absent" && metadata !== "reordered-keys") {
+    body.metadata = g(() => metadataOf(metadata));
+    if (OPEN_SHAPES.has(`metadata:${metadata}`)) openShape = `metadata:${metadata}`;
+  }
+  cells.push(input(`metadata:${metadata}`));
+  const optionalFields = "external_reference" in body || "metadata" in body;
+  return { body, message, tag, ...(openShape === undefined ? {} : { openShape }), optionalFields, acceptedCells: cells };
+}
+
+function referenceFor(g: fc.GeneratorValue, session: Session, cls: (typeof REFERENCE_CLASSES)[number], who: Who, conversation: ConversationRecord | undefined) {
+  const id = conversation?.id.toLowerCase();
+  if (cls === "null") return { value: null, cls } as const;
+  if (cls === "reused-in-two-conversations") {
+    const earlier = session.references.filter((r) => r.who === who && r.conversationId?.toLowerCase() !== id);
+    if (earlier.length > 0) return { value: g(() => fc.constantFrom(...earlier.map((r) => r.value))), cls } as const;
+  }
+  if (cls === "reused-in-two-scopes") {
+    const earlier = session.references.filter((r) => r.who !== who);
+    if (earlier.length > 0) return { value: g(() => fc.constantFrom(...earlier.map((r) => r.value))), cls } as const;
+  }
+  if (cls === "absent") return undefined;
+  return { value: `${session.target.idempotencyKey("ref")}:${g(() => referenceText)}`, cls: "string" } as const;
+}
+
+/** A fresh key of a drawn shape. */
+export function freshKey(g: fc.GeneratorValue, session: Session): { readonly key: string; readonly cell: string } {
+  const shape = pickClass(g, session, "idempotency-key", KEY_SHAPES);
+  return { key: g(() => shapeKey(session.target.idempotencyKey("k"), shape)), cell: input(`idempotency-key:${shape}`) };
+}
+
+/** A key one small step from an earlier one. */
+export function nearMissKey(g: fc.GeneratorValue, session: Session, earlier: KeyUse): { readonly key: string; readonly cell: string } {
+  const how = pickClass(g, session, "idempotency-key:near-miss", NEAR_MISSES);
+  return { key: nearMiss(earlier.key, how), cell: input(`idempotency-key:near-miss:${how}`) };
+}
+
+/** The run-scoped tag of a message: its first word. */
+export const tagOf = (message: string) => message.trim().split(/\s/)[0] ?? message;

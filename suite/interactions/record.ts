@@ -1,0 +1,64 @@
+/**
+ * What an answer changes in the sequence's own knowledge (the client's, not the model's): the
+ * conversations it started, continued, listed or deleted, the keys it used and their status,
+ * the external references it sent, the cells it covered.
+ */
+import { canonicalJson, type CreateResult, type ListingValue, type Outcome } from "../model/operation.ts";
+import { VALIDATION_STATUSES } from "../model/step-create.ts";
+import type { CreateRequest, Request } from "./commands.ts";
+import type { KeyStatus, Session } from "./session.ts";
+
+export function recordAnswer(session: Session, request: Request, outcome: Outcome<CreateResult | ListingValue | null>, dropped = false): void {
+  session.cover(request.cells);
+  if (outcome.type === "ok") session.cover(request.acceptedCells ?? []);
+  // A shape the service may refuse is exercised by its refusal too: the model holds it to that answer.
+  if (outcome.type === "refused" && request.kind === "create" && request.openShape !== undefined && VALIDATION_STATUSES.has(outcome.status)) session.cover([`inputs:${request.openShape}`]);
+  const conversation = request.kind === "create" ? undefined : session.conversation(request.conversationId);
+  if (request.kind === "list") {
+    if (outcome.type === "ok" && conversation !== undefined && request.who === conversation.owner) conversation.total = (outcome.value as ListingValue).total;
+    return;
+  }
+  if (request.kind === "delete") {
+    if (outcome.type === "ok" && conversation !== undefined && request.who === conversation.owner) conversation.deleted = true;
+    return;
+  }
+  if (dropped && request.drop !== undefined) session.cover([`client:drop:${request.drop}`]);
+  recordCreate(session, request, outcome as Outcome<CreateResult>, dropped);
+}
+
+function recordCreate(session: Session, request: CreateRequest, outcome: Outcome<CreateResult>, dropped: boolean): void {
+  const result = outcome.type === "ok" ? outcome.value : undefined;
+  const continued = typeof request.body.conversation_id === "string" ? request.body.conversation_id : undefined;
+  if (result !== undefined) {
+    const identity = session.identity(request.who);
+    if (identity !== undefined) session.target.track(result.conversationId, identity);
+    const known = session.conversation(result.conversationId);
+    if (known === undefined) session.conversations.push({ id: result.conversationId, owner: request.who, deleted: false, messages: [request.message], total: undefined });
+    else if (!request.replay && request.again === undefined) known.messages.push(request.message);
+    if (typeof request.body.external_reference === "string") session.references.push({ value: request.body.external_reference, who: request.who, conversationId: result.conversationId });
+  }
+  const status: KeyStatus = outcome.type === "ok" ? "completed" : outcome.type === "unknown" ? "unknown-outcome" : "refused";
+  const earlier = request.again ?? session.keys.find((k) => k.key === request.key && k.who === request.who);
+  if (earlier !== undefined) {
+    // A key sent again: a replay or a retry tells what its first request did; a reuse changes nothing.
+    const samePayload = canonicalJson(earlier.body) === canonicalJson(request.body);
+    if (earlier.dropped) earlier.retried = true;
+    if (samePayload && earlier.status !== "completed" && status === "completed") {
+      earlier.status = "completed";
+      earlier.conversationId = result?.conversationId ?? earlier.conversationId;
+    }
+    return;
+  }
+  session.keys.push({
+    key: request.key,
+    who: request.who,
+    endpoint: request.endpoint,
+    body: request.body,
+    message: request.message,
+    tag: request.tag,
+    status,
+    conversationId: result?.conversationId ?? continued,
+    dropped,
+    retried: false,
+  });
+}

@@ -1,0 +1,427 @@
+/**
+ * The walk: at each step, the commands the sequence's state enables (every operation on every
+ * conversation and key it knows, by every identity, alone or in a race), each weighted towards
+ * the cells (space.ts) the run has not covered yet; creates, what a paid service charges for, go
+ * only where they reach something new or the budget has room. fast-check draws the choice and
+ * every input, so a seed reproduces the walk and nothing is scripted. As quickcheck-state-machine
+ * draws each command from a generator of the model's state, and Hypothesis' target() climbs
+ * towards rare states, the walk reads the state and the coverage before every draw.
+ */
+import fc from "fast-check";
+import type { Endpoint, Who } from "../model/operation.ts";
+import { freshBody, freshKey, nearMissKey } from "./bodies.ts";
+import { LANES, type Command, type CreateRequest, type DeleteRequest, type ListRequest, type Request, type Timing } from "./commands.ts";
+import { reorderKeys } from "./inputs.ts";
+import type { ConversationRecord, KeyUse, Session } from "./session.ts";
+import {
+  DROP_POINTS,
+  INPUTS,
+  transitionName,
+  transitionNeedsCreate,
+  type ConversationState,
+  type DropPoint,
+  type KeyState,
+  type Operation,
+  type QueryShape,
+  type Relation,
+} from "./space.ts";
+import { pickOne, pickWeighted } from "./weights.ts";
+
+/** A command the state enables, before its inputs are drawn. */
+interface Proposal {
+  /** Cells it may cover: what its weight counts. */
+  readonly cells: readonly string[];
+  /** Creates a conforming service may charge for it. */
+  readonly charged: number;
+  readonly build: (g: fc.GeneratorValue) => Command | undefined;
+}
+
+const ENDPOINTS: readonly Endpoint[] = ["plain", "stream"];
+const transition = (operation: Operation, conversation: ConversationState, key: KeyState | "n/a", variant: string, relation: Relation) =>
+  `transitions:${transitionName({ operation, conversation, key, variant: variant as never, relation })}`;
+
+/** Who sends a request, seen from a conversation's owner. */
+export function relationOf(caller: Who, owner: Who): Relation {
+  if (caller === owner) return "own";
+  if (caller === "noKey") return "no-key";
+  if (caller === "unknownKey") return "unknown-key";
+  // The other agent is reached with the primary key; the other key names the primary agent.
+  const agentOf = (who: Who) => (who === "otherAgent" ? "other" : "primary");
+  return agentOf(caller) !== agentOf(owner) ? "other-agent" : "other-key";
+}
+
+/** The identities this target has: the other agent and the other key are optional. */
+function callers(session: Session): Who[] {
+  return (["primary", "otherAgent", "otherKey"] as const).filter((who) => session.identity(who) !== undefined);
+}
+
+/** An identity standing in the given relation to the owner, if the target has one. */
+function callerIn(session: Session, owner: Who, relation: Relation): Who | undefined {
+  if (relation === "no-key") return "noKey";
+  if (relation === "unknown-key") return "unknownKey";
+  return callers(session).find((who) => relationOf(who, owner) === relation);
+}
+
+/** Input cells any fresh create may cover (the rest need an earlier text, key or reference). */
+const CREATE_INPUTS = INPUTS.filter((cell) => /^(message|external_reference|metadata|idempotency-key|conversation_id):/.test(cell))
+  .filter((cell) => !/same-text-twice|normalisation-forms|reordered-keys|near-miss|reused-in-two/.test(cell))
+  .map((cell) => `inputs:${cell}`);
+
+/** The input cells one more create could still cover, one per field: what makes it worth its cost. */
+const uncoveredInputs = (session: Session) => {
+  const byField = new Map<string, string>();
+  for (const cell of CREATE_INPUTS) {
+    const field = cell.split(":")[1] ?? "";
+    if (!session.covered.has(cell) && !byField.has(field)) byField.set(field, cell);
+  }
+  return [...byField.values()];
+};
+
+const live = (session: Session) => session.conversations.filter((c) => !c.deleted);
+const deleted = (session: Session) => session.conversations.filter((c) => c.deleted);
+
+function keyState(session: Session, key: KeyUse): KeyState | undefined {
+  if (key.status === "unknown-outcome") return "unknown-outcome";
+  if (key.status !== "completed") return undefined;
+  return session.conversation(key.conversationId)?.deleted === true ? "of-deleted" : "completed";
+}
+
+/** Everything the state enables now. */
+function proposals(session: Session): Proposal[] {
+  const out: Proposal[] = [];
+  const inputs = uncoveredInputs(session);
+  const conversations = live(session);
+
+  for (const endpoint of ENDPOINTS) {
+    // New conversations, by each identity the target has.
+    out.push({ cells: [transition("create", "none", "fresh", endpoint, "own"), ...inputs], charged: 1, build: (g) => one(g, createNew(g, session, pickOne(g, callers(session)), endpoint)) });
+    for (const who of ["noKey", "unknownKey"] as const) {
+      out.push({ cells: [transition("create", "none", "fresh", endpoint, relationOf(who, "primary"))], charged: 0, build: (g) => one(g, createNew(g, session, who, endpoint)) });
+    }
+    const ownKeys = session.keys.filter((k) => k.status === "completed" && k.who === "primary" && k.body.conversation_id === undefined);
+    if (ownKeys.length > 0) {
+      out.push({ cells: [transition("create", "none", "near-miss", endpoint, "own")], charged: 1, build: (g) => one(g, nearMissCreate(g, session, pickOne(g, ownKeys), endpoint)) });
+    }
+    const foreignKeys = session.keys.filter((k) => k.who !== "primary" && k.who !== "noKey" && k.who !== "unknownKey");
+    if (foreignKeys.length > 0) {
+      out.push({ cells: [transition("create", "none", "of-another-scope", endpoint, "own")], charged: 1, build: (g) => one(g, foreignKeyCreate(g, session, pickOne(g, foreignKeys), endpoint)) });
+    }
+    // Continuing: the live conversations by anyone, the deleted ones and an unknown id by their owner.
+    for (const conversation of conversations) {
+      out.push({ cells: [transition("continue", "live", "fresh", endpoint, "own"), ...inputs, ...twiceCells(session, conversation)], charged: 1, build: (g) => one(g, continuation(g, session, conversation, conversation.owner, endpoint)) });
+      for (const relation of ["other-agent", "other-key", "no-key", "unknown-key"] as const) {
+        const who = callerIn(session, conversation.owner, relation);
+        if (who === undefined) continue;
+        // Another identity may be answered with a conversation of its own (a create); no key, never.
+        const charged = relation === "no-key" || relation === "unknown-key" ? 0 : 1;
+        out.push({ cells: [transition("continue", "live", "fresh", endpoint, relation)], charged, build: (g) => one(g, continuation(g, session, conversation, who, endpoint)) });
+      }
+      const nearMisses = session.keys.filter((k) => k.status === "completed" && k.conversationId?.toLowerCase() === conversation.id.toLowerCase() && k.body.conversation_id !== undefined);
+      if (nearMisses.length > 0) {
+        out.push({ cells: [transition("continue", "live", "near-miss", endpoint, "own")], charged: 1, build: (g) => one(g, nearMissCreate(g, session, pickOne(g, nearMisses), endpoint)) });
+      }
+    }
+    for (const conversation of deleted(session)) {
+      out.push({ cells: [transition("continue", "deleted", "fresh", endpoint, "own")], charged: 1, build: (g) => one(g, continuation(g, session, conversation, conversation.owner, endpoint)) });
+    }
+    out.push({ cells: [transition("continue", "unknown", "fresh", endpoint, "own")], charged: 1, build: (g) => one(g, continuation(g, session, unknownConversation(g), "primary", endpoint)) });
+    // A stream dropped by the client, retried at once on either endpoint or not at all.
+    for (const point of conversations.some((c) => c.owner === "primary") ? DROP_POINTS : []) {
+      out.push({
+        cells: [`client:drop:${point}`, "client:retry-soon:same-endpoint", "client:retry-soon:other-endpoint", "client:cancel-without-retry"],
+        charged: 2,
+        build: (g) => droppedStream(g, session, point),
+      });
+    }
+  }
+
+  // Keys sent again: replays (the same payload, possibly written otherwise) and reuses (another payload).
+  for (const key of session.keys) {
+    const state = keyState(session, key);
+    if (state === undefined || key.who === "noKey" || key.who === "unknownKey") continue;
+    const conversation = state === "of-deleted" ? "deleted" : "live";
+    for (const endpoint of ENDPOINTS) {
+      const retry = key.dropped ? [`client:retry-late:${endpoint === key.endpoint ? "same" : "other"}-endpoint`] : [];
+      const reordered = typeof key.body.metadata === "object" && key.body.metadata !== null && Object.keys(key.body.metadata).length > 1 ? ["inputs:metadata:reordered-keys"] : [];
+      out.push({ cells: [transition("replay", conversation, state, endpoint, "own"), ...retry, ...reordered], charged: state === "unknown-outcome" ? 1 : 0, build: (g) => one(g, replayOf(g, session, key, endpoint)) });
+      out.push({ cells: [transition("reuse", conversation, state, endpoint, "own")], charged: 1, build: (g) => one(g, reuseOf(g, session, key, endpoint)) });
+    }
+  }
+
+  // Listings and deletes: by the owner in every state, by everyone else on a live conversation.
+  const everyConversation: { conversation: ConversationRecord | undefined; state: ConversationState }[] = [
+    ...conversations.map((c) => ({ conversation: c, state: "live" as const })),
+    ...deleted(session).map((c) => ({ conversation: c, state: "deleted" as const })),
+    { conversation: undefined, state: "unknown" },
+  ];
+  for (const { conversation, state } of everyConversation) {
+    for (const shape of ["no-parameters", "page", "page-size", "both"] as const) {
+      out.push({ cells: [transition("list", state, "n/a", shape, "own"), ...pageCells(session, conversation)], charged: 0, build: (g) => one(g, listing(g, session, conversation ?? unknownConversation(g), conversation?.owner ?? "primary", shape)) });
+    }
+    // Deleting the last live conversation is left for when the walk can afford a new one.
+    if (state !== "live" || conversations.length > 1 || session.createsLeft > 1) {
+      out.push({ cells: [transition("delete", state, "n/a", "n/a", "own")], charged: 0, build: (g) => one(g, deletion(session, conversation ?? unknownConversation(g), conversation?.owner ?? "primary")) });
+    }
+  }
+  for (const conversation of conversations) {
+    for (const relation of ["other-agent", "other-key", "no-key", "unknown-key"] as const) {
+      const who = callerIn(session, conversation.owner, relation);
+      if (who === undefined) continue;
+      out.push({ cells: [transition("list", "live", "n/a", "no-parameters", relation)], charged: 0, build: (g) => one(g, listing(g, session, conversation, who, "no-parameters")) });
+      out.push({ cells: [transition("delete", "live", "n/a", "n/a", relation)], charged: 0, build: (g) => one(g, deletion(session, conversation, who)) });
+    }
+    out.push(...races(session, conversation));
+  }
+  return out;
+}
+
+/** Races on a live conversation: a request held open while others are sent at a chosen point of it. */
+function races(session: Session, conversation: ConversationRecord): Proposal[] {
+  const out: Proposal[] = [];
+  const owner = conversation.owner;
+  const ordering = (cls: string, a: string, b: string) => [`orderings:${cls}/${a}`, `orderings:${cls}/${b}`];
+  for (const held of ENDPOINTS) {
+    const timings: Timing[] = held === "stream" ? ["at-once", "after-created", "after-delta", "after-completed"] : ["at-once"];
+    for (const endpoint of ENDPOINTS) {
+      // Two exchanges on one conversation.
+      out.push({
+        cells: [transition("continue", "in-flight", "fresh", endpoint, "own"), ...ordering("two-exchanges", "sent-first-first", "sent-second-first")],
+        charged: 2,
+        build: (g) => race(g, continuation(g, session, conversation, owner, held), [continuation(g, session, conversation, owner, endpoint)], pickOne(g, timings), "two-exchanges"),
+      });
+    }
+    // Another identity continuing, listing or deleting while an exchange is generated.
+    for (const relation of ["other-agent", "other-key"] as const) {
+      const who = callerIn(session, owner, relation);
+      if (who === undefined) continue;
+      for (const endpoint of ENDPOINTS) {
+        out.push({
+          cells: [transition("continue", "in-flight", "fresh", endpoint, relation)],
+          charged: 2,
+          build: (g) => race(g, continuation(g, session, conversation, owner, held), [continuation(g, session, conversation, who, endpoint)], pickOne(g, timings)),
+        });
+      }
+    }
+    // The owner listing while an exchange is generated.
+    for (const shape of ["no-parameters", "page", "page-size", "both"] as const) {
+      out.push({
+        cells: [transition("list", "in-flight", "n/a", shape, "own")],
+        charged: 1,
+        build: (g) => race(g, continuation(g, session, conversation, owner, held), [listing(g, session, conversation, owner, shape)], pickOne(g, timings)),
+      });
+    }
+    // A delete while an exchange is generated: before response.created, after a delta, after completion.
+    const deleteTimings: Timing[] = held === "stream" ? ["at-once", "after-delta", "after-completed"] : ["at-once"];
+    out.push({
+      cells: [transition("delete", "in-flight", "n/a", "n/a", "own"), ...ordering("delete-exchange-before-created", "exchange-first", "delete-first"), ...(held === "stream" ? [...ordering("delete-exchange-after-delta", "exchange-first", "delete-first"), ...ordering("delete-exchange-after-completed", "exchange-first", "delete-first")] : [])],
+      charged: 1,
+      build: (g) => {
+        const timing = pickOne(g, deleteTimings);
+        const cls = timing === "at-once" ? "delete-exchange-before-created" : timing === "after-delta" ? "delete-exchange-after-delta" : "delete-exchange-after-completed";
+        return race(g, continuation(g, session, conversation, owner, held), [deletion(session, conversation, owner)], timing, cls);
+      },
+    });
+    // One key at once: its replay on the same endpoint, on the other, or reused with another payload.
+    for (const endpoint of ENDPOINTS) {
+      const cls = endpoint === held ? "replay-in-flight-original" : "one-key-both-endpoints";
+      const orders = endpoint === held ? ordering(cls, "original-first", "replay-first") : ordering(cls, "plain-first", "stream-first");
+      out.push({
+        cells: [transition("replay", "live", "in-flight", endpoint, "own"), ...orders],
+        charged: 1,
+        build: (g) => {
+          const first = continuation(g, session, conversation, owner, held);
+          if (first === undefined) return undefined;
+          return race(g, first, [{ ...first, endpoint, replay: true, charged: false, cells: [transition("replay", "live", "in-flight", endpoint, "own")] }], pickOne(g, timings), cls);
+        },
+      });
+      out.push({
+        cells: [transition("reuse", "live", "in-flight", endpoint, "own")],
+        charged: 2,
+        build: (g) => {
+          const first = continuation(g, session, conversation, owner, held);
+          if (first === undefined) return undefined;
+          const changed = freshBody(g, session, owner, conversation);
+          const { openShape: _theirs, ...rest } = first;
+          const reuse: CreateRequest = {
+            ...rest, endpoint, body: changed.body, message: changed.message, tag: changed.tag, replay: false, optionalFields: changed.optionalFields,
+            ...(changed.openShape === undefined ? {} : { openShape: changed.openShape }), cells: [transition("reuse", "live", "in-flight", endpoint, "own")], acceptedCells: [],
+          };
+          return race(g, first, [reuse], pickOne(g, timings));
+        },
+      });
+    }
+  }
+  return out;
+}
+
+function one(g: fc.GeneratorValue, request: Request | undefined): Command | undefined {
+  return request === undefined ? undefined : { kind: "one", request, lane: g(() => fc.nat(LANES - 1)) };
+}
+
+function race(g: fc.GeneratorValue, held: Request | undefined, others: readonly (Request | undefined)[], timing: Timing, ordering?: string): Command | undefined {
+  const sent = others.filter((r): r is Request => r !== undefined);
+  if (held === undefined || sent.length === 0) return undefined;
+  return { kind: "race", held, others: sent, timing: held.kind === "create" && held.endpoint === "stream" ? timing : "at-once", ...(ordering === undefined ? {} : { ordering }) };
+}
+
+function createNew(g: fc.GeneratorValue, session: Session, who: Who, endpoint: Endpoint, drop?: DropPoint): CreateRequest {
+  const key = freshKey(g, session);
+  const body = freshBody(g, session, who, undefined);
+  const relation: Relation = who === "noKey" ? "no-key" : who === "unknownKey" ? "unknown-key" : "own";
+  return {
+    kind: "create", who, endpoint, key: key.key, body: body.body, message: body.message, tag: body.tag, replay: false,
+    charged: relation === "own", optionalFields: body.optionalFields, ...(body.openShape === undefined ? {} : { openShape: body.openShape }),
+    cells: [transition("create", "none", "fresh", endpoint, relation)], acceptedCells: [...body.acceptedCells, key.cell],
+    ...(drop === undefined ? {} : { drop }),
+  };
+}
+
+function continuation(g: fc.GeneratorValue, session: Session, conversation: ConversationRecord, who: Who, endpoint: Endpoint, drop?: DropPoint): CreateRequest {
+  const key = freshKey(g, session);
+  const body = freshBody(g, session, who, conversation);
+  const state: ConversationState = session.conversation(conversation.id) === undefined ? "unknown" : conversation.deleted ? "deleted" : "live";
+  const relation = relationOf(who, conversation.owner);
+  return {
+    kind: "create", who, endpoint, key: key.key, body: body.body, message: body.message, tag: body.tag, replay: false,
+    charged: relation !== "no-key" && relation !== "unknown-key", optionalFields: body.optionalFields, ...(body.openShape === undefined ? {} : { openShape: body.openShape }),
+    cells: [transition("continue", state, "fresh", endpoint, relation)], acceptedCells: relation === "own" ? [...body.acceptedCells, key.cell] : [],
+    ...(drop === undefined ? {} : { drop }),
+  };
+}
+
+/** A conversation nobody created: a random UUID. */
+function unknownConversation(g: fc.GeneratorValue): ConversationRecord {
+  return { id: g(() => fc.uuid({ version: 4 })), owner: "primary", deleted: false, messages: [], total: undefined };
+}
+
+/** An earlier key's body, sent under a key one small step from it: a different key is a different operation. */
+function nearMissCreate(g: fc.GeneratorValue, session: Session, earlier: KeyUse, endpoint: Endpoint): CreateRequest {
+  const key = nearMissKey(g, session, earlier);
+  const kind = earlier.body.conversation_id === undefined ? "create" : "continue";
+  return {
+    kind: "create", who: earlier.who, endpoint, key: key.key, body: earlier.body, message: earlier.message, tag: earlier.tag, replay: false, charged: true,
+    optionalFields: "external_reference" in earlier.body || "metadata" in earlier.body,
+    cells: [transition(kind, kind === "create" ? "none" : "live", "near-miss", endpoint, "own")], acceptedCells: [key.cell],
+  };
+}
+
+/** A key another identity used, sent by the primary identity with a body of its own. */
+function foreignKeyCreate(g: fc.GeneratorValue, session: Session, theirs: KeyUse, endpoint: Endpoint): CreateRequest {
+  const body = freshBody(g, session, "primary", undefined);
+  return {
+    kind: "create", who: "primary", endpoint, key: theirs.key, body: body.body, message: body.message, tag: body.tag, replay: false, charged: true,
+    optionalFields: body.optionalFields, ...(body.openShape === undefined ? {} : { openShape: body.openShape }),
+    cells: [transition("create", "none", "of-another-scope", endpoint, "own")], acceptedCells: body.acceptedCells,
+  };
+}
+
+function replayOf(g: fc.GeneratorValue, session: Session, key: KeyUse, endpoint: Endpoint): CreateRequest {
+  const state = keyState(session, key) ?? "completed";
+  const reorder = typeof key.body.metadata === "object" && key.body.metadata !== null && Object.keys(key.body.metadata).length > 1 && g(() => fc.boolean());
+  const retry = key.dropped ? [`client:retry-late:${endpoint === key.endpoint ? "same" : "other"}-endpoint`] : [];
+  return {
+    kind: "create", who: key.who, endpoint, key: key.key, body: reorder ? (reorderKeys(key.body) as Record<string, unknown>) : key.body, message: key.message, tag: key.tag,
+    replay: state !== "unknown-outcome", charged: state === "unknown-outcome", optionalFields: "external_reference" in key.body || "metadata" in key.body, again: key,
+    cells: [transition("replay", state === "of-deleted" ? "deleted" : "live", state, endpoint, "own"), ...retry, ...(reorder ? ["inputs:metadata:reordered-keys"] : [])],
+  };
+}
+
+/** An earlier key with another payload: one field changed, the message, the metadata or the external reference. */
+function reuseOf(g: fc.GeneratorValue, session: Session, key: KeyUse, endpoint: Endpoint): CreateRequest {
+  const state = keyState(session, key) ?? "completed";
+  const field = pickOne(g, ["message", "metadata", "external_reference"] as const);
+  const tag = field === "message" ? session.target.message("m") : key.tag;
+  const value = field === "message" ? `${tag} changed` : field === "metadata" ? { changed: session.target.idempotencyKey("meta") } : `${session.target.idempotencyKey("ref")}:changed`;
+  const body = { ...key.body, [field]: value };
+  return {
+    kind: "create", who: key.who, endpoint, key: key.key, body, message: typeof body.message === "string" ? body.message : key.message, tag, replay: false, charged: true,
+    optionalFields: true, again: key, cells: [transition("reuse", state === "of-deleted" ? "deleted" : "live", state, endpoint, "own")],
+  };
+}
+
+/** Page parameters of a shape, with values at the bounds: the first page, the last, one past it; sizes 1, 100 and between. */
+function listing(g: fc.GeneratorValue, session: Session, conversation: ConversationRecord, who: Who, shape: QueryShape): ListRequest {
+  const total = conversation.total ?? 0;
+  const pageSize = shape === "page-size" || shape === "both" ? pickOne(g, [1, g(() => fc.integer({ min: 2, max: 7 })), 100]) : undefined;
+  const size = pageSize ?? 50;
+  const last = Math.max(1, Math.ceil(total / size));
+  const page = shape === "page" || shape === "both" ? pickOne(g, [1, last, last + 1]) : undefined;
+  const state: ConversationState = session.conversation(conversation.id) === undefined ? "unknown" : conversation.deleted ? "deleted" : "live";
+  const cells = [transition("list", state, "n/a", shape, relationOf(who, conversation.owner))];
+  const accepted = [
+    ...(page === undefined ? [] : [page === 1 ? "inputs:page:first" : page === last ? "inputs:page:last" : "inputs:page:past-the-end"]),
+    ...(pageSize === undefined ? [] : [pageSize === 1 ? "inputs:page_size:1" : pageSize === 100 ? "inputs:page_size:100" : "inputs:page_size:between"]),
+  ];
+  const query = { ...(page === undefined ? {} : { page }), ...(pageSize === undefined ? {} : { pageSize }) };
+  return { kind: "list", who, conversationId: conversation.id, query, cells, acceptedCells: state === "live" && who === conversation.owner ? accepted : [] };
+}
+
+function deletion(session: Session, conversation: ConversationRecord, who: Who): DeleteRequest {
+  const state: ConversationState = session.conversation(conversation.id) === undefined ? "unknown" : conversation.deleted ? "deleted" : "live";
+  return { kind: "delete", who, conversationId: conversation.id, cells: [transition("delete", state, "n/a", "n/a", relationOf(who, conversation.owner))] };
+}
+
+/** A stream dropped by the client at `point`, then sent again at once (same or other endpoint) or never. */
+function droppedStream(g: fc.GeneratorValue, session: Session, point: DropPoint): Command | undefined {
+  // A continuation: its listing tells whether the dropped stream took effect (a new conversation's id would stay unknown).
+  const conversations = live(session).filter((c) => c.owner === "primary");
+  if (conversations.length === 0) return undefined;
+  const first = continuation(g, session, pickOne(g, conversations), "primary", "stream", point);
+  const retry = pickWeighted(g, [
+    { value: "same", weight: session.covered.has("client:retry-soon:same-endpoint") ? 1 : 4 },
+    { value: "other", weight: session.covered.has("client:retry-soon:other-endpoint") ? 1 : 4 },
+    { value: "none", weight: session.covered.has("client:cancel-without-retry") ? 1 : 4 },
+  ] as const);
+  const lane = g(() => fc.nat(LANES - 1));
+  if (retry === "none") return { kind: "one", request: first, lane };
+  const { drop: _dropped, ...again } = first;
+  return { kind: "one", request: first, lane, retrySoon: { ...again, endpoint: retry === "same" ? "stream" : "plain", cells: [`client:retry-soon:${retry}-endpoint`], acceptedCells: [] } };
+}
+
+/** Cells only a conversation's second text reaches: the same text again, or in its other normalisation form. */
+function twiceCells(session: Session, conversation: ConversationRecord): string[] {
+  const cells: string[] = [];
+  if (conversation.messages.length > 0 && !session.covered.has("inputs:message:same-text-twice")) cells.push("inputs:message:same-text-twice");
+  if (conversation.messages.some((m) => m.normalize("NFD") !== m) && !session.covered.has("inputs:message:normalisation-forms")) cells.push("inputs:message:normalisation-forms");
+  return cells;
+}
+
+function pageCells(session: Session, conversation: ConversationRecord | undefined): string[] {
+  if (conversation === undefined || conversation.deleted) return [];
+  return ["inputs:page:first", "inputs:page:last", "inputs:page:past-the-end", "inputs:page_size:1", "inputs:page_size:between", "inputs:page_size:100"].filter((c) => !session.covered.has(c));
+}
+
+/**
+ * How much a proposal is worth now: a free one that reaches an uncovered cell most; a create only
+ * where it reaches something new, or a little when the budget has room and nothing is left.
+ */
+function weightOf(session: Session, proposal: Proposal): number {
+  if (proposal.charged > session.createsLeft) return 0;
+  const value = proposal.cells.filter((c) => !session.covered.has(c)).reduce((sum, cell) => sum + cellValue(cell), 0);
+  if (value > 0) return (50 * value) / Math.max(1, proposal.charged);
+  // Everything covered: keep walking at random, creates least (they cost).
+  return proposal.charged === 0 ? 1 : 0.05;
+}
+
+/**
+ * What covering a cell is worth to a create: the shapes of what the service stores and the
+ * client behaviours first (a small budget covers them all), then the transitions and orders
+ * only creates reach (a deep run's budget covers those).
+ */
+function cellValue(cell: string): number {
+  if (cell.startsWith("inputs:") || cell.startsWith("client:")) return 3;
+  if (cell.startsWith("transitions:") && !transitionNeedsCreate(cell.slice("transitions:".length))) return 3;
+  return 1;
+}
+
+/** The next command, drawn among those the state enables; undefined when nothing is left to do. */
+export function nextCommand(g: fc.GeneratorValue, session: Session): Command | undefined {
+  const options = proposals(session).map((p) => ({ value: p, weight: weightOf(session, p) })).filter((o) => o.weight > 0);
+  if (options.length === 0) return undefined;
+  // A proposal whose inputs turn out impossible (no such key any more) yields nothing: draw again, a bounded number of times.
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const command = pickWeighted(g, options).build(g);
+    if (command !== undefined) return command;
+  }
+  return undefined;
+}
