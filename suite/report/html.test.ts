@@ -10,6 +10,7 @@ import { HOSTILE_BODY, HOSTILE_MESSAGE, INCONCLUSIVE_MESSAGE, incompleteSampleRe
 import { count, formatDuration } from "./format.ts";
 import { errorReport } from "../runner/error-report.ts";
 import { COUNTEREXAMPLE_MESSAGE, counterexampleReport } from "../test-support/sample-counterexample.ts";
+import type { InteractionsSummary } from "../interactions/coverage.ts";
 
 /** The markup of one requirement's article. */
 function article(page: string, id: string): string {
@@ -183,6 +184,63 @@ describe("a property failure", () => {
     const headline = COUNTEREXAMPLE_MESSAGE.split("\n")[0] ?? "";
     expect(row).toContain(`<p class="reason">Reason: ${headline} (in full below)</p>`);
     expect(row).toContain(`<pre class="message">${headline}</pre>`);
+  });
+});
+
+describe("interaction coverage", () => {
+  const interactions: InteractionsSummary = {
+    seeds: [123456, 123457],
+    sequences: 3,
+    operations: 412,
+    creates: 24,
+    coverage: {
+      transitions: { covered: 87, total: 92, missing: ["deleted/completed/replay/stream/own", "live/fresh/create/plain/<unknown-key>", "none/fresh/list/n/a/no-key", "in-flight/in-flight/replay/stream/own", "unknown/unknown-outcome/delete/n/a/own"] },
+      orderings: { covered: 15, total: 16, missing: ["delete-after-delta/exchange-first"] },
+      inputs: { covered: 31, total: 31, missing: [] },
+      client: { covered: 0, total: 6, missing: ["drop:after-created/retry-soon/same", "drop:after-delta/retry-soon/same", "drop:before-completion/retry-late/other", "drop:after-created/retry-late/same", "drop:after-delta/retry-late/other", "cancel"] },
+    },
+  };
+  const page = renderHtmlReport(sampleReport({ interactions }));
+  const table = (dimension: string) => page.match(new RegExp(`<table class="coverage \\w+" id="coverage-${dimension}">[\\s\\S]*?</table>`))?.[0] ?? "";
+  const rows = (dimension: string) => [...table(dimension).matchAll(/<tr class="(\w+)"><td[^>]*>([\s\S]*?)<\/td>/g)].map((m) => [m[1], m[2]]);
+
+  test("a table per dimension, in the report's order, each with covered/total", () => {
+    const tables = [...page.matchAll(/<table class="coverage (\w+)" id="coverage-(\w+)">\n<caption>[^<]*: <strong>(\d+\/\d+)<\/strong> covered<\/caption>/g)].map((m) => [m[2], m[1], m[3]]);
+    expect(tables).toEqual([
+      ["transitions", "partial", "87/92"],
+      ["orderings", "partial", "15/16"],
+      ["inputs", "complete", "31/31"],
+      ["client", "partial", "0/6"],
+    ]);
+  });
+
+  test("the missing cells come first, escaped, then a note of what was covered", () => {
+    expect(rows("transitions")).toEqual([
+      ["missing", "<code>deleted/completed/replay/stream/own</code>"],
+      ["missing", "<code>live/fresh/create/plain/&lt;unknown-key&gt;</code>"],
+      ["missing", "<code>none/fresh/list/n/a/no-key</code>"],
+      ["missing", "<code>in-flight/in-flight/replay/stream/own</code>"],
+      ["missing", "<code>unknown/unknown-outcome/delete/n/a/own</code>"],
+      ["covered", "The other 87 reachable cells were covered."],
+    ]);
+    expect(rows("orderings").at(-1)).toEqual(["covered", "The other 15 reachable cells were covered."]);
+    expect(rows("inputs")).toEqual([["covered", "Every one of the 31 reachable cells was covered."]]);
+    expect(rows("client").filter(([kind]) => kind === "missing")).toHaveLength(6);
+    expect(rows("client").at(-1)).toEqual(["covered", "No cell was covered."]);
+  });
+
+  test("the run's figures head the section, and the header links to it with each dimension's covered/total", () => {
+    expect(page).toContain("The interaction property ran 3 sequences, 412 operations and 24 creates; seeds 123456, 123457.");
+    expect(page).toContain('<dt>Interactions</dt><dd><a href="#interactions">transitions 87/92, orderings 15/16, inputs 31/31, client 0/6</a></dd>');
+    // After the requirements: the filter and the verdicts come first.
+    expect(page.indexOf('id="interactions"')).toBeGreaterThan(page.indexOf("</main>"));
+  });
+
+  test("nothing when the property did not run", () => {
+    const without = renderHtmlReport(sampleReport());
+    expect(without).not.toContain('id="interactions"');
+    expect(without).not.toContain("<dt>Interactions</dt>");
+    expect(without).not.toContain('class="coverage');
   });
 });
 

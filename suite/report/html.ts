@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { renderCoverage } from "./coverage-table.ts";
 import type { ConformanceReport } from "./report-types.ts";
 import { renderFamilies } from "./requirement-rows.ts";
 import { SafeHtml, html } from "./safe-html.ts";
@@ -57,7 +58,8 @@ export function renderHtmlReport(report: ConformanceReport): string {
 ${renderFilter(report)}
 <main>
 ${report.requirements.length ? renderFamilies(report.requirements) : html`<p>No requirements were reported.</p>`}
-</main>`);
+</main>
+${renderCoverage(report.interactions)}`);
 }
 
 /** Writes `dir/report.html` (creating `dir`) and returns its path. */

@@ -69,6 +69,14 @@ table.timeline { border-collapse: collapse; width: 100%; margin: .5rem 0; font-s
 .counterexample svg.track { display: block; flex: 1; min-width: 0; height: 22px; border-bottom: 1px dashed var(--border); overflow: visible; }
 .counterexample .op rect { fill: #dbe7ff; stroke: #6b8fd6; stroke-width: 1; }
 .counterexample .op text { fill: #1f2328; font-size: 11px; }
+.interactions { margin-top: 2rem; }
+table.coverage { border-collapse: collapse; width: 100%; margin: .75rem 0; font-size: 13px; }
+.coverage caption { text-align: left; font-weight: 600; padding: .25rem 0; }
+.coverage td { border: 1px solid var(--border); padding: .2rem .5rem; vertical-align: top; }
+.coverage tr.missing td { background: var(--warn-bg); }
+.coverage tr.missing td + td { color: var(--warn); white-space: nowrap; width: 1%; }
+.coverage tr.covered td { color: var(--muted); }
+.coverage.complete caption strong { color: var(--pass); }
 .only-filtered { display: none; }
 body:has(#show-failures:checked) .req.pass,
 body:has(#show-failures:checked) .req.skip,

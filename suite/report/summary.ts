@@ -1,4 +1,5 @@
 import type { ConformanceReport } from "./report-types.ts";
+import { coverageFigures } from "./coverage-table.ts";
 import { count, formatDuration } from "./format.ts";
 import { html, type SafeHtml } from "./safe-html.ts";
 
@@ -75,6 +76,7 @@ export function renderSummary(report: ConformanceReport): SafeHtml {
 <dt>Started</dt><dd><time datetime="${report.startedAt}">${report.startedAt}</time></dd>
 <dt>Duration</dt><dd>${formatDuration(report.durationMs)}</dd>
 <dt>Strict</dt><dd>${report.strict ? "yes: SHOULD failures fail the run" : "no: SHOULD failures are warnings"}</dd>
+${report.interactions === undefined ? null : html`<dt>Interactions</dt><dd><a href="#interactions">${coverageFigures(report.interactions)}</a></dd>`}
 <dt>Cleanup</dt><dd>${count(cleanup.deleted, "conversation")} deleted${cleanup.failed.length ? `, ${cleanup.failed.length} could not be deleted` : ""}${cleanup.notFound?.length ? `, ${cleanup.notFound.length} not found at cleanup` : ""}</dd>
 </dl>
 ${incompleteNote(report)}
