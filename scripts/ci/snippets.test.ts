@@ -2,7 +2,8 @@
  * Every CI snippet of README.md and docs/USING.md, run as printed against the fake: the
  * commands and settings as a user copies them, with only the service (URL, keys, stream-error
  * hook) mapped to the fake and `npx agent-conformance` to this checkout's suite. Each must
- * exit 0 and leave what it uploads.
+ * exit 0 and leave what it uploads; a sharded one (a matrix or `parallel:` job) must end in one
+ * merged report of all its shards.
  */
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -13,7 +14,7 @@ import { runGitHubWorkflow, runGitLabJobs } from "./snippet-runner.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const DOCS = ["README.md", "docs/USING.md"];
-/** A full run takes about 10 s on the fake, a smoke run about 5 s; room for a loaded machine. */
+/** A full run takes about 10 s on the fake, a smoke run about 5 s, a deep shard about 25 s; room for a loaded machine. */
 const RUN_LIMIT_MS = 90_000;
 
 const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string; repository: { url: string } };
@@ -53,6 +54,8 @@ test.concurrent.for(snippets.filter((snippet) => snippet.kind !== undefined))(
       expect(run.code, run.output).toBe(0);
       expect(run.output).toContain("Result: PASS");
       expect(run.missing, run.output).toEqual([]);
+      const shards = /--shard [^\n]*?\/(\d+)|parallel: (\d+)/.exec(text);
+      if (shards !== null) expect(run.output).toMatch(new RegExp(`^Merged ${shards[1] ?? shards[2]} shard\\(s\\)`, "m"));
     }
   },
 );
