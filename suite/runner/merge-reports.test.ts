@@ -26,7 +26,7 @@ function passingShards(): ConformanceReport[] {
   const property = [outcome(["DEL-1"], "interactions", "passed"), outcome(["DEL-3"], "interactions", "passed")];
   return [
     shard(1, 2, [outcome(["DEL-1"], "delete", "passed"), outcome(["DEL-2"], "delete", "skipped"), outcome(["DEL-3"], "delete", "skipped"), ...property], {
-      creates: { budget: 100, spent: 30 }, interactions: undefined,
+      creates: { budget: 100, spent: 30 },
     }),
     shard(2, 2, [outcome(["DEL-1"], "delete", "skipped"), outcome(["DEL-2"], "delete", "passed"), outcome(["DEL-3"], "delete", "passed"), ...property], {
       creates: { budget: 100, spent: 20 },
