@@ -24,9 +24,9 @@ const FAKE_DOCUMENT = join(ROOT, "openapi/fake.json");
 
 /**
  * Checks that reach every operation's answers, successes and refusals (no key, bad bodies,
- * bad pages, unknown and foreign conversations, reused keys, an error event), none of them
- * judged by the interaction property, so a run stays small. The run's cleanup deletes what
- * it created: the deletes' successes.
+ * bad pages, unknown and foreign conversations, reused keys, an error event). Whatever else
+ * they bring along (the interaction property, where it judges one of them) goes through Prism
+ * too. The run's cleanup deletes what it created: the deletes' successes.
  */
 const SELECTION = "AUTH-*,RESP-4,RESP-5,RESP-6,RESP-8,IDEM-3,IDEM-6,IDEM-8,SSE-6,SSE-10,LIST-4,LIST-6,LIST-9,LIST-10,DEL-2,SCOPE-2,ERR-1";
 
@@ -91,24 +91,25 @@ async function inPairs<T, R>(items: readonly T[], run: (item: T) => Promise<R>):
   return results;
 }
 
-/** What a run shows: its violations, and whether the suite reached every operation both ways through Prism. */
-const verdict = (run: Run) => ({
-  target: run.target,
-  violations: run.violations,
-  unreached: EXPECTED_ANSWERS.filter((answer) => !run.seen.includes(answer)),
-  // Exit 2 is a run that never reached its checks (e.g. Prism refused every request).
-  suiteRan: run.suite.code === 0 || run.suite.code === 1 || run.suite.code === 3 ? true : run.suite.tail,
-});
+/**
+ * What a run shows: its violations, and what the suite did not reach through Prism. The suite's
+ * own verdict is not Prism's business (it may fail a check that Prism's buffering of the stream
+ * upsets); when something went unreached, its output says why.
+ */
+const verdict = (run: Run) => {
+  const unreached = EXPECTED_ANSWERS.filter((answer) => !run.seen.includes(answer));
+  return { target: run.target, violations: run.violations, unreached, ...(unreached.length ? { suite: `exit ${run.suite.code}: ${run.suite.tail}` } : {}) };
+};
 
 const CONFORMING = [[ALL_VARIANTS], ...VARIANTS.filter((v) => !v.inAll).map((v) => [v.name])];
 
 test(`the contract (openapi.json): Prism finds no violation in front of every conforming variant (${CONFORMING.map((v) => v.join()).join(", ")})`, async () => {
   const runs = await inPairs(CONFORMING, (variants) => throughPrism(CONTRACT, variants));
-  expect(runs.map(verdict)).toEqual(CONFORMING.map((v) => ({ target: v.join(), violations: [], unreached: [], suiteRan: true })));
+  expect(runs.map(verdict)).toEqual(CONFORMING.map((v) => ({ target: v.join(), violations: [], unreached: [] })));
 }, RUN_LIMIT_MS * Math.ceil(CONFORMING.length / 2) + 60_000);
 
 test("the fake's document (fake.json): Prism finds no violation in front of the plain fake, and finds the flat error bodies it does not describe", async () => {
   const [plain, flat] = await Promise.all([throughPrism(FAKE_DOCUMENT, []), throughPrism(FAKE_DOCUMENT, ["flat-errors"])]);
-  expect(plain && verdict(plain)).toEqual({ target: "plain", violations: [], unreached: [], suiteRan: true });
+  expect(plain && verdict(plain)).toEqual({ target: "plain", violations: [], unreached: [] });
   expect(flat?.violations).toContain("response.body Response body must have required property 'error'");
 }, RUN_LIMIT_MS + 60_000);
