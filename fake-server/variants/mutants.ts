@@ -23,13 +23,19 @@ export interface Mutant {
   readonly patch: BehaviorPatch;
   /** A bug between requests: the proof shows that the interaction property alone kills it. */
   readonly interaction: boolean;
+  /**
+   * Other requirements the same bug breaks when it is met another way (a reuse with another
+   * payload instead of a replay, a race instead of a sequence): a verdict under one of them
+   * names the same defect.
+   */
+  readonly also?: readonly RequirementId[];
 }
 
 const mutant = (name: string, requirement: RequirementId, spec: string, description: string, patch: BehaviorPatch): Mutant =>
   Object.freeze({ name, requirement, spec, description, patch: Object.freeze(patch), interaction: false });
 
-const interactionMutant = (name: string, requirement: RequirementId, spec: string, description: string, patch: BehaviorPatch): Mutant =>
-  Object.freeze({ ...mutant(name, requirement, spec, description, patch), interaction: true });
+const interactionMutant = (name: string, requirement: RequirementId, spec: string, description: string, patch: BehaviorPatch, also?: readonly RequirementId[]): Mutant =>
+  Object.freeze({ ...mutant(name, requirement, spec, description, patch), interaction: true, ...(also === undefined ? {} : { also: Object.freeze([...also]) }) });
 
 const AUTH_SPEC = "Every request carries the header `Authorization: Bearer <API_KEY>`.";
 const IDEMPOTENT_SPEC = "The same key with the same payload returns the earlier result and does not consume the operation again.";
@@ -226,7 +232,7 @@ export const MUTANTS: readonly Mutant[] = Object.freeze([
   interactionMutant("key-race-across-endpoints", "IDEM-5", IDEMPOTENT_SPEC,
     "each endpoint holds keys in flight in its own table (finished records are shared): one key sent to the plain and the stream " +
       `endpoint at the same time runs on both and is stored twice; races on one endpoint stay correct (creates take ${INTERACTION_LATENCY_MS} ms)`,
-    { ...GENERATION_LATENCY, broken: { inFlightPerOperation: true } }),
+    { ...GENERATION_LATENCY, broken: { inFlightPerOperation: true } }, ["IDEM-3"]),
   interactionMutant("delete-undone-by-exchange", "DEL-1", DELETE_SPEC,
     "an exchange writes its conversation back when it finishes, as the message list it read at its start plus its exchange: a delete " +
       `answered while it was being generated (${INTERACTION_LATENCY_MS} ms, either endpoint) is undone and the conversation is listed again`,
@@ -251,13 +257,13 @@ export const MUTANTS: readonly Mutant[] = Object.freeze([
     "two replicas share the conversations and the idempotency records, but each remembers in its own memory which keys' " +
       "exchanges it wrote; each connection stays on one replica, new connections take turns: a plain replay on a connection of " +
       "the other replica answers the stored result and writes the exchange again (the stream handler checks the shared records)",
-    { broken: { idempotencyReplicas: 2 } }),
+    { broken: { idempotencyReplicas: 2 } }, ["IDEM-5"]),
   interactionMutant("race-loser-500", "IDEM-9",
     "Codes and statuses for validation, authentication, authorization and other failures, and the code that accompanies 409: not shown.",
     `a request whose key is still in flight gets 500 internal_error instead of 409 idempotency_key_in_use (nothing stored for it); ` +
       `creates take ${INTERACTION_LATENCY_MS} ms`,
     { ...GENERATION_LATENCY, broken: { inFlightLoserFails: true } }),
-  interactionMutant("replay-after-delete-restores", "DEL-3", DELETE_SPEC,
+  interactionMutant("replay-after-delete-restores", "DEL-1", DELETE_SPEC,
     "replaying a key whose conversation was deleted writes the conversation back from the idempotency record (listed again, with " +
       "that exchange) and answers the stored result",
     { broken: { replayRestoresDeleted: true } }),

@@ -35,9 +35,9 @@ export interface KillRateTable {
 
 export const interactionMutants = (): readonly Mutant[] => MUTANTS.filter((m) => m.interaction);
 
-/** Whether a run caught the mutant by its own requirement. */
-export function caughtBy(outcome: PropertyOutcome, requirement: string): boolean {
-  if (outcome.failure?.requirement === requirement) return true;
+/** Whether a run caught the mutant by its own requirement (or one the mutant says the same bug breaks). */
+export function caughtBy(outcome: PropertyOutcome, requirement: string, also: readonly string[] = []): boolean {
+  if (outcome.failure !== undefined && [requirement, ...also].includes(outcome.failure.requirement)) return true;
   return requirementById(requirement)?.level === "SHOULD" && outcome.warnings.some((w) => w.violation.requirement === requirement);
 }
 
@@ -75,7 +75,7 @@ export async function killRate(options: KillRateOptions): Promise<KillRateTable>
   const tasks = options.mutants.flatMap((mutant) => seeds.map((seed) => async () => {
     const [run] = await propertyAgainstFake({ fakeOptions: { mutant: mutant.name }, seeds: [seed], runs: 1, createsPerRun });
     if (run === undefined) throw new Error(`the property did not run against ${mutant.name} (seed ${seed})`);
-    const caught = caughtBy(run.outcome, mutant.requirement);
+    const caught = caughtBy(run.outcome, mutant.requirement, mutant.also);
     options.onRun?.(mutant, seed, caught);
     return { mutant, seed, caught, found: foundIn(run.outcome) };
   }));

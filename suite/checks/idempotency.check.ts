@@ -1,11 +1,13 @@
 /**
  * Idempotency (IDEM-1 … IDEM-8).
- * Create cost: 23 of its own at most on a conforming target — IDEM-1/2: 2 (a keyed continuation
- * and its replay), IDEM-3: 1, IDEM-4: 2, IDEM-5: 2 to 8 (each burst's winner, plus every loser the
- * target answers with a replay rather than 409: the reference fake replays the plain burst's 3),
- * IDEM-7: 2 per other identity, IDEM-8: 2, the random-payload property: 2 runs of 2; 20 on the
- * reference fake. Declared: 28, since the requests a conforming target refuses (the 409s,
- * IDEM-6) may be accepted by a broken one.
+ * Create cost: 13 of its own at most on a conforming target — IDEM-1/2: 2 (a keyed continuation
+ * and its replay), IDEM-3: 1, IDEM-4: 2, IDEM-5: 2 to 4 (each burst's winner, plus every loser the
+ * target answers with a replay rather than 409: the reference fake replays the plain burst's one),
+ * IDEM-7: 2 per other identity, IDEM-8: 2; 12 on the reference fake. Replays and changed payloads
+ * over every shape of body, key and timing are the interaction property's (interactions.check.ts):
+ * its own operations are the evidence, so no scenario here spends creates on them again.
+ * Declared: 15, since the requests a conforming target refuses (the 409s, IDEM-6) may be
+ * accepted by a broken one.
  * IDEM-1…5 continue the run's shared conversation for refused changes (1 create, shared with
  * the auth, scope and plain-create checks; suite/checks/support/fixtures.ts), IDEM-5 takes one
  * exchange's growth from the shared small conversation, and the retried-create check reads the
@@ -15,9 +17,7 @@
  * count) and is read after the quiet window, so a listing that lags cannot hide a change.
  * Replaying a key across the plain and stream operations is not required by the spec and not checked.
  */
-import fc from "fast-check";
 import { SpecResponseResult, type SpecCompletedResponse } from "../../schemas/index.ts";
-import { mutate, payloadMutation, payloadParts, requestBody } from "./support/arbitraries.ts";
 import { check } from "./runtime/check.ts";
 import { HarnessError } from "../http/errors.ts";
 import {
@@ -38,13 +38,11 @@ import { sameId } from "../judgements/answers.ts";
 import { longConversation, refusalTarget, smallConversation } from "./support/fixtures.ts";
 import type { RecordedExchange } from "./support/recorded.ts";
 import { afterQuietWindow, listingGrownPast } from "./support/settled.ts";
-import { checkProperty } from "./support/property.ts";
 import { skipCheck } from "./support/skip.ts";
 import { completedOf } from "../judgements/streams.ts";
 import { openStream, trackStream } from "./support/streams.ts";
 
-const BURST = 4;
-const PROPERTY_RUNS = 2;
+const BURST = 2;
 
 /** The parts of a result a replay must repeat (unknown extra fields may differ). */
 function expectSameResult(
@@ -304,38 +302,3 @@ check(
   },
 );
 
-check(
-  ["IDEM-1", "IDEM-2", "IDEM-3"],
-  "for random payloads, a replay returns the earlier result without consuming, and a changed payload is 409",
-  { creates: 3 * PROPERTY_RUNS },
-  async (target) => {
-    // Each conversation this check made, with its settled total.
-    const totals = new Map<string, number>();
-    let last: string | undefined;
-    await checkProperty(
-      fc.asyncProperty(payloadParts(), payloadMutation(), async (parts, mutation) => {
-        const continued = parts.continueConversation ? last : undefined;
-        const body = requestBody(`${target.message("idem-property")} ${parts.text}`, parts, continued);
-        const key = target.idempotencyKey("idem-property");
-        const first = acceptExchange(target, await target.client.create({ body, idempotencyKey: key }), "first keyed create");
-        const id = first.conversationId;
-        last = id;
-        const before = await settledTotal(target, id, totals.get(id) ?? 0, "listing after the first keyed create");
-        totals.set(id, before);
-
-        const replay = await target.client.create({ body, idempotencyKey: key });
-        trackIfCreated(target, replay, target.primary);
-        expect2xx(replay, "replay");
-        expectSameResult(expectJson(SpecResponseResult, replay, "replay"), first.result, "replay", first.http, replay);
-        expectSame(await totalAfterQuietWindow(target, id), before, "the conversation's total after the replay", replay);
-
-        const changed = await target.client.create({ body: mutate(body, mutation), idempotencyKey: key, retryInUse: false });
-        trackIfCreated(target, changed, target.primary);
-        expectStatus(changed, 409, `the same key with a changed payload (${mutation.kind})`);
-        expectSame(await totalAfterQuietWindow(target, id), before, "the conversation's total after the 409", changed);
-      }),
-      // No shrinking: every run costs creates on the target.
-      { ...target.fc(PROPERTY_RUNS), endOnFailure: true },
-    );
-  },
-);

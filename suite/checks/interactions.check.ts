@@ -3,7 +3,7 @@
  * executable model of the service (suite/model/). One run of the property is shared by one
  * check per requirement the model judges, so a bug between requests fails its own requirement.
  * Create cost: what the budget leaves after every other check, at most 24 (smoke: 6; deep: all
- * that is left, walking until every cell is covered), at least 4; sequences of up to 12 creates.
+ * that is left, walking until every cell is covered), at least 4; sequences of up to 24 creates.
  * Lists, replays, refused reuses, deletes and other scopes' attempts cost nothing.
  * `--only interactions --seed S --path P` runs the sequences up to the one a counterexample names.
  */
@@ -23,7 +23,7 @@ const FAMILY = INTERACTIONS_FAMILY;
 const MOST_CREATES = { full: 24, smoke: 6 } as const;
 const LEAST_CREATES = 4;
 /** Creates one sequence of the walk may spend: new conversations and keys for each. */
-const CREATES_PER_SEQUENCE = 12;
+const CREATES_PER_SEQUENCE = 24;
 /** A deep run walks sequences until every cell is covered; this bounds it when some never can be. */
 const DEEP_SEQUENCES = 60;
 

@@ -30,9 +30,9 @@ export interface Body {
 
 const input = (name: string) => `inputs:${name}`;
 
-/** A class, the ones whose cell is not yet covered weighted up. */
+/** A class, the ones the run covered least weighted up. */
 function pickClass<T extends string>(g: fc.GeneratorValue, session: Session, prefix: string, classes: readonly T[]): T {
-  return pickWeighted(g, classes.map((c) => ({ value: c, weight: session.covered.has(input(`${prefix}:${c}`)) ? 1 : 8 })));
+  return pickWeighted(g, classes.map((c) => ({ value: c, weight: 8 / (1 + 2 * session.covered.count(input(`${prefix}:${c}`))) })));
 }
 
 /** The message texts a conversation took whose decomposed form differs (precomposed letters). */
@@ -73,18 +73,25 @@ export function freshBody(g: fc.GeneratorValue, session: Session, who: Who, conv
     cells.push(input("conversation_id:null"));
   } else cells.push(input("conversation_id:absent"));
 
-  const reference = pickClass(g, session, "external_reference", REFERENCE_CLASSES);
+  // Beside a shape the service may refuse, nothing else it could refuse: a refusal then names its cause.
+  const reference = openShape === undefined ? pickClass(g, session, "external_reference", REFERENCE_CLASSES) : "absent";
   const value = referenceFor(g, session, reference, who, conversation);
   if (value !== undefined) {
     body.external_reference = value.value;
     cells.push(input(`external_reference:${value.cls}`));
   } else cells.push(input("external_reference:absent"));
 
-  const metadataClasses = METADATA_CLASSES.filter((c) => c !== "reordered-keys" && (openShape === undefined || !OPEN_SHAPES.has(`metadata:${c}`)));
+  const metadataClasses = METADATA_CLASSES.filter((c) => c !== "reordered-keys" && (openShape === undefined || c === "absent"));
   const metadata = pickClass(g, session, "metadata", metadataClasses);
   if (metadata !== "absent" && metadata !== "reordered-keys") {
     body.metadata = g(() => metadataOf(metadata));
-    if (OPEN_SHAPES.has(`metadata:${metadata}`)) openShape = `metadata:${metadata}`;
+    if (OPEN_SHAPES.has(`metadata:${metadata}`)) {
+      openShape = `metadata:${metadata}`;
+      if (value !== undefined) {
+        delete body.external_reference;
+        cells.splice(cells.indexOf(input(`external_reference:${value.cls}`)), 1, input("external_reference:absent"));
+      }
+    }
   }
   cells.push(input(`metadata:${metadata}`));
   const optionalFields = "external_reference" in body || "metadata" in body;

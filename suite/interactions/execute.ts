@@ -40,15 +40,18 @@ async function runOne(session: Session, command: Extract<Command, { kind: "one" 
   if (first.sent?.dropped === undefined) return entries;
   // Sent again under the same key at once: the first may still be running (client rule 1).
   if (command.retrySoon !== undefined && reserve(session, command.retrySoon)) entries.push(await send(session, command.retrySoon, (command.lane + 1) % LANES, { inGroup: true }));
-  // The dropped stream may still take effect: its operation ends when its conversation is quiet.
-  const end = await quiet(session, command.request, command.lane);
-  entries[0] = { ...first, op: { ...first.op, end: Math.max(first.op.end, end) } };
+  // The dropped stream may still take effect: until its conversation is quiet.
+  const settledAt = await quiet(session, command.request, command.lane);
+  if (first.op.kind === "create") entries[0] = { ...first, op: { ...first.op, settledAt } };
   return entries;
 }
 
-/** Takes the create a conforming service may charge for the request; false when the budget has none. */
+/**
+ * Takes a create from the sequence for any create that is not a replay of a finished key, as the
+ * run's budget holds one for it while it runs (a refusal gives it back); false when none is left.
+ */
 function reserve(session: Session, request: Request): boolean {
-  return request.kind !== "create" || !request.charged || session.takeCreate();
+  return request.kind !== "create" || request.replay || session.takeCreate();
 }
 
 async function runRace(session: Session, command: Extract<Command, { kind: "race" }>): Promise<Entry[]> {
@@ -56,7 +59,7 @@ async function runRace(session: Session, command: Extract<Command, { kind: "race
   if (session.failure !== undefined || !reserve(session, command.held)) return [];
   const others = command.others.filter((r) => reserve(session, r));
   if (others.length === 0) {
-    if (command.held.kind === "create" && command.held.charged) session.returnCreate();
+    if (command.held.kind === "create" && !command.held.replay) session.returnCreate();
     return [];
   }
   const sharesKey = command.held.kind === "create" && others.some((o) => o.kind === "create" && o.key === (command.held as CreateRequest).key);
@@ -268,10 +271,11 @@ export async function send(session: Session, request: Request, lane: number, opt
     conversationId, payload: canonicalJson(request.body), raw, outcome: judged.outcome,
     ...(request.openShape === undefined ? {} : { openShape: request.openShape }), optionalFields: request.optionalFields,
   };
-  const dropped = dropping?.signal.aborted === true && judged.outcome.type === "unknown" ? request.drop : undefined;
-  // A stream the client dropped on purpose is no verdict on the stream.
-  if (dropped === undefined) session.fail(judged.problem);
-  if (request.charged && judged.outcome.type === "refused") session.returnCreate();
+  const cut = dropping?.signal.aborted === true;
+  const dropped = cut && judged.outcome.type === "unknown" ? request.drop : undefined;
+  // A stream the client cut on purpose is no verdict on how the stream ends.
+  if (!cut) session.fail(judged.problem);
+  if (!request.replay && judged.outcome.type === "refused") session.returnCreate();
   recordAnswer(session, request, judged.outcome, dropped !== undefined);
   const conversation = judged.outcome.type === "ok" ? ` conversation ${judged.outcome.value.conversationId}` : "";
   const shown = dropped !== undefined ? ` (dropped by the client ${dropped})` : "";

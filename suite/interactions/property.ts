@@ -14,7 +14,7 @@ import { confirm } from "./confirm.ts";
 import { coverageOf, type InteractionsSummary } from "./coverage.ts";
 import { buildCounterexample, type Counterexample } from "./counterexample.ts";
 import { runCommand } from "./execute.ts";
-import { Session, type Entry, type InteractionTarget } from "./session.ts";
+import { Session, Tally, type Entry, type InteractionTarget } from "./session.ts";
 import { shrinkHistory } from "./shrink.ts";
 import { CELLS } from "./space.ts";
 import { nextCommand } from "./walk.ts";
@@ -59,7 +59,7 @@ export interface PropertyOutcome {
 }
 
 /** A sequence ends when its creates are spent and this many commands in a row covered nothing new. */
-const STALE_STEPS = 15;
+const STALE_STEPS = 25;
 const DEFAULT_STEPS = 150;
 
 export async function runInteractionProperty(target: InteractionTarget, options: PropertyOptions): Promise<PropertyOutcome> {
@@ -68,7 +68,7 @@ export async function runInteractionProperty(target: InteractionTarget, options:
   let creates = 0;
   let races = 0;
   let failing: { session: Session; index: number } | undefined;
-  const covered = new Set<string>();
+  const covered = new Tally();
   const reachable = Object.values(CELLS).reduce((total, cells) => total + cells.length, 0);
   const warnings: { violation: Violation; entries: readonly Entry[] }[] = [];
   const undecided: string[] = [];
@@ -90,7 +90,7 @@ export async function runInteractionProperty(target: InteractionTarget, options:
       stale = covered.size > before ? 0 : stale + 1;
       if (stale >= STALE_STEPS) break;
     }
-    for (const key of session.keys) if (key.dropped && !key.retried) covered.add("client:cancel-without-retry");
+    for (const key of session.keys) if (key.dropped && !key.retried) covered.add(["client:cancel-without-retry"]);
     operations += session.entries.length;
     creates += session.createsUsed;
     races += session.races;
@@ -125,6 +125,6 @@ export async function runInteractionProperty(target: InteractionTarget, options:
   const failure = found?.failure === undefined ? undefined : await report(found.entries, found.failure, true);
   const shouldWarnings: Warning[] = [];
   for (const w of warnings) shouldWarnings.push({ violation: w.violation, counterexample: await report(w.entries, w.violation, false) });
-  const summary: InteractionsSummary = { seeds: [options.seed], sequences: runs, operations, creates, coverage: coverageOf(CELLS, covered) };
+  const summary: InteractionsSummary = { seeds: [options.seed], sequences: runs, operations, creates, coverage: coverageOf(CELLS, covered.cells()) };
   return { runs, operations, creates, races, failure, warnings: shouldWarnings, undecided, summary };
 }

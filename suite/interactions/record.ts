@@ -56,6 +56,7 @@ function recordCreate(session: Session, request: CreateRequest, outcome: Outcome
     body: request.body,
     message: request.message,
     tag: request.tag,
+    openShape: request.openShape,
     status,
     conversationId: result?.conversationId ?? continued,
     dropped,

@@ -67,12 +67,42 @@ export interface KeyUse {
   readonly body: Record<string, unknown>;
   readonly message: string;
   readonly tag: string;
+  /** The shape of its body the spec leaves open, if any: sent again, it is held to the same. */
+  readonly openShape: string | undefined;
   status: KeyStatus;
   /** The conversation it continued or started, once known. */
   conversationId: string | undefined;
   /** The client dropped its stream; then whether it sent the key again. */
   dropped: boolean;
   retried: boolean;
+}
+
+/**
+ * How often the run covered each cell (`dimension:name`): what steers the walk, the rarer first,
+ * and what the report counts (a cell covered at least once).
+ */
+export class Tally {
+  readonly #counts = new Map<string, number>();
+
+  add(cells: readonly string[]): void {
+    for (const cell of cells) this.#counts.set(cell, (this.#counts.get(cell) ?? 0) + 1);
+  }
+
+  count(cell: string): number {
+    return this.#counts.get(cell) ?? 0;
+  }
+
+  has(cell: string): boolean {
+    return this.#counts.has(cell);
+  }
+
+  get size(): number {
+    return this.#counts.size;
+  }
+
+  cells(): ReadonlySet<string> {
+    return new Set(this.#counts.keys());
+  }
 }
 
 export class Session {
@@ -96,7 +126,7 @@ export class Session {
     readonly target: InteractionTarget,
     share: number,
     /** The cells the run covered so far, this sequence's included (shared by the run's sequences). */
-    readonly covered: Set<string> = new Set(),
+    readonly covered: Tally = new Tally(),
   ) {
     this.createsAllowed = Math.max(0, Math.min(share, target.remainingCreates()));
   }
@@ -134,7 +164,7 @@ export class Session {
   }
 
   cover(cells: readonly string[]): void {
-    for (const cell of cells) this.covered.add(cell);
+    this.covered.add(cells);
   }
 
   conversation(id: string | null | undefined): ConversationRecord | undefined {

@@ -16,6 +16,7 @@ import type { ConversationRecord, KeyUse, Session } from "./session.ts";
 import {
   DROP_POINTS,
   INPUTS,
+  NEAR_MISSES,
   transitionName,
   transitionNeedsCreate,
   type ConversationState,
@@ -33,6 +34,8 @@ interface Proposal {
   readonly cells: readonly string[];
   /** Creates a conforming service may charge for it. */
   readonly charged: number;
+  /** Creates the run's budget holds while it runs, when more than it charges (requests a conforming service refuses). */
+  readonly holds?: number;
   readonly build: (g: fc.GeneratorValue) => Command | undefined;
 }
 
@@ -96,11 +99,11 @@ function proposals(session: Session): Proposal[] {
     // New conversations, by each identity the target has.
     out.push({ cells: [transition("create", "none", "fresh", endpoint, "own"), ...inputs], charged: 1, build: (g) => one(g, createNew(g, session, pickOne(g, callers(session)), endpoint)) });
     for (const who of ["noKey", "unknownKey"] as const) {
-      out.push({ cells: [transition("create", "none", "fresh", endpoint, relationOf(who, "primary"))], charged: 0, build: (g) => one(g, createNew(g, session, who, endpoint)) });
+      out.push({ cells: [transition("create", "none", "fresh", endpoint, relationOf(who, "primary"))], charged: 0, holds: 1, build: (g) => one(g, createNew(g, session, who, endpoint)) });
     }
     const ownKeys = session.keys.filter((k) => k.status === "completed" && k.who === "primary" && k.body.conversation_id === undefined);
     if (ownKeys.length > 0) {
-      out.push({ cells: [transition("create", "none", "near-miss", endpoint, "own")], charged: 1, build: (g) => one(g, nearMissCreate(g, session, pickOne(g, ownKeys), endpoint)) });
+      out.push({ cells: [transition("create", "none", "near-miss", endpoint, "own"), ...nearMissCells(session)], charged: 1, build: (g) => one(g, nearMissCreate(g, session, pickOne(g, ownKeys), endpoint)) });
     }
     const foreignKeys = session.keys.filter((k) => k.who !== "primary" && k.who !== "noKey" && k.who !== "unknownKey");
     if (foreignKeys.length > 0) {
@@ -114,11 +117,11 @@ function proposals(session: Session): Proposal[] {
         if (who === undefined) continue;
         // Another identity may be answered with a conversation of its own (a create); no key, never.
         const charged = relation === "no-key" || relation === "unknown-key" ? 0 : 1;
-        out.push({ cells: [transition("continue", "live", "fresh", endpoint, relation)], charged, build: (g) => one(g, continuation(g, session, conversation, who, endpoint)) });
+        out.push({ cells: [transition("continue", "live", "fresh", endpoint, relation)], charged, holds: 1, build: (g) => one(g, continuation(g, session, conversation, who, endpoint)) });
       }
       const nearMisses = session.keys.filter((k) => k.status === "completed" && k.conversationId?.toLowerCase() === conversation.id.toLowerCase() && k.body.conversation_id !== undefined);
       if (nearMisses.length > 0) {
-        out.push({ cells: [transition("continue", "live", "near-miss", endpoint, "own")], charged: 1, build: (g) => one(g, nearMissCreate(g, session, pickOne(g, nearMisses), endpoint)) });
+        out.push({ cells: [transition("continue", "live", "near-miss", endpoint, "own"), ...nearMissCells(session)], charged: 1, build: (g) => one(g, nearMissCreate(g, session, pickOne(g, nearMisses), endpoint)) });
       }
     }
     for (const conversation of deleted(session)) {
@@ -144,7 +147,7 @@ function proposals(session: Session): Proposal[] {
       const retry = key.dropped ? [`client:retry-late:${endpoint === key.endpoint ? "same" : "other"}-endpoint`] : [];
       const reordered = typeof key.body.metadata === "object" && key.body.metadata !== null && Object.keys(key.body.metadata).length > 1 ? ["inputs:metadata:reordered-keys"] : [];
       out.push({ cells: [transition("replay", conversation, state, endpoint, "own"), ...retry, ...reordered], charged: state === "unknown-outcome" ? 1 : 0, build: (g) => one(g, replayOf(g, session, key, endpoint)) });
-      out.push({ cells: [transition("reuse", conversation, state, endpoint, "own")], charged: 1, build: (g) => one(g, reuseOf(g, session, key, endpoint)) });
+      out.push({ cells: [transition("reuse", conversation, state, endpoint, "own")], charged: 0, holds: 1, build: (g) => one(g, reuseOf(g, session, key, endpoint)) });
     }
   }
 
@@ -300,7 +303,7 @@ function nearMissCreate(g: fc.GeneratorValue, session: Session, earlier: KeyUse,
   const kind = earlier.body.conversation_id === undefined ? "create" : "continue";
   return {
     kind: "create", who: earlier.who, endpoint, key: key.key, body: earlier.body, message: earlier.message, tag: earlier.tag, replay: false, charged: true,
-    optionalFields: "external_reference" in earlier.body || "metadata" in earlier.body,
+    optionalFields: "external_reference" in earlier.body || "metadata" in earlier.body, ...(earlier.openShape === undefined ? {} : { openShape: earlier.openShape }),
     cells: [transition(kind, kind === "create" ? "none" : "live", "near-miss", endpoint, "own")], acceptedCells: [key.cell],
   };
 }
@@ -322,6 +325,7 @@ function replayOf(g: fc.GeneratorValue, session: Session, key: KeyUse, endpoint:
   return {
     kind: "create", who: key.who, endpoint, key: key.key, body: reorder ? (reorderKeys(key.body) as Record<string, unknown>) : key.body, message: key.message, tag: key.tag,
     replay: state !== "unknown-outcome", charged: state === "unknown-outcome", optionalFields: "external_reference" in key.body || "metadata" in key.body, again: key,
+    ...(key.openShape === undefined ? {} : { openShape: key.openShape }),
     cells: [transition("replay", state === "of-deleted" ? "deleted" : "live", state, endpoint, "own"), ...retry, ...(reorder ? ["inputs:metadata:reordered-keys"] : [])],
   };
 }
@@ -335,7 +339,7 @@ function reuseOf(g: fc.GeneratorValue, session: Session, key: KeyUse, endpoint: 
   const body = { ...key.body, [field]: value };
   return {
     kind: "create", who: key.who, endpoint, key: key.key, body, message: typeof body.message === "string" ? body.message : key.message, tag, replay: false, charged: true,
-    optionalFields: true, again: key, cells: [transition("reuse", state === "of-deleted" ? "deleted" : "live", state, endpoint, "own")],
+    optionalFields: true, again: key, ...(key.openShape === undefined ? {} : { openShape: key.openShape }), cells: [transition("reuse", state === "of-deleted" ? "deleted" : "live", state, endpoint, "own")],
   };
 }
 
@@ -386,32 +390,37 @@ function twiceCells(session: Session, conversation: ConversationRecord): string[
   return cells;
 }
 
+/** The near-miss shapes of keys not yet sent: what one more near-miss create is worth. */
+function nearMissCells(session: Session): string[] {
+  return NEAR_MISSES.map((how) => `inputs:idempotency-key:near-miss:${how}`).filter((c) => !session.covered.has(c));
+}
+
 function pageCells(session: Session, conversation: ConversationRecord | undefined): string[] {
   if (conversation === undefined || conversation.deleted) return [];
   return ["inputs:page:first", "inputs:page:last", "inputs:page:past-the-end", "inputs:page_size:1", "inputs:page_size:between", "inputs:page_size:100"].filter((c) => !session.covered.has(c));
 }
 
 /**
- * How much a proposal is worth now: a free one that reaches an uncovered cell most; a create only
- * where it reaches something new, or a little when the budget has room and nothing is left.
+ * How much a proposal is worth now: the cells it reaches, each the more the less the run covered
+ * it (a cell never covered most); a create only where that is worth its cost, free requests
+ * always a little, so every cell keeps being met again with other inputs, lanes and orders.
  */
 function weightOf(session: Session, proposal: Proposal): number {
-  if (proposal.charged > session.createsLeft) return 0;
-  const value = proposal.cells.filter((c) => !session.covered.has(c)).reduce((sum, cell) => sum + cellValue(cell), 0);
-  if (value > 0) return (50 * value) / Math.max(1, proposal.charged);
-  // Everything covered: keep walking at random, creates least (they cost).
-  return proposal.charged === 0 ? 1 : 0.05;
+  if (Math.max(proposal.charged, proposal.holds ?? 0) > session.createsLeft) return 0;
+  const novelty = proposal.cells.reduce((sum, cell) => sum + cellValue(cell) / (1 + 2 * session.covered.count(cell)) ** 2, 0);
+  const fresh = proposal.cells.some((cell) => !session.covered.has(cell));
+  if (proposal.charged === 0) return 1 + 50 * novelty;
+  return (fresh ? 50 * novelty : 10 * novelty) / proposal.charged;
 }
 
 /**
- * What covering a cell is worth to a create: the shapes of what the service stores and the
- * client behaviours first (a small budget covers them all), then the transitions and orders
- * only creates reach (a deep run's budget covers those).
+ * What covering a cell is worth: the shapes of what the service stores, the client behaviours,
+ * the orders of races and what free requests reach first; the transitions only a plain create
+ * reaches after them (a deep run's budget covers those).
  */
 function cellValue(cell: string): number {
-  if (cell.startsWith("inputs:") || cell.startsWith("client:")) return 3;
-  if (cell.startsWith("transitions:") && !transitionNeedsCreate(cell.slice("transitions:".length))) return 3;
-  return 1;
+  if (cell.startsWith("transitions:") && transitionNeedsCreate(cell.slice("transitions:".length))) return 1.5;
+  return 3;
 }
 
 /** The next command, drawn among those the state enables; undefined when nothing is left to do. */

@@ -268,7 +268,7 @@ describe("interaction bugs, each by its own requirement", () => {
     expect(failuresOf(stored)).toEqual(["AUTH-1"]);
   });
 
-  test("a retry of a key whose first request's outcome was unknown takes effect once; twice fails IDEM-5", () => {
+  test("a retry of a key whose first request's outcome was unknown takes effect once; twice fails IDEM-4 (a replay) or IDEM-5 (sent while the first was unanswered)", () => {
     const once = new History();
     once.create({ message: "m1" });
     once.create({ message: "m2", continues: A, key: "k2", endpoint: "stream", answer: { unknown: true } });
@@ -280,7 +280,25 @@ describe("interaction bugs, each by its own requirement", () => {
     twice.create({ message: "m2", continues: A, key: "k2", endpoint: "stream", answer: { unknown: true } });
     twice.create({ message: "m2", continues: A, key: "k2", endpoint: "stream" });
     twice.list(A, ["m1", "m2", "m2"]);
-    expect(failuresOf(twice)).toEqual(["IDEM-5"]);
+    expect(failuresOf(twice)).toEqual(["IDEM-4"]);
+    const raced = new History();
+    raced.create({ message: "m1" });
+    raced.create({ message: "m2", continues: A, key: "k2", endpoint: "stream", answer: { unknown: true }, at: { start: 100, end: 150 } });
+    raced.create({ message: "m2", continues: A, key: "k2", endpoint: "stream", at: { start: 120, end: 140 } });
+    raced.list(A, ["m1", "m2", "m2"], { at: { start: 160, end: 165 } });
+    expect(judgeHistory(raced.ops).state.failed?.requirement).toBe("IDEM-5");
+  });
+
+  test("a stream the client dropped may take effect until it settled; a key still refused 409 after that fails IDEM-4", () => {
+    const h = new History();
+    h.create({ message: "m1" });
+    h.ops.push({ ...(h.ops[0] as CreateOp), index: 2, start: 100, end: 110, settledAt: 400, endpoint: "stream", key: "k2", message: "m2", conversationId: A, payload: "{\"m\":2}", outcome: { type: "unknown", status: 200, reason: "dropped" } });
+    // Sent after the drop, stored before the dropped stream's exchange: still a legal order.
+    h.create({ message: "m3", continues: A, at: { start: 120, end: 130 } });
+    h.list(A, ["m1", "m3", "m2"], { at: { start: 450, end: 455 } });
+    expect(failuresOf(h)).toEqual([]);
+    h.ops.push({ ...(h.ops[1] as CreateOp), index: 5, start: 500, end: 505, settledAt: undefined, outcome: { type: "refused", status: 409, code: "idempotency_key_in_use" } });
+    expect(failuresOf(h)).toEqual(["IDEM-4"]);
   });
 
   test("messages are one when their text is the same once composed and trimmed (a service may store either form)", () => {

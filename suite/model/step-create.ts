@@ -33,14 +33,13 @@ function stepShaped(world: World, op: CreateOp, context: StepContext): Step {
     const own = world.keys.get(keyId(op.who, op.key, op.endpoint));
     const record = own ?? (world.keyScope === "per-endpoint" ? undefined : world.keys.get(keyId(op.who, op.key)));
     if (record !== undefined) {
-      // A first request of unknown outcome may still have been running when its key came again.
-      const raced = context.overlapping.has(record.op) || record.result === undefined;
+      const raced = context.overlapping.has(record.op);
       return record.payload === op.payload ? stepReplay(world, op, record, raced) : stepConflict(world, op, record);
     }
   }
   const earlier = op.key === null ? undefined : world.indeterminate.get(keyId(op.who, op.key));
   const step = op.conversationId === null ? stepNewConversation(world, op) : stepContinuation(world, op);
-  return "violation" in step || earlier === undefined ? step : { ...step, worlds: step.worlds.map((w) => retriedAfterUnknown(w, op, earlier)) };
+  return "violation" in step || earlier === undefined ? step : { ...step, worlds: step.worlds.map((w) => retriedAfterUnknown(w, op, earlier, context)) };
 }
 
 /** The statuses with which a service refuses a body for what it is. */
@@ -70,11 +69,13 @@ function heldToShape(world: World, op: CreateOp): { readonly world: World } | { 
  * A key sent again after its first request's outcome was unknown, in the world where that
  * request did not take effect: should both show in the listing, the first was still running.
  */
-function retriedAfterUnknown(world: World, op: CreateOp, earlier: number): World {
+function retriedAfterUnknown(world: World, op: CreateOp, earlier: number, context: StepContext): World {
   const result = op.outcome.type === "ok" ? op.outcome.value : undefined;
   const id = result?.conversationId ?? op.conversationId;
   if (earlier === op.index || id === null) return world;
-  return withSuspect(world, id, { op: earlier, message: op.message, requirement: "IDEM-5", why: `#${op.index} sent the key of #${earlier} again, whose outcome was unknown, and both took effect` });
+  // Sent while the first was still unanswered, they raced (IDEM-5); sent after, it is a replay that ran again.
+  const requirement = context.overlapping.has(earlier) ? "IDEM-5" : idempotencyRequirement(op, "consumed");
+  return withSuspect(world, id, { op: earlier, message: op.message, requirement, why: `#${op.index} sent the key of #${earlier} again, whose outcome was unknown, and both took effect` });
 }
 
 /** In the world where a create of unknown outcome did not take effect, its key may still be running. */
@@ -109,13 +110,19 @@ function stepReplay(world: World, op: CreateOp, record: KeyRecord, raced: boolea
     return { worlds: [suspected(world)] };
   }
   if (outcome.type === "refused") {
+    // In the world where a first request of unknown outcome took effect, it had ended by its settling: a key still "in use" then is never free again.
+    if (recorded === undefined && !raced && outcome.status === 409 && record.settledAt !== undefined && op.start >= record.settledAt) {
+      return { violation: violation(idempotencyRequirement(op, "answer"), `#${op.index} sent the key of #${record.op} again after that request had taken effect and ended, and was answered 409`, [record.op, op.index], "the first request's result (or, had it not taken effect, a fresh exchange)") };
+    }
     // A loser of a race may be told the key is in use; after a delete the key may be gone with its conversation.
     if (raced || recorded === undefined || conversation === undefined || conversation.deletedBy !== undefined) return { worlds: [world] };
     // The same payload written otherwise (key order, whitespace) taken for another one.
     const rewritten = op.raw !== undefined && record.raw !== undefined && op.raw !== record.raw && (outcome.status === 409 || outcome.status === 422);
+    // A body the spec allows, accepted once, refused for what it is: its optional fields were judged, not its key.
+    const invalidated = !rewritten && op.optionalFields === true && VALIDATION_STATUSES.has(outcome.status) && outcome.status !== 409;
     return {
       violation: violation(
-        rewritten ? "IDEM-8" : idempotencyRequirement(op, "answer"),
+        rewritten ? "IDEM-8" : invalidated ? "RESP-6" : idempotencyRequirement(op, "answer"),
         `#${op.index} replayed the key of #${record.op} (same payload, after it had finished) and was answered ${outcome.status}`,
         [record.op, op.index],
         `the earlier result: ${describeResult(recorded)}`,
@@ -164,9 +171,11 @@ function stepConflict(world: World, op: CreateOp, record: KeyRecord): Step {
     return { worlds: [w] };
   }
   const answered = outcome.type === "ok" ? `served it (${describeResult(outcome.value)})` : `answered ${outcome.status}`;
+  // Refused for what the body is (a validation status) when it carries fields the spec allows: RESP-6 explains it first.
+  const invalidated = outcome.type === "refused" && op.optionalFields === true && VALIDATION_STATUSES.has(outcome.status);
   return {
     violation: violation(
-      idempotencyRequirement(op, "conflict"),
+      invalidated ? "RESP-6" : idempotencyRequirement(op, "conflict"),
       `#${op.index} reused the key of #${record.op} with another payload and the service ${answered}`,
       [record.op, op.index],
       "409, and nothing consumed",
@@ -180,7 +189,7 @@ function newConversation(op: CreateOp, id: string): ConversationState {
 
 function recordKey(world: World, op: CreateOp, result: CreateResult | undefined): World {
   if (op.key === null) return world;
-  const record = { op: op.index, who: op.who, key: op.key, endpoint: op.endpoint, payload: op.payload, raw: op.raw, result, at: op.start, end: op.end };
+  const record = { op: op.index, who: op.who, key: op.key, endpoint: op.endpoint, payload: op.payload, raw: op.raw, result, at: op.start, end: op.end, ...(op.settledAt === undefined ? {} : { settledAt: op.settledAt }) };
   const shared = keyId(op.who, op.key);
   // Under the key alone only the first endpoint's record stands: the other endpoint's is its own.
   const own = withKey(world, keyId(op.who, op.key, op.endpoint), record);

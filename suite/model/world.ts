@@ -62,6 +62,8 @@ export interface KeyRecord {
   readonly end: number;
   /** What the first request with this key gave back; undefined while that is unknown. */
   readonly result: CreateResult | undefined;
+  /** When its effect had surely happened (a dropped stream's may come after its answer). */
+  readonly settledAt?: number;
 }
 
 /**

@@ -99,40 +99,6 @@ export function requestBody(message: string, parts: PayloadParts, conversationId
   );
 }
 
-/** A change that makes a payload differ as JSON (for "same key, different payload"). */
-type PayloadMutation =
-  | { kind: "message"; suffix: string }
-  | { kind: "metadata"; key: string; value: string }
-  | { kind: "external_reference"; value: string };
-
-export function payloadMutation(): fc.Arbitrary<PayloadMutation> {
-  return fc.oneof(
-    fc.record({ kind: fc.constant("message" as const), suffix: unicodeText(10).map((s) => ` (changed ${s})`) }),
-    fc.record({ kind: fc.constant("metadata" as const), key: metadataKey, value: fc.string({ maxLength: 10 }) }),
-    fc.record({ kind: fc.constant("external_reference" as const), value: fc.string({ maxLength: 20 }) }),
-  );
-}
-
-/** Applies a mutation; the result is guaranteed to differ from `body` as JSON. */
-export function mutate(body: Record<string, unknown>, mutation: PayloadMutation): Record<string, unknown> {
-  switch (mutation.kind) {
-    case "message":
-      return { ...body, message: `${String(body["message"])}${mutation.suffix}` };
-    case "metadata": {
-      const current = (body["metadata"] ?? {}) as Record<string, string>;
-      const changed = current[mutation.key] === mutation.value ? `${mutation.value}!` : mutation.value;
-      // defineProperty keeps a `__proto__` key as data.
-      const next = Object.fromEntries(Object.entries(current));
-      Object.defineProperty(next, mutation.key, { value: changed, enumerable: true, writable: true, configurable: true });
-      return { ...body, metadata: next };
-    }
-    case "external_reference": {
-      const changed = body["external_reference"] === mutation.value ? `${mutation.value}!` : mutation.value;
-      return { ...body, external_reference: changed };
-    }
-  }
-}
-
 /** A `page` or `page_size` query value: valid, out of bounds, or not an integer at all. */
 export type QueryValue = string | number | undefined;
 
