@@ -14,6 +14,7 @@ const LONGEST_FILES = [
   "suite/proof/independent/independent.test.ts",
   "suite/traffic/cli.test.ts",
   "scripts/package/pack.test.ts",
+  "schemas/openapi/prism.test.ts",
   "scripts/ci/action.test.ts",
   "suite/interactions/property.fake.test.ts",
   "scripts/ci/snippets.test.ts",
@@ -46,7 +47,7 @@ const OWN_PROCESS = [
   "fake-server/resilience/aborted-streams.test.ts",
 ];
 
-const INCLUDE = ["{requirements,schemas,suite,fake-server,scripts,examples}/**/*.test.ts"];
+const INCLUDE = ["{requirements,schemas,suite,fake-server,scripts,examples,test-support}/**/*.test.ts"];
 const EXCLUDE = ["**/node_modules/**", "dist/**"];
 
 // The project's own tests: unit and property tests beside the code, and the gate that

@@ -11,7 +11,8 @@ import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { afterAll, expect, test } from "vitest";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { SLOT_WAIT_MS, takeExclusiveSlot } from "../../test-support/exclusive-slot.ts";
 import { createFakeServer } from "../../fake-server/index.ts";
 import { DEFAULT_IDENTITIES } from "../../fake-server/access/default-identities.ts";
 import { ALL_VARIANTS, VARIANTS } from "../../fake-server/variants/variants.ts";
@@ -37,8 +38,14 @@ const EXPECTED_ANSWERS = ["createResponse", "createResponseStream", "listMessage
 const RUN_LIMIT_MS = 150_000;
 
 const reportRoot = mkdtemp(join(tmpdir(), "prism-proof-"));
+let releaseSlot: (() => void) | undefined;
+// A dozen conformance runs behind a validation proxy keep both cores busy: never beside the other file that does.
+beforeAll(async () => {
+  releaseSlot = await takeExclusiveSlot();
+}, SLOT_WAIT_MS);
 afterAll(async () => {
-  await rm(await reportRoot, { recursive: true, force: true });
+  releaseSlot?.();
+  await rm(await reportRoot, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 }).catch(() => {});
 });
 
 interface Run {

@@ -17,6 +17,7 @@ import { relative } from "node:path";
 import { GUIDE, guideFiles, guideTsconfig } from "./consumer-files.ts";
 import { runCommand, type CommandResult } from "./command.ts";
 import { expectStopped, startFake } from "./fake-launcher.ts";
+import { SLOT_WAIT_MS, takeExclusiveSlot } from "../../test-support/exclusive-slot.ts";
 import { stagePackage } from "./stage.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
@@ -32,11 +33,17 @@ let app = "";
 let packed: string[] = [];
 let publishDryRun: CommandResult | undefined;
 
+let releaseSlot: (() => void) | undefined;
+
 afterAll(async () => {
-  if (work !== undefined) await rm(work, { recursive: true, force: true });
+  releaseSlot?.();
+  // npm may still be writing into the folder after a timed-out step: retry, and never fail the file for its clean-up.
+  if (work !== undefined) await rm(work, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 }).catch(() => {});
 });
 
 beforeAll(async () => {
+  // Building and installing keep both cores busy: never beside the other file that does.
+  releaseSlot = await takeExclusiveSlot();
   work = await mkdtemp(join(tmpdir(), "agent-conformance-pack-"));
   const stage = await stagePackage(ROOT, join(work, "stage"));
 
@@ -59,7 +66,7 @@ beforeAll(async () => {
     timeoutMs: STEP_LIMIT_MS,
   });
   expect(install.code, install.output).toBe(0);
-}, SETUP_LIMIT_MS);
+}, SETUP_LIMIT_MS + SLOT_WAIT_MS);
 
 /** `npx --no -- <bin> …`: never fetches a same-named package from the registry. */
 const npx = (bin: string, args: string[]) => ["--no", "--", bin, ...args];
