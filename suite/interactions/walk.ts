@@ -337,9 +337,11 @@ function reuseOf(g: fc.GeneratorValue, session: Session, key: KeyUse, endpoint: 
   const tag = field === "message" ? session.target.message("m") : key.tag;
   const value = field === "message" ? `${tag} changed` : field === "metadata" ? { changed: session.target.idempotencyKey("meta") } : `${session.target.idempotencyKey("ref")}:changed`;
   const body = { ...key.body, [field]: value };
+  // The changed field no longer has the earlier body's open shape when it was that field.
+  const openShape = key.openShape === undefined || key.openShape.startsWith(`${field}:`) ? undefined : key.openShape;
   return {
     kind: "create", who: key.who, endpoint, key: key.key, body, message: typeof body.message === "string" ? body.message : key.message, tag, replay: false, charged: true,
-    optionalFields: true, again: key, ...(key.openShape === undefined ? {} : { openShape: key.openShape }), cells: [transition("reuse", state === "of-deleted" ? "deleted" : "live", state, endpoint, "own")],
+    optionalFields: true, again: key, ...(openShape === undefined ? {} : { openShape }), cells: [transition("reuse", state === "of-deleted" ? "deleted" : "live", state, endpoint, "own")],
   };
 }
 
