@@ -394,3 +394,43 @@ describe("interaction bugs, each by its own requirement", () => {
     }
   });
 });
+
+describe("a violation says what the model expected of this service, beside what it saw", () => {
+  test("a page that lacks an exchange names the exchanges it holds, by item, under the counting the total allows", () => {
+    const h = new History();
+    h.create({ message: "m1", endpoint: "stream" });
+    h.create({ message: "m2", continues: A, endpoint: "stream", at: { start: 100, end: 150 } });
+    h.create({ message: "m3", continues: A, at: { start: 105, end: 120 } });
+    h.create({ message: "m4", continues: A, at: { start: 106, end: 121 } });
+    h.list(A, ["m1", "m3", "m4"], { at: { start: 200, end: 205 } });
+    const [found] = judgeHistory(h.ops).violations;
+    expect(found?.requirement).toBe("SSE-8");
+    expect(found?.message).toBe(`#5 listed page 1 (size 50, total 6) of conversation ${A} without the exchange of #2`);
+    expect(found?.message).not.toContain("which that page holds");
+    expect(found?.expected).toBe("page 1 holds the exchanges of #1, #2, #3 and #4 (its items 1–6 of 6, oldest first): "
+      + "this service lists 2 messages before the first exchange, then 1 message per exchange (the only counting by which 6 messages hold 4 exchanges)");
+  });
+
+  test("a total its exchanges cannot make: the totals this service's counting allows, learned or still open, never one the total meets", () => {
+    const unknown = new History();
+    unknown.create({ message: "m1" });
+    for (const m of ["m2", "m3", "m4", "m5", "m6"]) unknown.create({ message: m, continues: A });
+    unknown.list(A, ["m1", "m2", "m3", "m4", "m5", "m6"], { query: { pageSize: 3 }, total: 10 });
+    const [open] = judgeHistory(unknown.ops).violations;
+    expect(open?.message).toContain("with total 10");
+    expect(open?.expected).toBe("6–8, 12–14, 18–20, … messages for its 6 exchange(s) (#1, #2, #3, #4, #5 and #6): "
+      + "the same number of messages for each exchange, after at most 2 before the first (this service has not yet shown how many)");
+
+    const learned = new History();
+    learned.create({ message: "m1" });
+    learned.create({ message: "m2", continues: A });
+    learned.create({ message: "m3", continues: A });
+    // 6 messages for 3 exchanges: only 2 per exchange, none before, makes that.
+    learned.list(A, ["m1", "m2", "m3"]);
+    for (const m of ["m5", "m6", "m7"]) learned.create({ message: m, continues: A });
+    learned.list(A, ["m1", "m2", "m3", "m5", "m6", "m7"], { query: { pageSize: 3 }, total: 10 });
+    const [shown] = judgeHistory(learned.ops).violations;
+    expect(shown?.message).toContain("with total 10");
+    expect(shown?.expected).toBe("12 messages for its 6 exchange(s) (#1, #2, #3, #5, #6 and #7): this service lists 2 messages per exchange");
+  });
+});

@@ -28,15 +28,15 @@ export function judgePage(op: ListOp, page: ListingValue): Violation | undefined
   }
   const size = op.query.pageSize;
   if (size !== undefined && page.pageSize !== size && !(size > MAX_PAGE_SIZE && page.pageSize <= MAX_PAGE_SIZE)) {
-    return violation("LIST-5", `${at} asked for page_size ${size} and the answer says page_size ${page.pageSize}`, [op.index], `page_size ${size}`);
+    return violation("LIST-5", `${at} asked for page_size ${size} and the answer says page_size ${page.pageSize}`, [op.index], `page_size ${size}${size > MAX_PAGE_SIZE ? `, or one of at most ${MAX_PAGE_SIZE} if it clamps` : ""}`);
   }
   const offset = (page.page - 1) * page.pageSize;
   const length = Math.min(page.pageSize, Math.max(0, page.total - offset));
   if (page.items.length !== length) {
-    return violation("LIST-5", `${at} page ${page.page} of size ${page.pageSize} with total ${page.total} holds ${page.items.length} item(s)`, [op.index], `${length} item(s)`);
+    return violation("LIST-5", `${at} page ${page.page} of size ${page.pageSize} with total ${page.total} holds ${page.items.length} item(s)`, [op.index], `${length} item(s): the page starts after item ${offset} of ${page.total}`);
   }
   if (page.hasMore !== page.page * page.pageSize < page.total) {
-    return violation("LIST-5", `${at} page ${page.page} of size ${page.pageSize} with total ${page.total} says has_more ${page.hasMore}`, [op.index], `has_more ${!page.hasMore}`);
+    return violation("LIST-5", `${at} page ${page.page} of size ${page.pageSize} with total ${page.total} says has_more ${page.hasMore}`, [op.index], `has_more ${!page.hasMore}: ${page.page * page.pageSize} item(s) up to this page, of ${page.total}`);
   }
   return undefined;
 }

@@ -30,7 +30,7 @@ export function stepDelete(world: World, op: DeleteOp): Step {
   if (outcome.type === "ok") return { worlds: [deleted] };
   if (outcome.type === "refused") {
     if (isBusy(outcome.status)) return { worlds: [world] };
-    return { violation: violation("DEL-1", `#${op.index} deleted conversation ${conversation.id}, which exists in its scope, and was refused with ${outcome.status}`, [first, op.index], "2xx") };
+    return { violation: violation("DEL-1", `#${op.index} deleted conversation ${conversation.id}, which exists in its scope, and was refused with ${outcome.status}`, [first, op.index], "2xx, and the conversation gone") };
   }
   return { worlds: [world, deleted] };
 }

@@ -6,6 +6,7 @@
  */
 import { exchangeRequirement, scopeRequirement } from "./requirements.ts";
 import { marksOf, type Mark } from "./items.ts";
+import { countingText, expectedTotal, opList, pageHolds, settledBy } from "./listing-words.ts";
 import type { ListOp, ListingValue } from "./operation.ts";
 import { instantOf } from "./timestamps.ts";
 import { violation, type Violation } from "./violation.ts";
@@ -32,12 +33,12 @@ export function stepList(world: World, op: ListOp, context: StepContext): Step {
     // Listed 2xx after its delete breaks DEL-1 whatever brought it back; a replay that did is named as the cause.
     const replayAfter = conversation.suspects.find((s) => s.op > (conversation.deletedBy ?? 0) && s.requirement.startsWith("IDEM"));
     const cause = replayAfter === undefined ? "" : ` after ${replayAfter.why}`;
-    return { violation: violation("DEL-1", `#${op.index} listed conversation ${conversation.id}, deleted by #${conversation.deletedBy}, and was answered ${outcome.status} with ${outcome.value.total} message(s)${cause}`, [conversation.deletedBy, ...(replayAfter === undefined ? [] : [replayAfter.op]), op.index], "4xx: a deleted conversation is gone for good") };
+    return { violation: violation("DEL-1", `#${op.index} listed conversation ${conversation.id}, deleted by #${conversation.deletedBy}, and was answered ${outcome.status} with ${outcome.value.total} message(s)${cause}`, [conversation.deletedBy, ...(replayAfter === undefined ? [] : [replayAfter.op]), op.index], `a refusal (4xx): #${conversation.deletedBy} deleted it for good`) };
   }
   if (outcome.type === "refused") {
     if (outcome.status === 429) return { worlds: [world] };
     const requirement = conversation.exchanges.every((e) => e.endpoint === "stream") ? "SSE-8" : "RESP-2";
-    return { violation: violation(requirement, `#${op.index} listed conversation ${conversation.id} (${conversation.exchanges.length} exchange(s), the first #${first}) and was refused with ${outcome.status}`, [first, op.index], "2xx and its messages") };
+    return { violation: violation(requirement, `#${op.index} listed conversation ${conversation.id} (${conversation.exchanges.length} exchange(s), the first #${first}) and was refused with ${outcome.status}`, [first, op.index], `2xx, listing its ${conversation.exchanges.length} exchange(s) (${opList(conversation.exchanges.map((e) => e.op))})`) };
   }
   if (outcome.type === "unknown") return { worlds: [world] };
   return judgeContents(world, conversation, op, outcome.value, context);
@@ -46,6 +47,8 @@ export function stepList(world: World, op: ListOp, context: StepContext): Step {
 function judgeContents(world: World, conversation: ConversationState, op: ListOp, page: ListingValue, context: StepContext): Step {
   const exchanges = conversation.exchanges;
   const counting = narrowCounting(world.counting, page.total, exchanges.length);
+  // Whether this page's total is what settled the counting (for the words only).
+  const countedByThisTotal = counting.length === 1 && (world.counting === "any" || world.counting.length > 1);
   if (counting.length === 0) return { violation: explainTotal(world, conversation, op, page, context) };
 
   const known = new Set(context.messages.keys());
@@ -57,13 +60,13 @@ function judgeContents(world: World, conversation: ConversationState, op: ListOp
   // The service's own choice, learned from the first complete listing that shows a message.
   const echo = world.echo !== "unknown" ? world.echo : complete ? (shownCounts.length > 0 ? Math.min(...shownCounts) : 0) : "unknown";
 
-  const order = judgeMarks(world, conversation, op, page, marks, counts, echo === "unknown" ? 1 : Math.max(1, echo), counting, context);
+  const order = judgeMarks(world, conversation, op, page, marks, counts, echo === "unknown" ? 1 : Math.max(1, echo), counting, countedByThisTotal, context);
   if (typeof order !== "string") return { violation: order };
 
   if (typeof echo === "number" && echo > 0 && complete) {
     const missing = exchanges.find((e) => !counts.has(e.message));
     if (missing !== undefined) {
-      return { violation: { ...violation(exchangeRequirement(missing.endpoint), `#${op.index} listed conversation ${conversation.id} in full (${page.total} messages) without the exchange of #${missing.op}`, [missing.op, op.index], `each of its ${exchanges.length} exchange(s) once: ${exchanges.map((e) => `#${e.op}`).join(", ")}`), lost: missing.op } };
+      return { violation: { ...violation(exchangeRequirement(missing.endpoint), `#${op.index} listed conversation ${conversation.id} in full (${page.total} messages) without the exchange of #${missing.op}`, [missing.op, op.index], `each of its ${exchanges.length} exchange(s) once (${opList(exchanges.map((e) => e.op))}) in ${expectedTotal(counting, exchanges.length, MAX_BASE)}: ${countingText(counting, MAX_BASE)}${settledBy(page.total, exchanges.length, countedByThisTotal)}`), lost: missing.op } };
     }
   }
 
@@ -83,11 +86,6 @@ function narrowCounting(counting: Counting, total: number, n: number): readonly 
   return pairs;
 }
 
-function expectedTotals(counting: Counting, n: number): string {
-  if (counting === "any") return `at least ${n} (one or more per exchange)`;
-  return [...new Set(counting.map((c) => c.base + c.perExchange * n))].join(" or ");
-}
-
 /**
  * A total no counting explains: too few (an exchange lost) or too many (something counted
  * twice). The items tell when they show the messages sent; otherwise the service's counting,
@@ -95,7 +93,8 @@ function expectedTotals(counting: Counting, n: number): string {
  */
 function explainTotal(world: World, conversation: ConversationState, op: ListOp, page: ListingValue, context: StepContext): Violation {
   const exchanges = conversation.exchanges;
-  const expected = `${expectedTotals(world.counting, exchanges.length)} messages for its ${exchanges.length} exchange(s) (${exchanges.map((e) => `#${e.op}`).join(", ")})`;
+  // The counting this service showed before this listing, which the total contradicts.
+  const expected = `${expectedTotal(world.counting, exchanges.length, MAX_BASE)} for its ${exchanges.length} exchange(s) (${opList(exchanges.map((e) => e.op))}): ${countingText(world.counting, MAX_BASE)}`;
   const marks = marksOf(page.items, new Set(context.messages.keys()));
   const complete = page.page === 1 && page.items.length === page.total;
   const shown = new Set(marks.map((m) => m.message));
@@ -146,6 +145,7 @@ function judgeMarks(
   counts: ReadonlyMap<string, number>,
   perExchange: number,
   counting: readonly { base: number; perExchange: number }[],
+  countedByThisTotal: boolean,
   context: StepContext,
 ): World["order"] | Violation {
   const index = new Map(conversation.exchanges.map((e, i) => [e.message, i]));
@@ -157,10 +157,10 @@ function judgeMarks(
     const mark = { message };
     const suspect = [...conversation.suspects].reverse().find((s) => s.message === mark.message);
     if (suspect !== undefined) {
-      return violation(suspect.requirement, `#${op.index} lists ${twice ? "a second time " : ""}the message of #${suspect.op} in conversation ${conversation.id}: ${suspect.why}, and it took effect`, [suspect.op, op.index], `each exchange once: ${conversation.exchanges.map((e) => `#${e.op}`).join(", ")}`);
+      return violation(suspect.requirement, `#${op.index} lists ${twice ? "a second time " : ""}the message of #${suspect.op} in conversation ${conversation.id}: ${suspect.why}, and it took effect`, [suspect.op, op.index], `${twice ? `the message of #${suspect.op} once, ` : `no message of #${suspect.op}, `}each of its exchanges (${opList(conversation.exchanges.map((e) => e.op))}) once`);
     }
     const sender = context.messages.get(mark.message);
-    return violation(twice ? "LIST-5" : "LIST-7", `#${op.index} lists ${twice ? "twice" : "in conversation " + conversation.id} the message of #${sender ?? "?"}${twice ? "" : ", which was never part of it"}`, [...(sender === undefined ? [] : [sender]), op.index], `each exchange once: ${conversation.exchanges.map((e) => `#${e.op}`).join(", ")}`);
+    return violation(twice ? "LIST-5" : "LIST-7", `#${op.index} lists ${twice ? "twice" : "in conversation " + conversation.id} the message of #${sender ?? "?"}${twice ? "" : ", which was never part of it"}`, [...(sender === undefined ? [] : [sender]), op.index], `only its own exchanges (${opList(conversation.exchanges.map((e) => e.op))}), each once`);
   }
 
   // Each exchange's first item on the page stands for it; a message two exchanges carry says nothing of order.
@@ -171,10 +171,10 @@ function judgeMarks(
     const step: World["order"] = (positions[i] ?? 0) > (positions[i - 1] ?? 0) ? "oldest-first" : "newest-first";
     if (order === "unknown") order = step;
     else if (step !== order) {
-      return { ...violation("LIST-5", `#${op.index} lists the exchanges of conversation ${conversation.id} out of order (${positions.map((p) => `#${conversation.exchanges[p]?.op}`).join(", ")})`, [op.index], `the order they took effect, ${order === "oldest-first" ? "oldest" : "newest"} first as the service listed them before`), byOrder: true };
+      return { ...violation("LIST-5", `#${op.index} lists the exchanges of conversation ${conversation.id} out of order (${positions.map((p) => `#${conversation.exchanges[p]?.op}`).join(", ")})`, [op.index], `${opList([...positions].sort((a, b) => (order === "oldest-first" ? a - b : b - a)).map((p) => conversation.exchanges[p]?.op ?? 0))}: the order they took effect, ${order === "oldest-first" ? "oldest" : "newest"} first as this service listed them before`), byOrder: true };
     }
   }
-  const window = windowProblem(conversation.exchanges, op, page, marks, counting, order);
+  const window = windowProblem(conversation.exchanges, op, page, marks, counting, order, countedByThisTotal);
   return window ?? order;
 }
 
@@ -186,6 +186,8 @@ function windowProblem(
   marks: readonly Mark[],
   counting: readonly { base: number; perExchange: number }[],
   order: World["order"],
+  /** Whether this page's total is what settled the counting (for the words only). */
+  countedByThisTotal: boolean,
 ): Violation | undefined {
   const only = counting.length === 1 ? counting[0] : undefined;
   if (only === undefined || order === "unknown" || marks.length === 0) return undefined;
@@ -202,11 +204,12 @@ function windowProblem(
     const end = start + only.perExchange;
     const inside = start >= from && end <= to;
     const outside = end <= from || start >= to;
+    const holds = () => pageHolds(exchanges, { ...page, length }, only, order, [e.op], countedByThisTotal);
     if (inside && !shown.has(e.message)) {
-      return { ...violation(exchangeRequirement(e.endpoint), `#${op.index} page ${page.page} (size ${page.pageSize}) of ${page.total} lacks the exchange of #${e.op}, which that page holds`, [e.op, op.index], "every exchange once, in the order they took effect"), lost: e.op };
+      return { ...violation(exchangeRequirement(e.endpoint), `#${op.index} listed page ${page.page} (size ${page.pageSize}, total ${page.total}) of conversation ${op.conversationId} without the exchange of #${e.op}`, [e.op, op.index], holds()), lost: e.op };
     }
     if (outside && shown.has(e.message)) {
-      return violation("LIST-5", `#${op.index} page ${page.page} (size ${page.pageSize}) of ${page.total} shows the exchange of #${e.op}, which belongs to another page`, [e.op, op.index], "pages that partition the conversation in one order");
+      return violation("LIST-5", `#${op.index} listed page ${page.page} (size ${page.pageSize}, total ${page.total}) of conversation ${op.conversationId} with the exchange of #${e.op} on it`, [e.op, op.index], holds());
     }
   }
   return undefined;
@@ -226,7 +229,7 @@ function judgeUpdatedAt(conversation: ConversationState, op: ListOp, page: Listi
   const newer = latest !== undefined && now.exchanges > seen.exchanges && latest.at - seen.at > resolution;
   if (instant.ms < seen.ms || (newer && instant.ms <= seen.ms)) {
     const what = instant.ms < seen.ms ? "went back" : `did not advance with the exchange of #${latest?.op ?? "?"}${latest === undefined ? "" : ` (${conversation.exchanges.find((e) => e.op === latest.op)?.endpoint ?? ""})`}`;
-    return { conversation: updated, warning: violation("LIST-8", `updated_at of conversation ${conversation.id} ${what}: ${JSON.stringify(seen.raw)} at #${seen.op}, ${JSON.stringify(page.updatedAt)} at #${op.index}`, [seen.op, ...(latest === undefined ? [] : [latest.op]), op.index], "a later updated_at after a new exchange") };
+    return { conversation: updated, warning: violation("LIST-8", `updated_at of conversation ${conversation.id} ${what}: ${JSON.stringify(seen.raw)} at #${seen.op}, ${JSON.stringify(page.updatedAt)} at #${op.index}`, [seen.op, ...(latest === undefined ? [] : [latest.op]), op.index], instant.ms < seen.ms ? `an updated_at no earlier than ${JSON.stringify(seen.raw)} (#${seen.op})` : `an updated_at later than ${JSON.stringify(seen.raw)} (#${seen.op}), after the exchange of #${latest?.op ?? "?"}`) };
   }
   return { conversation: updated };
 }
