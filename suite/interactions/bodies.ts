@@ -30,9 +30,12 @@ export interface Body {
 
 const input = (name: string) => `inputs:${name}`;
 
-/** A class, the ones the run covered least weighted up. */
+/** A class: one the run has not covered yet if there is one, else the ones it covered least weighted up. */
 function pickClass<T extends string>(g: fc.GeneratorValue, session: Session, prefix: string, classes: readonly T[]): T {
-  return pickWeighted(g, classes.map((c) => ({ value: c, weight: 8 / (1 + 2 * session.covered.count(input(`${prefix}:${c}`))) })));
+  return pickWeighted(g, classes.map((c) => {
+    const count = session.covered.count(input(`${prefix}:${c}`));
+    return { value: c, weight: count === 0 ? 1000 : 8 / (1 + 2 * count) };
+  }));
 }
 
 /** The message texts a conversation took whose decomposed form differs (precomposed letters). */

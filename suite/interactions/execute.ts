@@ -268,7 +268,7 @@ export async function send(session: Session, request: Request, lane: number, opt
   const conversationId = typeof request.body.conversation_id === "string" ? request.body.conversation_id : null;
   const op: CreateOp = {
     kind: "create", index, start, end, who: request.who, endpoint: request.endpoint, key: request.key, message: request.message,
-    conversationId, payload: canonicalJson(request.body), raw, outcome: judged.outcome,
+    conversationId, payload: canonicalJson(request.body), raw, outcome: judged.outcome, exclusive: true,
     ...(request.openShape === undefined ? {} : { openShape: request.openShape }), optionalFields: request.optionalFields,
   };
   const cut = dropping?.signal.aborted === true;

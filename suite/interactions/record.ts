@@ -57,6 +57,7 @@ function recordCreate(session: Session, request: CreateRequest, outcome: Outcome
     message: request.message,
     tag: request.tag,
     openShape: request.openShape,
+    inputCells: request.acceptedCells ?? [],
     status,
     conversationId: result?.conversationId ?? continued,
     dropped,

@@ -69,6 +69,8 @@ export interface KeyUse {
   readonly tag: string;
   /** The shape of its body the spec leaves open, if any: sent again, it is held to the same. */
   readonly openShape: string | undefined;
+  /** The input cells its body covers once accepted: a retry that is accepted covers them. */
+  readonly inputCells: readonly string[];
   status: KeyStatus;
   /** The conversation it continued or started, once known. */
   conversationId: string | undefined;

@@ -45,7 +45,7 @@ export const transitionName = (c: TransitionCell): string => [c.conversation, c.
 const ENDPOINTS: readonly EndpointName[] = ["plain", "stream"];
 const FOREIGN: readonly Relation[] = ["other-agent", "other-key", "no-key", "unknown-key"];
 
-/** Every transition the model can reach, with whether a conforming service charges a create for it. */
+/** Every transition the model can reach, with whether a conforming service charges a create for the request itself. */
 function reachableTransitions(): { cell: TransitionCell; create: boolean }[] {
   const cells: { cell: TransitionCell; create: boolean }[] = [];
   const add = (cell: TransitionCell, create: boolean) => cells.push({ cell, create });
@@ -78,7 +78,11 @@ function reachableTransitions(): { cell: TransitionCell; create: boolean }[] {
   return cells;
 }
 
-export const TRANSITIONS = reachableTransitions();
+/**
+ * Every transition the model can reach; one also needs a create when its state does: an
+ * exchange in flight is one the run pays for, whatever the request that meets it costs.
+ */
+export const TRANSITIONS = reachableTransitions().map(({ cell, create }) => ({ cell, create: create || cell.conversation === "in-flight" || cell.key === "in-flight" }));
 const CREATE_TRANSITIONS = new Set(TRANSITIONS.filter((t) => t.create).map((t) => transitionName(t.cell)));
 /** Whether only a create (what a paid service charges for) reaches the transition. */
 export const transitionNeedsCreate = (name: string) => CREATE_TRANSITIONS.has(name);

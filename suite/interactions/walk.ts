@@ -14,8 +14,10 @@ import { LANES, type Command, type CreateRequest, type DeleteRequest, type ListR
 import { reorderKeys } from "./inputs.ts";
 import type { ConversationRecord, KeyUse, Session } from "./session.ts";
 import {
+  CLIENT_BEHAVIOURS,
   DROP_POINTS,
   INPUTS,
+  MESSAGE_CLASSES,
   NEAR_MISSES,
   transitionName,
   transitionNeedsCreate,
@@ -101,7 +103,7 @@ function proposals(session: Session): Proposal[] {
     for (const who of ["noKey", "unknownKey"] as const) {
       out.push({ cells: [transition("create", "none", "fresh", endpoint, relationOf(who, "primary"))], charged: 0, holds: 1, build: (g) => one(g, createNew(g, session, who, endpoint)) });
     }
-    const ownKeys = session.keys.filter((k) => k.status === "completed" && k.who === "primary" && k.body.conversation_id === undefined);
+    const ownKeys = session.keys.filter((k) => k.status === "completed" && k.who === "primary" && typeof k.body.conversation_id !== "string");
     if (ownKeys.length > 0) {
       out.push({ cells: [transition("create", "none", "near-miss", endpoint, "own"), ...nearMissCells(session)], charged: 1, build: (g) => one(g, nearMissCreate(g, session, pickOne(g, ownKeys), endpoint)) });
     }
@@ -129,7 +131,7 @@ function proposals(session: Session): Proposal[] {
     }
     out.push({ cells: [transition("continue", "unknown", "fresh", endpoint, "own")], charged: 1, build: (g) => one(g, continuation(g, session, unknownConversation(g), "primary", endpoint)) });
     // A stream dropped by the client, retried at once on either endpoint or not at all.
-    for (const point of conversations.some((c) => c.owner === "primary") ? DROP_POINTS : []) {
+    for (const point of conversations.length > 0 ? DROP_POINTS : []) {
       out.push({
         cells: [`client:drop:${point}`, "client:retry-soon:same-endpoint", "client:retry-soon:other-endpoint", "client:cancel-without-retry"],
         charged: 2,
@@ -297,14 +299,28 @@ function unknownConversation(g: fc.GeneratorValue): ConversationRecord {
   return { id: g(() => fc.uuid({ version: 4 })), owner: "primary", deleted: false, messages: [], total: undefined };
 }
 
-/** An earlier key's body, sent under a key one small step from it: a different key is a different operation. */
+/**
+ * A key one small step from an earlier one: a different key is a different operation. Sent with
+ * the earlier body (a service that confuses the keys replays instead of running it) or with a
+ * fresh one (it answers 409, with nothing running at the time to excuse it).
+ */
 function nearMissCreate(g: fc.GeneratorValue, session: Session, earlier: KeyUse, endpoint: Endpoint): CreateRequest {
   const key = nearMissKey(g, session, earlier);
-  const kind = earlier.body.conversation_id === undefined ? "create" : "continue";
+  const kind = earlier.body.conversation_id === undefined || earlier.body.conversation_id === null ? "create" : "continue";
+  const cells = [transition(kind, kind === "create" ? "none" : "live", "near-miss", endpoint, "own")];
+  const messagesPending = MESSAGE_CLASSES.some((c) => !session.covered.has(`inputs:message:${c}`));
+  if (g(() => fc.integer({ min: 0, max: 3 })) < (messagesPending ? 3 : 2)) {
+    const body = freshBody(g, session, earlier.who, kind === "create" ? undefined : session.conversation(earlier.conversationId));
+    return {
+      kind: "create", who: earlier.who, endpoint, key: key.key, body: body.body, message: body.message, tag: body.tag, replay: false, charged: true,
+      optionalFields: body.optionalFields, ...(body.openShape === undefined ? {} : { openShape: body.openShape }),
+      cells, acceptedCells: [...body.acceptedCells, key.cell],
+    };
+  }
   return {
     kind: "create", who: earlier.who, endpoint, key: key.key, body: earlier.body, message: earlier.message, tag: earlier.tag, replay: false, charged: true,
     optionalFields: "external_reference" in earlier.body || "metadata" in earlier.body, ...(earlier.openShape === undefined ? {} : { openShape: earlier.openShape }),
-    cells: [transition(kind, kind === "create" ? "none" : "live", "near-miss", endpoint, "own")], acceptedCells: [key.cell],
+    cells, acceptedCells: [key.cell],
   };
 }
 
@@ -327,6 +343,8 @@ function replayOf(g: fc.GeneratorValue, session: Session, key: KeyUse, endpoint:
     replay: state !== "unknown-outcome", charged: state === "unknown-outcome", optionalFields: "external_reference" in key.body || "metadata" in key.body, again: key,
     ...(key.openShape === undefined ? {} : { openShape: key.openShape }),
     cells: [transition("replay", state === "of-deleted" ? "deleted" : "live", state, endpoint, "own"), ...retry, ...(reorder ? ["inputs:metadata:reordered-keys"] : [])],
+    // A retry of a key whose first request's outcome is unknown may be what stores its body.
+    acceptedCells: state === "unknown-outcome" ? key.inputCells : [],
   };
 }
 
@@ -348,10 +366,17 @@ function reuseOf(g: fc.GeneratorValue, session: Session, key: KeyUse, endpoint: 
 /** Page parameters of a shape, with values at the bounds: the first page, the last, one past it; sizes 1, 100 and between. */
 function listing(g: fc.GeneratorValue, session: Session, conversation: ConversationRecord, who: Who, shape: QueryShape): ListRequest {
   const total = conversation.total ?? 0;
-  const pageSize = shape === "page-size" || shape === "both" ? pickOne(g, [1, g(() => fc.integer({ min: 2, max: 7 })), 100]) : undefined;
+  const fresh = (cell: string) => (session.covered.has(`inputs:${cell}`) ? 1 : 20);
+  // A last page other than the first needs a size below the total: 1 when that page is still to be seen.
+  const sizes = [1, g(() => fc.integer({ min: 2, max: 7 })), 100];
+  const pageSize = shape === "page-size" || shape === "both"
+    ? pickWeighted(g, sizes.map((value, i) => ({ value, weight: fresh(["page_size:1", "page_size:between", "page_size:100"][i] ?? "") + (value === 1 && total > 1 ? fresh("page:last") : 0) })))
+    : undefined;
   const size = pageSize ?? 50;
   const last = Math.max(1, Math.ceil(total / size));
-  const page = shape === "page" || shape === "both" ? pickOne(g, [1, last, last + 1]) : undefined;
+  const page = shape === "page" || shape === "both"
+    ? pickWeighted(g, [{ value: 1, weight: fresh("page:first") }, { value: last, weight: fresh("page:last") }, { value: last + 1, weight: fresh("page:past-the-end") }])
+    : undefined;
   const state: ConversationState = session.conversation(conversation.id) === undefined ? "unknown" : conversation.deleted ? "deleted" : "live";
   const cells = [transition("list", state, "n/a", shape, relationOf(who, conversation.owner))];
   const accepted = [
@@ -369,10 +394,11 @@ function deletion(session: Session, conversation: ConversationRecord, who: Who):
 
 /** A stream dropped by the client at `point`, then sent again at once (same or other endpoint) or never. */
 function droppedStream(g: fc.GeneratorValue, session: Session, point: DropPoint): Command | undefined {
-  // A continuation: its listing tells whether the dropped stream took effect (a new conversation's id would stay unknown).
-  const conversations = live(session).filter((c) => c.owner === "primary");
+  // A continuation by its owner: its listing tells whether the dropped stream took effect (a new conversation's id would stay unknown).
+  const conversations = live(session).filter((c) => c.owner !== "noKey" && c.owner !== "unknownKey");
   if (conversations.length === 0) return undefined;
-  const first = continuation(g, session, pickOne(g, conversations), "primary", "stream", point);
+  const conversation = pickOne(g, conversations);
+  const first = continuation(g, session, conversation, conversation.owner, "stream", point);
   const retry = pickWeighted(g, [
     { value: "same", weight: session.covered.has("client:retry-soon:same-endpoint") ? 1 : 4 },
     { value: "other", weight: session.covered.has("client:retry-soon:other-endpoint") ? 1 : 4 },
@@ -380,8 +406,9 @@ function droppedStream(g: fc.GeneratorValue, session: Session, point: DropPoint)
   ] as const);
   const lane = g(() => fc.nat(LANES - 1));
   if (retry === "none") return { kind: "one", request: first, lane };
+  // The retry carries the same body: accepted, it covers the shapes the dropped stream could not.
   const { drop: _dropped, ...again } = first;
-  return { kind: "one", request: first, lane, retrySoon: { ...again, endpoint: retry === "same" ? "stream" : "plain", cells: [`client:retry-soon:${retry}-endpoint`], acceptedCells: [] } };
+  return { kind: "one", request: first, lane, retrySoon: { ...again, endpoint: retry === "same" ? "stream" : "plain", cells: [`client:retry-soon:${retry}-endpoint`] } };
 }
 
 /** Cells only a conversation's second text reaches: the same text again, or in its other normalisation form. */
@@ -409,7 +436,8 @@ function pageCells(session: Session, conversation: ConversationRecord | undefine
  */
 function weightOf(session: Session, proposal: Proposal): number {
   if (Math.max(proposal.charged, proposal.holds ?? 0) > session.createsLeft) return 0;
-  const novelty = proposal.cells.reduce((sum, cell) => sum + cellValue(cell) / (1 + 2 * session.covered.count(cell)) ** 2, 0);
+  const pending = shapesPending(session);
+  const novelty = proposal.cells.reduce((sum, cell) => sum + cellValue(cell, pending) / (1 + 2 * session.covered.count(cell)) ** 2, 0);
   const fresh = proposal.cells.some((cell) => !session.covered.has(cell));
   if (proposal.charged === 0) return 1 + 50 * novelty;
   return (fresh ? 50 * novelty : 10 * novelty) / proposal.charged;
@@ -420,10 +448,17 @@ function weightOf(session: Session, proposal: Proposal): number {
  * the orders of races and what free requests reach first; the transitions only a plain create
  * reaches after them (a deep run's budget covers those).
  */
-function cellValue(cell: string): number {
-  if (cell.startsWith("transitions:") && transitionNeedsCreate(cell.slice("transitions:".length))) return 1.5;
+function cellValue(cell: string, shapesPending: boolean): number {
+  if (cell.startsWith("inputs:") || cell.startsWith("client:")) return 10;
+  // While shapes and client behaviours wait for creates, races and create-only transitions wait for them.
+  if (cell.startsWith("orderings:")) return shapesPending ? 0.2 : 2;
+  if (cell.startsWith("transitions:") && transitionNeedsCreate(cell.slice("transitions:".length))) return shapesPending ? 0.2 : 1.5;
   return 3;
 }
+
+/** Whether a shape class or a client behaviour is still to be covered (what creates go to first). */
+const shapesPending = (session: Session) =>
+  [...INPUTS.map((c) => `inputs:${c}`), ...CLIENT_BEHAVIOURS.map((c) => `client:${c}`)].some((cell) => !session.covered.has(cell));
 
 /** The next command, drawn among those the state enables; undefined when nothing is left to do. */
 export function nextCommand(g: fc.GeneratorValue, session: Session): Command | undefined {

@@ -81,6 +81,11 @@ export interface CreateOp extends Timed {
    * may go on after the client left). Until then it may take effect after requests sent later.
    */
   readonly settledAt?: number;
+  /**
+   * Nothing outside this history touches what it touches (the property's own run): a fresh key
+   * answered 409 when nothing overlapped it then has no excuse. Traffic others share has one.
+   */
+  readonly exclusive?: boolean;
   readonly outcome: Outcome<CreateResult>;
 }
 
