@@ -38,7 +38,7 @@ function stepShaped(world: World, op: CreateOp, context: StepContext): Step {
     }
   }
   const earlier = op.key === null ? undefined : world.indeterminate.get(keyId(op.who, op.key));
-  const step = op.conversationId === null ? stepNewConversation(world, op) : stepContinuation(world, op);
+  const step = op.conversationId === null ? stepNewConversation(world, op, context) : stepContinuation(world, op, context);
   return "violation" in step || earlier === undefined ? step : { ...step, worlds: step.worlds.map((w) => retriedAfterUnknown(w, op, earlier, context)) };
 }
 
@@ -47,7 +47,8 @@ export const VALIDATION_STATUSES: ReadonlySet<number> = new Set([400, 413, 415, 
 
 /**
  * A shape the spec leaves open (open-shapes in operation.ts) binds the service once it answered
- * it: what it accepted once it accepts again, on either endpoint, and what it refused it refuses.
+ * it: what it accepted once it accepts again for the same caller, on either endpoint, and what
+ * it refused it refuses.
  */
 function heldToShape(world: World, op: CreateOp): { readonly world: World } | { readonly violation: ReturnType<typeof violation> } {
   const shape = op.openShape;
@@ -55,8 +56,10 @@ function heldToShape(world: World, op: CreateOp): { readonly world: World } | { 
   // Only a refusal that judges the body (invalid, too large) says anything of its shape.
   if (shape === undefined || outcome.type === "unknown" || (outcome.type === "refused" && !VALIDATION_STATUSES.has(outcome.status))) return { world };
   const accepted = outcome.type === "ok";
-  const shown = world.shapes.get(shape);
-  if (shown === undefined) return { world: { ...world, shapes: new Map([...world.shapes, [shape, { accepted, op: op.index }]]) } };
+  // Per caller: another agent may validate its requests by other rules.
+  const id = `${op.who} ${shape}`;
+  const shown = world.shapes.get(id);
+  if (shown === undefined) return { world: { ...world, shapes: new Map([...world.shapes, [id, { accepted, op: op.index }]]) } };
   if (shown.accepted === accepted) return { world };
   const requirement = shape.startsWith("message:") ? (op.endpoint === "stream" ? "SSE-1" : "RESP-1") : "RESP-6";
   const answered = accepted ? `accepted it (${outcome.status})` : `refused it (${outcome.status})`;
@@ -202,7 +205,16 @@ function recordKey(world: World, op: CreateOp, result: CreateResult | undefined)
 }
 
 
-function stepNewConversation(world: World, op: CreateOp): Step {
+/**
+ * A "not now" answer to a fresh key: 429 always; 409 when something ran at the same time (the
+ * conversation busy with another exchange), or when requests outside this history may have.
+ */
+function notNow(op: CreateOp, status: number, context: StepContext): boolean {
+  if (status === 409) return op.exclusive !== true || context.overlapping.size > 0;
+  return isBusy(status);
+}
+
+function stepNewConversation(world: World, op: CreateOp, context: StepContext): Step {
   const outcome = op.outcome;
   if (outcome.type === "ok") {
     const id = outcome.value.conversationId;
@@ -213,15 +225,15 @@ function stepNewConversation(world: World, op: CreateOp): Step {
   }
   if (outcome.type === "refused") {
     // A shape the spec leaves open may be refused (heldToShape holds the service to it).
-    if (isBusy(outcome.status) || op.openShape !== undefined) return { worlds: [world] };
-    const requirement = op.optionalFields === true ? "RESP-6" : op.endpoint === "stream" ? "SSE-1" : "RESP-1";
+    if (notNow(op, outcome.status, context) || op.openShape !== undefined) return { worlds: [world] };
+    const requirement = op.optionalFields === true && outcome.status !== 409 ? "RESP-6" : op.endpoint === "stream" ? "SSE-1" : "RESP-1";
     return { violation: violation(requirement, `#${op.index} started a conversation with a valid body and was refused with ${outcome.status}`, [op.index], "2xx") };
   }
   // It may have started a conversation whose id the model never learns; a replay of its key may tell.
   return { worlds: [notTakenEffect(world, op), recordKey(world, op, undefined)] };
 }
 
-function stepContinuation(world: World, op: CreateOp): Step {
+function stepContinuation(world: World, op: CreateOp, context: StepContext): Step {
   const outcome = op.outcome;
   const id = op.conversationId ?? "";
   const conversation = world.conversations.get(conversationKey(id));
@@ -253,9 +265,9 @@ function stepContinuation(world: World, op: CreateOp): Step {
     return { worlds: [recordKey(appended(world), op, outcome.value)] };
   }
   if (outcome.type === "refused") {
-    if (isBusy(outcome.status) || op.openShape !== undefined) return { worlds: [world] };
+    if (notNow(op, outcome.status, context) || op.openShape !== undefined) return { worlds: [world] };
     return {
-      violation: violation(op.optionalFields === true ? "RESP-6" : exchangeRequirement(op.endpoint), `#${op.index} continued conversation ${id}, which exists in its scope, and was refused with ${outcome.status}${outcome.code === undefined ? "" : ` ${outcome.code}`}`, [conversation.exchanges[0]?.op ?? op.index, op.index], "2xx, the same conversation"),
+      violation: violation(op.optionalFields === true && outcome.status !== 409 ? "RESP-6" : exchangeRequirement(op.endpoint), `#${op.index} continued conversation ${id}, which exists in its scope, and was refused with ${outcome.status}${outcome.code === undefined ? "" : ` ${outcome.code}`}`, [conversation.exchanges[0]?.op ?? op.index, op.index], "2xx, the same conversation"),
     };
   }
   return { worlds: [notTakenEffect(world, op), recordKey(appended(world), op, undefined)] };
