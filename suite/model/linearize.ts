@@ -5,7 +5,7 @@
  * ends in stays possible. Groups are small (2 to 4 operations, 6 at most), so every order is
  * tried, as quickcheck-state-machine's `linearise` does for two short branches.
  */
-import { effectEnd, type Op } from "./operation.ts";
+import type { Op } from "./operation.ts";
 import type { Step, StepContext } from "./step.ts";
 import type { Violation } from "./violation.ts";
 import { contestsKeyScope, fingerprint, keyId, keyScopeChoices, strayingOf, type World } from "./world.ts";
@@ -57,8 +57,8 @@ export function* realTimeOrders(ops: readonly Op[]): Generator<Op[]> {
   }
   for (const [i, op] of ops.entries()) {
     const rest = ops.filter((_, j) => j !== i);
-    // `op` may go first only if nothing else had surely taken effect before it was sent.
-    if (rest.some((other) => effectEnd(other) <= op.start)) continue;
+    // `op` may go first only if nothing else was answered before it was sent.
+    if (rest.some((other) => other.end <= op.start)) continue;
     for (const tail of realTimeOrders(rest)) yield [op, ...tail];
   }
 }

@@ -289,16 +289,28 @@ describe("interaction bugs, each by its own requirement", () => {
     expect(judgeHistory(raced.ops).state.failed?.requirement).toBe("IDEM-5");
   });
 
-  test("a stream the client dropped may take effect until it settled; a key still refused 409 after that fails IDEM-4", () => {
+  test("an exchange of unknown outcome may show up late, after exchanges sent after it; shown twice it fails", () => {
     const h = new History();
     h.create({ message: "m1" });
-    h.ops.push({ ...(h.ops[0] as CreateOp), index: 2, start: 100, end: 110, settledAt: 400, endpoint: "stream", key: "k2", message: "m2", conversationId: A, payload: "{\"m\":2}", outcome: { type: "unknown", status: 200, reason: "dropped" } });
-    // Sent after the drop, stored before the dropped stream's exchange: still a legal order.
-    h.create({ message: "m3", continues: A, at: { start: 120, end: 130 } });
-    h.list(A, ["m1", "m3", "m2"], { at: { start: 450, end: 455 } });
+    h.create({ message: "m2", continues: A, key: "k2", endpoint: "stream", answer: { unknown: true } });
+    h.list(A, ["m1"]);
+    h.create({ message: "m3", continues: A });
+    // The service stored the dropped stream's exchange after the client left, after m3.
+    h.list(A, ["m1", "m3", "m2"]);
     expect(failuresOf(h)).toEqual([]);
-    h.ops.push({ ...(h.ops[1] as CreateOp), index: 5, start: 500, end: 505, settledAt: undefined, outcome: { type: "refused", status: 409, code: "idempotency_key_in_use" } });
-    expect(failuresOf(h)).toEqual(["IDEM-4"]);
+    h.list(A, ["m1", "m3", "m2", "m2"]);
+    expect(judgeHistory(h.ops).state.failed?.requirement).toBe("LIST-5");
+  });
+
+  test("a fresh key answered 409 with nothing running at the same time fails in the property's own history, not in shared traffic", () => {
+    const own = new History();
+    own.create({ message: "m1" });
+    own.ops.push({ ...(own.ops[0] as CreateOp), index: 2, start: 100, end: 105, key: "k-2", message: "m2", conversationId: A, payload: "{\"m\":2}", exclusive: true, outcome: { type: "refused", status: 409, code: "conflict" } });
+    expect(failuresOf(own)).toEqual(["RESP-2"]);
+    const shared = new History();
+    shared.create({ message: "m1" });
+    shared.ops.push({ ...(shared.ops[0] as CreateOp), index: 2, start: 100, end: 105, key: "k-2", message: "m2", conversationId: A, payload: "{\"m\":2}", outcome: { type: "refused", status: 409, code: "conflict" } });
+    expect(failuresOf(shared)).toEqual([]);
   });
 
   test("messages are one when their text is the same once composed and trimmed (a service may store either form)", () => {

@@ -13,7 +13,7 @@
  */
 import { applyGroup, better, groupName, MAX_GROUP, MAX_WORLDS, type Ruling } from "./linearize.ts";
 import { textKey } from "./items.ts";
-import { effectEnd, isAnonymous, type Op } from "./operation.ts";
+import { isAnonymous, type Op } from "./operation.ts";
 import { judgePage } from "./page.ts";
 import { stepCreate } from "./step-create.ts";
 import { stepDelete } from "./step-delete.ts";
@@ -87,7 +87,7 @@ export function observe(state: ModelState, sent: Op): Observation {
     if (problem !== undefined) return { state: { ...current, failed: problem }, violations: [...found, problem] };
   }
   const messages = op.kind === "create" && !current.messages.has(op.message) ? new Map([...current.messages, [op.message, op.index]]) : current.messages;
-  return { state: { ...current, messages, group: [...current.group, op], groupEnd: Math.max(current.groupEnd, effectEnd(op)) }, violations: found };
+  return { state: { ...current, messages, group: [...current.group, op], groupEnd: Math.max(current.groupEnd, op.end) }, violations: found };
 }
 
 /** Judges the group being built; call it when no later operation can overlap it any more. */

@@ -77,11 +77,6 @@ export interface CreateOp extends Timed {
   /** The body carries `external_reference` or `metadata`: a refusal then breaks RESP-6 first. */
   readonly optionalFields?: boolean;
   /**
-   * For a stream the client dropped: when its effect, if any, had surely happened (the service
-   * may go on after the client left). Until then it may take effect after requests sent later.
-   */
-  readonly settledAt?: number;
-  /**
    * Nothing outside this history touches what it touches (the property's own run): a fresh key
    * answered 409 when nothing overlapped it then has no excuse. Traffic others share has one.
    */
@@ -123,8 +118,6 @@ export function overlaps(a: Op, b: Op): boolean {
   return a.start < b.end && b.start < a.end;
 }
 
-/** Until when an operation may take effect: its answer, or later for a stream the client dropped. */
-export const effectEnd = (op: Op) => Math.max(op.end, (op.kind === "create" ? op.settledAt : undefined) ?? op.end);
 
 /** UUIDs may come back in either case. */
 export function sameConversation(a: string | null | undefined, b: string | null | undefined): boolean {

@@ -78,7 +78,9 @@ function retriedAfterUnknown(world: World, op: CreateOp, earlier: number, contex
   if (earlier === op.index || id === null) return world;
   // Sent while the first was still unanswered, they raced (IDEM-5); sent after, it is a replay that ran again.
   const requirement = context.overlapping.has(earlier) ? "IDEM-5" : idempotencyRequirement(op, "consumed");
-  return withSuspect(world, id, { op: earlier, message: op.message, requirement, why: `#${op.index} sent the key of #${earlier} again, whose outcome was unknown, and both took effect` });
+  // The first may no longer arrive late as an exchange of its own: with this one, that would be the key run twice.
+  const late = new Map([...world.late].map(([conversation, exchanges]) => [conversation, exchanges.filter((e) => e.op !== earlier)] as const).filter(([, exchanges]) => exchanges.length > 0));
+  return withSuspect({ ...world, late }, id, { op: earlier, message: op.message, requirement, why: `#${op.index} sent the key of #${earlier} again, whose outcome was unknown, and both took effect` });
 }
 
 /** In the world where a create of unknown outcome did not take effect, its key may still be running. */
@@ -113,10 +115,6 @@ function stepReplay(world: World, op: CreateOp, record: KeyRecord, raced: boolea
     return { worlds: [suspected(world)] };
   }
   if (outcome.type === "refused") {
-    // In the world where a first request of unknown outcome took effect, it had ended by its settling: a key still "in use" then is never free again.
-    if (recorded === undefined && !raced && outcome.status === 409 && record.settledAt !== undefined && op.start >= record.settledAt) {
-      return { violation: violation(idempotencyRequirement(op, "answer"), `#${op.index} sent the key of #${record.op} again after that request had taken effect and ended, and was answered 409`, [record.op, op.index], "the first request's result (or, had it not taken effect, a fresh exchange)") };
-    }
     // A loser of a race may be told the key is in use; after a delete the key may be gone with its conversation.
     if (raced || recorded === undefined || conversation === undefined || conversation.deletedBy !== undefined) return { worlds: [world] };
     // The same payload written otherwise (key order, whitespace) taken for another one.
@@ -192,7 +190,7 @@ function newConversation(op: CreateOp, id: string): ConversationState {
 
 function recordKey(world: World, op: CreateOp, result: CreateResult | undefined): World {
   if (op.key === null) return world;
-  const record = { op: op.index, who: op.who, key: op.key, endpoint: op.endpoint, payload: op.payload, raw: op.raw, result, at: op.start, end: op.end, ...(op.settledAt === undefined ? {} : { settledAt: op.settledAt }) };
+  const record = { op: op.index, who: op.who, key: op.key, endpoint: op.endpoint, payload: op.payload, raw: op.raw, result, at: op.start, end: op.end };
   const shared = keyId(op.who, op.key);
   // Under the key alone only the first endpoint's record stands: the other endpoint's is its own.
   const own = withKey(world, keyId(op.who, op.key, op.endpoint), record);
@@ -270,7 +268,11 @@ function stepContinuation(world: World, op: CreateOp, context: StepContext): Ste
       violation: violation(op.optionalFields === true && outcome.status !== 409 ? "RESP-6" : exchangeRequirement(op.endpoint), `#${op.index} continued conversation ${id}, which exists in its scope, and was refused with ${outcome.status}${outcome.code === undefined ? "" : ` ${outcome.code}`}`, [conversation.exchanges[0]?.op ?? op.index, op.index], "2xx, the same conversation"),
     };
   }
-  return { worlds: [notTakenEffect(world, op), recordKey(appended(world), op, undefined)] };
+  // Where it had not taken effect, the service may still store it: a later listing that shows it takes it in.
+  const exchange = { op: op.index, message: op.message, endpoint: op.endpoint, at: op.start, end: op.end };
+  const late = new Map(world.late);
+  late.set(conversationKey(id), [...(world.late.get(conversationKey(id)) ?? []), exchange]);
+  return { worlds: [{ ...notTakenEffect(world, op), late }, recordKey(appended(world), op, undefined)] };
 }
 
 /** Another agent's or another key's create naming this conversation: it must never reach it. */

@@ -41,7 +41,33 @@ export function stepList(world: World, op: ListOp, context: StepContext): Step {
     return { violation: violation(requirement, `#${op.index} listed conversation ${conversation.id} (${conversation.exchanges.length} exchange(s), the first #${first}) and was refused with ${outcome.status}`, [first, op.index], `2xx, listing its ${conversation.exchanges.length} exchange(s) (${opList(conversation.exchanges.map((e) => e.op))})`) };
   }
   if (outcome.type === "unknown") return { worlds: [world] };
-  return judgeContents(world, conversation, op, outcome.value, context);
+  return judgeWithLate(world, conversation, op, outcome.value, context);
+}
+
+/**
+ * The page judged as the world stands, and with each prefix of the exchanges that may still
+ * have arrived late (stored after their request's answer) taken in at its end: every reading
+ * that explains the page stays possible; when none does, the plain reading's violation stands.
+ */
+function judgeWithLate(world: World, conversation: ConversationState, op: ListOp, page: ListingValue, context: StepContext): Step {
+  const id = conversationKey(conversation.id);
+  const late = world.late.get(id) ?? [];
+  const plain = judgeContents(world, conversation, op, page, context);
+  if (late.length === 0) return plain;
+  const worlds = "violation" in plain ? [] : [...plain.worlds];
+  const warnings = "violation" in plain ? [] : [...(plain.warnings ?? [])];
+  for (let k = 1; k <= late.length; k++) {
+    const rest = new Map(world.late);
+    if (k === late.length) rest.delete(id);
+    else rest.set(id, late.slice(k));
+    const grown = { ...conversation, exchanges: [...conversation.exchanges, ...late.slice(0, k)] };
+    const step = judgeContents(withConversation({ ...world, late: rest }, grown), grown, op, page, context);
+    if ("violation" in step) continue;
+    worlds.push(...step.worlds);
+    warnings.push(...(step.warnings ?? []));
+  }
+  if (worlds.length === 0) return plain;
+  return warnings.length === 0 ? { worlds } : { worlds, warnings };
 }
 
 function judgeContents(world: World, conversation: ConversationState, op: ListOp, page: ListingValue, context: StepContext): Step {

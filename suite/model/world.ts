@@ -62,8 +62,6 @@ export interface KeyRecord {
   readonly end: number;
   /** What the first request with this key gave back; undefined while that is unknown. */
   readonly result: CreateResult | undefined;
-  /** When its effect had surely happened (a dropped stream's may come after its answer). */
-  readonly settledAt?: number;
 }
 
 /**
@@ -98,6 +96,12 @@ export interface World {
    * client sent the key again, so a retry that doubles it breaks IDEM-5.
    */
   readonly indeterminate: ReadonlyMap<string, number>;
+  /**
+   * Exchanges of unknown outcome that had not taken effect when the model judged them, by
+   * conversation: a service may still store one later (it went on after the client dropped the
+   * stream, or after a timeout), so a listing that shows one takes it in, at its end.
+   */
+  readonly late: ReadonlyMap<string, readonly ExchangeRecord[]>;
   /** Shapes the spec leaves open, as this service answered them first (refused or accepted), with the #n that showed it. */
   readonly shapes: ReadonlyMap<string, { readonly accepted: boolean; readonly op: number }>;
   /**
@@ -115,6 +119,7 @@ export const EMPTY_WORLD: World = {
   order: "unknown",
   keyScope: "unknown",
   indeterminate: new Map(),
+  late: new Map(),
   shapes: new Map(),
   orders: new Map(),
 };
@@ -173,5 +178,5 @@ export function withSuspect(world: World, conversationId: string, suspect: Suspe
 export function fingerprint(world: World): string {
   const conversations = [...world.conversations.values()].map((c) => [c.id, c.owner, c.exchanges.map((e) => [e.message, e.endpoint]), c.deletedBy, c.updatedAt?.op, c.suspects.map((s) => [s.message, s.requirement])]);
   const keys = [...world.keys.entries()].map(([id, k]) => [id, k.payload, k.result?.conversationId, k.result?.text]);
-  return JSON.stringify([conversations, keys, world.counting, world.echo, world.order, world.keyScope, [...world.indeterminate], [...world.shapes], [...world.orders]]);
+  return JSON.stringify([conversations, keys, world.counting, world.echo, world.order, world.keyScope, [...world.indeterminate], [...world.late].map(([id, l]) => [id, l.map((e) => e.message)]), [...world.shapes], [...world.orders]]);
 }
