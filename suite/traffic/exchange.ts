@@ -46,5 +46,13 @@ export interface ObservedExchange {
     | undefined;
   /** What went wrong at the transport level, if anything ("upstream reset", "client aborted", …). */
   readonly failure: string | undefined;
+  /**
+   * Set when the exchange was cut before it ended (the proxy stopped, the client hung up, the
+   * upstream broke off): what had arrived is recorded, and whether the request took effect is
+   * unknown. HAR: the entry's `_incomplete`.
+   */
+  readonly incomplete?: true;
   readonly durationMs: number;
+  /** Milliseconds from the request's start to the response head (time to first byte), when known. */
+  readonly waitMs?: number;
 }

@@ -45,3 +45,38 @@ test("written HAR keeps an unknown body unknown, and an empty one empty", () => 
   const again = readHar(JSON.stringify(writeHar(exchanges)), "again.har");
   expect(again.map((e) => [e.request.body, e.response?.body])).toEqual([[undefined, undefined], ["", ""]]);
 });
+
+test("timings: wait is the time to the response head, receive the rest (a stream's events); without a head, all of it is waiting", () => {
+  const exchange = (waitMs: number | undefined, answered = true) => ({
+    sequence: 0,
+    startedAt: Date.parse("2026-11-24T10:00:00.000Z"),
+    request: { method: "POST", url: `${URL}/responses/stream`, headers: {}, body: '{"message":"hi"}' },
+    response: answered ? { status: 200, headers: { "content-type": "text/event-stream" }, body: "event: response.created\ndata: {}\n\n", complete: true, chunks: undefined } : undefined,
+    failure: answered ? undefined : "the upstream could not be reached",
+    durationMs: 5_000,
+    ...(waitMs === undefined ? {} : { waitMs }),
+  });
+  const timings = (e: ReturnType<typeof exchange>) => (writeHar([e]) as { log: { entries: { time: number; timings: object }[] } }).log.entries[0];
+  expect(timings(exchange(12))).toMatchObject({ time: 5_000, timings: { send: 0, wait: 12, receive: 4_988 } });
+  expect(timings(exchange(undefined, false))).toMatchObject({ time: 5_000, timings: { send: 0, wait: 5_000, receive: 0 } });
+  // Read back: the time to the head survives the file.
+  expect(readHar(JSON.stringify(writeHar([exchange(12)])), "t.har")[0]?.waitMs).toBe(12);
+});
+
+test("an exchange cut before it ended is written with what arrived and `_incomplete: true`, and read back as incomplete", () => {
+  const cut = {
+    sequence: 0,
+    startedAt: Date.parse("2026-11-24T10:00:00.000Z"),
+    request: { method: "POST", url: `${URL}/responses/stream`, headers: {}, body: '{"message":"hi"}' },
+    response: { status: 200, headers: { "content-type": "text/event-stream" }, body: "event: response.created\ndata: {}\n\n", complete: false, chunks: undefined },
+    failure: "the proxy stopped before the exchange ended",
+    incomplete: true as const,
+    durationMs: 3_000,
+    waitMs: 10,
+  };
+  const [entry] = (writeHar([cut, { ...cut, incomplete: undefined, failure: undefined, response: { ...cut.response, complete: true } }]) as { log: { entries: Record<string, unknown>[] } }).log.entries;
+  expect(entry).toMatchObject({ _incomplete: true, response: { _error: "the proxy stopped before the exchange ended", content: { text: cut.response.body } } });
+  const [again, whole] = readHar(JSON.stringify(writeHar([cut, { ...cut, incomplete: undefined, failure: undefined, response: { ...cut.response, complete: true } }])), "t.har");
+  expect([again?.incomplete, again?.response?.complete, again?.response?.body]).toEqual([true, false, cut.response.body]);
+  expect(whole?.incomplete).toBeUndefined();
+});

@@ -13,6 +13,9 @@ const Content = z.looseObject({ size: z.number().optional(), text: z.string().op
 const Entry = z.looseObject({
   startedDateTime: z.string(),
   time: z.number().optional(),
+  timings: z.looseObject({ wait: z.number().optional() }).optional(),
+  /** The proxy's mark of an exchange cut before it ended (HAR allows `_`-prefixed fields). */
+  _incomplete: z.boolean().optional(),
   request: z.looseObject({
     method: z.string(),
     url: z.string(),
@@ -72,6 +75,8 @@ export function readHar(source: string, name: string, firstSequence = 0): Observ
     // Status 0 is how browsers record a request that got no answer (blocked, failed, aborted).
     const answered = response.status > 0;
     const error = response._error ?? undefined;
+    // -1 is HAR's "not known".
+    const wait = entry.timings?.wait;
     return {
       sequence: firstSequence + index,
       startedAt: Date.parse(entry.startedDateTime) || 0,
@@ -92,7 +97,9 @@ export function readHar(source: string, name: string, firstSequence = 0): Observ
         }
         : undefined,
       failure: error,
+      ...(entry._incomplete === true ? { incomplete: true as const } : {}),
       durationMs: Math.max(0, entry.time ?? 0),
+      ...(wait === undefined || wait < 0 ? {} : { waitMs: wait }),
     };
   });
 }
@@ -121,7 +128,16 @@ const pseudonymousHeaders = (record: Readonly<Record<string, string>>) =>
 /** Who wrote a HAR file the proxy made. */
 export const HAR_CREATOR = { name: "agent-conformance proxy", version: "1" };
 
-/** One exchange as a HAR 1.2 entry, its Authorization value pseudonymised. */
+/**
+ * HAR timings: `wait` until the response head (the first byte), `receive` the body after it; a
+ * stream's events are received, not waited for. Without a head, the whole time was waiting.
+ */
+function timingsOf({ durationMs, waitMs }: ObservedExchange): { send: number; wait: number; receive: number } {
+  const wait = Math.min(durationMs, waitMs ?? durationMs);
+  return { send: 0, wait, receive: durationMs - wait };
+}
+
+/** One exchange as a HAR 1.2 entry, its Authorization value pseudonymised; `_incomplete` when it was cut before it ended. */
 export function harEntry(exchange: ObservedExchange): unknown {
   return {
     startedDateTime: new Date(exchange.startedAt).toISOString(),
@@ -150,7 +166,8 @@ export function harEntry(exchange: ObservedExchange): unknown {
       ...(exchange.failure === undefined && exchange.response?.complete !== false ? {} : { _error: exchange.failure ?? "the body ended early" }),
     },
     cache: {},
-    timings: { send: 0, wait: exchange.durationMs, receive: 0 },
+    timings: timingsOf(exchange),
+    ...(exchange.incomplete === true ? { _incomplete: true } : {}),
   };
 }
 

@@ -83,6 +83,32 @@ test("a client that hangs up cancels the upstream request; the exchange says so"
   expect(exchanges[0]?.response?.complete).toBe(false);
 });
 
+test("the stop cuts what still runs and hands each exchange over, marked incomplete, with what had arrived, before close returns", async () => {
+  const target = await upstream((req, res) => {
+    // A stream that never ends, and a create that never answers.
+    if (req.url?.endsWith("/stream")) {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write("event: one\ndata: {}\n\n");
+    }
+  });
+  const exchanges: ObservedExchange[] = [];
+  const proxy = await startProxy({ upstream: target, host: "127.0.0.1", port: 0, onExchange: (e) => exchanges.push(e) });
+  const streaming = await request(`${proxy.url}/v1/agents/a/responses/stream`, { method: "POST", body: "{}" });
+  const reader = (streaming.body as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+  await reader.next();
+  const waiting = request(`${proxy.url}/v1/agents/a/responses`, { method: "POST", body: '{"message":"hi"}' }).catch((error: unknown) => error);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  await proxy.close(100);
+  // Nothing is handed over on a later turn: close() returned with every exchange in hand.
+  const byPath = (path: string) => exchanges.find((e) => e.request.url.endsWith(path));
+  const stopped = "the proxy stopped before the exchange ended";
+  expect(exchanges).toHaveLength(2);
+  expect(byPath("/responses/stream")).toMatchObject({ incomplete: true, failure: stopped, response: { status: 200, complete: false, body: "event: one\ndata: {}\n\n" } });
+  expect(byPath("/responses")).toMatchObject({ incomplete: true, failure: stopped, response: undefined });
+  expect(byPath("/responses/stream")?.waitMs).toBeLessThan(byPath("/responses/stream")?.durationMs ?? 0);
+  await waiting;
+});
+
 test("an upstream that breaks mid-body breaks the client's body too", async () => {
   const target = await upstream((_req, res) => {
     res.writeHead(200, { "content-type": "text/event-stream" });

@@ -4,6 +4,8 @@
  * arrives), and every response byte goes back as soon as it arrives: an SSE event leaves the
  * proxy when it reached it. A copy of each exchange is handed to `onExchange` once it is over,
  * off the forwarding path; the proxy adds no header (not even Date) and never waits for a verdict.
+ * An exchange still running when the proxy stops is cut, and handed over as far as it went,
+ * marked incomplete, before `close` returns.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { Transform } from "node:stream";
@@ -24,7 +26,10 @@ export interface ProxyOptions {
 
 export interface RunningProxy {
   url: string;
-  /** Stops accepting, lets running exchanges end for up to `graceMs`, then cuts the rest. */
+  /**
+   * Stops accepting, lets running exchanges end for up to `graceMs`, then cuts the rest; resolves
+   * once every exchange, the cut ones included, was handed to `onExchange`.
+   */
   close(graceMs: number): Promise<void>;
 }
 
@@ -32,6 +37,9 @@ export interface RunningProxy {
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade", "host"]);
 /** What a copy keeps of one body; past it the copy is marked incomplete and not judged. */
 const MAX_COPY_BYTES = 8 * 1024 * 1024;
+/** How long a cut exchange may take to unwind and be handed over; a bound, never reached in practice. */
+const HANDOVER_MS = 2_000;
+const STOPPED = "the proxy stopped before the exchange ended";
 
 function flatHeaders(headers: IncomingMessage["headers"] | Record<string, string | string[] | undefined>): Record<string, string> {
   const flat: Record<string, string> = {};
@@ -95,6 +103,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const dispatcher = dispatcherFromEnvironment({ connections: 512, bodyTimeout: 0, headersTimeout: 0 });
   let sequence = 0;
   const running = new Set<ServerResponse>();
+  /** Each exchange until it was handed over: the stop waits for them, so nothing that arrived is lost. */
+  const handovers = new Set<Promise<void>>();
+  /** Set when the stop cuts the connections still open: what they carried ends "stopped", not "the client hung up". */
+  let cutting = false;
 
   async function forward(req: IncomingMessage, res: ServerResponse): Promise<void> {
     res.sendDate = false;
@@ -109,9 +121,11 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const proxiedUrl = `http://${req.headers.host ?? "proxy"}${req.url ?? "/"}`;
     const abort = new AbortController();
     let clientGone = false;
+    let stopped = false;
     res.on("close", () => {
       if (!res.writableFinished) {
-        clientGone = true;
+        if (cutting) stopped = true;
+        else clientGone = true;
         abort.abort();
       }
     });
@@ -122,6 +136,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     let responseHeaders: Record<string, string> = {};
     let complete = false;
     let failure: string | undefined;
+    let incomplete = false;
+    let waitMs: number | undefined;
     const noBody = req.method === "GET" || req.method === "HEAD";
     // Streamed upstream as it arrives, never held whole: only the copy for the judge is kept.
     const requestBody = !noBody && hasBody(req) ? new RequestBody(req) : undefined;
@@ -135,6 +151,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         dispatcher,
       });
       status = answer.statusCode;
+      waitMs = performance.now() - started;
       responseHeaders = flatHeaders(answer.headers);
       res.writeHead(answer.statusCode, forwardable(answer.headers));
       // A stream's head goes out at once (the client waits for it); any other rides with its body.
@@ -159,7 +176,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       complete = copied <= MAX_COPY_BYTES;
       if (!complete) failure = `the body passed the ${MAX_COPY_BYTES} bytes a copy keeps`;
     } catch (error) {
-      if (clientGone) failure = "the client hung up";
+      // Cut by the stop or the client, the request may have taken effect; with a head, the upstream broke off.
+      incomplete = stopped || clientGone || status !== undefined;
+      if (stopped) failure = STOPPED;
+      else if (clientGone) failure = "the client hung up";
       else if (status === undefined) {
         failure = `the upstream could not be reached: ${error instanceof Error ? error.message : String(error)}`;
         if (!res.headersSent) {
@@ -193,12 +213,25 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         chunks: "coded" in answerBody && !answerBody.coded ? chunks : undefined,
       },
       failure,
+      ...(incomplete ? { incomplete: true as const } : {}),
       durationMs,
+      ...(waitMs === undefined ? {} : { waitMs }),
     };
-    setImmediate(() => options.onExchange(exchange));
+    await new Promise<void>((resolve) =>
+      setImmediate(() => {
+        try {
+          options.onExchange(exchange);
+        } finally {
+          resolve();
+        }
+      }));
   }
 
-  const server: Server = createServer((req, res) => void forward(req, res));
+  const server: Server = createServer((req, res) => {
+    const handover = forward(req, res);
+    handovers.add(handover);
+    void handover.finally(() => handovers.delete(handover));
+  });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, options.host, () => resolve());
@@ -212,7 +245,11 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       server.closeIdleConnections();
       const deadline = Date.now() + graceMs;
       while (running.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      cutting = true;
       server.closeAllConnections();
+      let bound: NodeJS.Timeout | undefined;
+      await Promise.race([Promise.allSettled([...handovers]), new Promise((resolve) => (bound = setTimeout(resolve, HANDOVER_MS)))]);
+      clearTimeout(bound);
       await closed;
       await dispatcher.destroy().catch(() => undefined);
     },
