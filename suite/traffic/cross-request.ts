@@ -12,10 +12,9 @@
  *   so another key's request about a conversation is the owner's when the service accepted it,
  *   and is not judged when refused; another agent is another scope whatever the key.
  * - Lag: a read begun within --settle-ms of a write to its conversation may show the service's
- *   lag behind that write. When only such a read contradicts the model, it is left out: a
- *   conversation still shown after its delete is held, and taken back when a later read agrees
- *   with the model (the service lags) or reported when the traffic ends; an exchange not listed
- *   yet is the lag itself. Once the service was seen lagging, neither is held against it.
+ *   lag behind that write. When only such a read contradicts the model, it is left out and its
+ *   verdict held: a later read, the conversation's delete or the end of the traffic decides it,
+ *   or it is reported undecided (held-verdicts.ts); it is never a pass.
  */
 import type { RequirementId } from "../../requirements/catalog.ts";
 import type { HttpResult, StreamResult } from "../http/types.ts";
@@ -24,15 +23,17 @@ import type { Caller, Op } from "../model/operation.ts";
 import type { Violation } from "../model/violation.ts";
 import { conversationKey, keyId, withConversation, type KeyRecord, type World } from "../model/world.ts";
 import type { Classified } from "./classify.ts";
+import { afterAgreeingReads, decidedAtStop, decidedByDelete, holdFor, undecidedOf, UndecidedVerdicts, type HeldVerdict, type LagKind } from "./held-verdicts.ts";
 import { InOrder } from "./in-order.ts";
 import { modelStartOf, operationOf } from "./model-ops.ts";
 import { remember } from "./remember.ts";
 import type { Recorder, TrafficViolation } from "./recorder.ts";
 
-/** One answered exchange that is an operation of the spec, judged on its own already. */
+/** One exchange that is an operation of the spec, judged on its own already. */
 export interface SeenOperation {
   readonly c: Classified;
-  readonly result: HttpResult | StreamResult;
+  /** Undefined when the answer did not come whole (cut at the stop, or by the client): an unknown outcome. */
+  readonly result: HttpResult | StreamResult | undefined;
   readonly line: string;
 }
 
@@ -40,17 +41,17 @@ interface Partition {
   state: ModelState;
   /** Who made the conversation: its scope, as far as traffic shows it. */
   readonly owner: { readonly token: string; readonly agent: string };
-  /** A read begun before this instant (epoch ms) may still show the service's lag behind a write. */
+  /** A read begun before this instant (model clock) may still show the service's lag behind a write. */
   settledFrom: number;
-  /** Reads begun inside that window, among the operations not judged yet. */
-  readonly tentative: Set<number>;
-  /** Violations a later read may still take back. */
-  held: TrafficViolation[];
+  /** Reads begun inside that window, among the operations not judged yet, each with the instant its window closes. */
+  readonly tentative: Map<number, number>;
+  /** Verdicts held back for lag, until something decides them. */
+  held: HeldVerdict[];
   /**
    * Each operation not judged yet (the group being built): its line and answer, the evidence of a
    * violation, and the requirements it can show, counted as observed once its verdict stands.
    */
-  readonly pending: Map<number, { readonly line: string; readonly evidence: HttpResult | StreamResult; readonly shows: readonly RequirementId[] }>;
+  readonly pending: Map<number, { readonly line: string; readonly evidence: HttpResult | StreamResult | undefined; readonly shows: readonly RequirementId[] }>;
   /** Caller and key of every create fed, with a key: a later refusal of that key is a verdict. */
   readonly keys: Set<string>;
   /**
@@ -65,13 +66,10 @@ interface Partition {
 const HELD_AS_LAG = new Set(["DEL-1", "DEL-3"]);
 const SHOWN_AS_LAG = new Set(["RESP-2", "SSE-8"]);
 
-/**
- * Whether a read's violation may be the service's lag, and how it is taken: a delete not
- * applied yet is held ("held"); an exchange a listing lacks is the lag itself ("lag").
- */
-function lagOf(failure: Violation, failing: Op): "held" | "lag" | undefined {
-  if (HELD_AS_LAG.has(failure.requirement)) return "held";
-  return SHOWN_AS_LAG.has(failure.requirement) && failing.kind === "list" ? "lag" : undefined;
+/** Whether a read's violation may be the service's lag: a delete not applied yet, or an exchange a listing lacks. */
+function lagOf(failure: Violation, failing: Op): LagKind | undefined {
+  if (HELD_AS_LAG.has(failure.requirement)) return "deleted";
+  return SHOWN_AS_LAG.has(failure.requirement) && failing.kind === "list" ? "unlisted" : undefined;
 }
 
 /**
@@ -89,8 +87,8 @@ const isRead = (op: Op) => op.kind !== "create" || op.conversationId !== null;
 const answeredId = (op: Op) => (op.kind === "create" && op.outcome.type === "ok" ? op.outcome.value.conversationId : undefined);
 
 export class CrossRequestJudge {
-  /** Set once a read that disagreed within the window was later taken back, or a listing lagged: this service's reads lag. */
-  private lagSeen = false;
+  /** Verdicts held back for lag that nothing decided. */
+  readonly undecided = new UndecidedVerdicts();
   private readonly byConversation = new Map<string, Partition>();
   private readonly byKey = new Map<string, Partition>();
   private readonly partitions = new Map<Partition, true>();
@@ -118,12 +116,24 @@ export class CrossRequestJudge {
     this.inOrder.arrived(sequence, seen);
   }
 
-  /** The traffic is over: what waited is judged, then every violation still held is reported. */
-  finish(): void {
+  /**
+   * The traffic is over, at `stoppedAt` (epoch ms): what waited is judged, then every verdict
+   * still held is decided by the stop, or found undecided.
+   */
+  finish(stoppedAt: number): void {
     this.inOrder.drain();
+    const stop = stoppedAt - (this.origin ?? stoppedAt);
     for (const p of this.partitions.keys()) {
       if (!p.closed && p.state.group.length > 0) p.state = this.settle(p, p.state);
-      for (const held of p.held) this.record.release(held);
+      if (p.held.length === 0) continue;
+      if (p.closed || p.contentsUnknown) {
+        const why = p.state.undecided ?? "a write it could not explain";
+        this.undecided.add(undecidedOf(p.held, () => `the model stopped judging this conversation (${why}), so no later read of it decided this`));
+      } else {
+        const { against, undecided } = decidedAtStop(p.held, stop, this.settleMs);
+        against.forEach((v) => this.record.release(v));
+        this.undecided.add(undecided);
+      }
       p.held = [];
     }
   }
@@ -135,7 +145,7 @@ export class CrossRequestJudge {
     this.settleBefore(modelStartOf(c, this.origin));
     const partition = this.partitionOf(c);
     const owner = partition?.owner ?? { token: c.token ?? "", agent: c.agent };
-    const who = this.callerOf(owner, c, result.status);
+    const who = this.callerOf(owner, c, result?.status ?? 0);
     if (who === undefined || partition?.closed === true) return;
     const key = c.idempotencyKey === undefined ? undefined : `${who}\u0000${c.idempotencyKey}`;
     const op = operationOf({ c, result, index: c.exchange.sequence, origin: this.origin, who, refusalShows: refusalShows(partition, who, key, c.conversationId) });
@@ -179,7 +189,13 @@ export class CrossRequestJudge {
   private newPartition(owner: Partition["owner"], op: Op): Partition | undefined {
     if (op.kind !== "create") return undefined;
     const start = initialState();
-    const p: Partition = { state: { ...start, worlds: start.worlds.map((w) => ({ ...w, keyScope: this.keyScope })) }, owner, settledFrom: -Infinity, tentative: new Set(), held: [], pending: new Map(), keys: new Set(), contentsUnknown: false, closed: false };
+    const p: Partition = { state: { ...start, worlds: start.worlds.map((w) => ({ ...w, keyScope: this.keyScope })) }, owner, settledFrom: -Infinity, tentative: new Map(), held: [], pending: new Map(), keys: new Set(), contentsUnknown: false, closed: false };
+    // The oldest conversation is about to be forgotten: what it held can no longer be decided.
+    const oldest = this.partitions.size >= MAX_REMEMBERED ? this.partitions.keys().next().value : undefined;
+    if (oldest !== undefined && oldest.held.length > 0) {
+      this.undecided.add(undecidedOf(oldest.held, () => `the conversation was forgotten (more than ${MAX_REMEMBERED} remembered), so no later read of it decided this`));
+      oldest.held = [];
+    }
     remember(this.partitions, p, true, MAX_REMEMBERED);
     if (op.conversationId !== null) remember(this.byConversation, conversationKey(op.conversationId), p, MAX_REMEMBERED);
     return p;
@@ -202,7 +218,7 @@ export class CrossRequestJudge {
     return status >= 200 && status < 300 ? name(owner.token, owner.agent) : undefined;
   }
 
-  private feed(p: Partition, op: Op, line: string, evidence: HttpResult | StreamResult): void {
+  private feed(p: Partition, op: Op, line: string, evidence: HttpResult | StreamResult | undefined): void {
     // Whatever ended before `op` began is judged already (settleBefore): `op` overlaps the group it joins.
     const state = p.state;
     const shows = couldShow(state, op);
@@ -215,7 +231,7 @@ export class CrossRequestJudge {
     p.state = observed.state;
     this.open.add(p);
     p.pending.set(op.index, { line, evidence, shows });
-    if (isRead(op) && op.start < p.settledFrom) p.tentative.add(op.index);
+    if (isRead(op) && op.start < p.settledFrom) p.tentative.set(op.index, p.settledFrom);
     if (isWrite(op)) p.settledFrom = Math.max(p.settledFrom, op.end + this.settleMs);
   }
 
@@ -234,14 +250,15 @@ export class CrossRequestJudge {
       const failing = group.find((op) => op.index === failure.ops.at(-1));
       const lag = failing !== undefined && p.tentative.has(failing.index) ? lagOf(failure, failing) : undefined;
       const tentative = lag === undefined ? undefined : without((op) => p.tentative.has(op.index));
-      if (lag !== undefined && tentative !== undefined && tentative.state.failed === undefined) {
-        // Only a read inside the window contradicted the model, as the service's lag would.
-        if (lag === "lag") this.lagSeen = true;
-        else if (!this.lagSeen) this.hold(p, failure);
+      if (lag !== undefined && failing !== undefined && tentative !== undefined && tentative.state.failed === undefined) {
+        // Only a read inside the window contradicted the model, as the service's lag would: held until something decides it.
+        holdFor(p.held, lag, `${failure.requirement} #${failure.ops[0] ?? failing.index}`, this.violationOf(p, failure), p.tentative.get(failing.index) ?? p.settledFrom);
         outcome = tentative;
         judged = group.filter((op) => !p.tentative.has(op.index));
       } else {
         this.release(p, failure);
+        // A read past the window judged what earlier reads held for this requirement.
+        p.held = p.held.filter((h) => h.violation.requirement !== failure.requirement);
         // An exchange a settled listing shows lost: the model forgets it and judges the rest.
         const lost = failing?.kind === "list" && failure.lost !== undefined ? withoutExchange(state, failing.conversationId, failure.lost) : undefined;
         const forgotten = lost === undefined ? undefined : flush(lost);
@@ -258,10 +275,15 @@ export class CrossRequestJudge {
           judged = group.filter((op) => op !== failing);
         }
       }
-    } else if (p.held.length > 0 && group.some((op) => isRead(op) && op.outcome.type !== "unknown")) {
-      // A later read agrees with the model: what was held was the service's lag.
+    } else if (p.held.length > 0) {
+      // A later read agrees with the model: what it answers was the service's lag.
+      p.held = afterAgreeingReads(p.held, group, isRead);
+    }
+    // A delete answered 2xx ends the conversation, whatever the model made of it: no read can show what the earlier ones lacked any more.
+    const ended = group.find((op) => op.kind === "delete" && op.outcome.type === "ok");
+    if (ended !== undefined && p.held.length > 0) {
+      decidedByDelete(p.held, p.pending.get(ended.index)?.line ?? `#${ended.index}`).forEach((v) => this.record.release(v));
       p.held = [];
-      this.lagSeen = true;
     }
     for (const op of judged) for (const requirement of p.pending.get(op.index)?.shows ?? []) this.record.observed(requirement);
     for (const warning of outcome.violations) if (warning !== outcome.state.failed) this.release(p, warning);
@@ -276,10 +298,6 @@ export class CrossRequestJudge {
     return outcome.state;
   }
 
-  private hold(p: Partition, failure: Violation): void {
-    p.held.push(this.violationOf(p, failure));
-  }
-
   private release(p: Partition, violation: Violation): void {
     this.record.release(this.violationOf(p, violation));
   }
@@ -288,7 +306,7 @@ export class CrossRequestJudge {
   private violationOf(p: Partition, violation: Violation): TrafficViolation {
     const last = p.pending.get(violation.ops.at(-1) ?? -1);
     const detail = violation.expected === undefined ? violation.message : `${violation.message}; expected ${violation.expected}`;
-    return this.record.holdViolation(violation.requirement, last?.line ?? `#${violation.ops.at(-1)}`, detail, last === undefined ? [] : [last.evidence.transcript]);
+    return this.record.holdViolation(violation.requirement, last?.line ?? `#${violation.ops.at(-1)}`, detail, last?.evidence === undefined ? [] : [last.evidence.transcript]);
   }
 }
 

@@ -146,7 +146,7 @@ describe("exchanges that got no answer", () => {
   test("beside answered ones they are counted apart, and the answered ones set the result", () => {
     const { report, judge } = judgeAll([create(0, { key: "a", at: 1_000, ms: 2 }), create(1, { key: "b", status: 200, response: answer, at: 1_010, ms: 2 })]);
     expect([judge.judged, judge.unanswered, report.result]).toEqual([1, 1, "pass"]);
-    expect(report.traffic.exchanges).toEqual({ seen: 2, judged: 1, unread: 0, unanswered: 1 });
+    expect(report.traffic.exchanges).toEqual({ seen: 2, judged: 1, unread: 0, unanswered: 1, incomplete: 0 });
   });
 });
 
@@ -158,5 +158,38 @@ describe("a run that judged nothing", () => {
     expect(lines.join("\n")).not.toMatch(/PASS/);
     expect(lines).toContain("Result: ERROR — nothing was judged: no request reached the proxy");
     expect([report.result, trafficExitCode(report)]).toEqual(["error", 2]);
+  });
+});
+
+describe("exchanges cut before they ended (the proxy stopped, the client hung up)", () => {
+  const STOPPED = "the proxy stopped before the exchange ended";
+  const cut = (e: ObservedExchange): ObservedExchange => ({ ...e, response: undefined, failure: STOPPED, incomplete: true });
+
+  test("alone, they are counted incomplete, never as unanswered, and the diagnosis says they got no whole answer", () => {
+    const judge = createTrafficJudge({ target: "test", redactor: new Redactor([]), source: "proxy" });
+    judge.observe(cut(create(0, { key: "a", at: 1_000, ms: 3_000 })));
+    const report = judge.report();
+    expect(report.traffic.exchanges).toEqual({ seen: 1, judged: 0, unread: 0, unanswered: 0, incomplete: 1 });
+    expect(report.diagnosis).toBe("nothing was judged: the one request that reached the proxy got no whole answer (1 cut before it ended, still running at the stop or hung up on)");
+    expect(trafficSummaryLines(report, "reports").join("\n")).not.toMatch(/no request reached the proxy|no answer came from the upstream/);
+  });
+
+  test("a continuation cut before its answer may have taken effect: a listing that overlapped it and shows it is no violation", () => {
+    const listing = { conversation: { id: ID, created_at: "2026-01-01T00:00:00Z", updated_at: "2026-01-01T00:00:00Z" }, items: [{ role: "user", content: "hi" }, { role: "assistant", content: "Hello." }, { role: "user", content: "more" }, { role: "assistant", content: "More." }], page: 1, page_size: 50, total: 4, has_more: false };
+    const list: ObservedExchange = {
+      sequence: 2,
+      startedAt: 1_500,
+      request: { method: "GET", url: `${BASE}/conversations/${ID}/messages`, headers: { authorization: "Bearer sk-live-1" }, body: undefined },
+      response: { status: 200, headers: { "content-type": "application/json" }, body: JSON.stringify(listing), complete: true, chunks: undefined },
+      failure: undefined,
+      durationMs: 5,
+    };
+    const { violations, report } = judgeAll([
+      create(0, { key: "k1", status: 200, response: answer, at: 1_000, ms: 5 }),
+      cut(create(1, { key: "k2", body: { message: "more", conversation_id: ID }, at: 1_100, ms: 2_000 })),
+      list,
+    ]);
+    expect(violations.filter((v) => !v.startsWith("CLIENT-"))).toEqual([]);
+    expect(report.traffic.exchanges).toMatchObject({ seen: 3, judged: 2, incomplete: 1, unanswered: 0 });
   });
 });

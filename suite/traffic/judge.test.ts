@@ -88,10 +88,12 @@ describe("what the judge must not blame the service for", () => {
     expect([judge.judged, judge.unread]).toEqual([0, 2]);
   });
 
-  test("a delete may show late: within --settle-ms a listing that still shows it is held, taken back when a later one sees it gone, and not judged once the service was seen lagging", () => {
+  test("a delete may show late: within --settle-ms a listing that still shows it is held, taken back when a later one sees it gone, decided by the end of the traffic, and never a pass", () => {
     const page = (total: number) => ({ conversation: { id: ID, created_at: "2026-01-01T00:00:00Z", updated_at: "2026-01-01T00:00:00Z" }, items: [], page: 2, page_size: 50, total, has_more: false });
     const listing = (status: number, at: number, response: unknown) => exchange("GET", `/conversations/${ID}/messages?page=2`, { status, response, at });
     const remove = (at: number) => exchange("DELETE", `/conversations/${ID}`, { status: 204, at, ms: 10 });
+    // Not an operation of the spec: the traffic goes on until then.
+    const later = (at: number) => exchange("GET", "/health", { status: 200, response: {}, at });
     const lagging = judged(
       create("k", { message: "hi" }, 200, answer(), 1_000, 10),
       // Read after the create finished, and it is not there yet: this service's listings lag.
@@ -101,15 +103,25 @@ describe("what the judge must not blame the service for", () => {
       listing(200, 2_100, page(2)),
       remove(2_200),
     );
-    expect(lagging.violations).toEqual([]);
-    expect(lagging.status("DEL-1")).toBe("not_observed");
-    const stillThere = judged(create("k", { message: "hi" }, 200, answer(), 1_000, 10), listing(200, 1_100, page(0)), remove(2_000), listing(200, 5_100, page(2)));
+    // Not listable at first, then listed (lag, taken back); still listed after the delete, then deleted again: no read can
+    // show the first delete applied any more, so what none showed counts against the service.
+    expect(lagging.violations.map((v) => v.requirement)).toEqual(["DEL-1"]);
+    expect(lagging.violations[0]?.detail).toMatch(/no read showed the delete applied before the conversation's delete, DELETE \S+ → 204 \(#\d+\)$/);
+    expect(lagging.status("RESP-2")).toBe("pass");
+    const stillThere = judged(create("k", { message: "hi" }, 200, answer(), 1_000, 10), listing(200, 1_100, page(2)), remove(2_000), listing(200, 5_100, page(2)));
     expect(stillThere.violations.map((v) => v.requirement)).toEqual(["DEL-1"]);
-    // Still listed right after the delete, and never seen gone: reported when the traffic ends.
-    const neverGone = judged(create("k", { message: "hi" }, 200, answer(), 1_000, 10), listing(200, 1_100, page(2)), remove(2_000), listing(200, 2_100, page(2)));
+    // Still listed right after the delete, and never seen gone: decided against it once the window passed before the traffic ended.
+    const neverGone = judged(create("k", { message: "hi" }, 200, answer(), 1_000, 10), listing(200, 1_100, page(2)), remove(2_000), listing(200, 2_100, page(2)), later(6_000));
     expect(neverGone.violations.map((v) => v.requirement)).toEqual(["DEL-1"]);
     expect(neverGone.status("DEL-1")).toBe("fail");
-    expect(neverGone.report.requirements.find((r) => r.id === "DEL-1")?.reason).toMatch(/listed conversation .* deleted by #\d+/);
+    expect(neverGone.report.requirements.find((r) => r.id === "DEL-1")?.reason).toMatch(/listed conversation .* deleted by #\d+.*no read showed the delete applied/);
+    // The same traffic ending inside the window: undecided, with the listing that held it, never a pass.
+    const endedSoon = judged(create("k", { message: "hi" }, 200, answer(), 1_000, 10), listing(200, 1_100, page(2)), remove(2_000), listing(200, 2_100, page(2)));
+    expect(endedSoon.violations).toEqual([]);
+    expect(endedSoon.status("DEL-1")).toBe("inconclusive");
+    expect(endedSoon.report.requirements.find((r) => r.id === "DEL-1")?.reason).toMatch(/^undecided: 1 verdict.*GET \/api\/v1\/agents\/agent-a\/conversations\/.*\(#\d+\).*the traffic ended \d+ ms before the 3000 ms --settle-ms window had passed/);
+    expect(endedSoon.report.result).toBe("incomplete");
+    expect(trafficExitCode(endedSoon.report)).toBe(3);
     // Still listed right after the delete, gone a moment later: the service's lag, not a failed delete.
     const lateButGone = judged(
       create("k", { message: "hi" }, 200, answer(), 1_000, 10), listing(200, 1_100, page(2)), remove(2_000),
@@ -139,6 +151,7 @@ describe("what the judge must not blame the service for", () => {
     judge.observe(create("k", { message: "hi" }, 200, answer(), 1_000, 10));
     judge.observe(exchange("DELETE", `/conversations/${ID}`, { status: 204, at: 2_000 }));
     expect(judge.observe(exchange("GET", `/conversations/${ID}/messages?page=2`, { status: 200, response: page, at: 2_100 }))).toEqual([]);
+    judge.observe(exchange("GET", "/health", { status: 200, response: {}, at: 6_000 }));
     expect(judge.finish().map((v) => v.requirement)).toEqual(["DEL-1"]);
     expect(judge.finish()).toEqual([]);
     expect(judge.report().requirements.find((r) => r.id === "DEL-1")?.status).toBe("fail");
@@ -199,7 +212,8 @@ describe("what the judge must catch", () => {
   test("exit codes: 1 for a broken MUST, 0 for a broken SHOULD unless strict, 2 with nothing judged", () => {
     const broken = judged(create("k", { message: "hi" }, 200, { conversation_id: "nope", response: "x", citations: [] }));
     expect(trafficExitCode(broken.report)).toBe(1);
-    const should = judged(create("k", { message: "hi" }, 200, answer()), exchange("GET", `/conversations/${ID}/messages`, { status: 404, response: { error: { code: "gone" } } }));
+    // A conversation this traffic did not make: only the 404's error code is judged.
+    const should = judged(exchange("GET", "/conversations/9d1e2f3a-0000-4000-8000-000000000000/messages", { status: 404, response: { error: { code: "gone" } } }));
     expect(should.status("LIST-9")).toBe("warn");
     expect(trafficExitCode(should.report)).toBe(0);
     const nothing = judged();
@@ -210,5 +224,6 @@ describe("what the judge must catch", () => {
 test("with no traffic every requirement is not_observed, none pass", () => {
   const { report } = judged();
   expect(new Set(report.requirements.map((r) => r.status))).toEqual(new Set(["not_observed"]));
-  expect(report.counts.not_observed).toBe(REQUIREMENTS.length);
+  const { service, client } = report.counts;
+  expect(service.not_observed + client.not_observed).toBe(REQUIREMENTS.length);
 });

@@ -2,25 +2,26 @@
  * The traffic judge: every observed exchange judged in both directions (the service against
  * what traffic can show of the spec, the client against CLIENT-1…7), with a report in the
  * suite's formats. A requirement is `pass` only when some exchange could show it and none broke
- * it; otherwise `not_observed`.
+ * it (requirement-report.ts).
  */
 import { randomUUID } from "node:crypto";
-import { REQUIREMENTS, type CatalogRequirement } from "../../requirements/catalog.ts";
+import { REQUIREMENTS } from "../../requirements/catalog.ts";
 import { DEFAULTS } from "../runner/config.ts";
 import type { Redactor } from "../http/redact.ts";
 import type { HttpResult, StreamResult } from "../http/types.ts";
-import type { ConformanceReport, RequirementReport, RequirementStatus, TestReport } from "../report/report-types.ts";
-import { gateFails, isClientRequirement, partyVerdict, type Gate, type PartyVerdict } from "./gate.ts";
+import type { ConformanceReport } from "../report/report-types.ts";
+import { countsOf, gateFails, gateUndecided, isClientRequirement, isGated, partyVerdict, type Gate, type PartyCounts, type PartyVerdict } from "./gate.ts";
 import { nothingJudged, type ExchangeCounts, type TrafficSource } from "./nothing-judged.ts";
 import { classify, type Classified } from "./classify.ts";
 import { ClientJudge } from "./client-rules.ts";
 import type { ObservedExchange } from "./exchange.ts";
-import { Recorder, type Tally, type TrafficViolation } from "./recorder.ts";
+import type { UndecidedVerdict } from "./held-verdicts.ts";
+import { Recorder, type TrafficViolation } from "./recorder.ts";
 import { CrossRequestJudge, type SeenOperation } from "./cross-request.ts";
 import { RefusedKeys } from "./refused-keys.ts";
 import { httpResultOf, streamResultOf } from "./results.ts";
+import { requirementReport } from "./requirement-report.ts";
 import { judgeCreate, judgeDelete, judgeList, judgeStream, type Judged } from "./service-rules.ts";
-import { UNOBSERVABLE } from "./unobservable.ts";
 
 export type { TrafficViolation } from "./recorder.ts";
 
@@ -31,17 +32,30 @@ export interface TrafficSection {
   exchanges: ExchangeCounts;
   service: PartyVerdict;
   client: PartyVerdict;
+  /** Verdicts held back for listing lag that nothing decided, each with the exchanges that held it. */
+  undecided: UndecidedVerdict[];
 }
 
-/** The suite's report of a traffic run: result pass, fail, or error when nothing was judged. */
-export type TrafficReport = ConformanceReport & { traffic: TrafficSection };
+/** A traffic run's requirements by status, the service's and the client's apart. */
+export interface TrafficCounts {
+  service: PartyCounts;
+  client: PartyCounts;
+}
+
+/**
+ * The suite's report of a traffic run: result pass, fail, incomplete when a gated verdict is
+ * undecided, or error when nothing was judged. Without what only an active run has (a seed,
+ * creates, cleanup); `counts` per party.
+ */
+export type TrafficReport = Omit<ConformanceReport, "seed" | "creates" | "cleanup" | "counts"> & { counts: TrafficCounts; traffic: TrafficSection };
 
 export interface TrafficJudge {
   /** Judges one finished exchange; returns the violations it revealed. */
   observe(exchange: ObservedExchange): TrafficViolation[];
   /**
-   * The traffic is over: violations held for a later request to take back (a delete that
-   * may show late) are final. Returns them; `report` does the same, silently, if not called.
+   * The traffic is over: verdicts held back for listing lag are decided by its end (the last
+   * exchange's), or found undecided. Returns the violations this decided; `report` does the
+   * same, silently, if not called.
    */
   finish(): TrafficViolation[];
   /** The report as of now. */
@@ -53,6 +67,8 @@ export interface TrafficJudge {
   readonly unread: number;
   /** Exchanges that got no answer: counted, never judged. */
   readonly unanswered: number;
+  /** Exchanges cut before they ended: judged as far as they went. */
+  readonly incomplete: number;
 }
 
 export interface TrafficJudgeOptions {
@@ -63,7 +79,8 @@ export interface TrafficJudgeOptions {
   /**
    * How long the service may take to show a write in its listings (the suite's --settle-ms,
    * default 3000): a delete that shows later, or an exchange a listing read later still misses,
-   * is a violation (DEL-1, DEL-3; RESP-2, SSE-8).
+   * is a violation (DEL-1, DEL-3; RESP-2, SSE-8); what a read inside it contradicts is held until
+   * decided (held-verdicts.ts).
    */
   settleMs?: number;
   /** Whose verdict sets the result (default service). */
@@ -92,32 +109,6 @@ function bodiesKnown({ exchange, operation }: Classified): boolean {
   return !((operation === "create" || operation === "stream") && exchange.request.body === undefined);
 }
 
-const VIOLATIONS_SHOWN = 5;
-
-function requirementReport(requirement: CatalogRequirement, tally: Tally | undefined, strict: boolean): RequirementReport {
-  const base = { id: requirement.id, level: requirement.level, family: requirement.family, summary: requirement.summary, spec: requirement.spec };
-  const unobservable = UNOBSERVABLE[requirement.id];
-  if (tally === undefined || tally.observed === 0) {
-    const reason = unobservable === undefined ? "no observed exchange could show it" : `traffic cannot show it: ${unobservable}`;
-    return { ...base, status: "not_observed", reason, tests: [] };
-  }
-  const broken = tally.violations.length + tally.dropped;
-  let status: RequirementStatus = "pass";
-  if (broken > 0) status = requirement.level === "MUST" || strict ? "fail" : "warn";
-  const tests: TestReport[] = [{
-    name: `${tally.observed} observed exchange(s) could show it; ${broken} broke it`,
-    file: requirement.family,
-    status: broken > 0 ? "fail" : "pass",
-    durationMs: 0,
-    ...(broken > 0 ? {
-      message: tally.violations.slice(0, VIOLATIONS_SHOWN).map((v) => `${v.exchange}: ${v.detail}`).join("\n"),
-      transcripts: tally.violations.slice(0, VIOLATIONS_SHOWN).flatMap((v) => v.transcripts.slice(0, 1)),
-    } : {}),
-  }];
-  const reason = broken > 0 ? `${broken} of ${tally.observed} observed exchange(s) broke it; first: ${tally.violations[0]?.exchange}: ${tally.violations[0]?.detail}` : undefined;
-  return { ...base, status, ...(reason === undefined ? {} : { reason }), tests };
-}
-
 export function createTrafficJudge(options: TrafficJudgeOptions): TrafficJudge {
   const { redactor } = options;
   const record = new Recorder();
@@ -130,23 +121,38 @@ export function createTrafficJudge(options: TrafficJudgeOptions): TrafficJudge {
   let seen = 0;
   let unread = 0;
   let unanswered = 0;
+  let incomplete = 0;
+  /** The end of the traffic, as far as it shows: the latest end of an exchange (epoch ms). */
+  let lastEnd = -Infinity;
   let firstFailure: string | undefined;
   const finish = () => {
-    // What waited for an earlier request to end, and what a later one did not take back.
-    crossRequest.finish();
+    // What waited for an earlier request to end, and what was held back for lag, decided by the end of the traffic.
+    crossRequest.finish(Number.isFinite(lastEnd) ? lastEnd : Date.now());
     return record.takeFresh();
   };
   /** The exchange judged on its own; what the model is to judge across requests, if anything. */
   const judgeOne = (exchange: ObservedExchange): SeenOperation | undefined => {
+    if (exchange.incomplete === true) incomplete++;
     // No answer (the upstream unreachable, the request failed) shows nothing of the service,
     // and the client's request alone would be judged without what it answered to.
-    if (exchange.response === undefined) {
+    if (exchange.response === undefined && exchange.incomplete !== true) {
       unanswered++;
       firstFailure ??= exchange.failure;
       return undefined;
     }
     const c = classify(exchange);
     if (c === undefined) return undefined;
+    // Cut before its answer came whole (a stream's excepted, read as far as it went): no body of
+    // it is judged, its request is, and the model takes it as an unknown outcome.
+    if (exchange.incomplete === true && (exchange.response === undefined || c.operation !== "stream")) {
+      if ((c.operation === "create" || c.operation === "stream") && exchange.request.body === undefined) {
+        unread++;
+        return undefined;
+      }
+      const line = lineOf(c, redactor);
+      clients.judge(c, line);
+      return { c, result: undefined, line };
+    }
     // A verdict on a body nobody saw would be a guess, about the service or the client.
     if (!bodiesKnown(c)) {
       unread++;
@@ -179,8 +185,12 @@ export function createTrafficJudge(options: TrafficJudgeOptions): TrafficJudge {
     get unanswered() {
       return unanswered;
     },
+    get incomplete() {
+      return incomplete;
+    },
     observe(exchange) {
       seen++;
+      lastEnd = Math.max(lastEnd, exchange.startedAt + exchange.durationMs);
       let operation: SeenOperation | undefined;
       try {
         operation = judgeOne(exchange);
@@ -203,27 +213,27 @@ export function createTrafficJudge(options: TrafficJudgeOptions): TrafficJudge {
           dropped: 0,
         });
       }
-      const requirements = REQUIREMENTS.map((r) => requirementReport(r, tallies.get(r.id), options.strict ?? false));
-      const count = (status: RequirementStatus) => requirements.filter((r) => r.status === status).length;
+      const requirements = REQUIREMENTS.map((r) => requirementReport(r, tallies.get(r.id), crossRequest.undecided.of(r.id), options.strict ?? false));
       const gate = options.gate ?? "service";
       const service = partyVerdict(requirements.filter((r) => !isClientRequirement(r)));
       const client = partyVerdict(requirements.filter(isClientRequirement));
-      const exchanges = { seen, judged, unread, unanswered };
+      const exchanges = { seen, judged, unread, unanswered, incomplete };
       const source = options.source ?? "har";
+      const result = judged === 0 ? "error" : gateFails(gate, service, client) ? "fail" : gateUndecided(gate, service, client) ? "incomplete" : "pass";
       return {
         target: options.target,
-        result: judged === 0 ? "error" : gateFails(gate, service, client) ? "fail" : "pass",
+        result,
         ...(judged === 0 ? { diagnosis: nothingJudged(exchanges, source, firstFailure) } : {}),
-        traffic: { gate, source, exchanges, service, client },
+        traffic: { gate, source, exchanges, service, client, undecided: crossRequest.undecided.all() },
         strict: options.strict ?? false,
         runId: randomUUID(),
-        seed: 0,
         startedAt: startedAt.toISOString(),
         durationMs: Date.now() - startedAt.getTime(),
-        counts: { pass: count("pass"), fail: count("fail"), warn: count("warn"), skip: 0, inconclusive: 0, not_observed: count("not_observed"), tests: judged },
-        incomplete: [],
-        creates: { budget: 0, spent: 0 },
-        cleanup: { deleted: 0, failed: [] },
+        counts: { service: countsOf(service), client: countsOf(client) },
+        // The gated MUSTs nothing decided: why the run is incomplete.
+        incomplete: requirements
+          .filter((r) => r.status === "inconclusive" && r.level === "MUST" && isGated(gate, r))
+          .map((r) => ({ id: r.id, status: "inconclusive" as const, reason: r.reason ?? "undecided" })),
         harnessErrors: [],
         requirements,
       };
@@ -239,9 +249,11 @@ export function parseSettleMs(value: string | undefined): number | string {
 
 /**
  * 0: no gated MUST broken (not_observed never counts against it: judging traffic is never
- * complete); 1: a gated MUST broken, or a SHOULD under --strict; 2: nothing was judged.
+ * complete); 1: a gated MUST broken, or a SHOULD under --strict; 2: nothing was judged; 3: none
+ * broken, but a gated verdict held back for listing lag was never decided.
  */
-export function trafficExitCode(report: TrafficReport): 0 | 1 | 2 {
+export function trafficExitCode(report: TrafficReport): 0 | 1 | 2 | 3 {
   if (report.result === "error") return 2;
+  if (report.result === "incomplete") return 3;
   return report.result === "fail" ? 1 : 0;
 }

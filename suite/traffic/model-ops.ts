@@ -8,6 +8,8 @@
  * - a create refused when nothing required the refusal: its body may have been invalid in a
  *   way traffic cannot tell (RESP-6, RESP-7), so the refusal shows nothing;
  * - a listing whose parameters are out of bounds (judged on its own: LIST-3, LIST-4, LIST-10).
+ * An exchange cut before its answer came whole (the proxy stopped, the client hung up) is an
+ * unknown outcome: a create or delete that may or may not have taken effect.
  */
 import type { HttpResult, StreamResult } from "../http/types.ts";
 import { judgeDeletion, judgeListing, judgePlainCreate, judgeStreamCreate } from "../interactions/observed.ts";
@@ -53,7 +55,8 @@ function pageParameter(value: string | null, max: number): number | undefined | 
 
 export interface OperationInput {
   readonly c: Classified;
-  readonly result: HttpResult | StreamResult;
+  /** Undefined when the answer did not come whole (`exchange.incomplete`), a stream's excepted: it is read as far as it went. */
+  readonly result: HttpResult | StreamResult | undefined;
   /** The exchange's sequence: how the model's violations name it (#n), as the judge's lines do. */
   readonly index: number;
   /** The start of the first exchange judged, epoch ms: where the model's clock begins. */
@@ -64,14 +67,17 @@ export interface OperationInput {
 }
 
 export function operationOf({ c, result, index, origin, who, refusalShows }: OperationInput): Op | undefined {
-  const status = result.status;
-  if (saysNotNow(status) || status === 401) return undefined;
+  const status = result?.status;
+  if (status !== undefined && (saysNotNow(status) || status === 401)) return undefined;
   const start = modelStartOf(c, origin);
   const timed = { index, start, end: start + shortestDuration(c), who };
+  const cut = { error: new Error(c.exchange.failure ?? "the answer did not come whole") };
   if (c.operation === "list" || c.operation === "delete") {
     if (c.conversationId === undefined) return undefined;
+    if (c.operation === "delete") return { kind: "delete", ...timed, conversationId: c.conversationId, outcome: judgeDeletion(result === undefined ? cut : { result: result as HttpResult }).outcome };
+    // A listing that did not come whole shows nothing.
+    if (result === undefined) return undefined;
     const http = result as HttpResult;
-    if (c.operation === "delete") return { kind: "delete", ...timed, conversationId: c.conversationId, outcome: judgeDeletion({ result: http }).outcome };
     const page = pageParameter(c.query.get("page"), Number.MAX_SAFE_INTEGER);
     const pageSize = pageParameter(c.query.get("page_size"), MAX_PAGE_SIZE);
     if (page === "out of bounds" || pageSize === "out of bounds") return undefined;
@@ -80,7 +86,8 @@ export function operationOf({ c, result, index, origin, who, refusalShows }: Ope
   }
   const message = messageOf(c.body);
   if (message === undefined) return undefined;
-  const outcome = c.operation === "stream" ? judgeStreamCreate({ result: result as StreamResult }, index).outcome : judgePlainCreate({ result: result as HttpResult }, index).outcome;
+  const outcome = result === undefined ? judgePlainCreate(cut, index).outcome
+    : c.operation === "stream" ? judgeStreamCreate({ result: result as StreamResult }, index).outcome : judgePlainCreate({ result: result as HttpResult }, index).outcome;
   if (outcome.type === "refused" && !refusalShows) return undefined;
   return {
     kind: "create",

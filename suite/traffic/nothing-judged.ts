@@ -13,6 +13,11 @@ export interface ExchangeCounts {
   unread: number;
   /** Exchanges that got no answer (the upstream never answered, the request failed). */
   unanswered: number;
+  /**
+   * Exchanges cut before they ended (still running at the stop, the client hung up, the upstream
+   * broke off): recorded with what had arrived and judged as far as they went.
+   */
+  incomplete: number;
 }
 
 export type TrafficSource = "proxy" | "har";
@@ -20,8 +25,11 @@ export type TrafficSource = "proxy" | "har";
 const OPERATIONS = "POST …/v1/agents/{agent}/responses[/stream], GET …/conversations/{id}/messages, DELETE …/conversations/{id}";
 
 export function nothingJudged(counts: ExchangeCounts, source: TrafficSource, firstFailure: string | undefined): string {
-  const { seen, unread, unanswered } = counts;
+  const { seen, unread, unanswered, incomplete } = counts;
   if (seen === 0) return source === "proxy" ? "nothing was judged: no request reached the proxy" : "nothing was judged: the files hold no request";
+  if (incomplete > 0 && incomplete + unanswered === seen) {
+    return `nothing was judged: ${seen === 1 ? "the one request" : `the ${seen} requests`} ${source === "proxy" ? "that reached the proxy" : "recorded"} got no whole answer (${incomplete} cut before ${incomplete === 1 ? "it" : "they"} ended${source === "proxy" ? ", still running at the stop or hung up on" : ""})`;
+  }
   if (unanswered === seen) {
     const why = firstFailure === undefined ? "" : ` (${firstFailure})`;
     return source === "proxy"

@@ -71,11 +71,11 @@ test("behind a compressing gateway (gzip, deflate) the proxy judges the decoded 
 }, 60_000);
 
 /**
- * Deletes a conversation already listed, then lists it until it is gone (at most 2 s), as a
- * client of a lagging service would. `firstListAfterMs`: wait that long before the first
+ * Deletes a conversation already listed, then lists it until it is gone (at most `polls` times,
+ * 100 ms apart), as a client of a lagging service would. `firstListAfterMs`: wait that long before the first
  * listing instead of polling, so the service's lag is first seen after the delete.
  */
-async function deleteThenPoll(baseUrl: string, firstListAfterMs = 0): Promise<void> {
+async function deleteThenPoll(baseUrl: string, firstListAfterMs = 0, polls = 20): Promise<void> {
   const headers = { authorization: "Bearer sk-fake-a", "content-type": "application/json" };
   const api = `${baseUrl}/v1/agents/agent-a`;
   const created = await fetch(`${api}/responses`, { method: "POST", headers: { ...headers, "idempotency-key": crypto.randomUUID() }, body: JSON.stringify({ message: "hello" }) });
@@ -85,14 +85,17 @@ async function deleteThenPoll(baseUrl: string, firstListAfterMs = 0): Promise<vo
   await pause(firstListAfterMs);
   while ((await list()) !== 200) await pause();
   await (await fetch(`${api}/conversations/${id}`, { method: "DELETE", headers })).text();
-  for (let i = 0; i < 20 && (await list()) === 200; i++) await pause();
+  for (let i = 0; i < polls && (await list()) === 200; i++) await pause();
 }
 
-test("a delete that shows late (listing-lag) is not blamed when a later listing sees it gone; one that never shows is", async () => {
-  const [lagSeenFirst, lagSeenLate, keepsListing] = await Promise.all([
+test("a delete that shows late (listing-lag) is not blamed when a later listing sees it gone; one that never shows is, once --settle-ms passed", async () => {
+  const [lagSeenFirst, lagSeenLate, keepsListing, keepsListingBriefly] = await Promise.all([
     judgeThroughProxy({ variants: ["listing-lag"], clientRules }, (url) => deleteThenPoll(url)),
     judgeThroughProxy({ variants: ["listing-lag"], clientRules }, (url) => deleteThenPoll(url, 400)),
-    judgeThroughProxy({ mutant: "delete-keeps-listing", clientRules }, (url) => deleteThenPoll(url, 400)),
+    // Polled past the default --settle-ms (3000 ms).
+    judgeThroughProxy({ mutant: "delete-keeps-listing", clientRules }, (url) => deleteThenPoll(url, 400, 40)),
+    // The traffic ends inside the window: nothing decides it, and it is never a pass.
+    judgeThroughProxy({ mutant: "delete-keeps-listing", clientRules }, (url) => deleteThenPoll(url, 400, 5)),
   ]);
   for (const lagging of [lagSeenFirst, lagSeenLate]) {
     // The lagging service was seen still listing the deleted conversation, then not.
@@ -104,6 +107,8 @@ test("a delete that shows late (listing-lag) is not blamed when a later listing 
   // Lag first seen after the delete: the listing that still showed it was held, then taken back.
   expect(lagSeenLate.exchanges.filter((e) => e.request.method === "GET").map((e) => e.response?.status)[0]).toBe(200);
   expect(keepsListing.broken["DEL-1"]).toBe("fail");
+  expect(keepsListingBriefly.report.requirements.find((r) => r.id === "DEL-1")?.status).toBe("inconclusive");
+  expect(keepsListingBriefly.report.traffic.undecided.map((u) => u.requirement)).toEqual(["DEL-1"]);
 }, 30_000);
 
 /**
