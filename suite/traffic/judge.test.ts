@@ -209,6 +209,14 @@ describe("what the judge must catch", () => {
     expect(JSON.stringify(report)).not.toContain("sk-live-1");
   });
 
+  test("a listing that does not echo the page_size it asked for breaks LIST-5; one that does, or one whose page_size was out of bounds, does not", () => {
+    const page = (size: number) => ({ conversation: { id: ID, created_at: "2026-01-01T00:00:00Z", updated_at: "2026-01-01T00:00:00Z" }, items: [], page: 3, page_size: size, total: 0, has_more: false });
+    const listing = (query: string, size: number) => exchange("GET", `/conversations/${ID}/messages?${query}`, { status: 200, response: page(size) });
+    const { violations } = judged(listing("page=3&page_size=100", 99));
+    expect(violations.map((v) => [v.requirement, v.detail])).toEqual([["LIST-5", "the echoed page_size of a listing that asked for page_size 100: expected 100, got 99"]]);
+    expect(judged(listing("page=3&page_size=100", 100), listing("page=3&page_size=500", 100)).violations.filter((v) => v.requirement === "LIST-5")).toEqual([]);
+  });
+
   test("exit codes: 1 for a broken MUST, 0 for a broken SHOULD unless strict, 2 with nothing judged", () => {
     const broken = judged(create("k", { message: "hi" }, 200, { conversation_id: "nope", response: "x", citations: [] }));
     expect(trafficExitCode(broken.report)).toBe(1);

@@ -20,6 +20,7 @@ import { Recorder, type TrafficViolation } from "./recorder.ts";
 import { CrossRequestJudge, type SeenOperation } from "./cross-request.ts";
 import { RefusedKeys } from "./refused-keys.ts";
 import { httpResultOf, streamResultOf } from "./results.ts";
+import { judgePageEcho } from "./page-echo.ts";
 import { requirementReport } from "./requirement-report.ts";
 import { judgeCreate, judgeDelete, judgeList, judgeStream, type Judged } from "./service-rules.ts";
 
@@ -168,6 +169,7 @@ export function createTrafficJudge(options: TrafficJudgeOptions): TrafficJudge {
     } else {
       const http = (result = httpResultOf(exchange, redactor));
       if (http !== undefined) (c.operation === "create" ? judgeCreate : c.operation === "list" ? judgeList : judgeDelete)(j, http);
+      if (http !== undefined && c.operation === "list") judgePageEcho(j, http);
     }
     clients.judge(c, line);
     return result === undefined ? undefined : { c, result, line };
