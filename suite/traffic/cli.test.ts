@@ -1,7 +1,8 @@
 /**
  * The two traffic commands as a user runs them: `judge` over HAR files (exit codes 0, 1 and 2,
  * reports written, --gate) and `proxy` (listening line, a violation printed as it happens,
- * reports and HAR written on SIGTERM, an upstream that never answered).
+ * reports and HAR written on SIGTERM, a stream still running at SIGTERM recorded as far as it
+ * went, an upstream that never answered and the warning at start that says so).
  */
 import { spawn } from "node:child_process";
 import { createServer } from "node:http";
@@ -91,8 +92,15 @@ test("judge --gate: the careless client fails only a client or both gate; the re
     const out = join(dir, gate);
     const run = await runConformanceCli(["judge", har, "--report-dir", out, ...(gate === "service" ? [] : ["--gate", gate])], LIMIT_MS);
     exits[gate] = run.code;
-    const report = JSON.parse(await readFile(join(out, "conformance.json"), "utf8")) as { result: string; traffic: { gate: string; service: { result: string }; client: { result: string; fail: number } } };
+    const report = JSON.parse(await readFile(join(out, "conformance.json"), "utf8")) as { result: string; counts: Record<string, unknown>; requirements: { id: string; status: string }[]; traffic: { gate: string; service: { result: string }; client: { result: string; fail: number } } };
     expect(report.traffic).toMatchObject({ gate, service: { result: "pass" }, client: { result: "fail", fail: 3 } });
+    // The service and the client counted apart; nothing that belongs to an active run.
+    const counted = (client: boolean, status: string) => report.requirements.filter((r) => r.id.startsWith("CLIENT-") === client && r.status === status).length;
+    expect(report.counts).toEqual({
+      service: { pass: counted(false, "pass"), fail: 0, warn: 0, inconclusive: 0, not_observed: counted(false, "not_observed") },
+      client: { pass: counted(true, "pass"), fail: 3, warn: 0, inconclusive: 0, not_observed: counted(true, "not_observed") },
+    });
+    expect(Object.keys(report).filter((key) => ["seed", "creates", "cleanup"].includes(key))).toEqual([]);
     expect(run.stdout).toMatch(/^Client: FAIL — \d+ pass, 3 fail/m);
     const junit = await readFile(join(out, "junit.xml"), "utf8");
     expect(junit).toMatch(/<testsuite name="service: [^"]*" tests="\d+" failures="0"/);
@@ -130,6 +138,8 @@ test("proxy: listening line first, a client violation printed as it happens, rep
   const tsx = join(ROOT, "node_modules/tsx/dist/cli.mjs");
   const child = spawn(process.execPath, [tsx, join(ROOT, "scripts/conformance.ts"), "proxy", "--upstream", fake.url, "--report-dir", join(dir, "reports"), "--har", join(dir, "seen.har"), "--gate", "client"], { cwd: ROOT });
   onTestFinished(() => void child.kill("SIGKILL"));
+  let stderr = "";
+  child.stderr.on("data", (part: Buffer) => (stderr += part.toString()));
   // Every line is kept as it comes: readline does not hold lines for a listener added later.
   const seen: string[] = [];
   createInterface({ input: child.stdout }).on("line", (line) => seen.push(line));
@@ -156,6 +166,8 @@ test("proxy: listening line first, a client violation printed as it happens, rep
   const exited = new Promise<number | null>((resolveExit) => child.once("exit", resolveExit));
   child.kill("SIGTERM");
   expect(await exited).toBe(1);
+  // The upstream answered the probe at start: no warning.
+  expect(stderr).not.toMatch(/warning/);
   const report = JSON.parse(await readFile(join(dir, "reports", "conformance.json"), "utf8")) as { target: string; requirements: { id: string; status: string }[] };
   expect(report.requirements.filter((r) => r.status === "fail").map((r) => r.id).sort()).toEqual(["CLIENT-1", "CLIENT-2", "CLIENT-3"]);
   const har = await readFile(join(dir, "seen.har"), "utf8");
@@ -172,6 +184,60 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
+test("proxy: SIGTERM during a slow stream records that exchange as far as it went (HAR _incomplete, time to first byte as wait), counts and judges it", async () => {
+  const dir = await folder();
+  const fake = await createFakeServer({ port: 0 });
+  onTestFinished(() => fake.close());
+  const tsx = join(ROOT, "node_modules/tsx/dist/cli.mjs");
+  const child = spawn(process.execPath, [tsx, join(ROOT, "scripts/conformance.ts"), "proxy", "--upstream", fake.url, "--report-dir", join(dir, "reports"), "--har", join(dir, "seen.har")], { cwd: ROOT });
+  onTestFinished(() => void child.kill("SIGKILL"));
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (part: Buffer) => (stdout += part.toString()));
+  child.stderr.on("data", (part: Buffer) => (stderr += part.toString()));
+  const deadline = Date.now() + 20_000;
+  while (!stdout.includes("\n") && Date.now() < deadline) await new Promise((resolveWait) => setTimeout(resolveWait, 20));
+  const proxyUrl = /^listening on (\S+)$/m.exec(stdout)?.[1] ?? "";
+  expect(proxyUrl).not.toBe("");
+  // Two seconds between deltas: the stream outlasts the proxy's grace of two seconds at the stop.
+  const answer = await fetch(`${proxyUrl}/v1/agents/agent-a/responses/stream`, {
+    method: "POST",
+    headers: { authorization: "Bearer sk-fake-a", "content-type": "application/json", accept: "text/event-stream", "idempotency-key": crypto.randomUUID(), "x-fake-fault": "delta-delay=2000" },
+    body: JSON.stringify({ message: "tell me everything" }),
+  });
+  const reader = answer.body?.getReader();
+  let received = "";
+  const exited = new Promise<number | null>((resolveExit) => child.once("exit", resolveExit));
+  let cut = false;
+  while (reader !== undefined) {
+    const part = await reader.read().catch(() => {
+      cut = true;
+      return { done: true as const, value: undefined };
+    });
+    if (part.done) break;
+    received += new TextDecoder().decode(part.value);
+    if ((received.match(/\n\n/g) ?? []).length === 3 && child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+  }
+  expect(cut).toBe(true);
+  expect(await exited, stdout + stderr).toBe(0);
+  expect(stdout + stderr).not.toMatch(/no request reached the proxy|nothing was judged/);
+  expect(stdout).toMatch(/^1 exchange\(s\) incomplete: cut before they ended/m);
+  expect(stdout).toMatch(/^Result: PASS \(--gate service\) — 1 exchange\(s\) judged$/m);
+  expect(stdout).toMatch(/^HAR: 1 exchange\(s\) written to /m);
+  const [entry] = (JSON.parse(await readFile(join(dir, "seen.har"), "utf8")) as { log: { entries: { time: number; _incomplete?: boolean; timings: { wait: number; receive: number }; response: { status: number; _error?: string; content: { text?: string } } }[] } }).log.entries;
+  expect(entry).toMatchObject({ _incomplete: true, response: { status: 200, _error: "the proxy stopped before the exchange ended" } });
+  // What the client got is in the HAR, the three events at least; the head came at once, the rest was receiving.
+  expect(entry?.response.content.text?.startsWith(received.slice(0, received.lastIndexOf("\n\n") + 2))).toBe(true);
+  expect(entry?.timings.wait).toBeLessThan(1_000);
+  expect(entry?.timings.receive).toBeGreaterThan(4_000);
+  const report = JSON.parse(await readFile(join(dir, "reports", "conformance.json"), "utf8")) as { result: string; traffic: { exchanges: object }; requirements: { id: string; status: string }[] };
+  expect(report.traffic.exchanges).toEqual({ seen: 1, judged: 1, unread: 0, unanswered: 0, incomplete: 1 });
+  expect(report.result).toBe("pass");
+  // Judged as far as it went: its events, not its end.
+  const status = (id: string) => report.requirements.find((r) => r.id === id)?.status;
+  expect([status("SSE-1"), status("SSE-2"), status("SSE-3")]).toEqual(["pass", "pass", "not_observed"]);
+}, 90_000);
+
 test("proxy: an upstream that never answered is exit 2 with that diagnosis; its 502s are counted, not judged", async () => {
   const dir = await folder();
   const upstream = `http://127.0.0.1:${await closedPort()}`;
@@ -183,9 +249,12 @@ test("proxy: an upstream that never answered is exit 2 with that diagnosis; its 
   child.stdout.on("data", (part: Buffer) => (stdout += part.toString()));
   child.stderr.on("data", (part: Buffer) => (stderr += part.toString()));
   const deadline = Date.now() + 20_000;
-  while (!stdout.includes("\n") && Date.now() < deadline) await new Promise((resolveWait) => setTimeout(resolveWait, 20));
+  while (!(stdout.includes("\n") && stderr.includes("\n")) && Date.now() < deadline) await new Promise((resolveWait) => setTimeout(resolveWait, 20));
   const proxyUrl = /^listening on (\S+)$/m.exec(stdout)?.[1] ?? "";
   expect(proxyUrl).not.toBe("");
+  // Said at start, before any request, on one line; the proxy listens all the same.
+  expect(stderr).toMatch(new RegExp(`^agent-conformance proxy: warning: the upstream ${upstream}/ could not be reached \\(.+\\); the proxy runs, and answers 502 upstream_unreachable until it can$`, "m"));
+  expect(stderr.split("\n").filter((line) => line.includes("warning")).length).toBe(1);
   for (let i = 0; i < 3; i++) {
     const answer = await fetch(`${proxyUrl}/v1/agents/agent-a/responses`, { method: "POST", headers: { authorization: "Bearer sk-1", "content-type": "application/json", "idempotency-key": `k-${i}` }, body: JSON.stringify({ message: "hi" }) });
     expect(answer.status).toBe(502);

@@ -28,7 +28,8 @@ it) as the proxy judges live traffic, and writes the same reports.
 ${flagHelp(FLAGS, { helpAt: 26 })}
 
 Exit codes: 0 no gated MUST broken; 1 a gated MUST broken (or a SHOULD under --strict); 2 usage
-error, an unreadable file, or nothing was judged (no answered exchange of the spec in the files).`;
+error, an unreadable file, or nothing was judged (no answered exchange of the spec in the files);
+3 none broken, but a gated verdict held back for listing lag was never decided.`;
 
 export async function runJudgeCommand(argv: string[], print: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): Promise<number> {
   let parsed;

@@ -1,11 +1,13 @@
 /**
  * agent-conformance proxy --upstream URL [--port N] [--host H] [--report-dir DIR]
  *   [--record-fixtures DIR] [--har FILE] [--strict] [--settle-ms N] [--gate service|client|both]
- * First stdout line: "listening on http://HOST:PORT". Each violation is one console line as it
- * happens; judging (and writing the HAR) runs in a worker thread, never on the forwarding
- * thread. SIGINT or SIGTERM, to the proxy or to the npm or npx that launched it: running
- * exchanges get 2 s to end, then the reports (and the fixtures and HAR when asked for) are
- * written and the exit code is the judge's.
+ * First stdout line: "listening on http://HOST:PORT"; an upstream that does not answer a first
+ * probe gets a warning on stderr, and the proxy starts anyway. Each violation is one console
+ * line as it happens; judging (and writing the HAR) runs in a worker thread, never on the
+ * forwarding thread. SIGINT or SIGTERM, to the proxy or to the npm or npx that launched it:
+ * running exchanges get 2 s to end, the rest are cut and recorded as far as they went (marked
+ * incomplete), then the reports (and the fixtures and HAR when asked for) are written and the
+ * exit code is the judge's.
  */
 import { closeSync } from "node:fs";
 import { openHarFile } from "../har-file.ts";
@@ -16,6 +18,7 @@ import { trafficSummaryLines, writeTrafficReports } from "../reports.ts";
 import { JudgeThread } from "./judge-thread.ts";
 import { watchLauncher } from "./launcher-watch.ts";
 import { startProxy } from "./server.ts";
+import { probeUpstream, unreachableWarning } from "./upstream-probe.ts";
 
 const FLAGS = {
   upstream: { name: "upstream", value: "URL", help: "the service's base URL (with its base path, without /v1)", parser: textFlag(upstreamUrl) },
@@ -71,7 +74,8 @@ to write the reports.
 ${flagHelp(FLAGS, { helpAt: 26 })}
 
 Exit codes: 0 no gated MUST broken; 1 a gated MUST broken (or a SHOULD under --strict); 2 usage
-error, or nothing was judged (no exchange of the spec, or the upstream never answered). A
+error, or nothing was judged (no exchange of the spec, or the upstream never answered); 3 none
+broken, but a gated verdict held back for listing lag was never decided (UNDECIDED lines). A
 requirement no exchange could show is not_observed.`;
 
 const GRACE_MS = 2_000;
@@ -139,6 +143,9 @@ export async function runProxyCommand(argv: string[], print: (line: string) => v
   // Listening only once the handlers are in place: whoever reads the line may signal at once.
   const stopped = stopRequested();
   print(`listening on ${proxy.url}`);
+  void probeUpstream(upstream).then((why) => {
+    if (why !== undefined) process.stderr.write(`agent-conformance proxy: ${unreachableWarning(upstream, why)}\n`);
+  });
   await stopped;
   await proxy.close(GRACE_MS);
   // The last exchanges are handed over on the next turn of the event loop.
