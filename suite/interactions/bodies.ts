@@ -116,15 +116,21 @@ function referenceFor(g: fc.GeneratorValue, session: Session, cls: (typeof REFER
   return { value: `${session.target.idempotencyKey("ref")}:${g(() => referenceText)}`, cls: "string" } as const;
 }
 
-/** A fresh key of a drawn shape. */
-export function freshKey(g: fc.GeneratorValue, session: Session): { readonly key: string; readonly cell: string } {
+/**
+ * A fresh key: of a drawn shape, or (one time in three, once the caller has keys) one small
+ * step from one of its earlier keys, so that every create also tries whether the service tells
+ * near keys apart (case folded by a collation, keys cut to a column's width).
+ */
+export function freshKey(g: fc.GeneratorValue, session: Session, who: Who): { readonly key: string; readonly cell: string } {
+  const earlier = session.keys.filter((k) => k.who === who);
+  if (earlier.length > 0 && g(() => fc.integer({ min: 0, max: 2 })) === 0) return nearMissKey(g, session, g(() => fc.constantFrom(...earlier)));
   const shape = pickClass(g, session, "idempotency-key", KEY_SHAPES);
   return { key: g(() => shapeKey(session.target.idempotencyKey("k"), shape)), cell: input(`idempotency-key:${shape}`) };
 }
 
-/** A key one small step from an earlier one. */
+/** A key one small step from an earlier one (a prefix only of a key long enough to have been cut). */
 export function nearMissKey(g: fc.GeneratorValue, session: Session, earlier: KeyUse): { readonly key: string; readonly cell: string } {
-  const how = pickClass(g, session, "idempotency-key:near-miss", NEAR_MISSES);
+  const how = pickClass(g, session, "idempotency-key:near-miss", NEAR_MISSES.filter((n) => n !== "prefix" || earlier.key.length > 40));
   return { key: nearMiss(earlier.key, how), cell: input(`idempotency-key:near-miss:${how}`) };
 }
 

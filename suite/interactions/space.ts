@@ -128,6 +128,10 @@ export type KeyShape = (typeof KEY_SHAPES)[number];
 export const NEAR_MISSES = ["one-character-changed", "case-changed", "prefix", "suffix"] as const;
 export type NearMiss = (typeof NEAR_MISSES)[number];
 
+/** The field a reused key's other payload differs in, on each endpoint: a fingerprint that skips one misses it. */
+export const PAYLOAD_CHANGES = ["message", "metadata", "external_reference"] as const;
+export type PayloadChange = (typeof PAYLOAD_CHANGES)[number];
+
 export const PAGE_CLASSES = ["page:first", "page:last", "page:past-the-end", "page_size:1", "page_size:between", "page_size:100"] as const;
 
 export const INPUTS: readonly string[] = [
@@ -137,6 +141,7 @@ export const INPUTS: readonly string[] = [
   ...CONVERSATION_ID_CLASSES.map((c) => `conversation_id:${c}`),
   ...KEY_SHAPES.map((c) => `idempotency-key:${c}`),
   ...NEAR_MISSES.map((c) => `idempotency-key:near-miss:${c}`),
+  ...PAYLOAD_CHANGES.flatMap((c) => [`payload-change:${c}:plain`, `payload-change:${c}:stream`]),
   ...PAGE_CLASSES,
 ];
 

@@ -19,6 +19,7 @@ import {
   INPUTS,
   MESSAGE_CLASSES,
   NEAR_MISSES,
+  PAYLOAD_CHANGES,
   transitionName,
   transitionNeedsCreate,
   type ConversationState,
@@ -149,7 +150,8 @@ function proposals(session: Session): Proposal[] {
       const retry = key.dropped ? [`client:retry-late:${endpoint === key.endpoint ? "same" : "other"}-endpoint`] : [];
       const reordered = typeof key.body.metadata === "object" && key.body.metadata !== null && Object.keys(key.body.metadata).length > 1 ? ["inputs:metadata:reordered-keys"] : [];
       out.push({ cells: [transition("replay", conversation, state, endpoint, "own"), ...retry, ...reordered], charged: state === "unknown-outcome" ? 1 : 0, build: (g) => one(g, replayOf(g, session, key, endpoint)) });
-      out.push({ cells: [transition("reuse", conversation, state, endpoint, "own")], charged: 0, holds: 1, build: (g) => one(g, reuseOf(g, session, key, endpoint)) });
+      const changes = PAYLOAD_CHANGES.map((f) => `inputs:payload-change:${f}:${endpoint}`).filter((c) => !session.covered.has(c));
+      out.push({ cells: [transition("reuse", conversation, state, endpoint, "own"), ...changes], charged: 0, holds: 1, build: (g) => one(g, reuseOf(g, session, key, endpoint)) });
     }
   }
 
@@ -270,7 +272,7 @@ function race(g: fc.GeneratorValue, held: Request | undefined, others: readonly 
 }
 
 function createNew(g: fc.GeneratorValue, session: Session, who: Who, endpoint: Endpoint, drop?: DropPoint): CreateRequest {
-  const key = freshKey(g, session);
+  const key = freshKey(g, session, who);
   const body = freshBody(g, session, who, undefined);
   const relation: Relation = who === "noKey" ? "no-key" : who === "unknownKey" ? "unknown-key" : "own";
   return {
@@ -282,7 +284,7 @@ function createNew(g: fc.GeneratorValue, session: Session, who: Who, endpoint: E
 }
 
 function continuation(g: fc.GeneratorValue, session: Session, conversation: ConversationRecord, who: Who, endpoint: Endpoint, drop?: DropPoint): CreateRequest {
-  const key = freshKey(g, session);
+  const key = freshKey(g, session, who);
   const body = freshBody(g, session, who, conversation);
   const state: ConversationState = session.conversation(conversation.id) === undefined ? "unknown" : conversation.deleted ? "deleted" : "live";
   const relation = relationOf(who, conversation.owner);
@@ -351,7 +353,7 @@ function replayOf(g: fc.GeneratorValue, session: Session, key: KeyUse, endpoint:
 /** An earlier key with another payload: one field changed, the message, the metadata or the external reference. */
 function reuseOf(g: fc.GeneratorValue, session: Session, key: KeyUse, endpoint: Endpoint): CreateRequest {
   const state = keyState(session, key) ?? "completed";
-  const field = pickOne(g, ["message", "metadata", "external_reference"] as const);
+  const field = pickWeighted(g, PAYLOAD_CHANGES.map((f) => ({ value: f, weight: session.covered.has(`inputs:payload-change:${f}:${endpoint}`) ? 1 : 20 })));
   const tag = field === "message" ? session.target.message("m") : key.tag;
   const value = field === "message" ? `${tag} changed` : field === "metadata" ? { changed: session.target.idempotencyKey("meta") } : `${session.target.idempotencyKey("ref")}:changed`;
   const body = { ...key.body, [field]: value };
@@ -359,7 +361,8 @@ function reuseOf(g: fc.GeneratorValue, session: Session, key: KeyUse, endpoint: 
   const openShape = key.openShape === undefined || key.openShape.startsWith(`${field}:`) ? undefined : key.openShape;
   return {
     kind: "create", who: key.who, endpoint, key: key.key, body, message: typeof body.message === "string" ? body.message : key.message, tag, replay: false, charged: true,
-    optionalFields: true, again: key, ...(openShape === undefined ? {} : { openShape }), cells: [transition("reuse", state === "of-deleted" ? "deleted" : "live", state, endpoint, "own")],
+    optionalFields: true, again: key, ...(openShape === undefined ? {} : { openShape }),
+    cells: [transition("reuse", state === "of-deleted" ? "deleted" : "live", state, endpoint, "own"), `inputs:payload-change:${field}:${endpoint}`],
   };
 }
 
