@@ -232,7 +232,7 @@ export const MUTANTS: readonly Mutant[] = Object.freeze([
   interactionMutant("key-race-across-endpoints", "IDEM-5", IDEMPOTENT_SPEC,
     "each endpoint holds keys in flight in its own table (finished records are shared): one key sent to the plain and the stream " +
       `endpoint at the same time runs on both and is stored twice; races on one endpoint stay correct (creates take ${INTERACTION_LATENCY_MS} ms)`,
-    { ...GENERATION_LATENCY, broken: { inFlightPerOperation: true } }, ["IDEM-3"]),
+    { ...GENERATION_LATENCY, broken: { inFlightPerOperation: true } }, ["IDEM-3", "IDEM-2", "IDEM-4"]),
   interactionMutant("delete-undone-by-exchange", "DEL-1", DELETE_SPEC,
     "an exchange writes its conversation back when it finishes, as the message list it read at its start plus its exchange: a delete " +
       `answered while it was being generated (${INTERACTION_LATENCY_MS} ms, either endpoint) is undone and the conversation is listed again`,
