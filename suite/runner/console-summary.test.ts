@@ -2,9 +2,20 @@ import { expect, test } from "vitest";
 import { formatTranscript } from "../http/transcript.ts";
 import { INCONCLUSIVE_MESSAGE, incompleteSampleReport, REUSED_KEY_TRANSCRIPT, sampleReport } from "../test-support/sample-report.ts";
 import { familyLines, problemLines, summaryLines } from "./console-summary.ts";
+import { tallyLine } from "./progress.ts";
 
-test("one line per family counts its requirements by status", () => {
-  expect(familyLines(sampleReport())).toContainEqual(expect.stringMatching(/^idempotency\s+1 pass\s+1 fail\s+0 warn\s+0 skip\s+0 inconclusive$/));
+test("one line per family of checks, in the run's order: its checks as the progress counted them, then the requirements they judge, each unit named", () => {
+  expect(familyLines(sampleReport())).toEqual([
+    "auth           2/2 checks  1 failed    2 requirements judged:  1 pass   0 fail   1 warn   0 skip   0 inconclusive",
+    "idempotency    3/3 checks  1 failed    2 requirements judged:  1 pass   1 fail   0 warn   0 skip   0 inconclusive",
+    "streaming      1/1 check  1 failed     1 requirement  judged:  0 pass   1 fail   0 warn   0 skip   0 inconclusive",
+    "scope          1/1 check  1 skipped    1 requirement  judged:  0 pass   0 fail   0 warn   1 skip   0 inconclusive",
+  ]);
+});
+
+test("a family's line starts with what its last progress line said", () => {
+  const line = familyLines(sampleReport()).find((l) => l.startsWith("idempotency"));
+  expect(line?.startsWith(tallyLine({ family: "idempotency", total: 3, passed: 2, failed: 1, skipped: 0, inconclusive: 0 }, "idempotency".length))).toBe(true);
 });
 
 test("a failure names the requirement, its spec sentence, the check and the exchange that showed it", () => {

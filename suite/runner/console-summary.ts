@@ -1,12 +1,15 @@
 /**
- * The lines printed at the end of a run: one per family, then every failed or warned
- * requirement with its spec sentence, the failure and the exchange that showed it.
+ * The lines printed at the end of a run: one per family of checks (the progress's list), then
+ * every failed or warned requirement with its spec sentence, the failure and the exchange that
+ * showed it.
  */
 
-import type { ConformanceReport, RequirementStatus } from "../report/report-types.ts";
+import type { ConformanceReport, RequirementStatus, TestReport } from "../report/report-types.ts";
 import type { Transcript } from "../http/types.ts";
 import { formatTranscript } from "../http/transcript.ts";
 import { coverageLine } from "../interactions/coverage.ts";
+import { byFamilyOrder, familyOfCheckFile } from "./check-order.ts";
+import { tallyLine } from "./progress.ts";
 
 const STATUSES: RequirementStatus[] = ["pass", "fail", "warn", "skip", "inconclusive"];
 /** Console evidence stays short; conformance.json and report.html hold the rest. */
@@ -21,14 +24,36 @@ function indent(text: string, prefix = "    "): string {
   return text.split("\n").map((line) => `${prefix}${line}`).join("\n");
 }
 
+/**
+ * One line per family of checks: the console's one list, in the progress's order and counted as
+ * the progress counted it (its last line for the family comes first, in checks), then, labelled,
+ * the requirements those checks judge, by verdict. A requirement several families judge (the
+ * interaction property judges requirements of every family) counts in each; the Result line
+ * counts each requirement once.
+ */
 export function familyLines(report: ConformanceReport): string[] {
-  const families = [...new Set(report.requirements.map((r) => r.family))];
-  const width = Math.max(...families.map((f) => f.length), 0);
-  return families.map((family) => {
-    const inFamily = report.requirements.filter((r) => r.family === family);
-    const counts = STATUSES.map((status) => `${String(inFamily.filter((r) => r.status === status).length).padStart(2)} ${status}`);
-    return `${family.padEnd(width)}  ${counts.join("  ")}`;
+  const tests = new Map<string, { family: string; status: TestReport["status"] }>();
+  const judgedBy = new Map<string, Set<string>>();
+  for (const r of report.requirements) {
+    for (const t of r.tests) {
+      const family = familyOfCheckFile(t.file);
+      tests.set(`${t.file}\n${t.name}`, { family, status: t.status });
+      judgedBy.set(family, (judgedBy.get(family) ?? new Set()).add(r.id));
+    }
+  }
+  const families = [...judgedBy.keys()].sort(byFamilyOrder);
+  const width = Math.max(0, ...families.map((f) => f.length));
+  const rows = families.map((family) => {
+    const own = [...tests.values()].filter((t) => t.family === family);
+    const count = (status: TestReport["status"]) => own.filter((t) => t.status === status).length;
+    const checks = tallyLine({ family, total: own.length, passed: count("pass"), failed: count("fail"), skipped: count("skip"), inconclusive: count("inconclusive") }, width);
+    const ids = judgedBy.get(family) ?? new Set<string>();
+    const judged = report.requirements.filter((r) => ids.has(r.id));
+    const verdicts = STATUSES.map((status) => `${String(judged.filter((r) => r.status === status).length).padStart(2)} ${status}`);
+    return { checks, requirements: `${String(judged.length).padStart(2)} ${judged.length === 1 ? "requirement " : "requirements"} judged: ${verdicts.join("  ")}` };
   });
+  const column = Math.max(0, ...rows.map((r) => r.checks.length));
+  return rows.map((r) => `${r.checks.padEnd(column)}   ${r.requirements}`);
 }
 
 /** Whether a failure message already quotes this exchange (the named expectations include it). */

@@ -11,9 +11,10 @@ import { runConformance } from "./run.ts";
 import { FAILING_MUST, KEY, PASSING_DELETE, QUOTING_ECHO, ROOT, tempDir, tinyTarget } from "../test-support/runner-fixtures.ts";
 
 describe("the progress line", () => {
-  test("shows the family, done/total, and failures and skips only when there are some", () => {
-    expect(tallyLine({ family: "responses", total: 12, passed: 5, failed: 1, skipped: 1 }, 11)).toBe("responses     7/12  1 failed, 1 skipped");
-    expect(tallyLine({ family: "auth", total: 2, passed: 2, failed: 0, skipped: 0 }, 11)).toBe("auth         2/2");
+  test("shows the family, done/total checks, and failures, inconclusive checks and skips only when there are some", () => {
+    expect(tallyLine({ family: "responses", total: 12, passed: 5, failed: 1, skipped: 1, inconclusive: 0 }, 11)).toBe("responses     7/12 checks  1 failed, 1 skipped");
+    expect(tallyLine({ family: "auth", total: 2, passed: 1, failed: 0, skipped: 0, inconclusive: 1 }, 11)).toBe("auth           2/2 checks  1 inconclusive");
+    expect(tallyLine({ family: "errors", total: 1, passed: 1, failed: 0, skipped: 0, inconclusive: 0 }, 11)).toBe("errors         1/1 check");
   });
 
   test.each([
@@ -42,11 +43,11 @@ async function twoFamilies(): Promise<string> {
   return dir;
 }
 
-async function runWithProgress(live: boolean): Promise<string> {
+async function runWithProgress(live: boolean, only: string[] = []): Promise<string> {
   const server = await tinyTarget();
   let text = "";
   const outcome = await runConformance(
-    { baseUrl: server.url, apiKey: KEY, agentId: "agent-x", checksDir: await twoFamilies(), reportDir: await tempDir("conformance-reports-") },
+    { baseUrl: server.url, apiKey: KEY, agentId: "agent-x", checksDir: await twoFamilies(), reportDir: await tempDir("conformance-reports-"), only },
     { progress: { live, write: (t) => (text += t) }, print: () => {}, printError: () => {} },
   );
   expect(outcome.exitCode).toBe(1);
@@ -58,16 +59,21 @@ describe("progress of a real run", () => {
     const text = await runWithProgress(false);
     expect(text).not.toMatch(/[\r\x1b]/);
     expect(text.endsWith("\n")).toBe(true);
-    expect(text.trimEnd().split("\n").sort()).toEqual(["alpha  2/2  1 failed", "beta   1/1  1 failed"]);
+    expect(text.trimEnd().split("\n")).toEqual(["alpha    2/2 checks  1 failed", "beta     1/1 check  1 failed"]);
   });
 
   test("on a terminal: the family's line is redrawn as checks finish, and stays when it is done", async () => {
     const text = await runWithProgress(true);
     const alpha = text.split("\r\x1b[2K").filter((s) => s.startsWith("alpha"));
-    expect(alpha[0]).toBe("alpha  0/2");
-    expect(alpha).toContain("alpha  1/2");
-    expect(alpha.at(-1)).toBe("alpha  2/2  1 failed\n");
+    expect(alpha[0]).toBe("alpha    0/2 checks");
+    expect(alpha).toContain("alpha    1/2 checks");
+    expect(alpha.at(-1)).toBe("alpha    2/2 checks  1 failed\n");
     expect(text.split("\n").filter((l) => l !== "")).toHaveLength(2);
+  });
+
+  test("counts only the checks the selection took; a family it left without one prints nothing", async () => {
+    const text = await runWithProgress(false, ["DEL-2"]);
+    expect(text.trimEnd().split("\n")).toEqual(["alpha    2/2 checks  1 failed"]);
   });
 
   test("never prints a key, even when a check's failure quotes the target echoing it", async () => {
