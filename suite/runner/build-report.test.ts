@@ -51,6 +51,20 @@ describe("requirement status", () => {
     expect(r).toMatchObject({ status: "skip", reason: "no check covers this requirement" });
   });
 
+  test("a requirement selected by ID counts its scenario checks, not the interaction property's test, unless the property is its only check", () => {
+    const outcomes = [
+      outcome("[SSE-1] scenario", "passed", { file: "streaming" }),
+      outcome("[SSE-1] property", "skipped", { file: "interactions" }),
+      outcome("[IDEM-9] property", "passed", { file: "interactions" }),
+    ];
+    const built = buildReport(outcomes, context({ only: ["SSE-1", "IDEM-9"] }));
+    expect(built.report.requirements.find((r) => r.id === "SSE-1")?.tests.map((t) => t.file)).toEqual(["streaming"]);
+    expect(built.report.requirements.find((r) => r.id === "IDEM-9")).toMatchObject({ status: "pass", tests: [{ file: "interactions" }] });
+    expect(built.report.counts.tests).toBe(2);
+    const family = buildReport(outcomes, context({ only: ["SSE-1", "interactions"] }));
+    expect(family.report.requirements.find((r) => r.id === "SSE-1")?.tests.map((t) => t.file)).toEqual(["streaming", "interactions"]);
+  });
+
   test("requirements outside --only are not selected, never passed or skipped for another reason", () => {
     const built = buildReport([outcome("[SSE-1] a", "passed"), outcome("[IDEM-1] b", "skipped")], context({ only: ["SSE-*"] }));
     const idem = built.report.requirements.find((r) => r.id === "IDEM-1");

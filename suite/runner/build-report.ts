@@ -11,6 +11,8 @@
  *   every test was left out by the user's choice (--profile).
  * A test that failed because of the harness (HarnessError) judges nothing: it is reported as
  * skipped with the harness error, and the error makes the run's exit code 2.
+ * A test of the interaction property counts for a requirement only when the property was
+ * selected for it (selection.ts: its family named, or no scenario check judges the requirement).
  * Under --shard a requirement outside this shard's share counts the interaction property's
  * tests only (the property runs in every shard); when they judged nothing it is skipped,
  * excluded, as judged in the shard whose share holds it.
@@ -20,7 +22,7 @@ import { REQUIREMENTS, requirementById, type Requirement } from "../../requireme
 import type { CheckEvidence, CheckMeta } from "../checks/runtime/check-scope.ts";
 import type { Redactor } from "../http/redact.ts";
 import type { ConformanceReport, RequirementReport, RequirementStatus, TestReport } from "../report/report-types.ts";
-import { INTERACTIONS_FAMILY, isSelected } from "../checks/runtime/selection.ts";
+import { familyCheckRuns, INTERACTIONS_FAMILY, isSelected } from "../checks/runtime/selection.ts";
 import { shardOf, type ShardPlan } from "./shards.ts";
 import type { SuiteVersion } from "./suite-version.ts";
 
@@ -175,7 +177,11 @@ export function buildReport(outcomes: readonly TestOutcome[], context: ReportCon
 
   // Under --shard, another shard's requirement counts here only by the interaction property's tests.
   const share = context.shard?.shares[context.shard.index - 1];
-  const countsHere = (id: string, outcome: TestOutcome) => share === undefined || outcome.file === INTERACTIONS_FAMILY || share.includes(id);
+  const inShare = (id: string, outcome: TestOutcome) => share === undefined || outcome.file === INTERACTIONS_FAMILY || share.includes(id);
+  // The property's test of a requirement selected by ID alone does not count beside its scenario checks.
+  const scenarioJudged = new Set(outcomes.filter((o) => o.file !== INTERACTIONS_FAMILY).flatMap((o) => o.requirements ?? []));
+  const taken = (id: string, outcome: TestOutcome) => outcome.file !== INTERACTIONS_FAMILY || familyCheckRuns(id, INTERACTIONS_FAMILY, context.only, (other) => scenarioJudged.has(other));
+  const countsHere = (id: string, outcome: TestOutcome) => inShare(id, outcome) && taken(id, outcome);
 
   for (const outcome of outcomes) {
     const ids = outcome.requirements;

@@ -33,6 +33,17 @@ describe("what is run again", () => {
     expect(rerunIds("c.json", json)).toEqual({ ok: true, ids: ["SCOPE-3"] });
   });
 
+  test("a requirement the interaction property failed brings the property along; one only a scenario check failed does not", () => {
+    const json = {
+      requirements: [
+        { id: "SSE-8", status: "fail", tests: [{ file: "streaming", status: "pass" }, { file: "interactions", status: "fail" }] },
+        { id: "RESP-1", status: "fail", tests: [{ file: "responses", status: "fail" }, { file: "interactions", status: "pass" }] },
+      ],
+    };
+    expect(rerunIds("c.json", json)).toEqual({ ok: true, ids: ["SSE-8", "RESP-1", "interactions"] });
+    expect(rerunIds("c.json", { requirements: [json.requirements[1]] })).toEqual({ ok: true, ids: ["RESP-1"] });
+  });
+
   test("an incomplete run's report reruns its unjudged MUSTs", () => {
     expect(rerunIds("c.json", incompleteSampleReport())).toEqual({ ok: true, ids: ["LIST-1", "SCOPE-3"] });
   });

@@ -9,6 +9,7 @@
 import type { BudgetLedger } from "./budget.ts";
 import type { RunSettings } from "./run-settings.ts";
 import { CheckScope, checkScopes } from "./check-scope.ts";
+import { fixtureCreates, reservationFor } from "./check-plan.ts";
 import { interactionsSummaryOf } from "../../report/interactions-summary.ts";
 import type { SharedFixture, Target } from "./types.ts";
 
@@ -23,13 +24,6 @@ export function sharedFixture<T>(
   budget: { readonly minCreates?: number; readonly smokeCreates?: number; readonly deepCreates?: number } = {},
 ): SharedFixture<T> {
   return Object.freeze({ name, creates, build, ...budget });
-}
-
-/** The creates a fixture asks for in a profile (Infinity: whatever the budget leaves). */
-function fixtureCreates(fixture: SharedFixture<unknown>, profile: Profile): number {
-  if (profile === "smoke" && fixture.smokeCreates !== undefined) return fixture.smokeCreates;
-  if (profile === "deep" && fixture.deepCreates !== undefined) return fixture.deepCreates;
-  return fixture.creates;
 }
 
 /** The creates a fixture needs to be built at all: all it asks for, or its minimum when it takes what is left. */
@@ -61,9 +55,7 @@ export function useFixture<T>(
 ): Promise<T> | undefined {
   const existing = built.get(fixture.name);
   if (existing !== undefined) return existing as Promise<T>;
-  const asked = fixtureCreates(fixture, profile);
-  const wanted = fixture.minCreates === undefined ? asked : Math.max(Math.min(fixture.minCreates, asked), Math.min(asked, ledger.remaining()));
-  const reservation = ledger.tryReserve(wanted);
+  const reservation = ledger.tryReserve(reservationFor(fixtureCreates(fixture, profile), fixture.minCreates, ledger.remaining()));
   if (reservation === undefined) return undefined;
   const parent = checkScopes.getStore();
   const scope = new CheckScope(`${parent?.title ?? ""} (building the shared ${fixture.name})`, reservation);
