@@ -1,7 +1,7 @@
 /**
  * The fake as one self-contained file, dist/agent-service-fake.mjs: `node agent-service-fake.mjs
  * [flags]` runs it in an empty folder, with no node_modules, for teams that do not use npm.
- * `npm run build` calls this after tsc; tests call `bundleFake` into a folder of their own.
+ * `npm run build` (scripts/build.ts) calls this after tsc; tests call `bundleFake` into a folder of their own.
  */
 import { resolve } from "node:path";
 import { build } from "esbuild";
@@ -23,8 +23,4 @@ export async function bundleFake(outFile: string): Promise<void> {
     legalComments: "linked",
     logLevel: "warning",
   });
-}
-
-if (import.meta.url === `file://${process.argv[1]}`) {
-  await bundleFake(resolve(ROOT, "dist", BUNDLE_NAME));
 }
