@@ -25,9 +25,9 @@ const FAKE_DOCUMENT = join(ROOT, "openapi/fake.json");
 
 /**
  * Checks that reach every operation's answers, successes and refusals (no key, bad bodies,
- * bad pages, unknown and foreign conversations, reused keys, an error event). Whatever else
- * they bring along (the interaction property, where it judges one of them) goes through Prism
- * too. The run's cleanup deletes what it created: the deletes' successes.
+ * bad pages, unknown and foreign conversations, reused keys, an error event), and the shared
+ * conversations they read (a streamed continuation among them). The run's cleanup deletes what
+ * it created: the deletes' successes.
  */
 const SELECTION = "AUTH-*,RESP-4,RESP-5,RESP-6,RESP-8,IDEM-3,IDEM-6,IDEM-8,SSE-6,SSE-10,LIST-4,LIST-6,LIST-9,LIST-10,DEL-2,SCOPE-2,ERR-1";
 
