@@ -64,7 +64,7 @@ function heldToShape(world: World, op: CreateOp): { readonly world: World } | { 
   const requirement = shape.startsWith("message:") ? (op.endpoint === "stream" ? "SSE-1" : "RESP-1") : "RESP-6";
   const answered = accepted ? `accepted it (${outcome.status})` : `refused it (${outcome.status})`;
   return {
-    violation: violation(requirement, `#${op.index} sent a body of shape ${shape} on the ${op.endpoint} endpoint and the service ${answered}, though it ${shown.accepted ? "accepted" : "refused"} that shape at #${shown.op}`, [shown.op, op.index], `the same answer as #${shown.op}: the service validates one shape one way`),
+    violation: violation(requirement, `#${op.index} sent a body of shape ${shape} on the ${op.endpoint} endpoint and the service ${answered}, though it ${shown.accepted ? "accepted" : "refused"} that shape at #${shown.op}`, [shown.op, op.index], `${shown.accepted ? "2xx" : "a refusal (400, 413, 415 or 422)"}, as at #${shown.op}: this service ${shown.accepted ? "accepts" : "refuses"} that shape`),
   };
 }
 
@@ -133,7 +133,7 @@ function stepReplay(world: World, op: CreateOp, record: KeyRecord, raced: boolea
   if (raced && outcome.status !== undefined && outcome.status >= 500) {
     return {
       worlds: [suspected(world)],
-      warnings: [violation("IDEM-9", `#${op.index} lost a same-key race with #${record.op} and was answered ${outcome.status}`, [record.op, op.index], "409 or the replay")],
+      warnings: [violation("IDEM-9", `#${op.index} lost a same-key race with #${record.op} and was answered ${outcome.status}`, [record.op, op.index], `409, or the result of #${record.op}`)],
     };
   }
   return { worlds: [suspected(world)] };
@@ -179,7 +179,7 @@ function stepConflict(world: World, op: CreateOp, record: KeyRecord): Step {
       invalidated ? "RESP-6" : idempotencyRequirement(op, "conflict"),
       `#${op.index} reused the key of #${record.op} with another payload and the service ${answered}`,
       [record.op, op.index],
-      "409, and nothing consumed",
+      `409, and nothing stored: the key is bound to the payload of #${record.op}`,
     ),
   };
 }
@@ -217,7 +217,7 @@ function stepNewConversation(world: World, op: CreateOp, context: StepContext): 
   if (outcome.type === "ok") {
     const id = outcome.value.conversationId;
     if (world.conversations.has(conversationKey(id))) {
-      return { violation: violation("RESP-3", `#${op.index} started a conversation without conversation_id and was answered ${id}, a conversation that already existed`, [op.index], "a fresh conversation id") };
+      return { violation: violation("RESP-3", `#${op.index} started a conversation without conversation_id and was answered ${id}, a conversation that already existed`, [op.index], `a new conversation id, not ${id}`) };
     }
     return { worlds: [recordKey(withConversation(world, newConversation(op, id)), op, outcome.value)] };
   }
@@ -225,7 +225,7 @@ function stepNewConversation(world: World, op: CreateOp, context: StepContext): 
     // A shape the spec leaves open may be refused (heldToShape holds the service to it).
     if (notNow(op, outcome.status, context) || op.openShape !== undefined) return { worlds: [world] };
     const requirement = op.optionalFields === true && outcome.status !== 409 ? "RESP-6" : op.endpoint === "stream" ? "SSE-1" : "RESP-1";
-    return { violation: violation(requirement, `#${op.index} started a conversation with a valid body and was refused with ${outcome.status}`, [op.index], "2xx") };
+    return { violation: violation(requirement, `#${op.index} started a conversation with a valid body and was refused with ${outcome.status}`, [op.index], "2xx, and a new conversation") };
   }
   // It may have started a conversation whose id the model never learns; a replay of its key may tell.
   return { worlds: [notTakenEffect(world, op), recordKey(world, op, undefined)] };
