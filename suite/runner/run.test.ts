@@ -131,7 +131,7 @@ describe("runs that reach the checks", () => {
       `/v1/agents/agent-x/conversations/00000000-0000-4000-8000-000000000000 Bearer ${KEY}`,
       `/v1/agents/agent-x/conversations/${TINY_CONVERSATION} Bearer ${KEY}`,
     ]);
-    expect(result.output).toMatch(/delete\s+1 pass\s+0 fail\s+0 warn\s+\d+ skip/);
+    expect(result.output).toMatch(/^tiny +3\/3 checks +1 failed +3 requirements judged: +2 pass +0 fail +1 warn +0 skip/m);
     expect(result.output).toContain("WARN AUTH-2 (SHOULD)");
     expect(result.output).toMatch(/Result: PASS — 2 pass, 0 fail, 1 warn, \d+ skip, 0 inconclusive/);
     expect(result.output).not.toContain("Not judged");
