@@ -30,7 +30,8 @@ async function main(): Promise<number> {
   const parsed = parseConfig(argv, process.env);
   if (!parsed.ok) {
     for (const error of parsed.errors) process.stderr.write(`agent-conformance: ${error}\n`);
-    process.stderr.write("run with --help for usage\n");
+    // An unknown flag's line already names the flag meant.
+    if (parsed.unknownFlag !== true) process.stderr.write("run with --help for usage\n");
     // The flags did not parse, so keys cannot be told apart: a report names the target only.
     const baseUrl = process.env["CONFORMANCE_BASE_URL"];
     const target = baseUrl !== undefined && baseUrl.trim() !== "" ? displayUrl(baseUrl.trim()) : "(not set up)";

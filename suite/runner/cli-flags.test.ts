@@ -1,5 +1,5 @@
 import { expect, test, vi } from "vitest";
-import { flagHelp, flagsOrExit, listFlag, parseFlags, readFlags, stringFlag, switchFlag, UsageError, wholeNumberFlag, type FlagTable } from "./cli-flags.ts";
+import { flagHelp, flagsOrExit, flagValueOf, listFlag, parseFlags, readFlags, stringFlag, switchFlag, UnknownFlagError, UsageError, wholeNumberFlag, type FlagTable } from "./cli-flags.ts";
 
 const TABLE = {
   port: { name: "port", value: "N", env: "TOOL_PORT", help: "port to listen on", parser: wholeNumberFlag("port", 0, 65_535, 0) },
@@ -73,4 +73,29 @@ test("flagsOrExit gives the flags, 0 after printing the usage for --help, or 2 a
     out.mockRestore();
     err.mockRestore();
   }
+});
+
+test("an unknown flag is named with the closest known one, in one line; a positional says what the command takes", () => {
+  expect(() => parseFlags(TABLE, ["--prot", "4010"])).toThrow(new UnknownFlagError("--prot", ["port", "host", "key", "quiet"]));
+  expect(() => parseFlags(TABLE, ["--prot=4010"])).toThrow("Unknown option --prot: did you mean --port?");
+  expect(() => parseFlags(TABLE, ["--frobnicate"])).toThrow("Unknown option --frobnicate: --help lists the flags");
+  expect(() => parseFlags(TABLE, ["stray"])).toThrow('unexpected argument "stray": this command takes flags only (--help lists them)');
+});
+
+test("flagsOrExit prints an unknown flag as one line, without the usage", () => {
+  const err = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+  try {
+    expect(flagsOrExit("tool", "Usage: tool", () => parseFlags(TABLE, ["--hots", "x"]) as unknown as { help: boolean })).toBe(2);
+    expect(err).toHaveBeenCalledTimes(1);
+    expect(err).toHaveBeenCalledWith("tool: Unknown option --hots: did you mean --host?\n");
+  } finally {
+    err.mockRestore();
+  }
+});
+
+test("flagValueOf reads one flag's text from arguments that may not parse", () => {
+  expect(flagValueOf(["--bogus", "--report-dir", "out"], "report-dir")).toBe("out");
+  expect(flagValueOf(["--report-dir=out2"], "report-dir")).toBe("out2");
+  expect(flagValueOf(["--report-dir", "--strict"], "report-dir")).toBeUndefined();
+  expect(flagValueOf([], "report-dir")).toBeUndefined();
 });

@@ -5,6 +5,7 @@
  * one place. util.parseArgs reads the arguments, strictly.
  */
 import { parseArgs } from "node:util";
+import { closestName } from "./closest-name.ts";
 
 /** A mistake in a command line (one line per problem): the entry point prints it and exits 2. */
 export class UsageError extends Error {
@@ -14,6 +15,34 @@ export class UsageError extends Error {
     super(problems.join("\n"));
     this.problems = problems;
   }
+}
+
+/**
+ * A flag the command does not have: one line naming the known flag it most likely meant, never
+ * the whole usage (the entry points print `message` alone).
+ */
+export class UnknownFlagError extends UsageError {
+  readonly flag: string;
+  readonly suggestion: string | undefined;
+
+  constructor(flag: string, known: readonly string[]) {
+    const suggestion = closestName(flag.replace(/^-+/, ""), known);
+    super(`Unknown option ${flag}: ${suggestion === undefined ? "--help lists the flags" : `did you mean --${suggestion}?`}`);
+    this.flag = flag;
+    this.suggestion = suggestion === undefined ? undefined : `--${suggestion}`;
+  }
+}
+
+/** What parseArgs refused: an unknown flag named with the closest known one, anything else as it said. */
+function usageErrorOf(error: unknown, table: FlagTable): UsageError {
+  const message = error instanceof Error ? error.message : String(error);
+  const unknown = /^Unknown option '([^']+)'/.exec(message);
+  if ((error as { code?: unknown }).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && unknown?.[1] !== undefined) {
+    return new UnknownFlagError(unknown[1].split("=")[0] ?? unknown[1], Object.values(table).map((row) => row.name));
+  }
+  const positional = /^Unexpected argument '([\s\S]*)'\. This command does not take positional arguments/.exec(message);
+  if (positional?.[1] !== undefined) return new UsageError(`unexpected argument ${JSON.stringify(positional[1])}: this command takes flags only (--help lists them)`);
+  return new UsageError(message);
 }
 
 /**
@@ -69,7 +98,7 @@ export function readFlags<F extends FlagTable>(
   try {
     parsed = parseArgs({ args: [...argv], options: config, strict: true, allowPositionals: options.positionals === true });
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    throw usageErrorOf(error, table);
   }
   const raw: Record<string, RawFlag> = {};
   for (const [key, row] of Object.entries(table)) {
@@ -102,6 +131,19 @@ export function parseFlags<F extends FlagTable>(table: F, argv: readonly string[
     }
   }
   return problems.length > 0 ? { ok: false, problems, values: values as Partial<FlagValues<F>> } : { ok: true, values: values as FlagValues<F>, positionals };
+}
+
+/**
+ * One flag's text read straight from the arguments, without parsing the rest: where a command
+ * that stops on a usage error still writes its reports (--report-dir).
+ */
+export function flagValueOf(argv: readonly string[], name: string): string | undefined {
+  let value: string | undefined;
+  argv.forEach((arg, i) => {
+    if (arg.startsWith(`--${name}=`)) value = arg.slice(name.length + 3);
+    else if (arg === `--${name}` && argv[i + 1] !== undefined && !argv[i + 1]?.startsWith("--")) value = argv[i + 1];
+  });
+  return value === undefined || value.trim() === "" ? undefined : value;
 }
 
 /** A parser from a function of the flag's text (undefined when absent). */
@@ -166,9 +208,15 @@ export function flagHelp(table: FlagTable, layout: HelpLayout): string {
   return lines.join("\n");
 }
 
+/** A usage error as a command prints it: an unknown flag in one line, anything else followed by the usage. */
+export function usageErrorText(command: string, error: UsageError, usage: string): string {
+  return error instanceof UnknownFlagError ? `${command}: ${error.message}` : `${command}: ${error.message}\n\n${usage}`;
+}
+
 /**
  * The flags of a command line, or the exit code when there is nothing to run: 0 after printing
- * the usage for --help, 2 after printing a usage error with the usage.
+ * the usage for --help, 2 after printing a usage error (with the usage, unless it is an unknown
+ * flag: that is one line naming the flag meant).
  */
 export function flagsOrExit<F extends { help: boolean }>(command: string, usage: string, parse: () => F): F | 0 | 2 {
   let flags: F;
@@ -176,7 +224,7 @@ export function flagsOrExit<F extends { help: boolean }>(command: string, usage:
     flags = parse();
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`${command}: ${error.message}\n\n${usage}\n`);
+    process.stderr.write(`${usageErrorText(command, error, usage)}\n`);
     return 2;
   }
   if (!flags.help) return flags;

@@ -227,3 +227,29 @@ describe("live plumbing", () => {
     expect(errors(parseConfig(["--max-retries", "-1"], {}))).toContain("--max-retries");
   });
 });
+
+describe("a target named wrongly or not at all", () => {
+  test("identities without a base URL are an error naming the missing base URL, flags and variables alike", () => {
+    const fromVariables = parseConfig([], { CONFORMANCE_API_KEY: "sk-live-secret", CONFORMANCE_AGENT_ID: "support-bot" });
+    expect(fromVariables.ok).toBe(false);
+    expect(errors(fromVariables)).toMatch(/^no base URL \(--base-url or CONFORMANCE_BASE_URL\), though CONFORMANCE_API_KEY, CONFORMANCE_AGENT_ID are given: /);
+    expect(errors(fromVariables)).not.toContain("sk-live-secret");
+    expect(errors(parseConfig(["--other-agent-id", "sales-bot"], {}))).toContain("though --other-agent-id is given");
+    // With a base URL they are what the run needs; without any identity the embedded fake runs.
+    expect(ok(parseConfig([], { CONFORMANCE_BASE_URL: "https://x.example", CONFORMANCE_API_KEY: "k", CONFORMANCE_AGENT_ID: "a" })).baseUrl).toBe("https://x.example");
+    expect(ok(parseConfig([], {})).baseUrl).toBeUndefined();
+  });
+
+  test("a CONFORMANCE_ variable the suite does not read is named with the one it most likely meant", () => {
+    const typo = errors(parseConfig([], { CONFORMANCE_BASEURL: "https://x.example", CONFORMANCE_API_KEY: "k", CONFORMANCE_AGENT_ID: "a" }));
+    expect(typo).toContain("CONFORMANCE_BASEURL is not a variable the suite reads: did you mean CONFORMANCE_BASE_URL?");
+    expect(typo).toContain("no base URL");
+    expect(errors(parseConfig([], { CONFORMANCE_MAX_CREATE: "10" }))).toBe("CONFORMANCE_MAX_CREATE is not a variable the suite reads: did you mean CONFORMANCE_MAX_CREATES?");
+    expect(errors(parseConfig([], { CONFORMANCE_WHATEVER_ELSE: "1" }))).toContain("CONFORMANCE_WHATEVER_ELSE is not a variable the suite reads (--help lists each flag's variable)");
+  });
+
+  test("an unknown flag is one line naming the flag meant", () => {
+    const result = parseConfig(["--base_url", "https://x.example"], {});
+    expect(result).toEqual({ ok: false, errors: ["Unknown option --base_url: did you mean --base-url?"], unknownFlag: true });
+  });
+});

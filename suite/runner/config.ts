@@ -5,7 +5,8 @@
  */
 
 import { z } from "zod";
-import { flagHelp, readFlags, UsageError, type FlagTable } from "./cli-flags.ts";
+import { flagHelp, readFlags, UnknownFlagError, UsageError, type FlagTable } from "./cli-flags.ts";
+import { closestName } from "./closest-name.ts";
 import { parseShard, SHARD_FORMAT, type Shard } from "./shards.ts";
 
 const MiB = 1024 * 1024;
@@ -213,7 +214,8 @@ export type ConformanceInput = z.input<typeof ConfigSchema>;
 
 export type ConfigResult =
   | { ok: true; config: ConformanceConfig }
-  | { ok: false; errors: string[] };
+  /** `unknownFlag`: the one line names the flag meant; the usage would add nothing. */
+  | { ok: false; errors: string[]; unknownFlag?: true };
 
 /** `name=value` pairs; a value that parses as JSON is taken as JSON (numbers, booleans, arrays). */
 function parseFakeOptions(pairs: readonly string[]): { options: Record<string, unknown>; errors: string[] } {
@@ -283,20 +285,56 @@ export function reportDirOf(argv: readonly string[], env: NodeJS.ProcessEnv): st
   return chosen !== undefined && chosen.trim() !== "" ? chosen : DEFAULTS.reportDir;
 }
 
-/** Flags > environment > defaults. Unknown flags and stray arguments are errors. */
+/** The environment variables the suite reads: every CONFORMANCE_… name is one of these or a mistake. */
+export const SUITE_VARIABLES: readonly string[] = Object.values(SUITE_FLAGS as FlagTable).flatMap((row) => (row.env === undefined ? [] : [row.env]));
+
+/** CONFORMANCE_… variables the suite does not read (CONFORMANCE_BASEURL), each named with the one it most likely meant. */
+export function unknownVariableErrors(env: NodeJS.ProcessEnv): string[] {
+  return Object.keys(env)
+    .filter((name) => /^CONFORMANCE_/i.test(name) && !SUITE_VARIABLES.includes(name))
+    .sort()
+    .map((name) => {
+      const meant = closestName(name, SUITE_VARIABLES);
+      return `${name} is not a variable the suite reads${meant === undefined ? ` (--help lists each flag's variable)` : `: did you mean ${meant}?`}`;
+    });
+}
+
+/** The identity rows: each belongs to a target named by a base URL. */
+const IDENTITY_ROWS = ["apiKey", "agentId", "otherAgentId", "otherApiKey"] as const;
+
+/**
+ * Identities without a base URL: the embedded fake would run instead, knowing none of them, and
+ * its refusals would be blamed on the key. Almost always a base URL that was mistyped or unset.
+ */
+function identitiesWithoutTarget(raw: Readonly<Record<string, unknown>>, argv: readonly string[]): string | undefined {
+  if (raw["baseUrl"] !== undefined) return undefined;
+  const given = IDENTITY_ROWS.filter((key) => raw[key] !== undefined).map((key) => {
+    const row = SUITE_FLAGS[key];
+    const asFlag = argv.some((arg) => arg === `--${row.name}` || arg.startsWith(`--${row.name}=`));
+    return asFlag ? `--${row.name}` : row.env;
+  });
+  if (given.length === 0) return undefined;
+  return `no base URL (--base-url or CONFORMANCE_BASE_URL), though ${given.join(", ")} ${given.length === 1 ? "is" : "are"} given: set the service's base URL (without one the suite runs against its embedded fake, which knows none of these identities)`;
+}
+
+/** Flags > environment > defaults. Unknown flags, unknown CONFORMANCE_… variables and stray arguments are errors. */
 export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): ConfigResult {
   let raw;
   try {
     raw = readFlags(SUITE_FLAGS, argv, { env }).raw;
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    return { ok: false, errors: [error.message] };
+    return error instanceof UnknownFlagError ? { ok: false, errors: [error.message], unknownFlag: true } : { ok: false, errors: [error.message] };
   }
   const errors: string[] = [];
   const baseUrlEnv = SUITE_FLAGS.baseUrl.env;
   if (raw.baseUrl === undefined && env[baseUrlEnv] === "") {
     errors.push(`${baseUrlEnv} is set but empty: set it to the service's base URL, or unset it to run against the embedded fake`);
+  } else {
+    const noTarget = identitiesWithoutTarget(raw, argv);
+    if (noTarget !== undefined) errors.push(noTarget);
   }
+  errors.push(...unknownVariableErrors(env));
   const fake = parseFakeOptions(Array.isArray(raw.fakeOptions) ? raw.fakeOptions.map(String) : []);
   errors.push(...fake.errors);
   if (errors.length > 0) return { ok: false, errors };
