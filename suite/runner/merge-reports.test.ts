@@ -13,9 +13,12 @@ const outcome = (ids: string[], file: string, state: TestOutcome["state"], extra
   note: state === "skipped" ? "budget: needs 4 creates, 0 left" : undefined, ...extra,
 });
 
-/** Shard `index` of `count` over DEL-* (shard 1 of 2 holds DEL-1, shard 2 DEL-2 and DEL-3). */
+/**
+ * Shard `index` of `count` over DEL-* (shard 1 of 2 holds DEL-1, shard 2 DEL-2 and DEL-3), the
+ * interaction property selected too (its tests count only where its family is).
+ */
 function shard(index: number, count: number, outcomes: TestOutcome[], extra: Partial<Parameters<typeof reportContext>[0]> = {}): ConformanceReport {
-  const context = reportContext({ only: ["DEL-*"], shard: shardPlan({ index, count }, ["DEL-*"], []), suite: { name: "agent-service-conformance", version: "0.1.0" }, runId: `run${index}`, seed: 100 + index, ...extra });
+  const context = reportContext({ only: ["DEL-*", "interactions"], shard: shardPlan({ index, count }, ["DEL-*"], []), suite: { name: "agent-service-conformance", version: "0.1.0" }, runId: `run${index}`, seed: 100 + index, ...extra });
   return buildReport(outcomes, context).report;
 }
 
