@@ -45,7 +45,7 @@ async function main(): Promise<number> {
     process.stdout.write(`${usage()}\n`);
     return 0;
   }
-  const { exitCode } = await runConformance(parsed.config);
+  const { exitCode } = await runConformance(parsed.config, { invocation: { env: process.env, argv } });
   return exitCode;
 }
 

@@ -11,6 +11,8 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ResponseResult } from "../../schemas/index.ts";
+import { createFakeServer } from "../../fake-server/index.ts";
+import type { ConformanceReport } from "../../suite/report/report-types.ts";
 import { CONSUMER_PACKAGE_JSON, CONSUMER_TS, consumerTsconfig, SMOKE_MJS } from "./consumer-files.ts";
 // For the client-testing guide's test, at the end of this file.
 import { relative } from "node:path";
@@ -25,6 +27,8 @@ const NAME = "agent-service-conformance";
 /** Build, pack and install share this; each step below has its own, smaller limit. */
 const SETUP_LIMIT_MS = 90_000;
 const STEP_LIMIT_MS = 60_000;
+/** One run of the interaction property against a standalone fake, on a loaded machine. */
+const REPLAY_LIMIT_MS = 120_000;
 /** Below the step's limit, so that a fake left running fails its test with the output. */
 const FAKE_LIMIT_MS = 45_000;
 
@@ -162,6 +166,30 @@ describe("installed into an empty project", () => {
     // The installed package is not written to (vitest keeps no results cache there).
     expect(existsSync(join(app, "node_modules", NAME, "dist/node_modules"))).toBe(false);
   }, STEP_LIMIT_MS);
+
+  test("a counterexample's replay line names the bin, the target and its identities (keys as variables), and, run verbatim, fails the same way into reports of its own", async ({ onTestFinished }) => {
+    const service = await createFakeServer({ port: 0, mutant: "page-alone-default-size" });
+    onTestFinished(() => service.close());
+    const flags = ["--base-url", service.url, "--api-key", "sk-fake-a", "--agent-id", "agent-a", "--other-agent-id", "agent-b", "--other-api-key", "sk-fake-b"];
+    const run = await runCommand("npx", npx("agent-conformance", [...flags, "--only", "interactions", "--report-dir", "replayed"]), { cwd: app, timeoutMs: REPLAY_LIMIT_MS, env: { CI: "true" } });
+    expect(run.code, run.output).toBe(1);
+    const first = JSON.parse(await readFile(join(app, "replayed/conformance.json"), "utf8")) as ConformanceReport;
+    const found = first.requirements.flatMap((r) => r.tests).find((t) => t.counterexample !== undefined)?.counterexample;
+    if (found === undefined) throw new Error(`no counterexample:\n${run.output}`);
+    const dir = `replayed-replay-${found.seed}-${found.path}`;
+    expect(found.replay).toBe(
+      `npx agent-conformance --base-url ${service.url} --api-key "$CONFORMANCE_API_KEY" --agent-id agent-a --other-agent-id agent-b` +
+      ` --other-api-key "$CONFORMANCE_OTHER_API_KEY" --profile full --only interactions --seed ${found.seed} --path ${found.path} --report-dir ${dir}` +
+      "  # set CONFORMANCE_API_KEY to the key given with --api-key, CONFORMANCE_OTHER_API_KEY to the key given with --other-api-key",
+    );
+    // Pasted into the project's shell, with the variables the line asks for.
+    const again = await runCommand("sh", ["-c", found.replay], { cwd: app, timeoutMs: REPLAY_LIMIT_MS, env: { CI: "true", CONFORMANCE_API_KEY: "sk-fake-a", CONFORMANCE_OTHER_API_KEY: "sk-fake-b" } });
+    expect(again.code, again.output).toBe(1);
+    const second = JSON.parse(await readFile(join(app, dir, "conformance.json"), "utf8")) as ConformanceReport;
+    expect(second.target).toBe(first.target);
+    expect(second.requirements.filter((r) => r.status === "fail").map((r) => r.id)).toEqual(first.requirements.filter((r) => r.status === "fail").map((r) => r.id));
+    expect(second.requirements.flatMap((r) => r.tests).find((t) => t.counterexample !== undefined)?.counterexample?.requirement).toBe(found.requirement);
+  }, 2 * REPLAY_LIMIT_MS + 10_000);
 
   test("its exports work from an ESM script: schemas parse, the fake starts, the client talks to it", async () => {
     await writeFile(join(app, "smoke.mjs"), SMOKE_MJS);

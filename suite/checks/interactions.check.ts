@@ -52,7 +52,7 @@ const propertyRun = sharedFixture(
           runs: deep ? DEEP_SEQUENCES : Math.max(1, Math.ceil(allowance / CREATES_PER_SEQUENCE)),
           createsPerRun: Math.min(CREATES_PER_SEQUENCE, Math.max(1, allowance)),
           untilCovered: deep,
-          replayCommand: (seed, path) => `npm run conformance -- --only ${FAMILY} --seed ${seed} --path ${path}`,
+          replayCommand: (_seed, path) => settings.replayCommand.replaceAll("{path}", path),
         },
       );
     } finally {

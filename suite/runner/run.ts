@@ -35,6 +35,7 @@ import { stdoutSink, type ProgressSink } from "./progress.ts";
 import { shardPlan, shardSeed, type ShardPlan } from "./shards.ts";
 import { suiteVersion } from "./suite-version.ts";
 import { runChecks } from "./vitest-run.ts";
+import { replayCommand, type Invocation } from "./replay-command.ts";
 import { DEFAULT_IDENTITIES } from "../../fake-server/access/default-identities.ts";
 
 export interface RunOptions {
@@ -49,6 +50,11 @@ export interface RunOptions {
   progress?: boolean | ProgressSink;
   /** Base for relative paths such as --report-dir (default: the current directory). */
   cwd?: string;
+  /**
+   * How the run was started, for the replay line of a counterexample (the command, and which
+   * secrets came from environment variables). Default: this process's environment, no flags.
+   */
+  invocation?: Invocation;
 }
 
 export interface RunOutcome {
@@ -93,20 +99,22 @@ interface Resolved {
   shard: ShardPlan | undefined;
 }
 
-function resolveTarget(config: ConformanceConfig, baseUrl: string, embedded: boolean): Resolved {
+function resolveTarget(config: ConformanceConfig, baseUrl: string, embedded: boolean, invocation: Invocation): Resolved {
   const apiKey = config.apiKey ?? (embedded ? DEFAULT_IDENTITIES.apiKey : undefined);
   const agentId = config.agentId ?? (embedded ? DEFAULT_IDENTITIES.agentId : undefined);
   const otherAgentId = config.otherAgentId ?? (embedded ? DEFAULT_IDENTITIES.otherAgentId : undefined);
   const otherApiKey = config.otherApiKey ?? (embedded ? DEFAULT_IDENTITIES.otherApiKey : undefined);
   if (apiKey === undefined || agentId === undefined) throw new Error("an API key and an agent id are required");
   const shard = config.shard === undefined ? undefined : shardPlan(config.shard, config.only, config.exclude);
+  const seed = config.seed ?? randomInt(0, 2 ** 31 - 1);
   const settings: Resolved["settings"] = {
     baseUrl,
     primary: { apiKey, agentId },
     runId: newRunId(),
     // Each shard's property explores sequences of its own: the base seed plus the shard's number.
-    seed: shardSeed(config.seed ?? randomInt(0, 2 ** 31 - 1), config.shard),
+    seed: shardSeed(seed, config.shard),
     ...(config.path === undefined ? {} : { path: config.path }),
+    replayCommand: replayCommand(config, seed, invocation),
     runs: config.runs,
     maxCreates: config.maxCreates ?? PROFILE_MAX_CREATES[config.profile],
     profile: config.profile,
@@ -155,7 +163,8 @@ export async function runConformance(input: ConformanceInput, options: RunOption
         return await exit.usage([`could not start the embedded fake: ${messageOf(error)}`]);
       }
     }
-    const { settings, describe, shard } = resolveTarget(config, config.baseUrl ?? open.fake?.url ?? "", open.fake !== undefined);
+    const invocation = options.invocation ?? { env: process.env, argv: [] };
+    const { settings, describe, shard } = resolveTarget(config, config.baseUrl ?? open.fake?.url ?? "", open.fake !== undefined, invocation);
     const redactor = exit.knowTarget(settings, describe);
     open.pool = createPool(settings.baseUrl, settings.concurrency, settings.requestTimeoutMs);
     const client = runnerClient(settings, open.pool, redactor);

@@ -23,6 +23,8 @@ export const RunSettingsSchema = z.object({
   seed: z.int().nonnegative(),
   /** fast-check's path of one run of the interaction property, to replay it (--path). */
   path: z.string().optional(),
+  /** The command line that replays a run of the interaction property, with "{path}" for fast-check's path (runner/replay-command.ts). */
+  replayCommand: z.string().min(1),
   runs: z.int().positive(),
   maxCreates: z.int().nonnegative(),
   concurrency: z.int().positive(),
