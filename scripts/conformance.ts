@@ -16,6 +16,7 @@ import { parseConfig, reportDirOf, usage } from "../suite/runner/config.ts";
 import { displayUrl, Redactor } from "../suite/http/redact.ts";
 import { errorReport, writeErrorReports } from "../suite/runner/error-report.ts";
 import { runConformance } from "../suite/runner/run.ts";
+import { listenForStop, SIGNAL_EXIT_CODES } from "../suite/runner/interruption.ts";
 import { DEFAULT_IDENTITIES } from "../fake-server/access/default-identities.ts";
 
 let redactor = new Redactor([DEFAULT_IDENTITIES.apiKey, DEFAULT_IDENTITIES.otherApiKey]);
@@ -45,8 +46,14 @@ async function main(): Promise<number> {
     process.stdout.write(`${usage()}\n`);
     return 0;
   }
-  const { exitCode } = await runConformance(parsed.config, { invocation: { env: process.env, argv } });
-  return exitCode;
+  // Ctrl-C or SIGTERM: stop starting requests, clean up, write the reports (interruption.ts); again: at once.
+  const interruption = listenForStop((signal, atOnce) => {
+    process.stderr.write(atOnce
+      ? `agent-conformance: ${signal} again: stopping at once; the reports name the conversations left on the target\n`
+      : `agent-conformance: ${signal}: stopping (no new request; those in flight may end first), then deleting what the run created and writing the reports; ${signal === "SIGINT" ? "Ctrl-C" : signal} again stops at once\n`);
+  });
+  const { exitCode, interrupted } = await runConformance(parsed.config, { invocation: { env: process.env, argv }, interruption });
+  return interrupted === undefined ? exitCode : SIGNAL_EXIT_CODES[interrupted];
 }
 
 main().then(

@@ -95,8 +95,8 @@ test("a version given is installed even when the working directory has its own c
 }, LIMIT_MS);
 
 test.each([
-  ["an empty base-url (an unset variable) is an error, never a run against the suite's own fake", { "base-url": "" }, /base-url is empty/],
-  ["args with an unmatched quote are an error, and the suite does not run", { args: "--only 'AUTH-1" }, /args: cannot split into flags/],
+  ["an empty base-url (an unset variable) is an error, never a run against the suite's own fake", { "base-url": "" }, /BASE_URL is set but empty|base-url is empty/],
+  ["args with an unmatched quote are an error, and the suite does not run", { args: "--only 'AUTH-1" }, /args.* cannot be split into flags|args: cannot split into flags/],
   ["args that are no flag of the suite are an error", { args: "--no-such-flag" }, /no-such-flag/],
 ])("%s", async (_, inputs, message) => {
   const server = await fake();
@@ -105,6 +105,14 @@ test.each([
   expect(run.code, stepOutput(run)).toBe(2);
   expect(run.outputs["result"]).toBe("error");
   expect(stepOutput(run)).toMatch(message);
+  // The upload step after it finds the reports, with why the job stopped.
+  const reportDir = join(workspace, "conformance-reports");
+  expect(run.outputs["report-dir"]).toBe(reportDir);
+  const report = JSON.parse(await readFile(join(reportDir, "conformance.json"), "utf8")) as { result: string; diagnosis: string };
+  expect(report.result).toBe("error");
+  expect(report.diagnosis).toMatch(message);
+  for (const file of ["junit.xml", "report.html"]) expect(existsSync(join(reportDir, file)), file).toBe(true);
+  expect(await readFile(join(reportDir, "conformance.json"), "utf8")).not.toContain("sk-fake-a");
 }, LIMIT_MS);
 
 test("GITHUB_OUTPUT is read as a runner reads it, one-line and multi-line values alike", () => {

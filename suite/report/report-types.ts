@@ -33,6 +33,8 @@ export interface CheckMeta {
   waiting?: CheckWaiting;
   /** What the interaction property explored, on the check that built its shared run. */
   interactions?: InteractionsSummary;
+  /** The run was stopped (SIGINT, SIGTERM) before this check ended: it judged nothing. */
+  interrupted?: string;
 }
 
 /** One event of a stream as the reader saw it, for the report's timeline. */
@@ -148,6 +150,8 @@ export interface ConformanceReport {
   diagnosis?: string;
   /** Present when the run had a --baseline file. */
   baseline?: BaselineReport;
+  /** Present when SIGINT or SIGTERM stopped the run (result "incomplete"). */
+  interrupted?: InterruptedReport;
   /** Which of n disjoint shares of the checks this run judged (--shard i/n); absent for a whole run. */
   shard?: ShardReport;
   /**
@@ -157,6 +161,16 @@ export interface ConformanceReport {
    */
   interactions?: InteractionsSummary;
   requirements: RequirementReport[];
+}
+
+/** A run a signal stopped: what it had judged by then, and whether it stopped at once. */
+export interface InterruptedReport {
+  signal: "SIGINT" | "SIGTERM";
+  /** "interrupted by SIGINT after 12 of 48 checks": also the reason of every requirement left unjudged. */
+  reason: string;
+  checks: { done: number; total: number };
+  /** A second signal (or the runner's bound on waiting) stopped it without waiting or cleaning up. */
+  atOnce: boolean;
 }
 
 /** --shard i/n: the run is share `index` (1-based) of `count`. */

@@ -10,8 +10,11 @@ function verdict(report: ConformanceReport): string {
   const { fail, warn } = report.counts;
   switch (report.result) {
     case "incomplete":
+      if (report.interrupted !== undefined) return `The run was ${report.interrupted.reason}${report.interrupted.atOnce ? ", and stopped at once" : ""}: what it had not judged by then is not judged.`;
       return `No MUST failed, but ${count(report.incomplete.length, "MUST requirement")} could not be judged: the run is incomplete.`;
     case "pass":
+      // A run with nothing to do (--rerun-failed found nothing) says why.
+      if (report.diagnosis !== undefined) return report.diagnosis;
       return warn ? `Every MUST passed; ${warn} SHOULD warned.` : "Every requirement passed or was skipped with a reason.";
     case "error":
       if (report.diagnosis !== undefined) return `The run stopped before any check: ${report.diagnosis}`;

@@ -41,6 +41,14 @@ interface CleanupKeys {
   other: string | undefined;
 }
 
+/** What an interrupted run needs of its cleanup. */
+export interface CleanupControl {
+  /** Why no further delete may start (a second signal stopped the run at once); undefined while they may. */
+  stopped?: () => string | undefined;
+  /** Told of each conversation deleted, as it goes: a run stopped at once lists only what is left. */
+  deleted?: (conversationId: string) => void;
+}
+
 /** After this many "cannot reach" failures in a row, the rest is not attempted. */
 const UNREACHABLE_LIMIT = 3;
 
@@ -49,7 +57,9 @@ export async function cleanupConversations(
   client: ServiceClient,
   keys: CleanupKeys,
   concurrency: number,
+  control: CleanupControl = {},
 ): Promise<ConformanceReport["cleanup"]> {
+  const stopped = control.stopped ?? (() => undefined);
   const result: ConformanceReport["cleanup"] = { deleted: 0, failed: [] };
   const notFound: string[] = [];
   let unreachableInARow = 0;
@@ -67,6 +77,11 @@ export async function cleanupConversations(
       result.failed.push({ conversationId: t.conversationId, reason: owner });
       return;
     }
+    const stop = stopped();
+    if (stop !== undefined) {
+      result.failed.push({ conversationId: t.conversationId, reason: `not deleted: ${stop}` });
+      return;
+    }
     if (unreachableInARow >= UNREACHABLE_LIMIT) {
       result.failed.push({ conversationId: t.conversationId, reason: "not attempted: the target stopped answering" });
       return;
@@ -76,7 +91,10 @@ export async function cleanupConversations(
       unreachableInARow = 0;
       // 404 for a conversation this run created and no check deleted: gone for its owner, but
       // not deleted here either (often a sign of state not shared between replicas).
-      if (response.status >= 200 && response.status < 300) result.deleted++;
+      if (response.status >= 200 && response.status < 300) {
+        result.deleted++;
+        control.deleted?.(t.conversationId);
+      }
       else if (response.status === 404) notFound.push(t.conversationId);
       else result.failed.push({ conversationId: t.conversationId, reason: `DELETE answered ${response.status}` });
     } catch (error) {

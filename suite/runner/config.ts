@@ -362,8 +362,10 @@ export function usage(): string {
     "            2 usage or configuration error, a setup the preflight diagnosed (key refused,",
     "              base URL wrong, not this API, agent unknown), target unreachable, harness error,",
     "              or no test ran;",
-    "            3 no MUST failed, but a MUST was skipped or inconclusive that you did not exclude.",
-    "conformance.json's result follows the exit code: pass 0, fail 1, error 2, incomplete 3.",
+    "            3 no MUST failed, but a MUST was skipped or inconclusive that you did not exclude;",
+    "            130, 143 stopped by SIGINT (Ctrl-C) or SIGTERM: requests in flight end, what the run",
+    "              created is deleted, the reports say why (again: stop at once).",
+    "conformance.json's result follows the exit code: pass 0, fail 1, error 2, incomplete 3, 130 and 143.",
   ];
   return lines.join("\n");
 }

@@ -7,6 +7,8 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import type { Reporter, SerializedError, TestModule, TestRunEndReason } from "vitest/node";
+import { asInterrupted, markInterrupted } from "./interrupted-report.ts";
+import type { StopSignal } from "./interruption.ts";
 import type { ConformanceReport } from "../report/report-types.ts";
 import { applyBaseline, type Baseline } from "./baseline.ts";
 import { buildReport, type BuiltReport, type ReportContext, type TestOutcome } from "./build-report.ts";
@@ -17,6 +19,8 @@ interface ConformanceReporterOptions {
   finish: () => Promise<ReportContext>;
   /** Known failures (--baseline), applied before the report is written. */
   baseline?: Baseline | undefined;
+  /** The signal that stopped the run, if one did, and whether it stopped at once (interrupted-report.ts). */
+  interrupted?: () => { signal: StopSignal; atOnce: boolean } | undefined;
 }
 
 /** "suite/checks/idempotency.check.ts" → "idempotency". */
@@ -56,6 +60,8 @@ export class ConformanceReporter implements Reporter {
   readonly #options: ConformanceReporterOptions;
   #built: BuiltReport | undefined;
   #failure: string | undefined;
+  /** Every check file seen so far: a run stopped at once reports from them, before vitest has ended. */
+  readonly #modules = new Set<TestModule>();
 
   constructor(options: ConformanceReporterOptions) {
     this.#options = options;
@@ -71,6 +77,21 @@ export class ConformanceReporter implements Reporter {
     return this.#failure;
   }
 
+  onTestModuleCollected(module: TestModule): void {
+    this.#modules.add(module);
+  }
+
+  /** Each check's outcome as it stands now (a check still running is "pending"). */
+  outcomesNow(): TestOutcome[] {
+    return outcomesOf([...this.#modules]).outcomes;
+  }
+
+  /** Builds a report of the outcomes so far, for a run that stops before vitest ends. */
+  buildNow(context: ReportContext, stop: { signal: StopSignal; atOnce: boolean }): BuiltReport {
+    const marked = markInterrupted(this.outcomesNow(), stop.signal, stop.atOnce);
+    return asInterrupted(buildReport(marked.outcomes, context), marked.interrupted);
+  }
+
   async onTestRunEnd(
     testModules: ReadonlyArray<TestModule>,
     unhandledErrors: ReadonlyArray<SerializedError>,
@@ -84,10 +105,14 @@ export class ConformanceReporter implements Reporter {
         ...(reason === "interrupted" ? ["the run was interrupted"] : []),
       ];
       const context = await this.#options.finish();
-      const built = buildReport(outcomes, { ...context, harnessErrors: [...context.harnessErrors, ...harnessErrors] });
+      const stop = this.#options.interrupted?.();
+      const marked = stop === undefined ? undefined : markInterrupted(outcomes, stop.signal, stop.atOnce);
+      const built = buildReport(marked?.outcomes ?? outcomes, { ...context, harnessErrors: [...context.harnessErrors, ...harnessErrors] });
       // Expiry is judged on the run's start date (UTC).
       const baseline = this.#options.baseline;
-      this.#built = baseline === undefined ? built : applyBaseline(built, baseline, context.startedAt.slice(0, 10));
+      const accepted = baseline === undefined ? built : applyBaseline(built, baseline, context.startedAt.slice(0, 10));
+      // A stopped run is incomplete whatever it judged by then.
+      this.#built = marked === undefined ? accepted : asInterrupted(accepted, marked.interrupted);
       await writeReport(this.#options.reportPath, this.#built.report);
     } catch (error) {
       this.#failure = error instanceof Error ? error.message : String(error);

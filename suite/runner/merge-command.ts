@@ -10,7 +10,7 @@ import { join, resolve } from "node:path";
 import { z } from "zod";
 import type { ConformanceReport } from "../report/report-types.ts";
 import { exitCodeOfResult } from "./build-report.ts";
-import { flagHelp, parseFlags, stringFlag, switchFlag, UsageError, type FlagTable } from "./cli-flags.ts";
+import { flagHelp, flagValueOf, parseFlags, stringFlag, switchFlag, UnknownFlagError, UsageError, type FlagTable } from "./cli-flags.ts";
 import { writeReport } from "./conformance-reporter.ts";
 import { summaryLines } from "./console-summary.ts";
 import { errorReport, writeErrorReports } from "./error-report.ts";
@@ -66,34 +66,30 @@ async function readText(path: string): Promise<string | undefined> {
 
 export async function runMergeCommand(argv: readonly string[], output: Output = standard): Promise<number> {
   const { print, printError } = output;
+  // Every way the merge stops writes the three reports, a mistaken command line included.
+  let reportDir = resolve(flagValueOf(argv, "report-dir") ?? "reports");
+  const refuse = async (reason: string, usage = ""): Promise<number> => {
+    printError(`agent-conformance merge: ${reason}${usage}`);
+    const unwritten = await writeErrorReports(reportDir, errorReport({ target: "(merge of shards)", diagnosis: [`merge: ${reason}`] }));
+    if (unwritten !== undefined) printError(`agent-conformance merge: the reports were not written to ${reportDir}: ${unwritten}`);
+    return 2;
+  };
   let parsed;
   try {
     parsed = parseFlags(FLAGS, argv, { positionals: true });
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    printError(`agent-conformance merge: ${error.message}\n${MERGE_USAGE}`);
-    return 2;
+    // An unknown flag is one line naming the flag meant; other mistakes come with the usage.
+    return refuse(error.message, error instanceof UnknownFlagError ? "" : `\n${MERGE_USAGE}`);
   }
   if (parsed.values.help) {
     print(MERGE_USAGE);
     return 0;
   }
-  if (!parsed.ok) {
-    printError(`agent-conformance merge: ${parsed.problems[0] ?? ""}`);
-    return 2;
-  }
+  if (!parsed.ok) return refuse(parsed.problems[0] ?? "");
   const { values, positionals } = parsed;
-  const reportDir = resolve(values.reportDir);
-  const refuse = async (reason: string): Promise<number> => {
-    printError(`agent-conformance merge: ${reason}`);
-    const unwritten = await writeErrorReports(reportDir, errorReport({ target: "(merge of shards)", diagnosis: [`merge: ${reason}`] }));
-    if (unwritten !== undefined) printError(`agent-conformance merge: the reports were not written to ${reportDir}: ${unwritten}`);
-    return 2;
-  };
-  if (positionals.length === 0) {
-    printError(`agent-conformance merge: name the folder of every shard's reports\n${MERGE_USAGE}`);
-    return 2;
-  }
+  reportDir = resolve(values.reportDir);
+  if (positionals.length === 0) return refuse("name the folder of every shard's reports", `\n${MERGE_USAGE}`);
 
   const shards: ShardInput[] = [];
   for (const dir of positionals) {

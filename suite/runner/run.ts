@@ -22,7 +22,7 @@ import { globToRegExp, isSelected, SELECTABLE_FAMILIES } from "../checks/runtime
 import type { ServiceClient } from "../http/types.ts";
 import { loadBaseline, type Baseline } from "./baseline.ts";
 import { exitCodeOf, type BuiltReport, type ReportContext } from "./build-report.ts";
-import { cleanupConversations, journalTotals } from "./cleanup.ts";
+import { cleanupConversations, journalTotals, type CleanupControl } from "./cleanup.ts";
 import { ConformanceReporter } from "./conformance-reporter.ts";
 import { errorReport, writeErrorReports, type ErrorReportFacts } from "./error-report.ts";
 import { addVerdictsToJunit } from "./junit-verdicts.ts";
@@ -36,6 +36,9 @@ import { shardPlan, shardSeed, type ShardPlan } from "./shards.ts";
 import { suiteVersion } from "./suite-version.ts";
 import { runChecks } from "./vitest-run.ts";
 import { replayCommand, type Invocation } from "./replay-command.ts";
+import type { Interruption, StopSignal } from "./interruption.ts";
+import { interruptedLines } from "./interrupted-report.ts";
+import { atOnceReason, mustStopNow, writeReportNow } from "./stopped-run.ts";
 import { DEFAULT_IDENTITIES } from "../../fake-server/access/default-identities.ts";
 
 export interface RunOptions {
@@ -55,10 +58,14 @@ export interface RunOptions {
    * secrets came from environment variables). Default: this process's environment, no flags.
    */
   invocation?: Invocation;
+  /** SIGINT and SIGTERM (interruption.ts): the command line listens; a run in-process does not. */
+  interruption?: Interruption;
 }
 
 export interface RunOutcome {
   exitCode: 0 | 1 | 2 | 3;
+  /** The signal that stopped the run (result "incomplete"): the command line exits 130 or 143 (interruption.ts). */
+  interrupted?: StopSignal;
   /** Undefined when the run stopped before the checks (configuration, unreachable target). */
   report: ConformanceReport | undefined;
 }
@@ -149,10 +156,12 @@ export async function runConformance(input: ConformanceInput, options: RunOption
   const printError = options.printError ?? ((line: string) => process.stderr.write(`${line}\n`));
   const cwd = options.cwd ?? process.cwd();
   const exit = new EarlyExit(input, cwd, printError);
+  const stop = options.interruption;
 
   const prepared = await prepareRun(input, cwd, exit, print);
   if (!prepared.ok) return prepared.outcome;
   const { config } = prepared;
+  if (stop?.signal !== undefined) return await exit.stopped(stop.signal);
 
   const open: OpenResources = {};
   try {
@@ -170,30 +179,39 @@ export async function runConformance(input: ConformanceInput, options: RunOption
     const client = runnerClient(settings, open.pool, redactor);
 
     const checked = await preflight(preflightOf(config, open.fake !== undefined, settings, describe, client, open.pool));
+    // Preflight deletes what it creates: a stop during it leaves nothing behind.
+    if (stop?.signal !== undefined) return await exit.stopped(stop.signal);
     if (!checked.ok) return await exit.usage([checked.reason]);
 
     open.journalDir = await mkdtemp(join(tmpdir(), "agent-conformance-"));
     const journalPath = startJournal(open.journalDir, checked.created);
+    const stopPath = join(open.journalDir, "stop");
+    stop?.tellWorker(stopPath);
     const run: PreparedChecks = {
       ...prepared,
-      settings: { ...settings, maxCreates: settings.maxCreates - checked.created.length, journalPath },
+      settings: { ...settings, maxCreates: settings.maxCreates - checked.created.length, journalPath, stopPath },
       createBudget: settings.maxCreates,
       describe,
       shard,
       client,
       redactor,
       reportDir: exit.reportDir,
+      stop,
     };
     const checkedRun = await runChecksAndReport(run, progressSink(options.progress ?? true, redactor), exit);
     if ("stopped" in checkedRun) return checkedRun.stopped;
-    const { built } = checkedRun;
-    await writeOtherReports(built.report, exit.reportDir, (line) => printError(redactor.scrub(line)));
+    const { built, atOnce } = checkedRun;
+    await writeOtherReports(built.report, exit.reportDir, (line) => printError(redactor.scrub(line)), !atOnce);
     for (const line of summaryLines(built.report, exit.reportDir)) print(redactor.scrub(line));
+    for (const line of interruptedLines(built.report)) print(redactor.scrub(line));
     // A shard whose share is empty may execute nothing: its result says whether that is an error.
     if (built.executed === 0 && built.report.result === "error") printError("agent-conformance: no check was executed (all skipped or none selected)");
-    return { exitCode: exitCodeOf(built), report: built.report };
+    const signal = built.report.interrupted?.signal;
+    return { exitCode: exitCodeOf(built), report: built.report, ...(signal === undefined ? {} : { interrupted: signal }) };
   } finally {
-    await closeAll(open);
+    // Stopped at once: what is still open (the worker's connections to the embedded fake) is not waited for.
+    const closing = closeAll(open);
+    await (stop?.atOnce === true ? Promise.race([closing, new Promise((resolve) => setTimeout(resolve, 1_000).unref())]) : closing);
   }
 }
 
@@ -232,6 +250,23 @@ class EarlyExit {
     return this.redactor;
   }
 
+  /** A signal before the first check: the reports say the run was interrupted, and nothing was judged. */
+  async stopped(signal: StopSignal): Promise<RunOutcome> {
+    const reason = `interrupted by ${signal} before the first check`;
+    this.#printError(`agent-conformance: ${reason}`);
+    const interrupted = { signal, reason, checks: { done: 0, total: 0 }, atOnce: false };
+    const unwritten = await writeErrorReports(this.reportDir, errorReport({ ...this.#facts, diagnosis: [reason], result: "incomplete", interrupted }));
+    if (unwritten !== undefined) this.#printError(this.redactor.scrub(`agent-conformance: the reports were not written to ${this.reportDir}: ${unwritten}`));
+    return { exitCode: 3, report: undefined, interrupted: signal };
+  }
+
+  /** Nothing to do (--rerun-failed found nothing): exit 0, and reports that say so. */
+  async nothingToRun(line: string): Promise<RunOutcome> {
+    const unwritten = await writeErrorReports(this.reportDir, errorReport({ ...this.#facts, diagnosis: [line], result: "pass" }));
+    if (unwritten !== undefined) this.#printError(this.redactor.scrub(`agent-conformance: the reports were not written to ${this.reportDir}: ${unwritten}`));
+    return { exitCode: 0, report: undefined };
+  }
+
   async usage(lines: string[], hint = false): Promise<RunOutcome> {
     const diagnosis = lines.map((line) => this.redactor.scrub(line));
     for (const line of diagnosis) this.#printError(`agent-conformance: ${line}`);
@@ -264,7 +299,7 @@ async function prepareRun(input: ConformanceInput, cwd: string, exit: EarlyExit,
     if ("error" in rerun) return stop([rerun.error]);
     if ("nothing" in rerun) {
       print(`agent-conformance: nothing to rerun: ${rerun.nothing}`);
-      return { ok: false, outcome: { exitCode: 0, report: undefined } };
+      return { ok: false, outcome: await exit.nothingToRun(`nothing to rerun: ${rerun.nothing}`) };
     }
     // From here on the selection is what to rerun: the report calls the rest not selected.
     config.only = rerun.ids;
@@ -386,6 +421,8 @@ interface PreparedChecks {
   client: ServiceClient;
   redactor: Redactor;
   reportDir: string;
+  /** The signals the run listens to, if any. */
+  stop: Interruption | undefined;
 }
 
 /** Runs the checks in vitest; the reporter builds conformance.json once cleanup has run. */
@@ -393,11 +430,28 @@ async function runChecksAndReport(
   run: PreparedChecks,
   progress: ProgressSink | undefined,
   exit: EarlyExit,
-): Promise<{ built: BuiltReport } | { stopped: RunOutcome }> {
+): Promise<{ built: BuiltReport; atOnce: boolean } | { stopped: RunOutcome }> {
   const startedAt = new Date();
   const started = performance.now();
+  const { stop } = run;
+  let checksOver = false;
+  const deleted = new Set<string>();
+  const contextNow = () => ({
+    target: run.describe,
+    strict: run.config.strict,
+    only: run.config.only,
+    exclude: run.config.exclude,
+    runId: run.settings.runId,
+    seed: run.settings.seed,
+    startedAt: startedAt.toISOString(),
+    durationMs: performance.now() - started,
+    redactor: run.redactor,
+    shard: run.shard,
+    suite: suiteVersion(),
+  });
   const finish = async (): Promise<ReportContext> => {
-    const { creates, cleanup, harnessErrors } = await cleanUp(run);
+    checksOver = true;
+    const { creates, cleanup, harnessErrors } = await cleanUp(run, { stopped: () => atOnceReason(stop), deleted: (id) => deleted.add(id) });
     return {
       target: run.describe,
       strict: run.config.strict,
@@ -415,34 +469,55 @@ async function runChecksAndReport(
       suite: suiteVersion(),
     };
   };
-  const reporter = new ConformanceReporter({ reportPath: join(run.reportDir, "conformance.json"), finish, baseline: run.baseline });
+  const reporter = new ConformanceReporter({
+    reportPath: join(run.reportDir, "conformance.json"),
+    finish,
+    baseline: run.baseline,
+    interrupted: () => (stop?.signal === undefined ? undefined : { signal: stop.signal, atOnce: stop.atOnce }),
+  });
+  const checks = runChecks({
+    root: PROJECT_ROOT,
+    checksDir: run.checksDir,
+    reportDir: run.reportDir,
+    settings: run.settings,
+    reporter,
+    progress,
+    redactor: run.redactor,
+    ownSignals: stop !== undefined,
+  }).then(() => "ended" as const);
   try {
-    await runChecks({
-      root: PROJECT_ROOT,
-      checksDir: run.checksDir,
-      reportDir: run.reportDir,
-      settings: run.settings,
-      reporter,
-      progress,
-      redactor: run.redactor,
-    });
+    // A run that must stop now is reported from what the reporter has seen, without waiting for vitest.
+    const now = stop === undefined ? undefined : mustStopNow(stop, () => checksOver).then(() => "now" as const);
+    const ended = await Promise.race(now === undefined ? [checks] : [checks, now]);
+    if (ended === "now" && stop?.signal !== undefined && reporter.built === undefined) {
+      const built = await writeReportNow({
+        reporter,
+        context: contextNow(),
+        journalPath: run.settings.journalPath,
+        createBudget: run.createBudget,
+        deleted,
+        signal: stop.signal,
+        reportDir: run.reportDir,
+      });
+      return { built, atOnce: true };
+    }
   } catch (error) {
     return { stopped: await exit.usage([`the test runner failed: ${messageOf(error)}`]) };
   }
   if (reporter.built === undefined) {
     return { stopped: await exit.usage([`no report was produced: ${reporter.failure ?? "the test runner did not finish the run"}`]) };
   }
-  return { built: reporter.built };
+  return { built: reporter.built, atOnce: false };
 }
 
 /** After the last check: what the run spent, and every conversation it created deleted as its owner. */
-async function cleanUp(run: PreparedChecks): Promise<Pick<ReportContext, "creates" | "cleanup" | "harnessErrors">> {
+async function cleanUp(run: PreparedChecks, control: CleanupControl): Promise<Pick<ReportContext, "creates" | "cleanup" | "harnessErrors">> {
   const journal = readJournal(run.settings.journalPath);
   const totals = journalTotals(journal.entries);
   const swept = await cleanupConversations(totals.tracked, run.client, {
     primary: run.settings.primary.apiKey,
     other: run.settings.otherKey?.apiKey ?? undefined,
-  }, run.settings.concurrency);
+  }, run.settings.concurrency, control);
   return {
     creates: { budget: run.createBudget, spent: totals.creates },
     cleanup: { ...swept, deleted: swept.deleted + totals.deletedByChecks },
@@ -450,10 +525,13 @@ async function cleanUp(run: PreparedChecks): Promise<Pick<ReportContext, "create
   };
 }
 
-/** junit.xml's verdicts and report.html: a failure of either is said, and does not change the verdict. */
-async function writeOtherReports(report: ConformanceReport, reportDir: string, printError: (line: string) => void): Promise<void> {
+/**
+ * junit.xml's verdicts (vitest's file, unless the run was reported without waiting for vitest)
+ * and report.html: a failure of either is said, and does not change the verdict.
+ */
+async function writeOtherReports(report: ConformanceReport, reportDir: string, printError: (line: string) => void, vitestJunit = true): Promise<void> {
   try {
-    await addVerdictsToJunit(join(reportDir, "junit.xml"), report);
+    if (vitestJunit) await addVerdictsToJunit(join(reportDir, "junit.xml"), report);
   } catch (error) {
     printError(`agent-conformance: junit.xml was not completed: ${messageOf(error)}`);
   }

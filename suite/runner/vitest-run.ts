@@ -26,6 +26,11 @@ interface VitestRunOptions {
   progress: ProgressSink | undefined;
   /** Every line vitest prints, and the JUnit file, pass through it. */
   redactor: Redactor;
+  /**
+   * The runner answers SIGINT and SIGTERM itself (interruption.ts): vitest's own handlers, which
+   * end the process at once without a report, are removed as soon as vitest has made them.
+   */
+  ownSignals?: boolean;
 }
 
 /** Beyond the checks' own deadlines, vitest's timeouts are a backstop only. */
@@ -35,6 +40,15 @@ export async function runChecks(options: VitestRunOptions): Promise<void> {
   const { settings, redactor } = options;
   const exitCodeBefore = process.exitCode;
   const junitPath = join(options.reportDir, "junit.xml");
+  const ours = { SIGINT: new Set(process.listeners("SIGINT")), SIGTERM: new Set(process.listeners("SIGTERM")) };
+  // vitest's logger adds them when it is made, before any reporter's onInit: that is where they go.
+  const keepOurSignals = {
+    onInit: () => {
+      for (const signal of ["SIGINT", "SIGTERM"] as const) {
+        for (const listener of process.listeners(signal)) if (!ours[signal].has(listener)) process.off(signal, listener);
+      }
+    },
+  };
   const vitest = await startVitest("test", [], {
     config: false,
     root: options.root,
@@ -59,6 +73,7 @@ export async function runChecks(options: VitestRunOptions): Promise<void> {
       ...(options.progress === undefined ? [] : [new ProgressReporter(options.progress)]),
       ["junit", { outputFile: junitPath, suiteName: "conformance" }],
       options.reporter,
+      ...(options.ownSignals === true ? [keepOurSignals] : []),
     ],
   }, undefined, {
     stdout: scrubbingStream(redactor, (text) => process.stdout.write(text)),

@@ -73,7 +73,7 @@ export function check(
   validate(requirements, name, options);
   const title = checkTitle(requirements, name);
   const meta = { requirements: [...requirements] };
-  const { settings, ledger, target } = workerState();
+  const { settings, ledger, target, stop } = workerState();
 
   // A check runs when one of its requirements, or its family, is selected and not excluded by the user.
   const names = (id: string) => (options.family === undefined ? [id] : [id, options.family]);
@@ -90,6 +90,12 @@ export function check(
   // allows for every create of the run.
   const backstopMs = timeoutMs + timeAllowanceMs(settings.maxCreates, settings) + VITEST_TIMEOUT_MARGIN_MS;
   test(title, { timeout: backstopMs, meta }, async (context) => {
+    // An interrupted run starts no check: each one left says it was not judged, and why.
+    if (stop.reason !== undefined) {
+      context.task.meta.conformanceCheck = { interrupted: stop.reason };
+      context.skip(`not judged: ${stop.reason}`);
+      return;
+    }
     if (settings.profile === "smoke" && options.smoke !== true) {
       context.task.meta.conformanceCheck = { excluded: "not in the smoke profile" };
       context.skip("not in the smoke profile");
@@ -116,19 +122,33 @@ export function check(
     const scope = new CheckScope(title, reservation);
     scope.uses = (options.uses ?? []).map((fixture) => fixture.name);
     let inconclusive: InconclusiveError | undefined;
+    // A stop during the check: its requests get a short bound to end, then are aborted.
+    const leave = stop.enter();
+    const cut = () => scope.controller.abort();
+    stop.signal.addEventListener("abort", cut, { once: true });
+    let interrupted: string | undefined;
     try {
       await runWithDeadline(scope, timeoutMs, () => body(target));
     } catch (error) {
       context.task.meta.conformance = scope.evidence();
       inconclusive = inconclusiveCause(error);
-      if (inconclusive === undefined) throw error;
+      // Whatever a check met once the run was stopping is no verdict on the target.
+      if (inconclusive === undefined && stop.reason === undefined) throw error;
     } finally {
+      leave();
+      stop.signal.removeEventListener("abort", cut);
+      interrupted = stop.reason;
       reservation.release();
       context.task.meta.conformanceCheck = {
+        ...(interrupted === undefined ? {} : { interrupted }),
         ...(inconclusive === undefined ? {} : { inconclusive: inconclusive.message }),
         ...(scope.waited() ? { waiting: { ...scope.waiting } } : {}),
         ...(scope.interactions === undefined ? {} : { interactions: scope.interactions }),
       };
+    }
+    if (interrupted !== undefined) {
+      context.skip(`not judged: ${interrupted}`);
+      return;
     }
     if (inconclusive !== undefined) {
       // JUnit shows a skip without its note; the annotation carries the reason there.

@@ -12,7 +12,7 @@ import { createClient, createPool, type ClientOptions } from "../../http/client.
 import { HarnessError } from "../../http/errors.ts";
 import { appendJournal, type KeyRole } from "./journal.ts";
 import { displayUrl, Redactor } from "../../http/redact.ts";
-import { Pacer } from "../../http/retry.ts";
+import { StoppablePacer, watchStopRequest, type StopRequest } from "./stop-request.ts";
 import { timeAllowanceMs } from "./check-timing.ts";
 import { useFixture, type SharedFixture } from "./shared-fixture.ts";
 import { RUN_SETTINGS_KEY, RunSettingsSchema, type RunSettings } from "./run-settings.ts";
@@ -23,6 +23,8 @@ interface WorkerState {
   settings: RunSettings;
   ledger: BudgetLedger;
   target: Target;
+  /** Whether the run is being interrupted: no request starts once it is. */
+  stop: StopRequest;
 }
 
 const STATE_KEY = Symbol.for("agent-conformance.worker-state");
@@ -62,7 +64,8 @@ function buildState(settings: RunSettings): WorkerState {
   const semaphore = new Semaphore(settings.concurrency);
   const redactor = new Redactor([settings.primary.apiKey, settings.otherKey?.apiKey, settings.otherAgent?.apiKey, ...Object.values(settings.headers)]);
   const pool = createPool(settings.baseUrl, settings.concurrency, settings.requestTimeoutMs);
-  const pacer = new Pacer(settings.maxRps);
+  const stop = watchStopRequest(settings.stopPath);
+  const pacer = new StoppablePacer(settings.maxRps, stop);
   let counter = 0;
   const runScoped = (label: string) => `conf-${settings.runId}-${cleanLabel(label)}-${++counter}`;
 
@@ -150,7 +153,7 @@ function buildState(settings: RunSettings): WorkerState {
       return scope !== undefined ? scope.reservation.reserved - scope.reservation.spent() : ledger.remaining();
     },
   };
-  return { settings, ledger, target };
+  return { settings, ledger, target, stop };
 }
 
 /** The process-wide state, built on first use. */

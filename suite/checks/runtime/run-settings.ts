@@ -52,6 +52,8 @@ export const RunSettingsSchema = z.object({
   headers: z.record(z.string(), z.string()),
   /** JSON-lines file where the worker records what the run created, for cleanup by the runner. */
   journalPath: z.string().min(1),
+  /** Where the runner writes that the run is interrupted (stop-request.ts reads it). */
+  stopPath: z.string().min(1).optional(),
 });
 
 export type RunSettings = z.infer<typeof RunSettingsSchema>;

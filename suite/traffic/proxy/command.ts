@@ -13,7 +13,8 @@ import { closeSync } from "node:fs";
 import { openHarFile } from "../har-file.ts";
 import { trafficExitCode, type TrafficViolation } from "../judge.ts";
 import { TRAFFIC_JUDGE_FLAGS } from "../judge-flags.ts";
-import { flagHelp, parseFlags, stringFlag, switchFlag, textFlag, UsageError, type FlagTable } from "../../runner/cli-flags.ts";
+import { flagHelp, flagValueOf, parseFlags, stringFlag, switchFlag, textFlag, UnknownFlagError, UsageError, type FlagTable } from "../../runner/cli-flags.ts";
+import { writeStoppedTrafficReports } from "../stopped-report.ts";
 import { trafficSummaryLines, writeTrafficReports } from "../reports.ts";
 import { JudgeThread } from "./judge-thread.ts";
 import { watchLauncher } from "./launcher-watch.ts";
@@ -99,30 +100,34 @@ export function violationLine(v: TrafficViolation): string {
 }
 
 export async function runProxyCommand(argv: string[], print: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): Promise<number> {
+  // Every way the proxy stops writes the three reports, a mistaken command line included.
+  const refuse = async (target: string, problems: readonly string[], usage = ""): Promise<number> => {
+    for (const problem of problems) process.stderr.write(`agent-conformance proxy: ${problem}\n`);
+    if (usage !== "") process.stderr.write(usage);
+    await writeStoppedTrafficReports("proxy", flagValueOf(argv, "report-dir") ?? "reports", target, problems.join("; "), "proxy");
+    return 2;
+  };
   let parsed;
   try {
     parsed = parseFlags(FLAGS, argv);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`agent-conformance proxy: ${error.message}\n${PROXY_USAGE}\n`);
-    return 2;
+    // An unknown flag is one line naming the flag meant; other mistakes come with the usage.
+    return refuse("(not set up)", [error.message], error instanceof UnknownFlagError ? "" : `${PROXY_USAGE}\n`);
   }
   if (parsed.values.help) {
     print(PROXY_USAGE);
     return 0;
   }
-  if (!parsed.ok) {
-    for (const problem of parsed.problems) process.stderr.write(`agent-conformance proxy: ${problem}\n`);
-    return 2;
-  }
+  if (!parsed.ok) return refuse("(not set up)", parsed.problems);
   const { values } = parsed;
   const { upstream, settleMs, gate, port } = values;
+  const target = `proxy to ${upstream.origin}${upstream.pathname}`;
   let harFd: number | undefined;
   try {
     harFd = values.har === undefined ? undefined : openHarFile(values.har);
   } catch (error) {
-    process.stderr.write(`agent-conformance proxy: cannot write --har ${values.har}: ${error instanceof Error ? error.message : String(error)}\n`);
-    return 2;
+    return refuse(target, [`cannot write --har ${values.har}: ${error instanceof Error ? error.message : String(error)}`]);
   }
 
   const judge = new JudgeThread(
@@ -135,10 +140,9 @@ export async function runProxyCommand(argv: string[], print: (line: string) => v
   try {
     proxy = await startProxy({ upstream: upstream.href, host: values.host, port, onExchange: (exchange) => judge.observe(exchange) });
   } catch (error) {
-    process.stderr.write(`agent-conformance proxy: cannot listen on ${values.host}:${port}: ${error instanceof Error ? error.message : String(error)}\n`);
     await judge.finish(undefined);
     if (harFd !== undefined) closeSync(harFd);
-    return 2;
+    return refuse(target, [`cannot listen on ${values.host}:${port}: ${error instanceof Error ? error.message : String(error)}`]);
   }
   // Listening only once the handlers are in place: whoever reads the line may signal at once.
   const stopped = stopRequested();
