@@ -21,7 +21,8 @@ async function threeReports(dir: string): Promise<{ result: string; diagnosis?: 
   return report;
 }
 
-describe.concurrent("every exit path writes the three reports", { timeout: LIMIT_MS + 5_000 }, () => {
+// A test runs up to two commands one after the other, each with its whole limit on a busy machine.
+describe.concurrent("every exit path writes the three reports", { timeout: 2 * LIMIT_MS + 5_000 }, () => {
   test("--rerun-failed with nothing to rerun: exit 0, result pass, saying there was nothing to rerun", async ({ onTestFinished }) => {
     const dir = await tempDir("exit-paths-", onTestFinished);
     const previous = join(dir, "previous.json");
