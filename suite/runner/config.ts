@@ -174,7 +174,7 @@ const SUITE_FLAGS = {
   path: { name: "path", env: "CONFORMANCE_PATH", value: "PATH", help: "with --seed, run exactly the interaction property's run a counterexample names (--only interactions --seed S --path P)", parser: z.string().trim().regex(/^\d+(:\d+)*$/, "must be a fast-check path such as 3 or 3:1:0, as a counterexample prints it").optional() },
   runs: { name: "runs", env: "CONFORMANCE_RUNS", value: "N", help: `cap on fast-check runs per property (default ${DEFAULTS.runs})`, parser: wholeNumber(1, 10_000).default(DEFAULTS.runs) },
   shard: { name: "shard", env: "CONFORMANCE_SHARD", value: "I/N", help: "judge the I-th of N disjoint shares of the selected requirements (the interaction property runs in every shard, seeded --seed + I); `agent-conformance merge` makes one report of the N", parser: shardSpec.optional() },
-  only: { name: "only", env: "CONFORMANCE_ONLY", value: "GLOB", multiple: true, help: "run only requirements matching the glob (repeatable or comma list: SSE-*,IDEM-1)", parser: onlyList.default([]) },
+  only: { name: "only", env: "CONFORMANCE_ONLY", value: "GLOB", multiple: true, help: "run only requirements matching the glob (repeatable or comma list: SSE-*,IDEM-1), or the interaction property's checks (interactions); a requirement selected by ID runs its own checks, the property only where no other check judges it", parser: onlyList.default([]) },
   exclude: { name: "exclude", env: "CONFORMANCE_EXCLUDE", value: "GLOB", multiple: true, help: "leave out requirements matching the glob (repeatable or comma list); reported as skipped by choice", parser: onlyList.default([]) },
   rerunFailed: { name: "rerun-failed", env: "CONFORMANCE_RERUN_FAILED", value: "FILE", help: "run only what failed, warned or was inconclusive in that conformance.json, and the MUSTs it skipped that you had not excluded", parser: nonEmpty.optional() },
   strict: { name: "strict", env: "CONFORMANCE_STRICT", help: "a failed SHOULD fails the run", parser: flag.default(false) },
@@ -184,6 +184,7 @@ const SUITE_FLAGS = {
   baseline: { name: "baseline", env: "CONFORMANCE_BASELINE", value: "FILE", help: "JSON file of known failures that do not fail the run (see docs/USING.md)", parser: nonEmpty.optional() },
   /** Options passed to createFakeServer when no base URL is given (e.g. a mutant for the gate). */
   fakeOptions: { name: "fake-option", value: "NAME=VALUE", multiple: true, help: "option for the embedded fake (repeatable; VALUE is JSON or a string), e.g. --fake-option seed=7", parser: z.record(z.string(), z.unknown()).default({}) },
+  dryRun: { name: "dry-run", env: "CONFORMANCE_DRY_RUN", help: "print what a run would do (the checks, the creates each may spend against the cap, the identities and settings; secrets redacted) and exit 0 without sending a request", parser: flag.default(false) },
   help: { name: "help", help: "print this help", parser: flag.default(false) },
 } satisfies FlagTable;
 

@@ -35,6 +35,7 @@ import { stdoutSink, type ProgressSink } from "./progress.ts";
 import { shardPlan, shardSeed, type ShardPlan } from "./shards.ts";
 import { suiteVersion } from "./suite-version.ts";
 import { runChecks } from "./vitest-run.ts";
+import { dryRun } from "./dry-run.ts";
 import { replayCommand, type Invocation } from "./replay-command.ts";
 import type { Interruption, StopSignal } from "./interruption.ts";
 import { interruptedLines } from "./interrupted-report.ts";
@@ -162,6 +163,13 @@ export async function runConformance(input: ConformanceInput, options: RunOption
   if (!prepared.ok) return prepared.outcome;
   const { config } = prepared;
   if (stop?.signal !== undefined) return await exit.stopped(stop.signal);
+  // What the run would do, before a fake starts or anything is sent (dry-run.ts).
+  if (config.dryRun) {
+    const embedded = config.baseUrl === undefined;
+    const { settings, describe } = resolveTarget(config, config.baseUrl ?? "http://127.0.0.1", embedded, options.invocation ?? { env: process.env, argv: [] });
+    const redactor = exit.knowTarget(settings, describe);
+    return { exitCode: await dryRun({ config, settings, embedded, root: PROJECT_ROOT, checksDir: prepared.checksDir, redactor, reportDir: exit.reportDir, print, printError }), report: undefined };
+  }
 
   const open: OpenResources = {};
   try {

@@ -15,7 +15,8 @@ import { isBuilt, neededCreates } from "./shared-fixture.ts";
 import { workerState } from "./context.ts";
 import { timeAllowanceMs } from "./check-timing.ts";
 import { inconclusiveCause, InconclusiveError } from "../../http/errors.ts";
-import { checkTitle, INTERACTIONS_FAMILY, isAnySelected } from "./selection.ts";
+import { checkTitle, INTERACTIONS_FAMILY, isAnySelected, noteScenarioCheck, selectsFor } from "./selection.ts";
+import { fixturePlan, type CheckPlan } from "./check-plan.ts";
 import type { CheckOptions, Need, Target } from "./types.ts";
 
 const NEED_FLAGS: Record<Need, string> = {
@@ -75,13 +76,21 @@ export function check(
   const meta = { requirements: [...requirements] };
   const { settings, ledger, target, stop } = workerState();
 
-  // A check runs when one of its requirements, or its family, is selected and not excluded by the user.
-  const names = (id: string) => (options.family === undefined ? [id] : [id, options.family]);
+  // A check runs when one of its requirements is selected (a family's check: when its family is,
+  // selection.ts) and not excluded by the user.
+  if (options.family === undefined) noteScenarioCheck(requirements);
   // Under --shard only this shard's share runs; the interaction property runs in every shard.
   const inShard = (id: string) => settings.shard === undefined || options.family === INTERACTIONS_FAMILY || settings.shard.requirements.includes(id);
-  const wanted = requirements.filter((id) => isAnySelected(names(id), settings.only) && !(settings.exclude.length > 0 && isAnySelected([id], settings.exclude)) && inShard(id));
+  const wanted = requirements.filter((id) => selectsFor(id, options.family, settings.only) && !(settings.exclude.length > 0 && isAnySelected([id], settings.exclude)) && inShard(id));
+  const plan: CheckPlan = {
+    selected: wanted.length > 0,
+    creates: options.creates,
+    uses: (options.uses ?? []).map((fixture) => fixturePlan(fixture, settings.profile)),
+    needs: options.needs ?? [],
+    smoke: options.smoke === true,
+  };
   if (wanted.length === 0) {
-    test.skip(title, { meta }, () => {});
+    test.skip(title, { meta: { ...meta, conformancePlan: plan } }, () => {});
     return;
   }
 
@@ -89,7 +98,7 @@ export function check(
   // vitest's own timeout is only a backstop; shared fixtures extend a check's deadline, so it
   // allows for every create of the run.
   const backstopMs = timeoutMs + timeAllowanceMs(settings.maxCreates, settings) + VITEST_TIMEOUT_MARGIN_MS;
-  test(title, { timeout: backstopMs, meta }, async (context) => {
+  test(title, { timeout: backstopMs, meta: { ...meta, conformancePlan: plan } }, async (context) => {
     // An interrupted run starts no check: each one left says it was not judged, and why.
     if (stop.reason !== undefined) {
       context.task.meta.conformanceCheck = { interrupted: stop.reason };
