@@ -30,12 +30,31 @@ export interface Body {
 
 const input = (name: string) => `inputs:${name}`;
 
-/** A class: one the run has not covered yet if there is one, else the ones it covered least weighted up. */
-function pickClass<T extends string>(g: fc.GeneratorValue, session: Session, prefix: string, classes: readonly T[]): T {
+/**
+ * A class: one the run has not covered yet if there is one; else one not yet sent on this
+ * endpoint (`@endpoint` tallies, not reported: a bug may live on one path only); else the ones
+ * covered least, weighted up.
+ */
+function pickClass<T extends string>(g: fc.GeneratorValue, session: Session, prefix: string, classes: readonly T[], endpoint?: string): T {
   return pickWeighted(g, classes.map((c) => {
     const count = session.covered.count(input(`${prefix}:${c}`));
-    return { value: c, weight: count === 0 ? 1000 : 8 / (1 + 2 * count) };
+    const onEndpoint = endpoint === undefined ? 1 : session.covered.count(input(`${prefix}:${c}@${endpoint}`));
+    return { value: c, weight: count === 0 ? 1000 : onEndpoint === 0 ? 100 : 8 / (1 + 2 * count) };
   }));
+}
+
+/** Kinds of text that sit side by side in one message. */
+const SEGMENTS: readonly MessageClass[] = ["ascii", "two-byte", "three-byte", "four-byte", "combining", "right-to-left", "zero-width", "json-escapes"];
+
+/** Zero to two segment kinds besides `first`, the ones least covered (on this endpoint) first. */
+function moreSegments(g: fc.GeneratorValue, session: Session, first: MessageClass, endpoint: string | undefined): MessageClass[] {
+  const count = g(() => fc.integer({ min: 0, max: 2 }));
+  const chosen: MessageClass[] = [];
+  for (let i = 0; i < count; i++) {
+    const left = SEGMENTS.filter((c) => c !== first && !chosen.includes(c));
+    chosen.push(pickClass(g, session, "message", left, endpoint));
+  }
+  return chosen;
 }
 
 /** The message texts a conversation took whose decomposed form differs (precomposed letters). */
@@ -45,10 +64,10 @@ const normalisable = (conversation: ConversationRecord | undefined) => conversat
  * A fresh body for `who`: a new conversation (`conversation` undefined) or a continuation, its
  * message, external_reference and metadata each of a drawn class.
  */
-export function freshBody(g: fc.GeneratorValue, session: Session, who: Who, conversation: ConversationRecord | undefined, options: { openAllowed?: boolean } = {}): Body {
+export function freshBody(g: fc.GeneratorValue, session: Session, who: Who, conversation: ConversationRecord | undefined, options: { openAllowed?: boolean; endpoint?: string } = {}): Body {
   const cells: string[] = [];
   const classes = MESSAGE_CLASSES.filter((c) => c !== "same-text-twice" || (conversation?.messages.length ?? 0) > 0);
-  const cls: MessageClass = pickClass(g, session, "message", classes);
+  const cls: MessageClass = pickClass(g, session, "message", classes, options.endpoint);
   let message: string;
   let tag: string;
   const twin = normalisable(conversation);
@@ -62,8 +81,12 @@ export function freshBody(g: fc.GeneratorValue, session: Session, who: Who, conv
     cells.push(input("message:normalisation-forms"));
   } else {
     tag = session.target.message(cls === "long" ? "long" : "m");
-    message = composeMessage(tag, cls, g(() => messageText(cls)));
-    if (cls !== "normalisation-forms") cells.push(input(`message:${cls}`));
+    // Up to two more kinds of text in the same message: a bug in one kind shows wherever it sits, and a create covers several.
+    const extras = cls === "long" || cls === "normalisation-forms" ? [] : moreSegments(g, session, cls, options.endpoint);
+    const texts = [cls, ...extras].map((c) => g(() => messageText(c)));
+    message = composeMessage(tag, cls, texts.join(" "));
+    for (const c of [cls, ...extras]) if (c !== "normalisation-forms") cells.push(input(`message:${c}`));
+    if (options.endpoint !== undefined) for (const c of extras) cells.push(input(`message:${c}@${options.endpoint}`));
   }
   let openShape = cls === "long" && options.openAllowed !== false ? "message:long" : undefined;
 
@@ -98,6 +121,7 @@ export function freshBody(g: fc.GeneratorValue, session: Session, who: Who, conv
   }
   cells.push(input(`metadata:${metadata}`));
   const optionalFields = "external_reference" in body || "metadata" in body;
+  if (options.endpoint !== undefined) cells.push(input(`message:${cls}@${options.endpoint}`));
   return { body, message, tag, ...(openShape === undefined ? {} : { openShape }), optionalFields, acceptedCells: cells };
 }
 
@@ -117,13 +141,14 @@ function referenceFor(g: fc.GeneratorValue, session: Session, cls: (typeof REFER
 }
 
 /**
- * A fresh key: of a drawn shape, or (one time in three, once the caller has keys) one small
+ * A fresh key: of a drawn shape, or (one time in two, once the caller has keys) one small
  * step from one of its earlier keys, so that every create also tries whether the service tells
  * near keys apart (case folded by a collation, keys cut to a column's width).
  */
 export function freshKey(g: fc.GeneratorValue, session: Session, who: Who): { readonly key: string; readonly cell: string } {
   const earlier = session.keys.filter((k) => k.who === who);
-  if (earlier.length > 0 && g(() => fc.integer({ min: 0, max: 2 })) === 0) return nearMissKey(g, session, g(() => fc.constantFrom(...earlier)));
+  // Long keys first: a column that cuts keys confuses them only.
+  if (earlier.length > 0 && g(() => fc.boolean())) return nearMissKey(g, session, pickWeighted(g, earlier.map((k) => ({ value: k, weight: k.key.length > 40 ? 3 : 1 }))));
   const shape = pickClass(g, session, "idempotency-key", KEY_SHAPES);
   return { key: g(() => shapeKey(session.target.idempotencyKey("k"), shape)), cell: input(`idempotency-key:${shape}`) };
 }

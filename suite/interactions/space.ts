@@ -159,6 +159,7 @@ export const CLIENT_BEHAVIOURS = [
   "retry-late:same-endpoint",
   "retry-late:other-endpoint",
   "cancel-without-retry",
+  "replayed-after-retry",
 ] as const;
 
 export const CELLS: CellTable = {

@@ -118,9 +118,8 @@ function proposals(session: Session): Proposal[] {
       for (const relation of ["other-agent", "other-key", "no-key", "unknown-key"] as const) {
         const who = callerIn(session, conversation.owner, relation);
         if (who === undefined) continue;
-        // Another identity may be answered with a conversation of its own (a create); no key, never.
-        const charged = relation === "no-key" || relation === "unknown-key" ? 0 : 1;
-        out.push({ cells: [transition("continue", "live", "fresh", endpoint, relation)], charged, holds: 1, build: (g) => one(g, continuation(g, session, conversation, who, endpoint)) });
+        // Mostly refused (another identity may be answered with a conversation of its own): weighed as free, it holds one while it runs.
+        out.push({ cells: [transition("continue", "live", "fresh", endpoint, relation)], charged: 0, holds: 1, build: (g) => one(g, continuation(g, session, conversation, who, endpoint)) });
       }
       const nearMisses = session.keys.filter((k) => k.status === "completed" && k.conversationId?.toLowerCase() === conversation.id.toLowerCase() && k.body.conversation_id !== undefined);
       if (nearMisses.length > 0) {
@@ -128,9 +127,9 @@ function proposals(session: Session): Proposal[] {
       }
     }
     for (const conversation of deleted(session)) {
-      out.push({ cells: [transition("continue", "deleted", "fresh", endpoint, "own")], charged: 1, build: (g) => one(g, continuation(g, session, conversation, conversation.owner, endpoint)) });
+      out.push({ cells: [transition("continue", "deleted", "fresh", endpoint, "own")], charged: 0, holds: 1, build: (g) => one(g, continuation(g, session, conversation, conversation.owner, endpoint)) });
     }
-    out.push({ cells: [transition("continue", "unknown", "fresh", endpoint, "own")], charged: 1, build: (g) => one(g, continuation(g, session, unknownConversation(g), "primary", endpoint)) });
+    out.push({ cells: [transition("continue", "unknown", "fresh", endpoint, "own")], charged: 0, holds: 1, build: (g) => one(g, continuation(g, session, unknownConversation(g), "primary", endpoint)) });
     // A stream dropped by the client, retried at once on either endpoint or not at all.
     for (const point of conversations.length > 0 ? DROP_POINTS : []) {
       out.push({
@@ -147,7 +146,9 @@ function proposals(session: Session): Proposal[] {
     if (state === undefined || key.who === "noKey" || key.who === "unknownKey") continue;
     const conversation = state === "of-deleted" ? "deleted" : "live";
     for (const endpoint of ENDPOINTS) {
-      const retry = key.dropped ? [`client:retry-late:${endpoint === key.endpoint ? "same" : "other"}-endpoint`] : [];
+      const retry = key.dropped
+        ? key.retried && state !== "unknown-outcome" ? ["client:replayed-after-retry"] : [`client:retry-late:${endpoint === key.endpoint ? "same" : "other"}-endpoint`]
+        : [];
       const reordered = typeof key.body.metadata === "object" && key.body.metadata !== null && Object.keys(key.body.metadata).length > 1 ? ["inputs:metadata:reordered-keys"] : [];
       out.push({ cells: [transition("replay", conversation, state, endpoint, "own"), ...retry, ...reordered], charged: state === "unknown-outcome" ? 1 : 0, build: (g) => one(g, replayOf(g, session, key, endpoint)) });
       const changes = PAYLOAD_CHANGES.map((f) => `inputs:payload-change:${f}:${endpoint}`).filter((c) => !session.covered.has(c));
@@ -185,6 +186,8 @@ function proposals(session: Session): Proposal[] {
 /** Races on a live conversation: a request held open while others are sent at a chosen point of it. */
 function races(session: Session, conversation: ConversationRecord): Proposal[] {
   const out: Proposal[] = [];
+  // Each exchange of a race carries fresh bodies too: what they still have to cover counts for the race.
+  const inputs = uncoveredInputs(session);
   const owner = conversation.owner;
   const ordering = (cls: string, a: string, b: string) => [`orderings:${cls}/${a}`, `orderings:${cls}/${b}`];
   for (const held of ENDPOINTS) {
@@ -192,7 +195,7 @@ function races(session: Session, conversation: ConversationRecord): Proposal[] {
     for (const endpoint of ENDPOINTS) {
       // Two exchanges on one conversation.
       out.push({
-        cells: [transition("continue", "in-flight", "fresh", endpoint, "own"), ...ordering("two-exchanges", "sent-first-first", "sent-second-first")],
+        cells: [transition("continue", "in-flight", "fresh", endpoint, "own"), ...ordering("two-exchanges", "sent-first-first", "sent-second-first"), ...inputs],
         charged: 2,
         build: (g) => race(g, continuation(g, session, conversation, owner, held), [continuation(g, session, conversation, owner, endpoint)], pickOne(g, timings), "two-exchanges"),
       });
@@ -220,7 +223,7 @@ function races(session: Session, conversation: ConversationRecord): Proposal[] {
     // A delete while an exchange is generated: before response.created, after a delta, after completion.
     const deleteTimings: Timing[] = held === "stream" ? ["at-once", "after-delta", "after-completed"] : ["at-once"];
     out.push({
-      cells: [transition("delete", "in-flight", "n/a", "n/a", "own"), ...ordering("delete-exchange-before-created", "exchange-first", "delete-first"), ...(held === "stream" ? [...ordering("delete-exchange-after-delta", "exchange-first", "delete-first"), ...ordering("delete-exchange-after-completed", "exchange-first", "delete-first")] : [])],
+      cells: [transition("delete", "in-flight", "n/a", "n/a", "own"), ...inputs, ...ordering("delete-exchange-before-created", "exchange-first", "delete-first"), ...(held === "stream" ? [...ordering("delete-exchange-after-delta", "exchange-first", "delete-first"), ...ordering("delete-exchange-after-completed", "exchange-first", "delete-first")] : [])],
       charged: 1,
       build: (g) => {
         const timing = pickOne(g, deleteTimings);
@@ -233,7 +236,7 @@ function races(session: Session, conversation: ConversationRecord): Proposal[] {
       const cls = endpoint === held ? "replay-in-flight-original" : "one-key-both-endpoints";
       const orders = endpoint === held ? ordering(cls, "original-first", "replay-first") : ordering(cls, "plain-first", "stream-first");
       out.push({
-        cells: [transition("replay", "live", "in-flight", endpoint, "own"), ...orders],
+        cells: [transition("replay", "live", "in-flight", endpoint, "own"), ...orders, ...inputs],
         charged: 1,
         build: (g) => {
           const first = continuation(g, session, conversation, owner, held);
@@ -273,7 +276,7 @@ function race(g: fc.GeneratorValue, held: Request | undefined, others: readonly 
 
 function createNew(g: fc.GeneratorValue, session: Session, who: Who, endpoint: Endpoint, drop?: DropPoint): CreateRequest {
   const key = freshKey(g, session, who);
-  const body = freshBody(g, session, who, undefined);
+  const body = freshBody(g, session, who, undefined, { endpoint });
   const relation: Relation = who === "noKey" ? "no-key" : who === "unknownKey" ? "unknown-key" : "own";
   return {
     kind: "create", who, endpoint, key: key.key, body: body.body, message: body.message, tag: body.tag, replay: false,
@@ -285,7 +288,7 @@ function createNew(g: fc.GeneratorValue, session: Session, who: Who, endpoint: E
 
 function continuation(g: fc.GeneratorValue, session: Session, conversation: ConversationRecord, who: Who, endpoint: Endpoint, drop?: DropPoint): CreateRequest {
   const key = freshKey(g, session, who);
-  const body = freshBody(g, session, who, conversation);
+  const body = freshBody(g, session, who, conversation, { endpoint });
   const state: ConversationState = session.conversation(conversation.id) === undefined ? "unknown" : conversation.deleted ? "deleted" : "live";
   const relation = relationOf(who, conversation.owner);
   return {
@@ -339,7 +342,9 @@ function foreignKeyCreate(g: fc.GeneratorValue, session: Session, theirs: KeyUse
 function replayOf(g: fc.GeneratorValue, session: Session, key: KeyUse, endpoint: Endpoint): CreateRequest {
   const state = keyState(session, key) ?? "completed";
   const reorder = typeof key.body.metadata === "object" && key.body.metadata !== null && Object.keys(key.body.metadata).length > 1 && g(() => fc.boolean());
-  const retry = key.dropped ? [`client:retry-late:${endpoint === key.endpoint ? "same" : "other"}-endpoint`] : [];
+  const retry = key.dropped
+    ? key.retried && state !== "unknown-outcome" ? ["client:replayed-after-retry"] : [`client:retry-late:${endpoint === key.endpoint ? "same" : "other"}-endpoint`]
+    : [];
   return {
     kind: "create", who: key.who, endpoint, key: key.key, body: reorder ? (reorderKeys(key.body) as Record<string, unknown>) : key.body, message: key.message, tag: key.tag,
     replay: state !== "unknown-outcome", charged: state === "unknown-outcome", optionalFields: "external_reference" in key.body || "metadata" in key.body, again: key,
@@ -438,7 +443,9 @@ function pageCells(session: Session, conversation: ConversationRecord | undefine
  * always a little, so every cell keeps being met again with other inputs, lanes and orders.
  */
 function weightOf(session: Session, proposal: Proposal): number {
-  if (Math.max(proposal.charged, proposal.holds ?? 0) > session.createsLeft) return 0;
+  // A create the walk pays for leaves one over: requests a conforming service refuses hold one while they run.
+  if (proposal.charged > 0 && proposal.charged >= session.createsLeft) return 0;
+  if ((proposal.holds ?? 0) > session.createsLeft) return 0;
   const pending = shapesPending(session);
   const novelty = proposal.cells.reduce((sum, cell) => sum + cellValue(cell, pending) / (1 + 2 * session.covered.count(cell)) ** 2, 0);
   const fresh = proposal.cells.some((cell) => !session.covered.has(cell));
@@ -454,7 +461,7 @@ function weightOf(session: Session, proposal: Proposal): number {
 function cellValue(cell: string, shapesPending: boolean): number {
   if (cell.startsWith("inputs:") || cell.startsWith("client:")) return 10;
   // While shapes and client behaviours wait for creates, races and create-only transitions wait for them.
-  if (cell.startsWith("orderings:")) return shapesPending ? 0.2 : 2;
+  if (cell.startsWith("orderings:")) return 2;
   if (cell.startsWith("transitions:") && transitionNeedsCreate(cell.slice("transitions:".length))) return shapesPending ? 0.2 : 1.5;
   return 3;
 }

@@ -11,6 +11,7 @@ import {
   keyId,
   withConversation,
   withKey,
+  withRecordedKey,
   withSuspect,
   type ConversationState,
   type KeyRecord,
@@ -115,6 +116,11 @@ function stepReplay(world: World, op: CreateOp, record: KeyRecord, raced: boolea
     return { worlds: [suspected(world)] };
   }
   if (outcome.type === "refused") {
+    // A first request of unknown outcome whose exchange a later listing showed had ended: its key is in use no more.
+    const listed = recorded === undefined && !raced && outcome.status === 409 ? listedSince(world, op, record) : undefined;
+    if (listed !== undefined) {
+      return { violation: violation(idempotencyRequirement(op, "answer"), `#${op.index} sent the key of #${record.op} again, whose exchange #${listed} had listed (stored, so no longer running), and was answered 409`, [record.op, listed, op.index], `the result of #${record.op}, which took effect`) };
+    }
     // A loser of a race may be told the key is in use; after a delete the key may be gone with its conversation.
     if (raced || recorded === undefined || conversation === undefined || conversation.deletedBy !== undefined) return { worlds: [world] };
     // The same payload written otherwise (key order, whitespace) taken for another one.
@@ -137,6 +143,14 @@ function stepReplay(world: World, op: CreateOp, record: KeyRecord, raced: boolea
     };
   }
   return { worlds: [suspected(world)] };
+}
+
+/** The listing (#n) that showed the record's exchange, in this world where it took effect, if one did after it. */
+function listedSince(world: World, op: CreateOp, record: KeyRecord): number | undefined {
+  const conversation = op.conversationId === null ? undefined : world.conversations.get(conversationKey(op.conversationId));
+  if (conversation === undefined || !conversation.exchanges.some((e) => e.op === record.op)) return undefined;
+  const seen = conversation.updatedAt?.op;
+  return seen !== undefined && seen > record.op && conversation.updatedAt !== undefined && conversation.updatedAt.exchanges >= conversation.exchanges.findIndex((e) => e.op === record.op) + 1 ? seen : undefined;
 }
 
 /** The key's first request had an unknown outcome and took effect: its replay tells what it was. */
@@ -189,19 +203,12 @@ function newConversation(op: CreateOp, id: string): ConversationState {
 }
 
 function recordKey(world: World, op: CreateOp, result: CreateResult | undefined): World {
-  if (op.key === null) return world;
-  const record = { op: op.index, who: op.who, key: op.key, endpoint: op.endpoint, payload: op.payload, raw: op.raw, result, at: op.start, end: op.end };
-  const shared = keyId(op.who, op.key);
-  // Under the key alone only the first endpoint's record stands: the other endpoint's is its own.
-  const own = withKey(world, keyId(op.who, op.key, op.endpoint), record);
-  const recorded = world.keys.has(shared) ? own : withKey(own, shared, record);
-  // Its record now answers for the key: whether an earlier request of unknown outcome ran is moot.
-  if (!recorded.indeterminate.has(shared)) return recorded;
-  const indeterminate = new Map(recorded.indeterminate);
-  indeterminate.delete(shared);
-  return { ...recorded, indeterminate };
+  const record = keyRecordOf(op, result);
+  return record === undefined ? world : withRecordedKey(world, record);
 }
 
+const keyRecordOf = (op: CreateOp, result: CreateResult | undefined): KeyRecord | undefined =>
+  op.key === null ? undefined : { op: op.index, who: op.who, key: op.key, endpoint: op.endpoint, payload: op.payload, raw: op.raw, result, at: op.start, end: op.end };
 
 /**
  * A "not now" answer to a fresh key: 429 always; 409 when something ran at the same time (the
@@ -236,8 +243,8 @@ function stepContinuation(world: World, op: CreateOp, context: StepContext): Ste
   const id = op.conversationId ?? "";
   const conversation = world.conversations.get(conversationKey(id));
   if (conversation === undefined) {
-    // Not a conversation this history made: nothing to hold it to.
-    return { worlds: [recordKey(world, op, outcome.type === "ok" ? outcome.value : undefined)] };
+    // Not a conversation this history made: nothing to hold it to; refused, its key stays free.
+    return { worlds: [outcome.type === "refused" ? world : recordKey(world, op, outcome.type === "ok" ? outcome.value : undefined)] };
   }
   const appended = (w: World): World => {
     const current = w.conversations.get(conversationKey(id)) ?? conversation;
@@ -268,8 +275,8 @@ function stepContinuation(world: World, op: CreateOp, context: StepContext): Ste
       violation: violation(op.optionalFields === true && outcome.status !== 409 ? "RESP-6" : exchangeRequirement(op.endpoint), `#${op.index} continued conversation ${id}, which exists in its scope, and was refused with ${outcome.status}${outcome.code === undefined ? "" : ` ${outcome.code}`}`, [conversation.exchanges[0]?.op ?? op.index, op.index], "2xx, the same conversation"),
     };
   }
-  // Where it had not taken effect, the service may still store it: a later listing that shows it takes it in.
-  const exchange = { op: op.index, message: op.message, endpoint: op.endpoint, at: op.start, end: op.end };
+  // Where it had not taken effect, the service may still store it: a later listing that shows it takes it in, with its key.
+  const exchange = { op: op.index, message: op.message, endpoint: op.endpoint, at: op.start, end: op.end, record: keyRecordOf(op, undefined) };
   const late = new Map(world.late);
   late.set(conversationKey(id), [...(world.late.get(conversationKey(id)) ?? []), exchange]);
   return { worlds: [{ ...notTakenEffect(world, op), late }, recordKey(appended(world), op, undefined)] };

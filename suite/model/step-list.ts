@@ -10,7 +10,7 @@ import { countingText, expectedTotal, opList, pageHolds, settledBy } from "./lis
 import type { ListOp, ListingValue } from "./operation.ts";
 import { instantOf } from "./timestamps.ts";
 import { violation, type Violation } from "./violation.ts";
-import { conversationKey, withConversation, type ConversationState, type Counting, type ExchangeRecord, type World } from "./world.ts";
+import { conversationKey, withConversation, withRecordedKey, type ConversationState, type Counting, type ExchangeRecord, type World } from "./world.ts";
 import type { Step, StepContext } from "./step.ts";
 
 /** At most this many messages before a conversation's first exchange (a greeting, a system prompt). */
@@ -60,8 +60,11 @@ function judgeWithLate(world: World, conversation: ConversationState, op: ListOp
     const rest = new Map(world.late);
     if (k === late.length) rest.delete(id);
     else rest.set(id, late.slice(k));
-    const grown = { ...conversation, exchanges: [...conversation.exchanges, ...late.slice(0, k)] };
-    const step = judgeContents(withConversation({ ...world, late: rest }, grown), grown, op, page, context);
+    const arrived = late.slice(0, k);
+    const grown = { ...conversation, exchanges: [...conversation.exchanges, ...arrived.map(({ record: _record, ...exchange }) => exchange)] };
+    // What arrived took effect after all: its key is bound as if it had at once.
+    const keyed = arrived.reduce<World>((w, e) => (e.record === undefined ? w : withRecordedKey(w, e.record)), { ...world, late: rest });
+    const step = judgeContents(withConversation(keyed, grown), grown, op, page, context);
     if ("violation" in step) continue;
     worlds.push(...step.worlds);
     warnings.push(...(step.warnings ?? []));

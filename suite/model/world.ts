@@ -16,6 +16,11 @@ export interface ExchangeRecord {
   readonly end: number;
 }
 
+/** An exchange that may still arrive, with the record its key gets when it does. */
+export interface LateExchange extends ExchangeRecord {
+  readonly record: KeyRecord | undefined;
+}
+
 /**
  * An operation that should not have changed a conversation, but would have if the service is
  * wrong in one particular way (a replay that ran again, a loser of a key race, another scope's
@@ -101,7 +106,7 @@ export interface World {
    * conversation: a service may still store one later (it went on after the client dropped the
    * stream, or after a timeout), so a listing that shows one takes it in, at its end.
    */
-  readonly late: ReadonlyMap<string, readonly ExchangeRecord[]>;
+  readonly late: ReadonlyMap<string, readonly LateExchange[]>;
   /** Shapes the spec leaves open, as this service answered them first (refused or accepted), with the #n that showed it. */
   readonly shapes: ReadonlyMap<string, { readonly accepted: boolean; readonly op: number }>;
   /**
@@ -161,6 +166,20 @@ export function withKey(world: World, id: string, record: KeyRecord): World {
   const keys = new Map(world.keys);
   keys.set(id, record);
   return { ...world, keys };
+}
+
+/**
+ * The key's record: under its endpoint, and under the key alone unless the other endpoint's
+ * record stands there already. Whether an earlier request of unknown outcome ran is moot then.
+ */
+export function withRecordedKey(world: World, record: KeyRecord): World {
+  const shared = keyId(record.who, record.key);
+  const own = withKey(world, keyId(record.who, record.key, record.endpoint), record);
+  const recorded = world.keys.has(shared) ? own : withKey(own, shared, record);
+  if (!recorded.indeterminate.has(shared)) return recorded;
+  const indeterminate = new Map(recorded.indeterminate);
+  indeterminate.delete(shared);
+  return { ...recorded, indeterminate };
 }
 
 export function withSuspect(world: World, conversationId: string, suspect: Suspect): World {
