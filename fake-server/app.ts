@@ -34,6 +34,27 @@ import type { SharedContext } from "./sessions/session.ts";
 import { TimerRegistry } from "./pause/timers.ts";
 import { uuidV7Generator } from "./conversations/uuid-v7.ts";
 
+/**
+ * The stages a /v1 request passes, in order, numbered as README.md's "Layout" numbers them (a
+ * test holds the two together), with the folders that hold each. This file runs 1 to 6; then
+ * the route's handler, a create through `beginExchange` (lifecycle/), which chooses the answer
+ * before it pauses. A list or a delete has no idempotency, answer or commit: after its pause it
+ * reads or changes the store.
+ */
+export const STAGES = Object.freeze([
+  { stage: 0, name: "around every request", folders: ["http/"] },
+  { stage: 1, name: "session", folders: ["sessions/"] },
+  { stage: 2, name: "client-rule observer", folders: ["client-rules/"] },
+  { stage: 3, name: "log", folders: ["request-log/"] },
+  { stage: 4, name: "auth", folders: ["access/"] },
+  { stage: 5, name: "rate limit", folders: ["deployment/"] },
+  { stage: 6, name: "route", folders: ["routes/"] },
+  { stage: 7, name: "headers, faults, validation, idempotency, scope", folders: ["exchange/", "faults/", "idempotency/", "access/"] },
+  { stage: 8, name: "answer", folders: ["answers/"] },
+  { stage: 9, name: "pause", folders: ["pause/"] },
+  { stage: 10, name: "commit or stream", folders: ["commit/"] },
+] as const);
+
 /** What tests and benchmarks may swap; everything else comes from FakeServerOptions. */
 export interface AppDependencies {
   behavior: Behavior;

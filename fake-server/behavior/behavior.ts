@@ -1,8 +1,10 @@
 /**
  * The fake's choices, gathered in one plain object so that a variant (another legal choice
  * in the spec's gaps, variants/variants.ts) or a mutant (one requirement deliberately broken,
- * variants/mutants.ts) is a different object instead of a fork of the code. Each field is read in
- * exactly one place, named beside it. DEFAULT_BEHAVIOR is the conforming reference fake.
+ * variants/mutants.ts) is a different object instead of a fork of the code. Each field is read only
+ * where the note beside it says: one place, or, for a switch of a create's checks, also `hooksFor`
+ * (exchange/hooks.ts), which installs the hook that acts on it. DEFAULT_BEHAVIOR is the conforming
+ * reference fake.
  */
 
 export type Operation = "create" | "stream" | "list" | "delete";
@@ -38,9 +40,9 @@ export interface Breakage {
   readonly authSkippedOn: Operation | null;
   /** The create result's conversation_id loses its dashes; read by `sendResult` (routes/create-response.ts). */
   readonly createIdNotUuid: boolean;
-  /** `conversation_id` in a create body is ignored; read by `prepareExchange` (exchange/prepare.ts). */
+  /** `conversation_id` in a create body is ignored; read by `hooksFor` (exchange/hooks.ts). */
   readonly continueStartsNew: boolean;
-  /** A create refused by validation still holds its Idempotency-Key; read by `prepareExchange` (exchange/prepare.ts). */
+  /** A create refused by validation still holds its Idempotency-Key; read by `hooksFor` (exchange/hooks.ts). */
   readonly validationConsumesKey: boolean;
   /** An overloaded create (`overloadEvery`) is committed first and its key forgotten, then answered 503; read by `overloadFor` (deployment/overload.ts). */
   readonly overloadAfterCommit: boolean;
@@ -50,15 +52,15 @@ export interface Breakage {
   readonly messageOptional: boolean;
   /** Any `metadata` is refused with 400 invalid_metadata; read by `validateResponseRequest`. */
   readonly metadataRejected: boolean;
-  /** A plain replay answers another text than the original; read by `replayText` (routes/create-response.ts). */
+  /** A plain replay answers another text than the original; read by `hooksFor` and `replayOf` (exchange/hooks.ts). */
   readonly replayAltersAnswer: boolean;
-  /** A plain replay appends the exchange again; read by `replayText` (routes/create-response.ts). */
+  /** A plain replay appends the exchange again; read by `hooksFor` and `replayOf` (exchange/hooks.ts). */
   readonly replayAppends: boolean;
-  /** What a key reused with another payload gets; read by `prepareExchange`. */
+  /** What a key reused with another payload gets; read by `hooksFor` (exchange/hooks.ts). */
   readonly conflict: "409" | "422" | "replay";
-  /** false: a key is recorded only when its operation completes, so simultaneous requests all run; read by `visibilityOf` (exchange/prepare.ts). */
+  /** false: a key is recorded only when its operation completes, so simultaneous requests all run; read by `hooksFor` and `visibilityOf` (exchange/hooks.ts). */
   readonly inFlightReservation: boolean;
-  /** false: the stream operation neither looks up nor records keys; read by `visibilityOf`. */
+  /** false: the stream operation neither looks up nor records keys; read by `hooksFor` and `visibilityOf` (exchange/hooks.ts). */
   readonly streamIdempotency: boolean;
   /** Content-Type of an event stream; read by `startEventStream` (http/sse.ts). */
   readonly streamContentType: string;
@@ -78,11 +80,11 @@ export interface Breakage {
   readonly eventsAfterError: boolean;
   /** Every delta is trimmed, so they no longer reassemble; read by `splitIntoDeltas` (answers/split.ts). */
   readonly deltasTrimmed: boolean;
-  /** false: a streamed exchange is never appended to its conversation; read by `freshScript` (routes/stream-response.ts). */
+  /** false: a streamed exchange is never appended to its conversation; read by `commitAnswered` (commit/commit.ts). */
   readonly streamStored: boolean;
   /** Every event is held back and written in one piece when the stream ends; read by `writeEvent` (http/sse.ts). */
   readonly streamBuffered: boolean;
-  /** A validation failure on the stream is a 200 event stream holding one error event; read by `streamResponse`. */
+  /** A validation failure on the stream is a 200 event stream holding one error event; read by `AS_EVENTS.refused` (routes/stream-response.ts). */
   readonly streamValidationAsEvents: boolean;
   /** The listing names another conversation id than the one requested; read by `listMessages`. */
   readonly listingOtherId: boolean;
@@ -112,33 +114,33 @@ export interface Breakage {
   readonly channelIgnoredOn: readonly ScopedOperation[];
   /** A continuation on this operation is not stored when its conversation changed while it was generated; read by `versionAtStart` (commit/optimistic-lock.ts). */
   readonly droppedOnConflictOn: "create" | "stream" | null;
-  /** A key in flight is held against its own operation only (completed records stay shared); read by `visibilityOf` (exchange/prepare.ts). */
+  /** A key in flight is held against its own operation only (completed records stay shared); read by `hooksFor` and `visibilityOf` (exchange/hooks.ts). */
   readonly inFlightPerOperation: boolean;
   /** An exchange writes back, when it finishes, the conversation it read at its start if a delete removed it meanwhile; read by `readAtStart` (commit/write-back.ts). */
   readonly exchangeWritesBack: boolean;
-  /** A replay answers the conversation's latest assistant message instead of its own result; read by `replayOf` (exchange/prepare.ts). */
+  /** A replay answers the conversation's latest assistant message instead of its own result; read by `hooksFor` and `replayOf` (exchange/hooks.ts). */
   readonly replayAnswersLatestTurn: boolean;
-  /** A replay of a key whose conversation was deleted brings the conversation back with that exchange; read by `replayOf` (exchange/prepare.ts). */
+  /** A replay of a key whose conversation was deleted brings the conversation back with that exchange; read by `hooksFor` and `replayOf` (exchange/hooks.ts). */
   readonly replayRestoresDeleted: boolean;
   /** `page` given without `page_size`: this page size instead of the default (null: the default); read by `parsePagination` (conversations/pagination.ts). */
   readonly pageAloneDefaultSize: number | null;
   /** A streamed exchange leaves the conversation's `updated_at` where it was; read by `updatedAtKeeper` (commit/frozen-updated-at.ts). */
   readonly streamFreezesUpdatedAt: boolean;
-  /** Replicas that share the conversations but each keep their own idempotency records, one per connection (1: one process); read by `replicasFor` (deployment/replicas.ts). */
+  /** Replicas that share the conversations but each keep their own idempotency records, one per connection (1: one process); read by `replicasFor` (deployment/replicas.ts) and `hooksFor` (exchange/hooks.ts). */
   readonly idempotencyReplicas: number;
-  /** A request whose key is still in flight is answered 500 instead of 409 idempotency_key_in_use; read by `inFlightRefusal` (exchange/prepare.ts). */
+  /** A request whose key is still in flight is answered 500 instead of 409 idempotency_key_in_use; read by `hooksFor` (exchange/hooks.ts). */
   readonly inFlightLoserFails: boolean;
   /**
    * One endpoint compares a key's payload without one field (an older fingerprint that never
    * covered it), so a body differing only there replays; read by `looseReplay` and
-   * `rememberLooseFingerprint` (exchange/loose-fingerprint.ts).
+   * `rememberLooseFingerprint` (exchange/loose-fingerprint.ts), whose hooks `hooksFor` (exchange/hooks.ts) installs.
    */
   readonly fingerprintSkips: { readonly on: "create" | "stream"; readonly field: "metadata" | "external_reference" } | null;
   /**
    * A key with no record of its own is matched to an earlier key with the same payload: ignoring
    * case, for plain continuations ("case-insensitive-turns"), or by its first 40 characters, for
    * new conversations on both endpoints ("first-40-new-conversations"); read by `collidingOutcome`
-   * (exchange/key-collation.ts).
+   * (exchange/key-collation.ts), whose hook `hooksFor` (exchange/hooks.ts) installs.
    */
   readonly keyCollation: "case-insensitive-turns" | "first-40-new-conversations" | null;
   /**
@@ -155,13 +157,14 @@ export interface Breakage {
   /**
    * A new conversation whose external_reference an earlier new conversation of the same agent and
    * channel carried continues that one instead; read by `reopenedByReference` and
-   * `rememberReference` (exchange/external-reference.ts).
+   * `rememberReference` (exchange/external-reference.ts), and by `hooksFor` (exchange/hooks.ts).
    */
   readonly externalReferenceReopens: boolean;
   /**
    * What a stream under the key of a fresh stream its client left before the end gets: a new
    * run ("rerun") or 409 idempotency_key_in_use forever ("locked"); plain replays are right.
-   * Read by `deliveryWatch` and `droppedStreamLookup` (idempotency/dropped-streams.ts).
+   * Read by `deliveryWatch` and `droppedStreamLookup` (idempotency/dropped-streams.ts), the
+   * latter's hook installed by `hooksFor` (exchange/hooks.ts).
    */
   readonly droppedStreamKey: "rerun" | "locked" | null;
   /** `metadata: {}` is refused with 400 invalid_metadata on both endpoints; read by `refuseAllowedShapes` (exchange/validate-request.ts). */
@@ -216,7 +219,7 @@ export interface Behavior {
   readonly citations: boolean;
   /** Every JSON body and event payload carries fields the spec does not name; read by `withExtraFields` and `withExtraFieldsText` (http/extra-fields.ts). */
   readonly extraFields: boolean;
-  /** A plain create thinks this long before it answers; read by `createResponse` (routes/create-response.ts). */
+  /** A plain create thinks this long before it answers; read by `AS_JSON.fresh` (routes/create-response.ts). */
   readonly createLatencyMs: number;
   /** A fresh stream thinks this long after response.created, before its first delta; read by `delaysOf` (routes/stream-response.ts). */
   readonly streamLatencyMs: number;

@@ -101,8 +101,8 @@ export class AnsweredOutcome {
 
 /**
  * The exchange took place: both messages are appended (unless the conversation was deleted
- * meanwhile, or a mutant says `append: false`) and the serialised result is stored for
- * replays under the reserved key.
+ * meanwhile, or a mutant says `append: false` or stores no stream) and the serialised result
+ * is stored for replays under the reserved key.
  */
 export function commitAnswered(
   ctx: AppContext,
@@ -111,7 +111,7 @@ export function commitAnswered(
   answer: Answer,
   append = true,
 ): AnsweredOutcome {
-  if (append) appendAnswered(ctx, exchange, conversationId, answer);
+  if (append && (exchange.operation !== "stream" || ctx.behavior.broken.streamStored)) appendAnswered(ctx, exchange, conversationId, answer);
   const outcome = new AnsweredOutcome(successStatus(ctx.behavior, "create"), conversationId, answer);
   ctx.idempotency.complete(exchange.reservation, outcome);
   return outcome;

@@ -4,9 +4,12 @@
  */
 import type { AppContext } from "../context.ts";
 
-/** Call before the exchange is stored; the returned function puts `updated_at` back afterwards. Undefined in the conforming fake. */
-export function updatedAtKeeper(ctx: AppContext, conversationId: string): (() => void) | undefined {
-  if (!ctx.behavior.broken.streamFreezesUpdatedAt) return undefined;
+/**
+ * Call before the exchange is stored; the returned function puts `updated_at` back afterwards.
+ * Undefined in the conforming fake, and for a plain create.
+ */
+export function updatedAtKeeper(ctx: AppContext, operation: "create" | "stream", conversationId: string): (() => void) | undefined {
+  if (!ctx.behavior.broken.streamFreezesUpdatedAt || operation !== "stream") return undefined;
   const conversation = ctx.conversations.byId(conversationId);
   if (conversation === undefined) return undefined;
   const before = conversation.updatedAt;

@@ -1,5 +1,4 @@
 import type { FakeResponseRequest } from "../../schemas/index.ts";
-import type { Behavior } from "../behavior/behavior.ts";
 import type { AppContext, FakeRequest } from "../context.ts";
 import { overloaded } from "../deployment/overload.ts";
 import { injectedStatusError, type FaultPlan } from "../faults/fault-plan.ts";
@@ -8,13 +7,9 @@ import { ApiError } from "../http/api-error.ts";
 import { readJsonBody } from "../http/read-body.ts";
 import { canonicalJson, fingerprintOfCanonical } from "../idempotency/fingerprint.ts";
 import { readIdempotencyKey } from "../idempotency/key-header.ts";
-import { droppedStreamLookup } from "../idempotency/dropped-streams.ts";
-import { ABSENT, type IdempotencyLookup, type IdempotencyScope, type Reservation, type ReservationVisibility, type StoredOutcome } from "../idempotency/store.ts";
+import { ABSENT, type Reservation, type StoredOutcome } from "../idempotency/store.ts";
 import { conversationNotFound, exchangeCaller, findInScope, reviveDeleted, type Caller } from "../access/scope.ts";
-import { reopenedByReference } from "./external-reference.ts";
-import { collidingOutcome } from "./key-collation.ts";
-import { looseReplay, rememberLooseFingerprint } from "./loose-fingerprint.ts";
-import { latestTurnOutcome, redoWriteOnOtherReplica, restoreFromRecord } from "./replay-mutants.ts";
+import { KEY_REUSED_MESSAGE, prepareHooksOf, type KeyedCreate, type PrepareHooks } from "./hooks.ts";
 import { validateResponseRequest } from "./validate-request.ts";
 
 /** A create (plain or stream) that passed every check and holds its Idempotency-Key. */
@@ -34,67 +29,14 @@ export type PreparedExchange =
   | { readonly kind: "replay"; readonly outcome: StoredOutcome; readonly request: FakeResponseRequest; readonly faults: FaultPlan }
   | { readonly kind: "fresh"; readonly exchange: FreshExchange; readonly faults: FaultPlan };
 
-/** How this behavior records keys for an operation: held while running, unless a mutant says otherwise. */
-function visibilityOf(broken: Behavior["broken"], operation: "create" | "stream"): ReservationVisibility {
-  if (operation === "stream" && !broken.streamIdempotency) return "never";
-  if (!broken.inFlightReservation) return "on-completion";
-  return broken.inFlightPerOperation ? "per-operation" : "now";
-}
-
-/** The answer to a request whose key is still running: 409, or (a mutant) the 500 of a failed lock. */
-function inFlightRefusal(broken: Behavior["broken"]): ApiError {
-  if (broken.inFlightLoserFails) {
-    return new ApiError(500, "internal_error", "the idempotency record of this key could not be locked: it is held by another request");
-  }
+/** The answer to a request whose key is still running. */
+function keyInUse(): ApiError {
   return new ApiError(
     409,
     "idempotency_key_in_use",
     "a request with this Idempotency-Key is still running; retry after it finishes to get its result",
     { "Retry-After": "1" },
   );
-}
-
-/** A replay of a finished key; three mutants change what it does (exchange/replay-mutants.ts). */
-function replayOf(
-  ctx: AppContext,
-  caller: Caller,
-  request: FakeResponseRequest,
-  outcome: StoredOutcome,
-  faults: FaultPlan,
-  operation: "create" | "stream",
-  appliedKey: string,
-): PreparedExchange {
-  const { broken } = ctx.behavior;
-  if (broken.replayRestoresDeleted) restoreFromRecord(ctx, caller, request, outcome);
-  if (operation === "create") redoWriteOnOtherReplica(ctx, appliedKey, request, outcome);
-  const replayed = broken.replayAnswersLatestTurn && operation === "create" ? latestTurnOutcome(ctx, outcome) : outcome;
-  return { kind: "replay", outcome: replayed, request, faults };
-}
-
-/** What the idempotency lookup of one request knows. */
-interface RecordQuery {
-  readonly key: string;
-  readonly fingerprint: string;
-  readonly visible: ReservationVisibility;
-  readonly operation: "create" | "stream";
-  readonly body: unknown;
-  readonly request: FakeResponseRequest;
-}
-
-/**
- * The record a request finds under its key. Mutants only look further: a key matched looser
- * than it was sent, a fingerprint that skips a field, a dropped stream's key mishandled.
- */
-function lookupRecord(behavior: Behavior, records: IdempotencyScope, query: RecordQuery): IdempotencyLookup {
-  const { broken } = behavior;
-  const { key, fingerprint, operation } = query;
-  if (query.visible === "never") return ABSENT;
-  const found = records.lookup(key, fingerprint, operation);
-  if (found.kind === "absent") {
-    const colliding = collidingOutcome(broken, records, key, fingerprint, operation, query.request);
-    return colliding === undefined ? found : { kind: "replay", outcome: colliding };
-  }
-  return droppedStreamLookup(behavior, records, key, operation, looseReplay(broken, records, key, query.body, operation, found));
 }
 
 /** What the checks before the body found: who calls, the faults its header asked for, and the key. */
@@ -115,18 +57,19 @@ export function checkExchangeHeaders(ctx: AppContext, req: FakeRequest): Exchang
   return { caller, faults, idempotencyKey: readIdempotencyKey(req) };
 }
 
-/**
- * Mutant only: the body validated as usual, but a refused one still holds its key under the
- * refused body's fingerprint, as if it were running: the same body again is 409
- * idempotency_key_in_use, a valid one 409 idempotency_key_reused.
- */
-function validatedHoldingKey(ctx: AppContext, { caller, idempotencyKey }: ExchangeHeaders, body: unknown, operation: "create" | "stream"): FakeResponseRequest {
+/** The body checked against the request schema; a hook may act on a refused one before its 400 goes. */
+function validated(
+  ctx: AppContext,
+  { bodyRefused }: PrepareHooks,
+  { caller, idempotencyKey }: ExchangeHeaders,
+  body: unknown,
+  operation: "create" | "stream",
+): FakeResponseRequest {
+  if (bodyRefused === undefined) return validateResponseRequest(body, ctx.behavior, operation);
   try {
     return validateResponseRequest(body, ctx.behavior, operation);
   } catch (error) {
-    const records = ctx.idempotency.scope(caller.grant.token, caller.agentId);
-    const fingerprint = fingerprintOfCanonical(canonicalJson(body));
-    if (records.lookup(idempotencyKey, fingerprint).kind === "absent") records.reserve(idempotencyKey, fingerprint);
+    bodyRefused(ctx, caller, idempotencyKey, body);
     throw error;
   }
 }
@@ -139,8 +82,9 @@ export function readExchangeBody(ctx: AppContext, req: FakeRequest): Promise<unk
 /**
  * The checks after the body is read, in order: schema, injected status, overload, then the
  * idempotency record and the conversation. It runs without awaiting, so the key is
- * reserved before any other request can look at it. (The routes await the body themselves
- * rather than through an async function here: one level of promises less per create.)
+ * reserved before any other request can look at it. (The lifecycle awaits the body itself
+ * rather than through an async function here: one level of promises less per create.) A
+ * mutant changes a step only through its hooks (exchange/hooks.ts).
  */
 export function prepareExchange(
   ctx: AppContext,
@@ -150,8 +94,8 @@ export function prepareExchange(
   body: unknown,
 ): PreparedExchange {
   const { caller, idempotencyKey } = headers;
-  const { broken } = ctx.behavior;
-  const request = broken.validationConsumesKey ? validatedHoldingKey(ctx, headers, body, operation) : validateResponseRequest(body, ctx.behavior, operation);
+  const hooks = prepareHooksOf(ctx.behavior);
+  const request = validated(ctx, hooks, headers, body, operation);
   const faults = headers.faults ?? ruleFaults(ctx, req, { agent: caller.agentId, operation, message: request.message }, ctx.baseFaults);
   // The canonical text and its digest serve both the observer and the idempotency record.
   const canonical = canonicalJson(body);
@@ -167,28 +111,27 @@ export function prepareExchange(
   }
 
   const records = ctx.idempotency.scope(caller.grant.token, caller.agentId);
-  const visible = visibilityOf(broken, operation);
-  const found = lookupRecord(ctx.behavior, records, { key: idempotencyKey, fingerprint, visible, operation, body, request });
-  const appliedKey = `${caller.grant.token} ${caller.agentId} ${idempotencyKey}`;
-  if (found.kind === "replay") return replayOf(ctx, caller, request, found.outcome, faults, operation, appliedKey);
-  const conflicting = found.kind === "conflict" && broken.conflict === "replay" ? records.outcomeOf(idempotencyKey) : undefined;
-  if (conflicting !== undefined) return { kind: "replay", outcome: conflicting, request, faults };
-  if (found.kind === "conflict") {
-    throw new ApiError(
-      broken.conflict === "422" ? 422 : 409,
-      "idempotency_key_reused",
-      "this Idempotency-Key was already used with a different request body; use a new key for a new operation",
-    );
+  const visible = hooks.visibility?.(operation) ?? "now";
+  const create: KeyedCreate = { caller, operation, idempotencyKey, records, fingerprint, body, request };
+  let found = visible === "never" ? ABSENT : records.lookup(idempotencyKey, fingerprint, operation);
+  if (hooks.lookup !== undefined && visible !== "never") found = hooks.lookup(create, found);
+  if (found.kind === "replay") {
+    const outcome = hooks.replay === undefined ? found.outcome : hooks.replay(ctx, create, found.outcome);
+    return { kind: "replay", outcome, request, faults };
   }
-  if (found.kind === "in_flight") throw inFlightRefusal(broken);
-  // Mutants: one ignores conversation_id, one takes external_reference for the conversation's key.
-  const conversationId = broken.continueStartsNew ? undefined : (request.conversation_id ?? reopenedByReference(ctx, caller, request));
+  if (found.kind === "conflict") {
+    const instead = hooks.conflict?.(records, idempotencyKey);
+    if (instead instanceof ApiError) throw instead;
+    if (instead !== undefined) return { kind: "replay", outcome: instead, request, faults };
+    throw new ApiError(409, "idempotency_key_reused", KEY_REUSED_MESSAGE);
+  }
+  if (found.kind === "in_flight") throw hooks.inFlight?.() ?? keyInUse();
+  const conversationId = hooks.continued === undefined ? (request.conversation_id ?? undefined) : hooks.continued(ctx, caller, request);
   const continuing = operation === "stream" ? "continue-stream" : "continue";
   if (conversationId !== undefined && !(findInScope(ctx, conversationId, caller, continuing) ?? reviveDeleted(ctx, conversationId, caller))) {
     throw conversationNotFound(conversationId);
   }
   const reservation = records.reserve(idempotencyKey, fingerprint, visible, operation);
-  rememberLooseFingerprint(broken, records, idempotencyKey, body);
-  ctx.appliedKeys?.add(appliedKey);
+  hooks.reserved?.(ctx, create);
   return { kind: "fresh", exchange: { caller, operation, request, reservation, conversationId, refuseAfterCommit }, faults };
 }

@@ -1,7 +1,8 @@
 /**
- * Three ways a replay goes wrong when a service's idempotency record points at the
- * conversation instead of holding the result it gave. Mutants only: `replayOf`
- * (exchange/prepare.ts) calls these when their switch is on.
+ * Ways a replay goes wrong: three when a service's idempotency record points at the
+ * conversation instead of holding the result it gave, two when a plain replay runs part of
+ * the exchange again. Mutants only: the replay hook (exchange/hooks.ts) calls these when
+ * their switch is on.
  */
 import type { Caller } from "../access/scope.ts";
 import type { AppContext } from "../context.ts";
@@ -48,4 +49,18 @@ export function redoWriteOnOtherReplica(ctx: AppContext, appliedKey: string, req
   const result = storedResult(outcome);
   if (!ctx.conversations.has(result.conversation_id)) return;
   ctx.conversations.appendExchange(result.conversation_id, request.message, result.response, result.citations);
+}
+
+/** A replay that consumes the operation again: the stored exchange is appended once more. */
+export function appendAgain(ctx: AppContext, request: { readonly message: string }, outcome: StoredOutcome): void {
+  if (outcome.kind !== "answered") return;
+  const result = storedResult(outcome);
+  ctx.conversations.appendExchange(result.conversation_id, request.message, result.response, result.citations);
+}
+
+/** A replay that generates its answer's text again instead of sending the stored one. */
+export function regeneratedOutcome(outcome: StoredOutcome): StoredOutcome {
+  if (outcome.kind !== "answered") return outcome;
+  const result = storedResult(outcome);
+  return { kind: "answered", status: outcome.status, body: JSON.stringify({ ...result, response: `${result.response} (regenerated)` }) };
 }

@@ -18,11 +18,16 @@ const IN_FLIGHT: IdempotencyLookup = Object.freeze({ kind: "in_flight" });
 const droppedKeys = new WeakMap<IdempotencyScope, Set<string>>();
 
 /**
- * Call when a fresh stream starts; the returned function, called once it completed, notes its
- * key if the client had gone. Undefined in the conforming fake.
+ * Call when a fresh exchange starts; the returned function, called once it completed, notes its
+ * key if the client had gone. Undefined in the conforming fake, and for a plain create.
  */
-export function deliveryWatch(behavior: Pick<Behavior, "broken">, res: ServerResponse, reservation: Reservation): (() => void) | undefined {
-  if (behavior.broken.droppedStreamKey === null) return undefined;
+export function deliveryWatch(
+  behavior: Pick<Behavior, "broken">,
+  operation: "create" | "stream",
+  res: ServerResponse,
+  reservation: Reservation,
+): (() => void) | undefined {
+  if (behavior.broken.droppedStreamKey === null || operation !== "stream") return undefined;
   const gone = clientGoneSignal(res);
   return () => {
     if (!gone.aborted) return;

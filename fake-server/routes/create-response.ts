@@ -1,18 +1,13 @@
 import type { ServerResponse } from "node:http";
-import { exchangeAnswer } from "../answers/exchange-answer.ts";
 import { deltasOf } from "../answers/split.ts";
 import type { Behavior } from "../behavior/behavior.ts";
+import type { AnsweredOutcome } from "../commit/commit.ts";
 import type { AppContext, FakeRequest } from "../context.ts";
 import { streamLengthMs } from "../deployment/pacing.ts";
-import { abandon, commitAnswered, conversationFor, refusedAfterCommit, type AnsweredOutcome } from "../commit/commit.ts";
-import { stillCurrent, versionAtStart } from "../commit/optimistic-lock.ts";
-import { pauseBeforeAnswer } from "../pause/pause.ts";
-import { checkExchangeHeaders, prepareExchange, readExchangeBody } from "../exchange/prepare.ts";
-import { readAtStart, writeBack } from "../commit/write-back.ts";
 import { withExtraFields, withExtraFieldsText } from "../http/extra-fields.ts";
 import { sendError, sendJsonParts, sendJsonText, successStatus } from "../http/respond.ts";
-import { storedResult } from "../idempotency/stored-result.ts";
-import type { StoredOutcome } from "../idempotency/store.ts";
+import { beginExchange, type Presentation } from "../lifecycle/begin-exchange.ts";
+import { pauseBeforeAnswer } from "../pause/pause.ts";
 
 const REPLAYED = { "Idempotent-Replayed": "true" } as const;
 
@@ -31,48 +26,30 @@ function sendResult(res: ServerResponse, behavior: Behavior, committed: Answered
   sendJsonText(res, status, JSON.stringify(withExtraFields(behavior, shown)));
 }
 
-/**
- * A stored result sent again, byte for byte. Two mutants: one consumes the operation again,
- * one regenerates the answer's text.
- */
-function replayText(ctx: AppContext, message: string, outcome: Extract<StoredOutcome, { kind: "answered" }>): string {
-  const { broken } = ctx.behavior;
-  if (!broken.replayAppends && !broken.replayAltersAnswer) return withExtraFieldsText(ctx.behavior, outcome.body);
-  const result = storedResult(outcome);
-  if (broken.replayAppends) ctx.conversations.appendExchange(result.conversation_id, message, result.response, result.citations);
-  const response = broken.replayAltersAnswer ? `${result.response} (regenerated)` : result.response;
-  return JSON.stringify(withExtraFields(ctx.behavior, { ...result, response }));
-}
+/** The exchange as one JSON answer: after its pause, the result, or a replay's stored one. */
+const AS_JSON: Presentation = {
+  refused: () => false,
 
-/** POST /v1/agents/:agent_id/responses */
-export async function createResponse(ctx: AppContext, req: FakeRequest, res: ServerResponse): Promise<void> {
-  const headers = checkExchangeHeaders(ctx, req);
-  const prepared = prepareExchange(ctx, req, "create", headers, await readExchangeBody(ctx, req));
-  if (prepared.kind === "replay") {
-    const pausing = pauseBeforeAnswer(ctx, prepared.faults.firstEventDelayMs, res);
+  async replay(ctx, _req, res, { outcome, faults }) {
+    const pausing = pauseBeforeAnswer(ctx, faults.firstEventDelayMs, res);
     if (pausing) await pausing;
-    const { outcome } = prepared;
     if (outcome.kind === "answered") {
-      sendJsonText(res, outcome.status, replayText(ctx, prepared.request.message, outcome), REPLAYED);
-    } else {
-      sendError(
-        res,
-        ctx.behavior,
-        502,
-        outcome.code,
-        `the streamed exchange first run under this Idempotency-Key failed (${outcome.message}); ` +
-          "use a new key to run it again",
-        REPLAYED,
-      );
+      sendJsonText(res, outcome.status, withExtraFieldsText(ctx.behavior, outcome.body), REPLAYED);
+      return;
     }
-    return;
-  }
-  const { exchange, faults } = prepared;
-  // Mutants only: what a continuation read of its conversation when it started.
-  const version = versionAtStart(ctx, "create", exchange);
-  const read = exchange.conversationId === undefined ? undefined : readAtStart(ctx, exchange.conversationId);
-  try {
-    const answer = exchangeAnswer(ctx, req, exchange.caller.agentId, exchange.request.message);
+    sendError(
+      res,
+      ctx.behavior,
+      502,
+      outcome.code,
+      `the streamed exchange first run under this Idempotency-Key failed (${outcome.message}); ` +
+        "use a new key to run it again",
+      REPLAYED,
+    );
+  },
+
+  async fresh(ctx, _req, res, exchange) {
+    const { faults, answer } = exchange;
     // Paced (llm-pacing): as long as the stream of this answer would take.
     const thinkingMs = faults.paced
       ? streamLengthMs(faults.firstEventDelayMs, faults.deltaDelayMs ?? ctx.options.deltaDelayMs, deltasOf(answer, ctx.options.seed, ctx.behavior).length)
@@ -80,13 +57,11 @@ export async function createResponse(ctx: AppContext, req: FakeRequest, res: Ser
     // A client that hangs up during the pause does not cancel the exchange: it completes now.
     const pausing = pauseBeforeAnswer(ctx, thinkingMs + ctx.behavior.createLatencyMs, res);
     if (pausing) await pausing;
-    const conversationId = conversationFor(ctx, exchange);
-    if (exchange.refuseAfterCommit) throw refusedAfterCommit(ctx, exchange, conversationId, answer);
-    const current = stillCurrent(ctx, version);
-    writeBack(ctx, read);
-    sendResult(res, ctx.behavior, commitAnswered(ctx, exchange, conversationId, answer, current));
-  } catch (error) {
-    abandon(ctx, exchange);
-    throw error;
-  }
+    sendResult(res, ctx.behavior, exchange.commit());
+  },
+};
+
+/** POST /v1/agents/:agent_id/responses */
+export function createResponse(ctx: AppContext, req: FakeRequest, res: ServerResponse): Promise<void> {
+  return beginExchange(ctx, req, res, "create", AS_JSON);
 }
