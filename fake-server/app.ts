@@ -267,15 +267,10 @@ export function createFakeApp(options: FakeServerOptions = {}, dependencies: Par
   const newId = dependencies.newId ?? (behavior.ids === "uuid-v7" ? uuidV7Generator(clock) : newUuid);
   const sessions = new SessionRegistry(shared, newId, resolved.maxSessions);
   const ctx = sessions.defaultSession.context;
-  const loadAnswers = () => {
-    for (const rule of resolved.answers) ctx.answerRules.addFromBody(rule);
-  };
-  loadAnswers();
   const reset = () => {
     sessions.reset();
     shared.rateLimits?.clear();
     shared.overload?.clear();
-    loadAnswers();
   };
 
   const routes = buildRoutes(reset);

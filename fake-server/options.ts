@@ -27,7 +27,7 @@ export interface FakeServerOptions {
   basePath?: string;          // path prefix before /v1, e.g. "/api/agents-service" (http/base-path.ts); default that of the variants, else none
   cors?: boolean;             // CORS headers and preflight answers on /v1 and /__fake (http/cors.ts); default true
   fault?: string;             // X-Fake-Fault syntax applied to every /v1 request with neither the header nor a matching fault rule; default none
-  answers?: readonly unknown[]; // answer rules loaded into the default session at start (the bodies of POST /__fake/answers); default none
+  answers?: readonly unknown[]; // answer rules every session starts with, back after its reset (the bodies of POST /__fake/answers); default none
   maxConversations?: number;  // per session; past it the oldest conversation is evicted; default 10,000
   maxSessions?: number;       // sessions kept; past it the least recently used (never "default") is dropped; default 1,000
   stateFile?: string;         // conversations of every session loaded from it at start when it exists, written to it on close (state/state-file.ts)

@@ -3,7 +3,7 @@ import { RequestLogPage } from "../request-log/schemas.ts";
 import { createResponse, listMessages, streamResponse } from "../test-support/client.ts";
 import { expectError, expectPage, expectResult } from "../test-support/expect.ts";
 import { fakeServer } from "../test-support/server.ts";
-import { control } from "../test-support/control-client.ts";
+import { control, inSession } from "../test-support/control-client.ts";
 
 const CITATION = { document_id: "kb-9", title: "Refunds", url: "https://help.example/refunds", snippet: "Refunds take 5 days." };
 const REFUND = { match: { message_regex: "refund|money back" }, answer: { text: "Refunds take **5 days**.", citations: [CITATION] } };
@@ -61,6 +61,30 @@ test("the answers option loads rules at start, and a bad one stops the start", a
   const fake = await fakeServer({ answers: [REFUND] });
   expect(expectResult(await createResponse(fake.url, { body: { message: "refund?" } })).response).toBe("Refunds take **5 days**.");
   await expect(fakeServer({ answers: [{ answer: { text: "a", deltas: ["b"] } }] })).rejects.toThrow(/rule 0: .*deltas/);
+});
+
+test("loaded rules are every session's starting state: they apply in any session, each counted apart, and a session's reset restores them", async () => {
+  const fake = await fakeServer({ answers: [REFUND] });
+  const refund = { body: { message: "refund?" } };
+  const answered = async (session?: string) =>
+    expectResult(await createResponse(fake.url, session === undefined ? refund : { ...refund, ...inSession(session) })).response;
+  const rulesOf = async (session?: string) => ((await control(fake.url, "GET", "/__fake/answers", undefined, session)).json as { answers: { applied: number }[] }).answers;
+
+  expect(await answered("checkout-tests")).toBe("Refunds take **5 days**.");
+  expect((await rulesOf("checkout-tests")).map((rule) => rule.applied)).toEqual([1]);
+  expect((await rulesOf()).map((rule) => rule.applied)).toEqual([0]);
+
+  // A session that removed the rule gets it back from its reset; the default session too.
+  for (const session of ["checkout-tests", "default"]) {
+    expect((await control(fake.url, "DELETE", "/__fake/answers", undefined, session)).status).toBe(204);
+    expect(await answered(session)).not.toBe("Refunds take **5 days**.");
+    expect((await control(fake.url, "POST", "/__fake/reset", undefined, session)).status).toBe(204);
+    expect(await answered(session)).toBe("Refunds take **5 days**.");
+    expect((await rulesOf(session)).map((rule) => rule.applied)).toEqual([1]);
+  }
+  // A full reset too.
+  expect((await control(fake.url, "POST", "/__fake/reset")).status).toBe(204);
+  expect(await answered("another")).toBe("Refunds take **5 days**.");
 });
 
 test.each([

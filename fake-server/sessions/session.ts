@@ -47,6 +47,7 @@ export class Session implements SessionOfRequest {
     };
     const replicated = shared.replicas !== undefined;
     this.context = { ...shared, ...stores, session: this, appliedKeys: replicated ? new Set() : undefined };
+    this.loadAnswerRules();
     // Replica 0 is this context; the others share every store and keep their own applied keys.
     this.replicaContexts = Array.from({ length: shared.replicas?.count ?? 1 }, (_, replica) =>
       replica === 0 ? this.context : { ...this.context, appliedKeys: new Set<string>() },
@@ -64,7 +65,10 @@ export class Session implements SessionOfRequest {
     return [this.context.idempotency];
   }
 
-  /** Empties every store of the session in place (the objects stay, so references to them stay valid). */
+  /**
+   * Empties every store of the session in place (the objects stay, so references to them stay
+   * valid), back to its starting state: the loaded answer rules come back.
+   */
   clear(): void {
     const { conversations, requestLog, clientRules, faultRules, answerRules } = this.context;
     conversations.clear();
@@ -74,5 +78,14 @@ export class Session implements SessionOfRequest {
     clientRules.clear();
     faultRules.clear();
     answerRules.clear();
+    this.loadAnswerRules();
+  }
+
+  /**
+   * The answer rules of the `answers` option (`--answers FILE`): part of every session's
+   * starting state, so a session per test file sees them, and its reset brings them back.
+   */
+  private loadAnswerRules(): void {
+    for (const rule of this.context.options.answers) this.context.answerRules.addFromBody(rule);
   }
 }
