@@ -38,9 +38,9 @@ export function buildRoutes(reset: () => void): Route[] {
   ];
 }
 
-/** The routes as one line, for the 404 message. */
+/** The routes as one line, for the 404 message: every method of every path, as the table serves them. */
 export function describeRoutes(routes: readonly Route[]): string {
   return routes
-    .map((r) => `${[...r.methods.keys()][0]} ${r.pattern.replace(/:(\w+)/g, "{$1}")}`)
+    .map((r) => `${[...r.methods.keys()].join("|")} ${r.pattern.replace(/:(\w+)/g, "{$1}")}`)
     .join(", ");
 }
