@@ -21,6 +21,7 @@ import { baseFaultPlan } from "./faults/fault-plan.ts";
 import { ApiError } from "./http/api-error.ts";
 import { withCors } from "./http/cors.ts";
 import { fail, failControl } from "./http/fail.ts";
+import { bodyUnread, DRAIN_BYTES_PAST_CAP, refuseUnread } from "./http/refuse-body.ts";
 import { sendError } from "./http/respond.ts";
 import type { IdempotencyStore } from "./idempotency/store.ts";
 import { newUuid } from "./conversations/ids.ts";
@@ -123,8 +124,28 @@ function onResponseClosed(this: LoggedResponse): void {
 
 /** An error answer to a /v1 request; the client-rule observer hears of its headers (a Retry-After paces the retries). */
 function failApi(ctx: AppContext, req: FakeRequest, res: ServerResponse, error: unknown): void {
-  const answered = fail(ctx, req, res, error);
-  if (answered !== undefined) ctx.clientRules.errorAnswered(req.observed, answered.headers);
+  afterUnreadBody(ctx, req, error, (refusal) => {
+    const answered = fail(ctx, req, res, refusal);
+    if (answered !== undefined) ctx.clientRules.errorAnswered(req.observed, answered.headers);
+  });
+}
+
+/** The same for a /__fake request: errors in the fake's own shape. */
+function failFake(ctx: AppContext, req: FakeRequest, res: ServerResponse, error: unknown): void {
+  afterUnreadBody(ctx, req, error, (refusal) => failControl(ctx, req, res, refusal));
+}
+
+/**
+ * A refusal that came before the body was read (the key, the session, the route, a header)
+ * goes once the body is drained, within the bound a 413 drains (http/refuse-body.ts), so a
+ * client still sending reads it instead of a reset connection. Anything else goes at once.
+ */
+function afterUnreadBody(ctx: AppContext, req: FakeRequest, error: unknown, answer: (error: unknown) => void): void {
+  if (!(error instanceof ApiError) || !bodyUnread(req)) {
+    answer(error);
+    return;
+  }
+  refuseUnread(req, error, ctx.options.maxBodyBytes + DRAIN_BYTES_PAST_CAP).catch(answer);
 }
 
 /**
@@ -168,7 +189,7 @@ function controlSession(sessions: SessionRegistry, req: FakeRequest, res: Server
   try {
     return sessions.get(sessionName(Object.hasOwn(query, "session") ? query["session"] : undefined, "session")).context;
   } catch (error) {
-    failControl(sessions.defaultSession.context, req, res, error);
+    failFake(sessions.defaultSession.context, req, res, error);
     return undefined;
   }
 }
@@ -211,7 +232,7 @@ function beforeRoutes(sessions: SessionRegistry): BeforeRoute {
 }
 
 function dispatch(route: Route, before: BeforeRoute): Middleware<FakeRequest> {
-  const onError = route.control ? failControl : failApi;
+  const onError = route.control ? failFake : failApi;
   return (req, res) => {
     const ctx = before(req, res);
     if (ctx === undefined) return;
@@ -280,7 +301,7 @@ export function createFakeApp(options: FakeServerOptions = {}, dependencies: Par
     onNoMatch: (req, res) => {
       const session = before(req, res);
       if (session === undefined) return;
-      const failWith = isUnder(req.path, "/__fake") ? failControl : failApi;
+      const failWith = isUnder(req.path, "/__fake") ? failFake : failApi;
       failWith(session, req, res, new ApiError(404, "not_found", `no route matches ${req.method} ${req.path}; the routes are: ${routeSummary}`));
     },
     onError: (error, req, res) => failApi(ctx, req, res, error),

@@ -54,3 +54,14 @@ export function refuseUnread(req: IncomingMessage, error: ApiError, limit: numbe
   }
   return refuseOnceDrained(req, error, 0, limit);
 }
+
+/**
+ * Whether the request still has a body that nothing began to read: one is announced
+ * (a length above 0, or chunks) and the stream was neither read nor resumed. A refusal sent
+ * now would leave the client sending into a connection about to close.
+ */
+export function bodyUnread(req: IncomingMessage): boolean {
+  if (req.readableFlowing !== null || req.readableEnded || req.complete) return false;
+  const length = req.headers["content-length"];
+  return req.headers["transfer-encoding"] !== undefined || (length !== undefined && Number(length) > 0);
+}
