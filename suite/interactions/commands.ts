@@ -38,6 +38,8 @@ export interface CreateRequest extends Covers {
   readonly again?: KeyUse;
   /** Drop the stream at this point, as a client cancelling it does. */
   readonly drop?: DropPoint;
+  /** Its key is never sent again (a cancellation, not a retry to come). */
+  readonly abandoned?: boolean;
 }
 
 export interface ListRequest extends Covers {

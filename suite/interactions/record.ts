@@ -62,5 +62,6 @@ function recordCreate(session: Session, request: CreateRequest, outcome: Outcome
     conversationId: result?.conversationId ?? continued,
     dropped,
     retried: false,
+    abandoned: request.abandoned === true,
   });
 }

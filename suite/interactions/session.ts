@@ -77,6 +77,8 @@ export interface KeyUse {
   /** The client dropped its stream; then whether it sent the key again. */
   dropped: boolean;
   retried: boolean;
+  /** The client cancelled it for good: the walk never retries it. */
+  readonly abandoned: boolean;
 }
 
 /**

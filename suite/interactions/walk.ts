@@ -39,6 +39,8 @@ interface Proposal {
   readonly charged: number;
   /** Creates the run's budget holds while it runs, when more than it charges (requests a conforming service refuses). */
   readonly holds?: number;
+  /** It deletes a live conversation of the sequence. */
+  readonly deletes?: boolean;
   readonly build: (g: fc.GeneratorValue) => Command | undefined;
 }
 
@@ -63,8 +65,8 @@ function callers(session: Session): Who[] {
 
 /** An identity standing in the given relation to the owner, if the target has one. */
 function callerIn(session: Session, owner: Who, relation: Relation): Who | undefined {
-  if (relation === "no-key") return "noKey";
-  if (relation === "unknown-key") return "unknownKey";
+  // Without a valid key, a request names the primary agent: it meets the owner's conversation only there.
+  if (relation === "no-key" || relation === "unknown-key") return owner === "otherAgent" ? undefined : relation === "no-key" ? "noKey" : "unknownKey";
   return callers(session).find((who) => relationOf(who, owner) === relation);
 }
 
@@ -144,13 +146,14 @@ function proposals(session: Session): Proposal[] {
   for (const key of session.keys) {
     const state = keyState(session, key);
     if (state === undefined || key.who === "noKey" || key.who === "unknownKey") continue;
+    const retryable = !key.abandoned;
     const conversation = state === "of-deleted" ? "deleted" : "live";
     for (const endpoint of ENDPOINTS) {
       const retry = key.dropped
         ? key.retried && state !== "unknown-outcome" ? ["client:replayed-after-retry"] : [`client:retry-late:${endpoint === key.endpoint ? "same" : "other"}-endpoint`]
         : [];
       const reordered = typeof key.body.metadata === "object" && key.body.metadata !== null && Object.keys(key.body.metadata).length > 1 ? ["inputs:metadata:reordered-keys"] : [];
-      out.push({ cells: [transition("replay", conversation, state, endpoint, "own"), ...retry, ...reordered], charged: state === "unknown-outcome" ? 1 : 0, build: (g) => one(g, replayOf(g, session, key, endpoint)) });
+      if (retryable) out.push({ cells: [transition("replay", conversation, state, endpoint, "own"), ...retry, ...reordered], charged: state === "unknown-outcome" ? 1 : 0, build: (g) => one(g, replayOf(g, session, key, endpoint)) });
       const changes = PAYLOAD_CHANGES.map((f) => `inputs:payload-change:${f}:${endpoint}`).filter((c) => !session.covered.has(c));
       out.push({ cells: [transition("reuse", conversation, state, endpoint, "own"), ...changes], charged: 0, holds: 1, build: (g) => one(g, reuseOf(g, session, key, endpoint)) });
     }
@@ -166,8 +169,7 @@ function proposals(session: Session): Proposal[] {
     for (const shape of ["no-parameters", "page", "page-size", "both"] as const) {
       out.push({ cells: [transition("list", state, "n/a", shape, "own"), ...pageCells(session, conversation)], charged: 0, build: (g) => one(g, listing(g, session, conversation ?? unknownConversation(g), conversation?.owner ?? "primary", shape)) });
     }
-    // Deleting the last live conversation is left for when the walk can afford a new one.
-    if (state !== "live" || conversations.length > 1 || session.createsLeft > 1) {
+    if (state !== "live" || canLoseOne(session)) {
       out.push({ cells: [transition("delete", state, "n/a", "n/a", "own")], charged: 0, build: (g) => one(g, deletion(session, conversation ?? unknownConversation(g), conversation?.owner ?? "primary")) });
     }
   }
@@ -178,10 +180,16 @@ function proposals(session: Session): Proposal[] {
       out.push({ cells: [transition("list", "live", "n/a", "no-parameters", relation)], charged: 0, build: (g) => one(g, listing(g, session, conversation, who, "no-parameters")) });
       out.push({ cells: [transition("delete", "live", "n/a", "n/a", relation)], charged: 0, build: (g) => one(g, deletion(session, conversation, who)) });
     }
-    out.push(...races(session, conversation));
+    out.push(...races(session, conversation).filter((r) => !r.deletes || canLoseOne(session)));
   }
   return out;
 }
+
+/**
+ * Whether a delete may take a live conversation: most of what the walk can do needs one, so the
+ * last ones go only while the budget can start new ones.
+ */
+const canLoseOne = (session: Session) => live(session).length > 2 || session.createsLeft > 4;
 
 /** Races on a live conversation: a request held open while others are sent at a chosen point of it. */
 function races(session: Session, conversation: ConversationRecord): Proposal[] {
@@ -223,6 +231,7 @@ function races(session: Session, conversation: ConversationRecord): Proposal[] {
     // A delete while an exchange is generated: before response.created, after a delta, after completion.
     const deleteTimings: Timing[] = held === "stream" ? ["at-once", "after-delta", "after-completed"] : ["at-once"];
     out.push({
+      deletes: true,
       cells: [transition("delete", "in-flight", "n/a", "n/a", "own"), ...inputs, ...ordering("delete-exchange-before-created", "exchange-first", "delete-first"), ...(held === "stream" ? [...ordering("delete-exchange-after-delta", "exchange-first", "delete-first"), ...ordering("delete-exchange-after-completed", "exchange-first", "delete-first")] : [])],
       charged: 1,
       build: (g) => {
@@ -413,7 +422,8 @@ function droppedStream(g: fc.GeneratorValue, session: Session, point: DropPoint)
     { value: "none", weight: session.covered.has("client:cancel-without-retry") ? 1 : 4 },
   ] as const);
   const lane = g(() => fc.nat(LANES - 1));
-  if (retry === "none") return { kind: "one", request: first, lane };
+  // Not retried now, and never: the client cancelled (a later retry would make it another behaviour).
+  if (retry === "none") return { kind: "one", request: { ...first, abandoned: true }, lane };
   // The retry carries the same body: accepted, it covers the shapes the dropped stream could not.
   const { drop: _dropped, ...again } = first;
   return { kind: "one", request: first, lane, retrySoon: { ...again, endpoint: retry === "same" ? "stream" : "plain", cells: [`client:retry-soon:${retry}-endpoint`] } };
@@ -443,6 +453,8 @@ function pageCells(session: Session, conversation: ConversationRecord | undefine
  * always a little, so every cell keeps being met again with other inputs, lanes and orders.
  */
 function weightOf(session: Session, proposal: Proposal): number {
+  // Without a live conversation nearly nothing is enabled: starting one is worth most.
+  if (live(session).length === 0 && proposal.charged === 1 && proposal.cells[0]?.includes("/create/") === true && proposal.cells[0].endsWith("/own")) return 10_000;
   // A create the walk pays for leaves one over: requests a conforming service refuses hold one while they run.
   if (proposal.charged > 0 && proposal.charged >= session.createsLeft) return 0;
   if ((proposal.holds ?? 0) > session.createsLeft) return 0;
