@@ -30,7 +30,11 @@ export async function runCommand(session: Session, command: Command): Promise<vo
   if (entries.length === 0) return;
   session.judge(entries);
   await readBack(session, entries, command.kind === "one" ? (command.lane + 1) % LANES : 0);
-  if (command.kind === "race" && command.ordering !== undefined) coverOrdering(session, command.ordering, entries);
+  if (command.kind === "race" && command.ordering !== undefined) {
+    // The race ran (a tally the walk reads, not a reported cell), whichever order it showed.
+    session.cover([`race:${command.ordering}`]);
+    coverOrdering(session, command.ordering, entries);
+  }
 }
 
 async function runOne(session: Session, command: Extract<Command, { kind: "one" }>): Promise<Entry[]> {

@@ -459,7 +459,7 @@ function weightOf(session: Session, proposal: Proposal): number {
   if (proposal.charged > 0 && proposal.charged >= session.createsLeft) return 0;
   if ((proposal.holds ?? 0) > session.createsLeft) return 0;
   const pending = shapesPending(session);
-  const novelty = proposal.cells.reduce((sum, cell) => sum + cellValue(cell, pending) / (1 + 2 * session.covered.count(cell)) ** 2, 0);
+  const novelty = proposal.cells.reduce((sum, cell) => sum + cellValue(cell, pending, session) / (1 + 2 * session.covered.count(cell)) ** 2, 0);
   const fresh = proposal.cells.some((cell) => !session.covered.has(cell));
   if (proposal.charged === 0) return 1 + 50 * novelty;
   return (fresh ? 50 * novelty : 10 * novelty) / proposal.charged;
@@ -470,13 +470,17 @@ function weightOf(session: Session, proposal: Proposal): number {
  * the orders of races and what free requests reach first; the transitions only a plain create
  * reaches after them (a deep run's budget covers those).
  */
-function cellValue(cell: string, shapesPending: boolean): number {
+function cellValue(cell: string, shapesPending: boolean, session: Session): number {
   if (cell.startsWith("inputs:") || cell.startsWith("client:")) return 10;
-  // While shapes and client behaviours wait for creates, races and create-only transitions wait for them.
-  if (cell.startsWith("orderings:")) return 2;
+  // A race class not yet run at all is worth as much as a shape: every class gets its race early.
+  if (cell.startsWith("orderings:")) return raceClassRun(session, cell) ? 2 : 10;
+  // While shapes and client behaviours wait for creates, create-only transitions wait for them.
   if (cell.startsWith("transitions:") && transitionNeedsCreate(cell.slice("transitions:".length))) return shapesPending ? 0.2 : 1.5;
   return 3;
 }
+
+/** Whether a race of the ordering cell's class ran in this run, whichever order it showed. */
+const raceClassRun = (session: Session, cell: string) => session.covered.has(`race:${cell.slice("orderings:".length).split("/")[0] ?? ""}`);
 
 /** Whether a shape class or a client behaviour is still to be covered (what creates go to first). */
 const shapesPending = (session: Session) =>
