@@ -303,7 +303,7 @@ export const MUTANTS: readonly Mutant[] = Object.freeze([
   interactionMutant("stream-messages-cut-at-1024", "SSE-8", "conversation_id: UUID — Conversation the exchange belongs to.",
     `the stream endpoint stores the user message in a VARCHAR(${MESSAGE_COLUMN_CHARS}) of a non-strict database: a longer ` +
       `message is answered in full but listed cut after ${MESSAGE_COLUMN_CHARS} characters; the plain endpoint's storage is right`,
-    { broken: { messageColumn: { on: "stream", alters: "first-1024" } } }),
+    { broken: { messageColumn: { on: "stream", alters: "first-1024" } } }, ["IDEM-4"]),
   interactionMutant("same-text-merged", "RESP-2", "conversation_id: UUID or null — Continues a specific conversation.",
     "the plain endpoint stores an exchange with an upsert keyed on (conversation, user text): a continuation whose text the " +
       "conversation already holds is answered 200 but only moves updated_at, nothing is appended; streams append as usual",
