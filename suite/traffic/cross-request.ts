@@ -23,7 +23,7 @@ import type { Caller, Op } from "../model/operation.ts";
 import type { Violation } from "../model/violation.ts";
 import { conversationKey, keyId, withConversation, type KeyRecord, type World } from "../model/world.ts";
 import type { Classified } from "./classify.ts";
-import { afterAgreeingReads, decidedAtStop, decidedByDelete, holdFor, undecidedOf, UndecidedVerdicts, type HeldVerdict, type LagKind } from "./held-verdicts.ts";
+import { afterAgreeingReads, decidedAtEnd, holdFor, undecidedOf, UndecidedVerdicts, type HeldVerdict, type LagKind } from "./held-verdicts.ts";
 import { InOrder } from "./in-order.ts";
 import { modelStartOf, operationOf } from "./model-ops.ts";
 import { remember } from "./remember.ts";
@@ -43,8 +43,10 @@ interface Partition {
   readonly owner: { readonly token: string; readonly agent: string };
   /** A read begun before this instant (model clock) may still show the service's lag behind a write. */
   settledFrom: number;
-  /** Reads begun inside that window, among the operations not judged yet, each with the instant its window closes. */
-  readonly tentative: Map<number, number>;
+  /** Reads begun inside that window, among the operations not judged yet. */
+  readonly tentative: Set<number>;
+  /** When the latest writes ended (#n → model clock), to time a held read from the write it is about. */
+  readonly writeEnds: Map<number, number>;
   /** Verdicts held back for lag, until something decides them. */
   held: HeldVerdict[];
   /**
@@ -82,6 +84,9 @@ const MAX_REMEMBERED = 50_000;
 /** Keys remembered: a conversation is written under several. */
 const MAX_KEYS = 4 * MAX_REMEMBERED;
 
+/** Writes timed per conversation: a held read is about a recent one. */
+const WRITES_TIMED = 64;
+
 const isWrite = (op: Op) => op.outcome.type !== "refused" && (op.kind === "delete" || op.kind === "create");
 const isRead = (op: Op) => op.kind !== "create" || op.conversationId !== null;
 const answeredId = (op: Op) => (op.kind === "create" && op.outcome.type === "ok" ? op.outcome.value.conversationId : undefined);
@@ -116,26 +121,26 @@ export class CrossRequestJudge {
     this.inOrder.arrived(sequence, seen);
   }
 
-  /**
-   * The traffic is over, at `stoppedAt` (epoch ms): what waited is judged, then every verdict
-   * still held is decided by the stop, or found undecided.
-   */
-  finish(stoppedAt: number): void {
+  /** The traffic is over: what waited is judged, then every verdict still held is decided, or found undecided. */
+  finish(): void {
     this.inOrder.drain();
-    const stop = stoppedAt - (this.origin ?? stoppedAt);
     for (const p of this.partitions.keys()) {
       if (!p.closed && p.state.group.length > 0) p.state = this.settle(p, p.state);
       if (p.held.length === 0) continue;
       if (p.closed || p.contentsUnknown) {
         const why = p.state.undecided ?? "a write it could not explain";
         this.undecided.add(undecidedOf(p.held, () => `the model stopped judging this conversation (${why}), so no later read of it decided this`));
-      } else {
-        const { against, undecided } = decidedAtStop(p.held, stop, this.settleMs);
-        against.forEach((v) => this.record.release(v));
-        this.undecided.add(undecided);
-      }
+      } else this.decide(p, "the end of the traffic");
       p.held = [];
     }
+  }
+
+  /** No later read of the conversation can come: what it held is decided (held-verdicts.ts). */
+  private decide(p: Partition, ended: string): void {
+    const { against, undecided } = decidedAtEnd(p.held, this.settleMs, ended);
+    against.forEach((v) => this.record.release(v));
+    this.undecided.add(undecided);
+    p.held = [];
   }
 
   private judge(seen: SeenOperation): void {
@@ -189,7 +194,7 @@ export class CrossRequestJudge {
   private newPartition(owner: Partition["owner"], op: Op): Partition | undefined {
     if (op.kind !== "create") return undefined;
     const start = initialState();
-    const p: Partition = { state: { ...start, worlds: start.worlds.map((w) => ({ ...w, keyScope: this.keyScope })) }, owner, settledFrom: -Infinity, tentative: new Map(), held: [], pending: new Map(), keys: new Set(), contentsUnknown: false, closed: false };
+    const p: Partition = { state: { ...start, worlds: start.worlds.map((w) => ({ ...w, keyScope: this.keyScope })) }, owner, settledFrom: -Infinity, tentative: new Set(), writeEnds: new Map(), held: [], pending: new Map(), keys: new Set(), contentsUnknown: false, closed: false };
     // The oldest conversation is about to be forgotten: what it held can no longer be decided.
     const oldest = this.partitions.size >= MAX_REMEMBERED ? this.partitions.keys().next().value : undefined;
     if (oldest !== undefined && oldest.held.length > 0) {
@@ -231,8 +236,11 @@ export class CrossRequestJudge {
     p.state = observed.state;
     this.open.add(p);
     p.pending.set(op.index, { line, evidence, shows });
-    if (isRead(op) && op.start < p.settledFrom) p.tentative.set(op.index, p.settledFrom);
-    if (isWrite(op)) p.settledFrom = Math.max(p.settledFrom, op.end + this.settleMs);
+    if (isRead(op) && op.start < p.settledFrom) p.tentative.add(op.index);
+    if (isWrite(op)) {
+      p.settledFrom = Math.max(p.settledFrom, op.end + this.settleMs);
+      remember(p.writeEnds, op.index, op.end, WRITES_TIMED);
+    }
   }
 
   /** Judges the group of overlapping operations `state` holds; returns the state to go on from. */
@@ -252,7 +260,8 @@ export class CrossRequestJudge {
       const tentative = lag === undefined ? undefined : without((op) => p.tentative.has(op.index));
       if (lag !== undefined && failing !== undefined && tentative !== undefined && tentative.state.failed === undefined) {
         // Only a read inside the window contradicted the model, as the service's lag would: held until something decides it.
-        holdFor(p.held, lag, `${failure.requirement} #${failure.ops[0] ?? failing.index}`, this.violationOf(p, failure), p.tentative.get(failing.index) ?? p.settledFrom);
+        const about = failure.ops[0] ?? failing.index;
+        holdFor(p.held, lag, `${failure.requirement} #${about}`, this.violationOf(p, failure), p.writeEnds.get(about) ?? p.settledFrom - this.settleMs, failing.start);
         outcome = tentative;
         judged = group.filter((op) => !p.tentative.has(op.index));
       } else {
@@ -281,10 +290,7 @@ export class CrossRequestJudge {
     }
     // A delete answered 2xx ends the conversation, whatever the model made of it: no read can show what the earlier ones lacked any more.
     const ended = group.find((op) => op.kind === "delete" && op.outcome.type === "ok");
-    if (ended !== undefined && p.held.length > 0) {
-      decidedByDelete(p.held, p.pending.get(ended.index)?.line ?? `#${ended.index}`).forEach((v) => this.record.release(v));
-      p.held = [];
-    }
+    if (ended !== undefined && p.held.length > 0) this.decide(p, `the conversation's delete, ${p.pending.get(ended.index)?.line ?? `#${ended.index}`}`);
     for (const op of judged) for (const requirement of p.pending.get(op.index)?.shows ?? []) this.record.observed(requirement);
     for (const warning of outcome.violations) if (warning !== outcome.state.failed) this.release(p, warning);
     if (outcome.state.undecided !== undefined) p.closed = true;

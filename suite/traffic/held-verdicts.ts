@@ -5,14 +5,14 @@
  * never passed:
  * - by a later read: one that agrees with the model takes it back (the service lagged); a listing
  *   read after the window that still disagrees is the model's own verdict and replaces it;
- * - by the conversation's delete (answered 2xx): no read can show the exchange, or the earlier
- *   delete applied, after it, so the reads before it are all the evidence there will be, and what
- *   none of them showed counts against the service, however soon the delete came. The suite's
- *   settling judges the last listing it read the same way, and that listing always lies inside a
- *   window of the same length counted from the write;
- * - by the stop (the end of the traffic: the last exchange's end, so a HAR judged offline gives
- *   the live proxy's verdicts): what the service had its whole window to show and never showed
- *   counts against it; what was still inside its window could yet have shown, and is undecided.
+ * - when no later read can come: the conversation's delete (answered 2xx: no read can show the
+ *   exchange, or the earlier delete applied, after it) or the end of the traffic. Then it is
+ *   judged as the suite's settling judges its last listing: the suite reads with back-off until
+ *   the window runs out, so its last read always falls in the window's second half. A read there
+ *   that still disagreed counts against the service; reads only in the first half leave the
+ *   verdict undecided, since the service may have shown the write a moment later and nobody
+ *   looked (the end of the traffic is the last exchange's end, so a HAR judged offline decides as
+ *   the live proxy did).
  * A conversation the model stopped judging, or forgot, leaves what it held undecided. Undecided
  * verdicts are reported with the exchanges that held them.
  */
@@ -31,8 +31,10 @@ export interface HeldVerdict {
   violation: TrafficViolation;
   /** Every read that held it, as the judge names exchanges. */
   readonly reads: string[];
-  /** On the model's clock: a read begun from here on would have been settled. */
-  settledFrom: number;
+  /** On the model's clock: when the write it is about (the exchange not listed, the delete not applied) ended. */
+  readonly writeEnd: number;
+  /** On the model's clock: when the latest read that held it began. */
+  lastReadAt: number;
 }
 
 export interface UndecidedVerdict {
@@ -50,14 +52,14 @@ export interface UndecidedVerdict {
 const READS_NAMED = 10;
 
 /** Holds a read's violation, or joins it to the one held for the same lag. */
-export function holdFor(held: HeldVerdict[], kind: LagKind, about: string, violation: TrafficViolation, settledFrom: number): void {
+export function holdFor(held: HeldVerdict[], kind: LagKind, about: string, violation: TrafficViolation, writeEnd: number, readAt: number): void {
   const same = held.find((h) => h.about === about);
   if (same === undefined) {
-    held.push({ kind, about, violation, reads: [violation.exchange], settledFrom });
+    held.push({ kind, about, violation, reads: [violation.exchange], writeEnd, lastReadAt: readAt });
     return;
   }
   same.violation = violation;
-  same.settledFrom = Math.max(same.settledFrom, settledFrom);
+  same.lastReadAt = Math.max(same.lastReadAt, readAt);
   // A client that polls names its first reads and its latest: enough to find them, bounded however long it polled.
   if (same.reads.includes(violation.exchange)) return;
   if (same.reads.length >= READS_NAMED) same.reads.splice(READS_NAMED - 1, 1);
@@ -75,22 +77,22 @@ export function afterAgreeingReads(held: readonly HeldVerdict[], group: readonly
   return held.filter((h) => (h.kind === "unlisted" ? !listed : !read));
 }
 
-/** The violation with why it now stands. */
-const decided = (h: HeldVerdict, why: string): TrafficViolation => ({ ...h.violation, detail: `${h.violation.detail}; ${why}` });
 const shown = (h: HeldVerdict) => (h.kind === "unlisted" ? "no listing showed it" : "no read showed the delete applied");
 
-/** A delete (2xx) ended the conversation: whatever no read showed before it counts against the service. */
-export function decidedByDelete(held: readonly HeldVerdict[], deleteLine: string): TrafficViolation[] {
-  return held.map((h) => decided(h, `${shown(h)} before the conversation's delete, ${deleteLine}`));
-}
-
-/** The traffic ended at `stop` (model clock): what had its whole window counts against the service; the rest is undecided. */
-export function decidedAtStop(held: readonly HeldVerdict[], stop: number, settleMs: number): { against: TrafficViolation[]; undecided: UndecidedVerdict[] } {
-  const against = held.filter((h) => h.settledFrom <= stop).map((h) => decided(h, `${shown(h)} in the ${settleMs} ms --settle-ms window, nor before the traffic ended`));
-  const undecided = undecidedOf(
-    held.filter((h) => h.settledFrom > stop),
-    (h) => `the traffic ended ${Math.ceil(h.settledFrom - stop)} ms before the ${settleMs} ms --settle-ms window had passed, and ${shown(h)}: a later read could still have`,
-  );
+/**
+ * No later read can come (`ended`: "the conversation's delete, DELETE … (#9)", "the end of the
+ * traffic"): what a read in the second half of its window still showed wrong counts against the
+ * service, the rest is undecided.
+ */
+export function decidedAtEnd(held: readonly HeldVerdict[], settleMs: number, ended: string): { against: TrafficViolation[]; undecided: UndecidedVerdict[] } {
+  const since = (h: HeldVerdict) => Math.round(h.lastReadAt - h.writeEnd);
+  const late = (h: HeldVerdict) => since(h) >= settleMs / 2;
+  const against = held.filter(late).map((h) => ({
+    ...h.violation,
+    detail: `${h.violation.detail}; ${shown(h)}: the last read without it began ${since(h)} ms after the write, in the second half of the ${settleMs} ms --settle-ms window (where the suite's settling reads last), and no later read came before ${ended}`,
+  }));
+  const undecided = undecidedOf(held.filter((h) => !late(h)), (h) =>
+    `no read came in the second half of the ${settleMs} ms --settle-ms window before ${ended} (the last began ${since(h)} ms after the write): the service may only have lagged`);
   return { against, undecided };
 }
 

@@ -88,12 +88,10 @@ describe("what the judge must not blame the service for", () => {
     expect([judge.judged, judge.unread]).toEqual([0, 2]);
   });
 
-  test("a delete may show late: within --settle-ms a listing that still shows it is held, taken back when a later one sees it gone, decided by the end of the traffic, and never a pass", () => {
+  test("a delete may show late: within --settle-ms a listing that still shows it is held, taken back when a later one sees it gone, failed when one late in the window still showed it, and never a pass", () => {
     const page = (total: number) => ({ conversation: { id: ID, created_at: "2026-01-01T00:00:00Z", updated_at: "2026-01-01T00:00:00Z" }, items: [], page: 2, page_size: 50, total, has_more: false });
     const listing = (status: number, at: number, response: unknown) => exchange("GET", `/conversations/${ID}/messages?page=2`, { status, response, at });
     const remove = (at: number) => exchange("DELETE", `/conversations/${ID}`, { status: 204, at, ms: 10 });
-    // Not an operation of the spec: the traffic goes on until then.
-    const later = (at: number) => exchange("GET", "/health", { status: 200, response: {}, at });
     const lagging = judged(
       create("k", { message: "hi" }, 200, answer(), 1_000, 10),
       // Read after the create finished, and it is not there yet: this service's listings lag.
@@ -103,23 +101,25 @@ describe("what the judge must not blame the service for", () => {
       listing(200, 2_100, page(2)),
       remove(2_200),
     );
-    // Not listable at first, then listed (lag, taken back); still listed after the delete, then deleted again: no read can
-    // show the first delete applied any more, so what none showed counts against the service.
-    expect(lagging.violations.map((v) => v.requirement)).toEqual(["DEL-1"]);
-    expect(lagging.violations[0]?.detail).toMatch(/no read showed the delete applied before the conversation's delete, DELETE \S+ → 204 \(#\d+\)$/);
+    // Not listable at first, then listed (lag, taken back); still listed right after the delete, then deleted again: no
+    // read can show the first delete applied any more, and none came late in the window: undecided, never a pass.
+    expect(lagging.violations).toEqual([]);
     expect(lagging.status("RESP-2")).toBe("pass");
+    expect(lagging.status("DEL-1")).toBe("inconclusive");
+    expect(lagging.report.traffic.undecided[0]?.reason).toMatch(/^no read came in the second half of the 3000 ms --settle-ms window before the conversation's delete, DELETE \S+ → 204 \(#\d+\)/);
     const stillThere = judged(create("k", { message: "hi" }, 200, answer(), 1_000, 10), listing(200, 1_100, page(2)), remove(2_000), listing(200, 5_100, page(2)));
     expect(stillThere.violations.map((v) => v.requirement)).toEqual(["DEL-1"]);
-    // Still listed right after the delete, and never seen gone: decided against it once the window passed before the traffic ended.
-    const neverGone = judged(create("k", { message: "hi" }, 200, answer(), 1_000, 10), listing(200, 1_100, page(2)), remove(2_000), listing(200, 2_100, page(2)), later(6_000));
+    // Still listed right after the delete and late in the window, and never seen gone: at the end of the traffic, the late
+    // read decides, as the suite's settling decides on its last read.
+    const neverGone = judged(create("k", { message: "hi" }, 200, answer(), 1_000, 10), listing(200, 1_100, page(2)), remove(2_000), listing(200, 2_100, page(2)), listing(200, 3_600, page(2)));
     expect(neverGone.violations.map((v) => v.requirement)).toEqual(["DEL-1"]);
     expect(neverGone.status("DEL-1")).toBe("fail");
-    expect(neverGone.report.requirements.find((r) => r.id === "DEL-1")?.reason).toMatch(/listed conversation .* deleted by #\d+.*no read showed the delete applied/);
-    // The same traffic ending inside the window: undecided, with the listing that held it, never a pass.
+    expect(neverGone.report.requirements.find((r) => r.id === "DEL-1")?.reason).toMatch(/listed conversation .* deleted by #\d+.*no read showed the delete applied: the last read without it began \d+ ms after the write/);
+    // Only right after the delete: undecided, with the listing that held it, never a pass.
     const endedSoon = judged(create("k", { message: "hi" }, 200, answer(), 1_000, 10), listing(200, 1_100, page(2)), remove(2_000), listing(200, 2_100, page(2)));
     expect(endedSoon.violations).toEqual([]);
     expect(endedSoon.status("DEL-1")).toBe("inconclusive");
-    expect(endedSoon.report.requirements.find((r) => r.id === "DEL-1")?.reason).toMatch(/^undecided: 1 verdict.*GET \/api\/v1\/agents\/agent-a\/conversations\/.*\(#\d+\).*the traffic ended \d+ ms before the 3000 ms --settle-ms window had passed/);
+    expect(endedSoon.report.requirements.find((r) => r.id === "DEL-1")?.reason).toMatch(/^undecided: 1 verdict.*GET \/api\/v1\/agents\/agent-a\/conversations\/.*\(#\d+\).*no read came in the second half of the 3000 ms --settle-ms window before the end of the traffic \(the last began \d+ ms after the write\)/);
     expect(endedSoon.report.result).toBe("incomplete");
     expect(trafficExitCode(endedSoon.report)).toBe(3);
     // Still listed right after the delete, gone a moment later: the service's lag, not a failed delete.
@@ -150,8 +150,7 @@ describe("what the judge must not blame the service for", () => {
     const page = { conversation: { id: ID, created_at: "2026-01-01T00:00:00Z", updated_at: "2026-01-01T00:00:00Z" }, items: [], page: 2, page_size: 50, total: 2, has_more: false };
     judge.observe(create("k", { message: "hi" }, 200, answer(), 1_000, 10));
     judge.observe(exchange("DELETE", `/conversations/${ID}`, { status: 204, at: 2_000 }));
-    expect(judge.observe(exchange("GET", `/conversations/${ID}/messages?page=2`, { status: 200, response: page, at: 2_100 }))).toEqual([]);
-    judge.observe(exchange("GET", "/health", { status: 200, response: {}, at: 6_000 }));
+    expect(judge.observe(exchange("GET", `/conversations/${ID}/messages?page=2`, { status: 200, response: page, at: 3_600 }))).toEqual([]);
     expect(judge.finish().map((v) => v.requirement)).toEqual(["DEL-1"]);
     expect(judge.finish()).toEqual([]);
     expect(judge.report().requirements.find((r) => r.id === "DEL-1")?.status).toBe("fail");

@@ -54,9 +54,8 @@ export interface TrafficJudge {
   /** Judges one finished exchange; returns the violations it revealed. */
   observe(exchange: ObservedExchange): TrafficViolation[];
   /**
-   * The traffic is over: verdicts held back for listing lag are decided by its end (the last
-   * exchange's), or found undecided. Returns the violations this decided; `report` does the
-   * same, silently, if not called.
+   * The traffic is over: verdicts held back for listing lag are decided, or found undecided.
+   * Returns the violations this decided; `report` does the same, silently, if not called.
    */
   finish(): TrafficViolation[];
   /** The report as of now. */
@@ -123,12 +122,10 @@ export function createTrafficJudge(options: TrafficJudgeOptions): TrafficJudge {
   let unread = 0;
   let unanswered = 0;
   let incomplete = 0;
-  /** The end of the traffic, as far as it shows: the latest end of an exchange (epoch ms). */
-  let lastEnd = -Infinity;
   let firstFailure: string | undefined;
   const finish = () => {
-    // What waited for an earlier request to end, and what was held back for lag, decided by the end of the traffic.
-    crossRequest.finish(Number.isFinite(lastEnd) ? lastEnd : Date.now());
+    // What waited for an earlier request to end, and what was held back for lag, decided now that no later read can come.
+    crossRequest.finish();
     return record.takeFresh();
   };
   /** The exchange judged on its own; what the model is to judge across requests, if anything. */
@@ -192,7 +189,6 @@ export function createTrafficJudge(options: TrafficJudgeOptions): TrafficJudge {
     },
     observe(exchange) {
       seen++;
-      lastEnd = Math.max(lastEnd, exchange.startedAt + exchange.durationMs);
       let operation: SeenOperation | undefined;
       try {
         operation = judgeOne(exchange);

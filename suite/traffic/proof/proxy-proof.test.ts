@@ -18,11 +18,15 @@ import { runTrafficScript, SCRIPT_CLIENT_VIOLATIONS } from "./traffic-script.ts"
 
 /**
  * Mutants the traffic script cannot reveal, and why: most break a requirement no traffic can
- * show (suite/traffic/unobservable.ts); two need a listing --settle-ms after the exchange, which
- * the script does not wait for, and have a test of their own below.
+ * show (suite/traffic/unobservable.ts); five need a read late in --settle-ms after the write or
+ * the delete, which the script does not wait for (right after a delete, a conversation still
+ * shown may be the service's lag), and have tests of their own below.
  */
 const UNREVEALED: Record<string, string> = {
   "listing-never-settles": "needs a listing --settle-ms after a continuation (the settled-listing test)",
+  "delete-keeps-listing": "needs a read late in --settle-ms after the delete (the late-read tests)",
+  "deleted-comes-back": "needs a read late in --settle-ms after the delete (the late-read test)",
+  "deleted-continuable": "needs a read late in --settle-ms after the delete (the late-read test)",
   "metadata-rejected": "a refusal of valid metadata cannot be told from a refusal for another reason",
   "retry-counted-twice": "the same: a retry's cost shows only in totals read around it",
   "no-in-flight-reservation": "concurrent requests with one key may fairly get 409 or a replay",
@@ -148,6 +152,51 @@ test("a listing --settle-ms after a continuation shows whether it was stored: RE
     "three-messages": { broken: {}, observed: ["pass", "pass"] },
     "stream-not-stored": { broken: { "SSE-8": "fail" }, observed: ["pass", "fail"] },
     "listing-never-settles": { broken: { "SSE-8": "fail", "RESP-2": "fail" }, observed: ["fail", "fail"] },
+  });
+}, 30_000);
+
+/**
+ * A conversation listed, deleted, then continued and listed late in --settle-ms (`lateMs` after
+ * the delete, in the window's second half), and the traffic ends: reads there that still find the
+ * conversation count against the service, as the suite's last settled read would; a service
+ * whose reads lag less than `lateMs` has caught up by then.
+ */
+async function deleteThenReadLate(baseUrl: string, lateMs: number): Promise<void> {
+  const headers = { authorization: "Bearer sk-fake-a", "content-type": "application/json" };
+  const api = `${baseUrl}/v1/agents/agent-a`;
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  const create = async (body: object) =>
+    (await fetch(`${api}/responses`, { method: "POST", headers: { ...headers, "idempotency-key": crypto.randomUUID() }, body: JSON.stringify(body) })).text();
+  const { conversation_id: id } = JSON.parse(await create({ message: "hello" })) as { conversation_id: string };
+  const list = async () => (await fetch(`${api}/conversations/${id}/messages`, { headers })).status;
+  while ((await list()) !== 200) await pause(50);
+  await (await fetch(`${api}/conversations/${id}`, { method: "DELETE", headers })).text();
+  await pause(lateMs);
+  await create({ message: "and now?", conversation_id: id });
+  await list();
+}
+
+test("a continuation and a listing late in --settle-ms after a delete show whether it holds: DEL-1 (brought back, or never removed) and DEL-3 (continued)", async () => {
+  // The listing-lag variant lags 300 ms: caught up by 600 ms, in the second half of a 1000 ms window.
+  const settleMs = 1_000;
+  const drive = (url: string) => deleteThenReadLate(url, 600);
+  const targets: [string, object][] = [
+    ["plain", {}], ["listing-lag", { variants: ["listing-lag"] }],
+    ["delete-keeps-listing", { mutant: "delete-keeps-listing" }], ["deleted-comes-back", { mutant: "deleted-comes-back" }], ["deleted-continuable", { mutant: "deleted-continuable" }],
+  ];
+  const runs = await Promise.all(targets.map(([, options]) => judgeThroughProxy({ ...options, clientRules }, drive, { settleMs })));
+  const own = (name: string) => MUTANTS.find((m) => m.name === name)?.requirement;
+  const verdicts = Object.fromEntries(runs.map((run, i) => {
+    const name = targets[i]?.[0] ?? "";
+    return [name, { service: serviceFailures(run), own: own(name) === undefined ? "conforming" : run.broken[own(name) ?? ""] }];
+  }));
+  expect(verdicts).toMatchObject({
+    plain: { service: [], own: "conforming" },
+    "listing-lag": { service: [], own: "conforming" },
+    "delete-keeps-listing": { own: "fail" },
+    "deleted-comes-back": { own: "fail" },
+    // DEL-3 is a SHOULD.
+    "deleted-continuable": { own: "warn" },
   });
 }, 30_000);
 
