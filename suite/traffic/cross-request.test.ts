@@ -153,6 +153,16 @@ describe("interaction bugs traffic shows, each by its own requirement", () => {
     expect(t.judged().failed).toEqual(["SCOPE-4"]);
   });
 
+  test("a choice one conversation showed binds the next: items that showed the text sent, then another text in a new conversation: RESP-2", () => {
+    const t = new Traffic();
+    t.create({ at: 0 }, "m1", "k1", { id: A });
+    t.list({ at: 2_000 }, A, ["m1"]);
+    t.create({ at: 2_100 }, "n1", "j1", { id: B });
+    // The service stored n1 as something else: its items show another text in the exchange's place.
+    t.list({ at: 4_200 }, B, ["n1 altered"]);
+    expect(t.judged().failed).toEqual(["RESP-2"]);
+  });
+
   test("a listing with page alone served with another page_size: LIST-2", () => {
     const t = new Traffic();
     t.create({ at: 0 }, "m1", "k1", { id: A });

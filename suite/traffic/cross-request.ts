@@ -7,7 +7,8 @@
  *   (in-order.ts), so requests that overlapped are judged as overlapping.
  * - Partitions: each conversation, with the keys that wrote to it, is a history of its own, as
  *   porcupine partitions a keyed model: a violation ends the judging of that conversation only,
- *   and a thousand conversations cost what one does.
+ *   and a thousand conversations cost what one does. What one showed of the service's own
+ *   choices binds every later one (service-choices.ts), as in the property's single history.
  * - Identities: a caller is a key and an agent. Traffic cannot tell which keys share a channel,
  *   so another key's request about a conversation is the owner's when the service accepted it,
  *   and is not judged when refused; another agent is another scope whatever the key.
@@ -21,12 +22,13 @@ import type { HttpResult, StreamResult } from "../http/types.ts";
 import { flush, initialState, observe, type ModelState, type Observation } from "../model/model.ts";
 import type { Caller, Op } from "../model/operation.ts";
 import type { Violation } from "../model/violation.ts";
-import { conversationKey, keyId, withConversation, type KeyRecord, type World } from "../model/world.ts";
+import { conversationKey, keyId, withConversation, type KeyRecord } from "../model/world.ts";
 import type { Classified } from "./classify.ts";
 import { afterAgreeingReads, decidedAtEnd, holdFor, undecidedOf, UndecidedVerdicts, type HeldVerdict, type LagKind } from "./held-verdicts.ts";
 import { InOrder } from "./in-order.ts";
 import { modelStartOf, operationOf } from "./model-ops.ts";
 import { remember } from "./remember.ts";
+import { learnedFrom, UNKNOWN_CHOICES, type ServiceChoices } from "./service-choices.ts";
 import type { Recorder, TrafficViolation } from "./recorder.ts";
 
 /** One exchange that is an operation of the spec, judged on its own already. */
@@ -101,12 +103,8 @@ export class CrossRequestJudge {
   private origin: number | undefined;
   /** Partitions with operations not judged yet. */
   private readonly open = new Set<Partition>();
-  /**
-   * Whether the service shares an Idempotency-Key between its two endpoints: a choice of the
-   * whole service, so once one conversation's history showed it shared, every later one starts
-   * from it.
-   */
-  private keyScope: World["keyScope"] = "unknown";
+  /** The service's own choices, once a conversation's history showed them: every later one starts from them. */
+  private choices: ServiceChoices = UNKNOWN_CHOICES;
   /** Keys in first-seen order, so callers are named "key 2", never by the key itself. */
   private readonly tokens = new Map<string, number>();
   private readonly inOrder = new InOrder<SeenOperation>((seen) => this.judge(seen));
@@ -194,7 +192,7 @@ export class CrossRequestJudge {
   private newPartition(owner: Partition["owner"], op: Op): Partition | undefined {
     if (op.kind !== "create") return undefined;
     const start = initialState();
-    const p: Partition = { state: { ...start, worlds: start.worlds.map((w) => ({ ...w, keyScope: this.keyScope })) }, owner, settledFrom: -Infinity, tentative: new Set(), writeEnds: new Map(), held: [], pending: new Map(), keys: new Set(), contentsUnknown: false, closed: false };
+    const p: Partition = { state: { ...start, worlds: start.worlds.map((w) => ({ ...w, ...this.choices })) }, owner, settledFrom: -Infinity, tentative: new Set(), writeEnds: new Map(), held: [], pending: new Map(), keys: new Set(), contentsUnknown: false, closed: false };
     // The oldest conversation is about to be forgotten: what it held can no longer be decided.
     const oldest = this.partitions.size >= MAX_REMEMBERED ? this.partitions.keys().next().value : undefined;
     if (oldest !== undefined && oldest.held.length > 0) {
@@ -294,9 +292,7 @@ export class CrossRequestJudge {
     for (const op of judged) for (const requirement of p.pending.get(op.index)?.shows ?? []) this.record.observed(requirement);
     for (const warning of outcome.violations) if (warning !== outcome.state.failed) this.release(p, warning);
     if (outcome.state.undecided !== undefined) p.closed = true;
-    // Only a replay on the other endpoint answered with the first result shows keys shared; per
-    // endpoint may be what is left once a bug (one key run twice at once) ruled the spec's reading out.
-    if (outcome.state.worlds.length > 0 && outcome.state.worlds.every((w) => w.keyScope === "shared")) this.keyScope = "shared";
+    this.choices = learnedFrom(this.choices, outcome.state.worlds);
     for (const op of group) {
       p.pending.delete(op.index);
       p.tentative.delete(op.index);

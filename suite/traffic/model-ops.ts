@@ -16,6 +16,7 @@ import { judgeDeletion, judgeListing, judgePlainCreate, judgeStreamCreate } from
 import { MAX_PAGE_SIZE } from "../model/page.ts";
 import { canonicalJson, type Caller, type Op } from "../model/operation.ts";
 import type { Classified } from "./classify.ts";
+import { hasOptionalFields, openShapeOf } from "./open-shape.ts";
 
 /**
  * HAR times have millisecond precision in every recorder (browsers, Playwright, mitmproxy, the
@@ -86,6 +87,7 @@ export function operationOf({ c, result, index, origin, who, refusalShows }: Ope
   }
   const message = messageOf(c.body);
   if (message === undefined) return undefined;
+  const openShape = openShapeOf(c.body);
   const outcome = result === undefined ? judgePlainCreate(cut, index).outcome
     : c.operation === "stream" ? judgeStreamCreate({ result: result as StreamResult }, index).outcome : judgePlainCreate({ result: result as HttpResult }, index).outcome;
   if (outcome.type === "refused" && !refusalShows) return undefined;
@@ -98,6 +100,8 @@ export function operationOf({ c, result, index, origin, who, refusalShows }: Ope
     conversationId: c.conversationId ?? null,
     payload: canonicalJson(c.body),
     ...(c.exchange.request.body === undefined ? {} : { raw: c.exchange.request.body }),
+    ...(openShape === undefined ? {} : { openShape }),
+    optionalFields: hasOptionalFields(c.body),
     outcome,
   };
 }
