@@ -473,7 +473,7 @@ function weightOf(session: Session, proposal: Proposal): number {
 function cellValue(cell: string, shapesPending: boolean, session: Session): number {
   if (cell.startsWith("inputs:") || cell.startsWith("client:")) return 10;
   // A race class not yet run at all is worth as much as a shape: every class gets its race early.
-  if (cell.startsWith("orderings:")) return raceClassRun(session, cell) ? 2 : 10;
+  if (cell.startsWith("orderings:")) return raceClassRun(session, cell) ? 6 : 10;
   // While shapes and client behaviours wait for creates, create-only transitions wait for them.
   if (cell.startsWith("transitions:") && transitionNeedsCreate(cell.slice("transitions:".length))) return shapesPending ? 0.2 : 1.5;
   return 3;
