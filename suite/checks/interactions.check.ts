@@ -78,6 +78,9 @@ const judged = { creates: 0, uses: [propertyRun], smoke: true, family: FAMILY } 
 const withOtherAgent = { ...judged, needs: ["otherAgent" as const] };
 const withOtherKey = { ...judged, needs: ["otherApiKey" as const] };
 
+// What every request without a valid key must get, and the bodies every service must accept.
+check(["AUTH-1"], "interactions: no request without a valid key is served or changes anything, on any endpoint, whatever it names", judged, judges("AUTH-1"));
+check(["RESP-6"], "interactions: external_reference and flat metadata of every shape are accepted, on both endpoints, as the service showed once", judged, judges("RESP-6"));
 // What one answer shows by itself, on every request the property sent.
 check(["RESP-1"], "interactions: every create answered 2xx is a response result", judged, judges("RESP-1"));
 check(["SSE-1"], "interactions: every stream answered 2xx is an event stream", judged, judges("SSE-1"));

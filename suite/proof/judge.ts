@@ -138,7 +138,9 @@ export function killRow(run: TargetRun): KillRow | undefined {
   }
   const failed = ids(report, "fail");
   const warned = ids(report, "warn");
-  const verdict: KillVerdict = failed.includes(mutant.requirement)
+  // Its requirement, or another its bug breaks when met another way (the mutant names them).
+  const own = [mutant.requirement, ...(mutant.also ?? [])];
+  const verdict: KillVerdict = own.some((id) => failed.includes(id))
     ? "killed"
     : level === "SHOULD" && warned.includes(mutant.requirement)
       ? "killed (warned)"

@@ -16,7 +16,9 @@ export const LaneJob = z.object({
   /** --only of the run; every requirement when absent. */
   only: z.array(z.string()).optional(),
   /** --profile of the run; the suite's default (full) when absent. */
-  profile: z.enum(["full", "smoke"]).optional(),
+  profile: z.enum(["full", "smoke", "deep"]).optional(),
+  /** --max-creates of the run; the profile's cap when absent. */
+  maxCreates: z.int().positive().optional(),
 });
 export type LaneJob = z.infer<typeof LaneJob>;
 

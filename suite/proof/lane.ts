@@ -20,6 +20,7 @@ async function run(job: LaneJob): Promise<LaneResult> {
       reportDir: job.reportDir,
       fakeOptions: job.fakeOptions,
       ...(job.profile === undefined ? {} : { profile: job.profile }),
+      ...(job.maxCreates === undefined ? {} : { maxCreates: job.maxCreates }),
       ...(job.only === undefined ? {} : { only: job.only }),
       ...(job.runs === undefined ? {} : { runs: job.runs }),
       ...(job.seed === undefined ? {} : { seed: job.seed }),

@@ -25,6 +25,9 @@ export const PROOF_SETTLE_MS = 1_000;
 /** Kept of a lane's stderr, to explain a lane that died. */
 const STDERR_TAIL_CHARS = 4_000;
 
+/** Creates of the property's deep walk against one interaction mutant (its sequences of 24 until every cell is met). */
+export const INTERACTIONS_ALONE_CREATES = 120;
+
 export interface TargetRun {
   readonly target: ProofTarget;
   readonly exitCode: 0 | 1 | 2 | 3;
@@ -125,7 +128,8 @@ export function runTargets(targets: readonly ProofTarget[], options: RunTargetsO
         reportDir,
         fakeOptions: item.target.fakeOptions,
         ...(item.target.kind === "smoke" ? { profile: "smoke" as const } : {}),
-        ...(item.target.kind === "mutant" && item.target.interactionsAlone === true ? { only: [INTERACTIONS_FAMILY] } : {}),
+        // The property alone, walking as a deep run does (the fake is free), within a bound that keeps the gate short.
+        ...(item.target.kind === "mutant" && item.target.interactionsAlone === true ? { only: [INTERACTIONS_FAMILY], profile: "deep" as const, maxCreates: INTERACTIONS_ALONE_CREATES } : {}),
         ...(options.runs === undefined ? {} : { runs: options.runs }),
         ...(options.seed === undefined ? {} : { seed: options.seed }),
         settleMs: options.settleMs ?? PROOF_SETTLE_MS,

