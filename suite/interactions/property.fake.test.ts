@@ -1,6 +1,7 @@
 /**
- * The interaction property finds nothing wrong with the reference fake: 50 seeds against the
- * plain fake, 5 against each conforming variant of the gate, one sequence each. Seeds are
+ * The interaction property finds nothing wrong with the reference fake: 20 seeds against the
+ * plain fake, 2 against each conforming variant of the gate, one sequence each; and a deep walk
+ * covers every shape, every client behaviour and every transition a free request reaches. Seeds are
  * printed in the test names; INTERACTIONS_SEED=N runs the same ones again, and
  * `npm run interactions -- --seeds 500` runs as many more as asked.
  */
@@ -12,10 +13,14 @@ import { renderCounterexample } from "./counterexample.ts";
 import { runInteractionProperty } from "./property.ts";
 import { baseSeed, seedsFrom } from "./seeds.ts";
 import { identitiesOf, standaloneTarget } from "./standalone.ts";
+import { transitionNeedsCreate } from "./space.ts";
+import { createFakeServer } from "../../fake-server/index.ts";
+import { DEFAULT_IDENTITIES } from "../../fake-server/access/default-identities.ts";
 
 const BASE = baseSeed(process.env.INTERACTIONS_SEED);
-const PLAIN_SEEDS = 50;
-const VARIANT_SEEDS = 5;
+/** Seeds per sweep in `npm test`; `npm run interactions -- --seeds 50` (and `--variant NAME`) runs the full sweeps. */
+const PLAIN_SEEDS = 20;
+const VARIANT_SEEDS = 2;
 /** Seeds run at once against one fake (each sequence on its own four connections). */
 const AT_ONCE = 5;
 
@@ -42,6 +47,22 @@ test(`the plain fake passes ${PLAIN_SEEDS} seeds from ${BASE}`, async () => {
   expect(findings(outcomes)).toEqual([]);
   // Every seed ran a sequence of its own that judged something.
   expect(outcomes.filter(({ outcome }) => outcome.operations > 20)).toHaveLength(PLAIN_SEEDS);
+}, 120_000);
+
+test(`a deep walk against the plain fake covers every input shape, client behaviour and free transition (seed ${BASE})`, async () => {
+  const fake = await createFakeServer({ port: 0 });
+  const { target, close } = standaloneTarget({ baseUrl: fake.url, ...identitiesOf(DEFAULT_IDENTITIES) });
+  try {
+    const outcome = await runInteractionProperty(target, { seed: BASE, runs: 8, createsPerRun: 24, untilCovered: true, replayCommand: (s, p) => `INTERACTIONS_SEED=${s} (path ${p})` });
+    expect(findings([{ seed: BASE, outcome }])).toEqual([]);
+    const { coverage } = outcome.summary;
+    expect(coverage.inputs.missing).toEqual([]);
+    expect(coverage.client.missing).toEqual([]);
+    expect(coverage.transitions.missing.filter((cell) => !transitionNeedsCreate(cell))).toEqual([]);
+  } finally {
+    await close();
+    await fake.close();
+  }
 }, 120_000);
 
 test(`an independent implementation (keys per endpoint, newest first, other item fields) passes ${VARIANT_SEEDS * 2} seeds from ${BASE}`, async () => {
