@@ -357,6 +357,7 @@ const MEASURED_ONLY: Readonly<Record<string, string>> = {
   "external-reference-reopens": "needs a new conversation reusing an external_reference of the same scope; the walk draws that combination too rarely",
   "dropped-stream-lock-kept": "needs a dropped stream, its key retried on the plain endpoint, then replayed on the stream endpoint",
   "stream-auth-by-conversation": "needs a stream without a valid key naming a primary-agent conversation; met, but not in every run",
+  "continuation-dropped-on-conflict": "needs a race of two continuations with a plain one among them, stored in the order that drops it; a deep walk of 120 creates missed it once in the gate",
 };
 
 /** Every mutant, the measured-only ones marked with why. */
