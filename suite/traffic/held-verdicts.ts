@@ -11,8 +11,7 @@
  *   the window runs out, so its last read always falls in the window's second half. A read there
  *   that still disagreed counts against the service; reads only in the first half leave the
  *   verdict undecided, since the service may have shown the write a moment later and nobody
- *   looked (the end of the traffic is the last exchange's end, so a HAR judged offline decides as
- *   the live proxy did).
+ *   looked. Only recorded times count, so a HAR judged offline decides as the live proxy did.
  * A conversation the model stopped judging, or forgot, leaves what it held undecided. Undecided
  * verdicts are reported with the exchanges that held them.
  */
