@@ -6,6 +6,7 @@ import { runConformance } from "../../runner/run.ts";
 import { DEFECTS, IDENTITIES, startIndependentServer, type Defect } from "./server.ts";
 
 // One conformance run at a time: runConformance is not safe to run twice at once in one process.
+// A run walks the interaction property too (a few hundred requests): a minute or more on a busy machine.
 const reportRoot = await mkdtemp(join(tmpdir(), "independent-proof-"));
 afterAll(() => rm(reportRoot, { recursive: true, force: true }));
 
@@ -26,7 +27,7 @@ async function conformanceOf(defect?: Defect) {
   }
 }
 
-test("an independent conforming implementation with other choices in every gap passes", { timeout: 60_000 }, async () => {
+test("an independent conforming implementation with other choices in every gap passes", { timeout: 180_000 }, async () => {
   const run = await conformanceOf();
   expect(run.errors).toEqual([]);
   expect(run.failed, `seed ${run.seed}`).toEqual([]);
@@ -37,7 +38,7 @@ test("an independent conforming implementation with other choices in every gap p
 
 test.each(Object.entries(DEFECTS) as [Defect, string][])(
   "the independent implementation with defect %s fails %s",
-  { timeout: 60_000 },
+  { timeout: 180_000 },
   async (defect, requirement) => {
     const run = await conformanceOf(defect);
     expect(run.exitCode, `seed ${run.seed}; failed: ${run.failed.join(", ")}`).toBe(1);
