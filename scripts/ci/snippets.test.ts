@@ -15,7 +15,7 @@ import { runGitHubWorkflow, runGitLabJobs } from "./snippet-runner.ts";
 const ROOT = resolve(import.meta.dirname, "../..");
 const DOCS = ["README.md", "docs/USING.md"];
 /** A full run takes about 10 s on the fake, a smoke run about 5 s, a deep shard about 25 s; room for a loaded machine. */
-const RUN_LIMIT_MS = 90_000;
+const RUN_LIMIT_MS = 240_000;
 
 const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string; repository: { url: string } };
 /** owner/name of the repository that holds action.yml, as a `uses:` names it. */
@@ -47,7 +47,7 @@ test("a snippet that uses the action names this repository at the package's vers
 // Concurrent: a run mostly waits on the fake's pauses and the suite's settle windows.
 test.concurrent.for(snippets.filter((snippet) => snippet.kind !== undefined))(
   "the CI snippet at $name passes as printed against a conforming service, and leaves what it uploads",
-  { timeout: 2 * RUN_LIMIT_MS },
+  { timeout: 3 * RUN_LIMIT_MS },
   async ({ text, kind }, { expect }) => {
     const runs = kind === "github" ? [await runGitHubWorkflow(text, RUN_LIMIT_MS, ACTION_NAME)] : await runGitLabJobs(text, RUN_LIMIT_MS);
     for (const run of runs) {
