@@ -59,8 +59,8 @@ export interface PropertyOutcome {
 }
 
 /** A sequence ends when its creates are spent and this many commands in a row covered nothing new. */
-const STALE_STEPS = 25;
-const DEFAULT_STEPS = 150;
+const STALE_STEPS = 15;
+const DEFAULT_STEPS = 80;
 
 /** Whether the run met every reachable cell of every dimension (what a deep run walks for). */
 function everyCellCovered(covered: Tally): boolean {

@@ -26,7 +26,7 @@ export const PROOF_SETTLE_MS = 1_000;
 const STDERR_TAIL_CHARS = 4_000;
 
 /** Creates of the property's deep walk against one interaction mutant (its sequences of 24 until every cell is met). */
-export const INTERACTIONS_ALONE_CREATES = 120;
+export const INTERACTIONS_ALONE_CREATES = 72;
 
 export interface TargetRun {
   readonly target: ProofTarget;
