@@ -452,13 +452,12 @@ function pageCells(session: Session, conversation: ConversationRecord | undefine
  * it (a cell never covered most); a create only where that is worth its cost, free requests
  * always a little, so every cell keeps being met again with other inputs, lanes and orders.
  */
-function weightOf(session: Session, proposal: Proposal): number {
+function weightOf(session: Session, proposal: Proposal, pending: boolean): number {
   // Without a live conversation nearly nothing is enabled: starting one is worth most.
   if (live(session).length === 0 && proposal.charged === 1 && proposal.cells[0]?.includes("/create/") === true && proposal.cells[0].endsWith("/own")) return 10_000;
   // A create the walk pays for leaves one over: requests a conforming service refuses hold one while they run.
   if (proposal.charged > 0 && proposal.charged >= session.createsLeft) return 0;
   if ((proposal.holds ?? 0) > session.createsLeft) return 0;
-  const pending = shapesPending(session);
   const novelty = proposal.cells.reduce((sum, cell) => sum + cellValue(cell, pending, session) / (1 + 2 * session.covered.count(cell)) ** 2, 0);
   const fresh = proposal.cells.some((cell) => !session.covered.has(cell));
   if (proposal.charged === 0) return 1 + 50 * novelty;
@@ -488,7 +487,9 @@ const shapesPending = (session: Session) =>
 
 /** The next command, drawn among those the state enables; undefined when nothing is left to do. */
 export function nextCommand(g: fc.GeneratorValue, session: Session): Command | undefined {
-  const options = proposals(session).map((p) => ({ value: p, weight: weightOf(session, p) })).filter((o) => o.weight > 0);
+  // Whether shapes or client behaviours still wait: one answer for every proposal of this step.
+  const pending = shapesPending(session);
+  const options = proposals(session).map((p) => ({ value: p, weight: weightOf(session, p, pending) })).filter((o) => o.weight > 0);
   if (options.length === 0) return undefined;
   // A proposal whose inputs turn out impossible (no such key any more) yields nothing: draw again, a bounded number of times.
   for (let attempt = 0; attempt < 5; attempt++) {
