@@ -53,7 +53,7 @@ test(`a deep walk against the plain fake covers every input shape, client behavi
   const fake = await createFakeServer({ port: 0 });
   const { target, close } = standaloneTarget({ baseUrl: fake.url, ...identitiesOf(DEFAULT_IDENTITIES) });
   try {
-    const outcome = await runInteractionProperty(target, { seed: BASE, runs: 8, createsPerRun: 24, untilCovered: true, replayCommand: (s, p) => `INTERACTIONS_SEED=${s} (path ${p})` });
+    const outcome = await runInteractionProperty(target, { seed: BASE, runs: 20, createsPerRun: 24, untilCovered: true, replayCommand: (s, p) => `INTERACTIONS_SEED=${s} (path ${p})` });
     expect(findings([{ seed: BASE, outcome }])).toEqual([]);
     const { coverage } = outcome.summary;
     expect(coverage.inputs.missing).toEqual([]);
