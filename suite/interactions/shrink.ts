@@ -37,7 +37,7 @@ export function shrinkHistory(entries: readonly Entry[], violation: Violation): 
   for (let changed = true; changed && attempts < MAX_ATTEMPTS; ) {
     changed = false;
     for (let i = current.length - 1; i >= 0 && attempts < MAX_ATTEMPTS; i--) {
-      if (shownByListing(current, i)) continue;
+      if (shownByListing(current, i) || keyUsedLater(current, i)) continue;
       attempts++;
       const candidate = current.filter((_, j) => j !== i);
       if (breaks(candidate)) {
@@ -68,6 +68,16 @@ function shownByListing(entries: readonly Entry[], i: number): boolean {
   if (entries.slice(0, i).some(({ op: earlier }) => earlier.kind === "create" && earlier.message === op.message)) return false;
   const message = new Set([op.message]);
   return entries.some(({ op: other }) => other.kind === "list" && other.outcome.type === "ok" && marksOf(other.outcome.value.items, message).length > 0);
+}
+
+/**
+ * A create whose key a kept create sends again stays: what the key was bound to is part of what
+ * the later answer means (without it, a 409 would read as one to a fresh key).
+ */
+function keyUsedLater(entries: readonly Entry[], i: number): boolean {
+  const op = entries[i]?.op;
+  if (op?.kind !== "create" || op.key === null) return false;
+  return entries.slice(i + 1).some(({ op: later }) => later.kind === "create" && later.key === op.key && later.who === op.who);
 }
 
 /** A create repeating the key and payload of an earlier create: a replay, which changes nothing when the service is right. */

@@ -11,7 +11,7 @@ import type { Violation } from "./violation.ts";
 import { contestsKeyScope, fingerprint, keyId, keyScopeChoices, strayingOf, type World } from "./world.ts";
 
 export const MAX_GROUP = 6;
-export const MAX_WORLDS = 64;
+export const MAX_WORLDS = 512;
 
 export type StepOne = (world: World, op: Op, context: StepContext) => Step;
 

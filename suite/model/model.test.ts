@@ -302,6 +302,59 @@ describe("interaction bugs, each by its own requirement", () => {
     expect(judgeHistory(h.ops).state.failed?.requirement).toBe("LIST-5");
   });
 
+  test("a late exchange hidden by a lagging listing may stand before exchanges sent after it, never before one answered before it was sent", () => {
+    const h = new History();
+    h.create({ message: "m1" });
+    h.create({ message: "m2", continues: A, key: "k2", endpoint: "stream", answer: { unknown: true } });
+    // The listing lags behind the service's writes: m2 was stored, but not shown yet.
+    h.list(A, ["m1"]);
+    h.create({ message: "m3", continues: A });
+    h.list(A, ["m1", "m2", "m3"]);
+    expect(failuresOf(h)).toEqual([]);
+    const early = new History();
+    early.create({ message: "m1" });
+    early.create({ message: "m2", continues: A, key: "k2", endpoint: "stream", answer: { unknown: true } });
+    early.list(A, ["m1"]);
+    early.create({ message: "m3", continues: A });
+    early.list(A, ["m2", "m1", "m3"]);
+    expect(failuresOf(early)).toEqual(["LIST-5"]);
+  });
+
+  test("a retry refused 409 while a dropped stream of its key still ran leaves that stream free to show up late", () => {
+    const h = new History();
+    h.create({ message: "m1" });
+    h.create({ message: "m2", continues: A, key: "k2", endpoint: "stream", answer: { unknown: true } });
+    h.create({ message: "m2", continues: A, key: "k2", answer: { refused: 409 } });
+    h.list(A, ["m1"]);
+    h.create({ message: "m3", continues: A });
+    h.list(A, ["m1", "m2", "m3"]);
+    expect(failuresOf(h)).toEqual([]);
+  });
+
+  test("a key whose first request's outcome is unknown may be refused 409 with another payload, even with nothing else running", () => {
+    const h = new History();
+    h.create({ message: "m1" });
+    h.create({ message: "m2", continues: A, key: "k2", endpoint: "stream", answer: { unknown: true } });
+    // Not listed yet: the service may store it after the client left.
+    h.list(A, ["m1"]);
+    h.ops.push({ ...(h.ops[1] as CreateOp), index: 4, start: 100, end: 105, endpoint: "plain", message: "m3", payload: "{\"m\":3}", exclusive: true, outcome: { type: "refused", status: 409, code: "idempotency_key_reused" } });
+    expect(failuresOf(h)).toEqual([]);
+  });
+
+  test("a key whose dropped stream a lagging listing never showed may be replayed later, even after its conversation's delete", () => {
+    const h = new History();
+    h.create({ message: "m1" });
+    h.create({ message: "m2", continues: A, key: "k2", endpoint: "stream", answer: { unknown: true } });
+    h.create({ message: "m2", continues: A, key: "k2", endpoint: "stream", answer: { refused: 409 } });
+    h.list(A, ["m1"]);
+    h.delete(A);
+    h.create({ message: "m2", continues: A, key: "k2" });
+    expect(failuresOf(h)).toEqual([]);
+    // A fresh key on the deleted conversation is still not allowed.
+    h.create({ message: "m3", continues: A, key: "k3" });
+    expect(failuresOf(h)).toEqual(["DEL-3"]);
+  });
+
   test("a fresh key answered 409 with nothing running at the same time fails in the property's own history, not in shared traffic", () => {
     const own = new History();
     own.create({ message: "m1" });

@@ -7,6 +7,7 @@ import type { RequirementId } from "../../requirements/catalog.ts";
 import { sameConversation, sameResult, type CreateOp, type CreateResult } from "./operation.ts";
 import { violation } from "./violation.ts";
 import {
+  arrivedLate,
   conversationKey,
   keyId,
   withConversation,
@@ -40,7 +41,20 @@ function stepShaped(world: World, op: CreateOp, context: StepContext): Step {
   }
   const earlier = op.key === null ? undefined : world.indeterminate.get(keyId(op.who, op.key));
   const step = op.conversationId === null ? stepNewConversation(world, op, context) : stepContinuation(world, op, context);
-  return "violation" in step || earlier === undefined ? step : { ...step, worlds: step.worlds.map((w) => retriedAfterUnknown(w, op, earlier, context)) };
+  if (earlier === undefined) return step;
+  const retried: Step = "violation" in step ? step : { ...step, worlds: step.worlds.map((w) => retriedAfterUnknown(w, op, earlier, context)) };
+  // Or the first request took effect after all, unseen so far (a listing that lags, a stream the
+  // client left): this one meets its record, a replay or a conflict.
+  return eitherStep(retried, arrivedLate(world, earlier).map((w) => stepShaped(w, op, context)));
+}
+
+/** Every world any of the steps leads to; when none leads anywhere, the first step's violation. */
+function eitherStep(first: Step, others: readonly Step[]): Step {
+  const steps = [first, ...others].filter((s) => !("violation" in s));
+  if (steps.length === 0) return first;
+  const worlds = steps.flatMap((s) => ("violation" in s ? [] : s.worlds));
+  const warnings = steps.flatMap((s) => ("violation" in s ? [] : (s.warnings ?? [])));
+  return warnings.length === 0 ? { worlds } : { worlds, warnings };
 }
 
 /** The statuses with which a service refuses a body for what it is. */
@@ -76,7 +90,8 @@ function heldToShape(world: World, op: CreateOp): { readonly world: World } | { 
 function retriedAfterUnknown(world: World, op: CreateOp, earlier: number, context: StepContext): World {
   const result = op.outcome.type === "ok" ? op.outcome.value : undefined;
   const id = result?.conversationId ?? op.conversationId;
-  if (earlier === op.index || id === null) return world;
+  // A refused retry took no effect: the first may still arrive late (a 409 in use even says it was running).
+  if (earlier === op.index || id === null || op.outcome.type === "refused") return world;
   // Sent while the first was still unanswered, they raced (IDEM-5); sent after, it is a replay that ran again.
   const requirement = context.overlapping.has(earlier) ? "IDEM-5" : idempotencyRequirement(op, "consumed");
   // The first may no longer arrive late as an exchange of its own: with this one, that would be the key run twice.
@@ -214,8 +229,10 @@ const keyRecordOf = (op: CreateOp, result: CreateResult | undefined): KeyRecord 
  * A "not now" answer to a fresh key: 429 always; 409 when something ran at the same time (the
  * conversation busy with another exchange), or when requests outside this history may have.
  */
-function notNow(op: CreateOp, status: number, context: StepContext): boolean {
-  if (status === 409) return op.exclusive !== true || context.overlapping.size > 0;
+function notNow(world: World, op: CreateOp, status: number, context: StepContext): boolean {
+  // A key whose first request's outcome is unknown may be held by it still, or bound to its payload since.
+  const indeterminate = op.key !== null && world.indeterminate.has(keyId(op.who, op.key));
+  if (status === 409) return op.exclusive !== true || context.overlapping.size > 0 || indeterminate;
   return isBusy(status);
 }
 
@@ -230,7 +247,7 @@ function stepNewConversation(world: World, op: CreateOp, context: StepContext): 
   }
   if (outcome.type === "refused") {
     // A shape the spec leaves open may be refused (heldToShape holds the service to it).
-    if (notNow(op, outcome.status, context) || op.openShape !== undefined) return { worlds: [world] };
+    if (notNow(world, op, outcome.status, context) || op.openShape !== undefined) return { worlds: [world] };
     const requirement = op.optionalFields === true && outcome.status !== 409 ? "RESP-6" : op.endpoint === "stream" ? "SSE-1" : "RESP-1";
     return { violation: violation(requirement, `#${op.index} started a conversation with a valid body and was refused with ${outcome.status}`, [op.index], "2xx, and a new conversation") };
   }
@@ -270,7 +287,7 @@ function stepContinuation(world: World, op: CreateOp, context: StepContext): Ste
     return { worlds: [recordKey(appended(world), op, outcome.value)] };
   }
   if (outcome.type === "refused") {
-    if (notNow(op, outcome.status, context) || op.openShape !== undefined) return { worlds: [world] };
+    if (notNow(world, op, outcome.status, context) || op.openShape !== undefined) return { worlds: [world] };
     return {
       violation: violation(op.optionalFields === true && outcome.status !== 409 ? "RESP-6" : exchangeRequirement(op.endpoint), `#${op.index} continued conversation ${id}, which exists in its scope, and was refused with ${outcome.status}${outcome.code === undefined ? "" : ` ${outcome.code}`}`, [conversation.exchanges[0]?.op ?? op.index, op.index], "2xx, the same conversation"),
     };

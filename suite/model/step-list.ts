@@ -10,7 +10,7 @@ import { countingText, expectedTotal, opList, pageHolds, settledBy } from "./lis
 import type { ListOp, ListingValue } from "./operation.ts";
 import { instantOf } from "./timestamps.ts";
 import { violation, type Violation } from "./violation.ts";
-import { conversationKey, withConversation, withRecordedKey, type ConversationState, type Counting, type ExchangeRecord, type World } from "./world.ts";
+import { conversationKey, latePlacements, withConversation, withRecordedKey, type ConversationState, type Counting, type ExchangeRecord, type World } from "./world.ts";
 import type { Step, StepContext } from "./step.ts";
 
 /** At most this many messages before a conversation's first exchange (a greeting, a system prompt). */
@@ -61,13 +61,15 @@ function judgeWithLate(world: World, conversation: ConversationState, op: ListOp
     if (k === late.length) rest.delete(id);
     else rest.set(id, late.slice(k));
     const arrived = late.slice(0, k);
-    const grown = { ...conversation, exchanges: [...conversation.exchanges, ...arrived.map(({ record: _record, ...exchange }) => exchange)] };
     // What arrived took effect after all: its key is bound as if it had at once.
     const keyed = arrived.reduce<World>((w, e) => (e.record === undefined ? w : withRecordedKey(w, e.record)), { ...world, late: rest });
-    const step = judgeContents(withConversation(keyed, grown), grown, op, page, context);
-    if ("violation" in step) continue;
-    worlds.push(...step.worlds);
-    warnings.push(...(step.warnings ?? []));
+    for (const exchanges of latePlacements(conversation, arrived.map(({ record: _record, ...exchange }) => exchange))) {
+      const grown = { ...conversation, exchanges };
+      const step = judgeContents(withConversation(keyed, grown), grown, op, page, context);
+      if ("violation" in step) continue;
+      worlds.push(...step.worlds);
+      warnings.push(...(step.warnings ?? []));
+    }
   }
   if (worlds.length === 0) return plain;
   return warnings.length === 0 ? { worlds } : { worlds, warnings };
@@ -99,7 +101,9 @@ function judgeContents(world: World, conversation: ConversationState, op: ListOp
     }
   }
 
-  const { conversation: updated, warning } = judgeUpdatedAt(conversation, op, page);
+  const judged = judgeUpdatedAt(conversation, op, page);
+  const updated = { ...judged.conversation, listed: exchanges.length };
+  const warning = judged.warning;
   const next = withConversation({ ...world, counting, echo, order }, updated);
   return warning === undefined ? { worlds: [next] } : { worlds: [next], warnings: [warning] };
 }

@@ -53,6 +53,12 @@ export interface ConversationState {
   readonly deletedBy: number | undefined;
   readonly suspects: readonly Suspect[];
   readonly updatedAt: UpdatedAtSeen | undefined;
+  /**
+   * How many of its exchanges (the first ones) the last listing counted: an exchange arriving
+   * late was stored after them, as a listing shows a prefix of what was stored (a read model
+   * that lags still applies writes in their order).
+   */
+  readonly listed?: number;
 }
 
 export interface KeyRecord {
@@ -182,6 +188,52 @@ export function withRecordedKey(world: World, record: KeyRecord): World {
   return { ...recorded, indeterminate };
 }
 
+/** At most this many orders of a conversation's exchanges with its late ones placed among them. */
+const MAX_PLACEMENTS = 64;
+
+/**
+ * Where exchanges that arrived late may stand among those already known: anywhere after every
+ * exchange whose answer had ended before the late one's request was sent, and after those the
+ * last listing counted without it. The service stored it
+ * at some moment after that request; a listing that lags behind its writes (or a read replica)
+ * may have hidden it from listings taken meanwhile, so it need not be the latest.
+ */
+export function latePlacements(conversation: ConversationState, arrived: readonly ExchangeRecord[]): ExchangeRecord[][] {
+  let orders: ExchangeRecord[][] = [[...conversation.exchanges]];
+  for (const exchange of arrived) {
+    const next: ExchangeRecord[][] = [];
+    for (const order of orders) {
+      const earliest = order.reduce((after, e, i) => (e.end < exchange.at ? i + 1 : after), conversation.listed ?? 0);
+      // Latest first: the reading the model held before it knew of lag stays the first tried.
+      for (let at = order.length; at >= earliest && next.length < MAX_PLACEMENTS; at--) next.push([...order.slice(0, at), exchange, ...order.slice(at)]);
+    }
+    orders = next;
+  }
+  return orders;
+}
+
+/**
+ * The worlds in which an exchange of unknown outcome that had not taken effect (`late`) did after
+ * all, before now: taken out of `late`, placed among its conversation's exchanges, its key bound.
+ * None when it is not waiting there (its conversation unknown, or already arrived).
+ */
+export function arrivedLate(world: World, op: number): World[] {
+  for (const [id, waiting] of world.late) {
+    const exchange = waiting.find((e) => e.op === op);
+    if (exchange === undefined) continue;
+    const rest = waiting.filter((e) => e !== exchange);
+    const late = new Map(world.late);
+    if (rest.length === 0) late.delete(id);
+    else late.set(id, rest);
+    const { record, ...arrived } = exchange;
+    const keyed = record === undefined ? { ...world, late } : withRecordedKey({ ...world, late }, record);
+    const conversation = keyed.conversations.get(id);
+    if (conversation === undefined) return [keyed];
+    return latePlacements(conversation, [arrived]).map((exchanges) => withConversation(keyed, { ...conversation, exchanges }));
+  }
+  return [];
+}
+
 export function withSuspect(world: World, conversationId: string, suspect: Suspect): World {
   const conversation = world.conversations.get(conversationKey(conversationId));
   if (conversation === undefined) return world;
@@ -195,7 +247,7 @@ export function withSuspect(world: World, conversationId: string, suspect: Suspe
  * took effect, and keeping both would double the worlds with every retry.
  */
 export function fingerprint(world: World): string {
-  const conversations = [...world.conversations.values()].map((c) => [c.id, c.owner, c.exchanges.map((e) => [e.message, e.endpoint]), c.deletedBy, c.updatedAt?.op, c.suspects.map((s) => [s.message, s.requirement])]);
+  const conversations = [...world.conversations.values()].map((c) => [c.id, c.owner, c.exchanges.map((e) => [e.message, e.endpoint]), c.deletedBy, c.updatedAt?.op, c.listed, c.suspects.map((s) => [s.message, s.requirement])]);
   const keys = [...world.keys.entries()].map(([id, k]) => [id, k.payload, k.result?.conversationId, k.result?.text]);
   return JSON.stringify([conversations, keys, world.counting, world.echo, world.order, world.keyScope, [...world.indeterminate], [...world.late].map(([id, l]) => [id, l.map((e) => e.message)]), [...world.shapes], [...world.orders]]);
 }
