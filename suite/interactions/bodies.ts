@@ -64,15 +64,17 @@ const normalisable = (conversation: ConversationRecord | undefined) => conversat
  * A fresh body for `who`: a new conversation (`conversation` undefined) or a continuation, its
  * message, external_reference and metadata each of a drawn class.
  */
-export function freshBody(g: fc.GeneratorValue, session: Session, who: Who, conversation: ConversationRecord | undefined, options: { openAllowed?: boolean; endpoint?: string } = {}): Body {
+export function freshBody(g: fc.GeneratorValue, session: Session, who: Who, conversation: ConversationRecord | undefined, options: { openAllowed?: boolean; endpoint?: string; distinctFrom?: string } = {}): Body {
   const cells: string[] = [];
-  const classes = MESSAGE_CLASSES.filter((c) => c !== "same-text-twice" || (conversation?.messages.length ?? 0) > 0);
+  // A text the conversation took before, other than the one this body must differ from.
+  const repeatable = (conversation?.messages ?? []).filter((m) => m !== options.distinctFrom);
+  const classes = MESSAGE_CLASSES.filter((c) => c !== "same-text-twice" || repeatable.length > 0);
   const cls: MessageClass = pickClass(g, session, "message", classes, options.endpoint);
   let message: string;
   let tag: string;
   const twin = normalisable(conversation);
-  if (cls === "same-text-twice" && conversation !== undefined && conversation.messages.length > 0) {
-    message = g(() => fc.constantFrom(...conversation.messages));
+  if (cls === "same-text-twice" && repeatable.length > 0) {
+    message = g(() => fc.constantFrom(...repeatable));
     tag = tagOf(message);
     cells.push(input("message:same-text-twice"));
   } else if (cls === "normalisation-forms" && twin !== undefined) {

@@ -17,6 +17,7 @@ import { describeQuery } from "../model/page.ts";
 import { LANES, type Command, type CreateRequest, type Request, type Timing } from "./commands.ts";
 import { judgeDeletion, judgeListing, judgePlainCreate, judgeStreamCreate, type Answer, type Judged } from "./observed.ts";
 import { recordAnswer } from "./record.ts";
+import { arrangementOf } from "./space.ts";
 import type { Entry, Session } from "./session.ts";
 
 const now = () => performance.now();
@@ -33,6 +34,8 @@ export async function runCommand(session: Session, command: Command): Promise<vo
   if (command.kind === "race" && command.ordering !== undefined) {
     // The race ran (a tally the walk reads, not a reported cell), whichever order it showed.
     session.cover([`race:${command.ordering}`]);
+    const arrangement = command.held.kind === "create" ? arrangementOf(command.ordering, command.held.endpoint, command.timing) : undefined;
+    if (arrangement !== undefined) session.cover([`orderings:${arrangement}`]);
     coverOrdering(session, command.ordering, entries);
   }
 }

@@ -87,12 +87,25 @@ const CREATE_TRANSITIONS = new Set(TRANSITIONS.filter((t) => t.create).map((t) =
 /** Whether only a create (what a paid service charges for) reaches the transition. */
 export const transitionNeedsCreate = (name: string) => CREATE_TRANSITIONS.has(name);
 
+/** The races whose arrangement is a cell of its own: which request was held open, and when the other was sent. */
+const ARRANGED_CLASSES = ["two-exchanges", "one-key-both-endpoints", "replay-in-flight-original"] as const;
+const ARRANGEMENTS = ["held-plain", "held-stream-at-once", "held-stream-after-created", "held-stream-after-delta", "held-stream-after-completed"] as const;
+
+/** A race's arrangement cell: its class, the endpoint of the request held open and, for a stream, when the other was sent. */
+export function arrangementOf(ordering: string, heldEndpoint: "plain" | "stream", timing: string): string | undefined {
+  const cell = `${ordering}/${heldEndpoint === "plain" ? "held-plain" : `held-stream-${timing}`}`;
+  return (ORDERINGS as readonly string[]).includes(cell) ? cell : undefined;
+}
+
 /**
  * Overlap classes, each with its two orders as the model linearised them: two exchanges on one
  * conversation; one key on both endpoints; a delete and an exchange, by where the exchange was
- * when the delete was sent; a replay and its original still in flight.
+ * when the delete was sent; a replay and its original still in flight. Then how the races of
+ * the first, second and last class were arranged: a bug that needs the second request to land
+ * while a stream thinks, or after its first delta, shows only in that arrangement.
  */
 export const ORDERINGS = [
+  ...ARRANGED_CLASSES.flatMap((cls) => ARRANGEMENTS.map((arrangement) => `${cls}/${arrangement}` as const)),
   "two-exchanges/sent-first-first",
   "two-exchanges/sent-second-first",
   "one-key-both-endpoints/plain-first",

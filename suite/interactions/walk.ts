@@ -14,6 +14,7 @@ import { LANES, type Command, type CreateRequest, type DeleteRequest, type ListR
 import { reorderKeys } from "./inputs.ts";
 import type { ConversationRecord, KeyUse, Session } from "./session.ts";
 import {
+  arrangementOf,
   CLIENT_BEHAVIOURS,
   DROP_POINTS,
   INPUTS,
@@ -198,15 +199,25 @@ function races(session: Session, conversation: ConversationRecord): Proposal[] {
   const inputs = uncoveredInputs(session);
   const owner = conversation.owner;
   const ordering = (cls: string, a: string, b: string) => [`orderings:${cls}/${a}`, `orderings:${cls}/${b}`];
+  const arranged = (cls: string, held: Endpoint, timing: Timing) => {
+    const cell = arrangementOf(cls, held, timing);
+    return cell === undefined ? [] : [`orderings:${cell}`];
+  };
   for (const held of ENDPOINTS) {
     const timings: Timing[] = held === "stream" ? ["at-once", "after-created", "after-delta", "after-completed"] : ["at-once"];
     for (const endpoint of ENDPOINTS) {
-      // Two exchanges on one conversation.
-      out.push({
-        cells: [transition("continue", "in-flight", "fresh", endpoint, "own"), ...ordering("two-exchanges", "sent-first-first", "sent-second-first"), ...inputs],
-        charged: 2,
-        build: (g) => race(g, continuation(g, session, conversation, owner, held), [continuation(g, session, conversation, owner, endpoint)], pickOne(g, timings), "two-exchanges"),
-      });
+      // Two exchanges on one conversation, in each arrangement.
+      for (const timing of timings) {
+        out.push({
+          cells: [transition("continue", "in-flight", "fresh", endpoint, "own"), ...ordering("two-exchanges", "sent-first-first", "sent-second-first"), ...arranged("two-exchanges", held, timing), ...inputs],
+          charged: 2,
+          build: (g) => {
+            // Two exchanges of one text at once could not say which of them a listing lacks.
+            const first = continuation(g, session, conversation, owner, held);
+            return race(g, first, [continuation(g, session, conversation, owner, endpoint, undefined, first.message)], timing, "two-exchanges");
+          },
+        });
+      }
     }
     // Another identity continuing, listing or deleting while an exchange is generated.
     for (const relation of ["other-agent", "other-key"] as const) {
@@ -240,19 +251,21 @@ function races(session: Session, conversation: ConversationRecord): Proposal[] {
         return race(g, continuation(g, session, conversation, owner, held), [deletion(session, conversation, owner)], timing, cls);
       },
     });
-    // One key at once: its replay on the same endpoint, on the other, or reused with another payload.
+    // One key at once: its replay on the same endpoint, on the other (in each arrangement), or reused with another payload.
     for (const endpoint of ENDPOINTS) {
       const cls = endpoint === held ? "replay-in-flight-original" : "one-key-both-endpoints";
       const orders = endpoint === held ? ordering(cls, "original-first", "replay-first") : ordering(cls, "plain-first", "stream-first");
-      out.push({
-        cells: [transition("replay", "live", "in-flight", endpoint, "own"), ...orders, ...inputs],
-        charged: 1,
-        build: (g) => {
-          const first = continuation(g, session, conversation, owner, held);
-          if (first === undefined) return undefined;
-          return race(g, first, [{ ...first, endpoint, replay: true, charged: false, cells: [transition("replay", "live", "in-flight", endpoint, "own")] }], pickOne(g, timings), cls);
-        },
-      });
+      for (const timing of timings) {
+        out.push({
+          cells: [transition("replay", "live", "in-flight", endpoint, "own"), ...orders, ...arranged(cls, held, timing), ...inputs],
+          charged: 1,
+          build: (g) => {
+            const first = continuation(g, session, conversation, owner, held);
+            if (first === undefined) return undefined;
+            return race(g, first, [{ ...first, endpoint, replay: true, charged: false, cells: [transition("replay", "live", "in-flight", endpoint, "own")] }], timing, cls);
+          },
+        });
+      }
       out.push({
         cells: [transition("reuse", "live", "in-flight", endpoint, "own")],
         charged: 2,
@@ -295,9 +308,9 @@ function createNew(g: fc.GeneratorValue, session: Session, who: Who, endpoint: E
   };
 }
 
-function continuation(g: fc.GeneratorValue, session: Session, conversation: ConversationRecord, who: Who, endpoint: Endpoint, drop?: DropPoint): CreateRequest {
+function continuation(g: fc.GeneratorValue, session: Session, conversation: ConversationRecord, who: Who, endpoint: Endpoint, drop?: DropPoint, distinctFrom?: string): CreateRequest {
   const key = freshKey(g, session, who);
-  const body = freshBody(g, session, who, conversation, { endpoint });
+  const body = freshBody(g, session, who, conversation, { endpoint, ...(distinctFrom === undefined ? {} : { distinctFrom }) });
   const state: ConversationState = session.conversation(conversation.id) === undefined ? "unknown" : conversation.deleted ? "deleted" : "live";
   const relation = relationOf(who, conversation.owner);
   return {

@@ -355,6 +355,18 @@ describe("interaction bugs, each by its own requirement", () => {
     expect(failuresOf(h)).toEqual(["DEL-3"]);
   });
 
+  test("a listing without one of two exchanges of the same text blames the one no listing counted yet", () => {
+    const h = new History();
+    h.create({ message: "m1" });
+    h.create({ message: "m2", continues: A });
+    h.create({ message: "m3", continues: A });
+    h.list(A, ["m1", "m2", "m3"]);
+    h.create({ message: "m1", continues: A, endpoint: "stream" });
+    h.create({ message: "m4", continues: A });
+    h.list(A, ["m1", "m2", "m3", "m4"]);
+    expect(failuresOf(h)).toEqual(["SSE-8"]);
+  });
+
   test("a fresh key answered 409 with nothing running at the same time fails in the property's own history, not in shared traffic", () => {
     const own = new History();
     own.create({ message: "m1" });

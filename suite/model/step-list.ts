@@ -130,8 +130,7 @@ function explainTotal(world: World, conversation: ConversationState, op: ListOp,
   const expected = `${expectedTotal(world.counting, exchanges.length, MAX_BASE)} for its ${exchanges.length} exchange(s) (${opList(exchanges.map((e) => e.op))}): ${countingText(world.counting, MAX_BASE)}`;
   const marks = marksOf(page.items, new Set(context.messages.keys()));
   const complete = page.page === 1 && page.items.length === page.total;
-  const shown = new Set(marks.map((m) => m.message));
-  const unshown = complete && marks.length > 0 ? exchanges.find((e) => !shown.has(e.message)) : undefined;
+  const unshown = complete && marks.length > 0 ? underShown(conversation, marks, typeof world.echo === "number" && world.echo > 0 ? world.echo : 1) : undefined;
   const missing = (lost: ExchangeRecord | undefined, how: string) =>
     violation(lost === undefined ? "RESP-2" : exchangeRequirement(lost.endpoint), `#${op.index} listed conversation ${conversation.id} with total ${page.total}: an exchange is missing${lost === undefined ? "" : ` (the exchange of #${lost.op} ${how})`}`, [...(lost === undefined ? [] : [lost.op]), op.index], expected);
   if (unshown !== undefined) return { ...missing(unshown, "is not among the items"), lost: unshown.op };
@@ -143,6 +142,21 @@ function explainTotal(world: World, conversation: ConversationState, op: ListOp,
     return violation(suspect.requirement, `#${op.index} listed conversation ${conversation.id} with total ${page.total}, more than its exchanges: ${suspect.why}, and it took effect`, [suspect.op, op.index], expected);
   }
   return violation("LIST-5", `#${op.index} listed conversation ${conversation.id} with total ${page.total}, which its exchanges do not explain`, [op.index], expected);
+}
+
+/**
+ * The exchange a complete page lacks: one whose message shows on fewer items than the exchanges
+ * that carry it need (the same text sent twice shows twice). Among several, one no earlier
+ * listing counted, then the latest.
+ */
+function underShown(conversation: ConversationState, marks: readonly Mark[], echo: number): ExchangeRecord | undefined {
+  const shown = new Map<string, number>();
+  for (const m of marks) shown.set(m.message, (shown.get(m.message) ?? 0) + 1);
+  const carrying = new Map<string, number>();
+  for (const e of conversation.exchanges) carrying.set(e.message, (carrying.get(e.message) ?? 0) + 1);
+  const candidates = conversation.exchanges.filter((e) => (shown.get(e.message) ?? 0) < echo * (carrying.get(e.message) ?? 0));
+  const unlisted = candidates.filter((e) => conversation.exchanges.indexOf(e) >= (conversation.listed ?? 0));
+  return (unlisted.length > 0 ? unlisted : candidates).at(-1);
 }
 
 /** How many exchanges `total` holds under the simplest counting that fits it; undefined when none does. */
