@@ -263,7 +263,8 @@ export async function send(session: Session, request: Request, lane: number, opt
     rawBody: raw,
     idempotencyKey: request.key,
     replay: request.replay,
-    retryInUse: options.inGroup !== true,
+    // A key sent again is judged, not waited out: the model knows whether its first request may still run.
+    retryInUse: options.inGroup !== true && request.again === undefined,
     onEvent,
     ...(dropping === undefined ? {} : { drop: dropping.signal }),
   };

@@ -133,10 +133,10 @@ function proposals(session: Session): Proposal[] {
       out.push({ cells: [transition("continue", "deleted", "fresh", endpoint, "own")], charged: 0, holds: 1, build: (g) => one(g, continuation(g, session, conversation, conversation.owner, endpoint)) });
     }
     out.push({ cells: [transition("continue", "unknown", "fresh", endpoint, "own")], charged: 0, holds: 1, build: (g) => one(g, continuation(g, session, unknownConversation(g), "primary", endpoint)) });
-    // A stream dropped by the client, retried at once on either endpoint or not at all.
+    // A stream dropped by the client, retried at once on either endpoint, later, or not at all.
     for (const point of conversations.length > 0 ? DROP_POINTS : []) {
       out.push({
-        cells: [`client:drop:${point}`, "client:retry-soon:same-endpoint", "client:retry-soon:other-endpoint", "client:cancel-without-retry"],
+        cells: [`client:drop:${point}`, "client:retry-soon:same-endpoint", "client:retry-soon:other-endpoint", "client:retry-late:same-endpoint", "client:retry-late:other-endpoint", "client:cancel-without-retry"],
         charged: 2,
         build: (g) => droppedStream(g, session, point),
       });
@@ -422,21 +422,25 @@ function deletion(session: Session, conversation: ConversationRecord, who: Who):
   return { kind: "delete", who, conversationId: conversation.id, cells: [transition("delete", state, "n/a", "n/a", relationOf(who, conversation.owner))] };
 }
 
-/** A stream dropped by the client at `point`, then sent again at once (same or other endpoint) or never. */
+/** A stream dropped by the client at `point`, then sent again at once (same or other endpoint), later, or never. */
 function droppedStream(g: fc.GeneratorValue, session: Session, point: DropPoint): Command | undefined {
   // A continuation by its owner: its listing tells whether the dropped stream took effect (a new conversation's id would stay unknown).
   const conversations = live(session).filter((c) => c.owner !== "noKey" && c.owner !== "unknownKey");
   if (conversations.length === 0) return undefined;
   const conversation = pickOne(g, conversations);
   const first = continuation(g, session, conversation, conversation.owner, "stream", point);
+  const lateRetriesLeft = !session.covered.has("client:retry-late:same-endpoint") || !session.covered.has("client:retry-late:other-endpoint");
   const retry = pickWeighted(g, [
     { value: "same", weight: session.covered.has("client:retry-soon:same-endpoint") ? 1 : 4 },
     { value: "other", weight: session.covered.has("client:retry-soon:other-endpoint") ? 1 : 4 },
+    { value: "later", weight: lateRetriesLeft ? 4 : 1 },
     { value: "none", weight: session.covered.has("client:cancel-without-retry") ? 1 : 4 },
   ] as const);
   const lane = g(() => fc.nat(LANES - 1));
   // Not retried now, and never: the client cancelled (a later retry would make it another behaviour).
   if (retry === "none") return { kind: "one", request: { ...first, abandoned: true }, lane };
+  // Not retried now: a later replay of its key (once it has finished) is the late retry.
+  if (retry === "later") return { kind: "one", request: first, lane };
   // The retry carries the same body: accepted, it covers the shapes the dropped stream could not.
   const { drop: _dropped, ...again } = first;
   return { kind: "one", request: first, lane, retrySoon: { ...again, endpoint: retry === "same" ? "stream" : "plain", cells: [`client:retry-soon:${retry}-endpoint`] } };
