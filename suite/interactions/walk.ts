@@ -291,7 +291,10 @@ function one(g: fc.GeneratorValue, request: Request | undefined): Command | unde
 }
 
 function race(g: fc.GeneratorValue, held: Request | undefined, others: readonly (Request | undefined)[], timing: Timing, ordering?: string): Command | undefined {
-  const sent = others.filter((r): r is Request => r !== undefined);
+  // What is sent while the held request runs meets its conversation with an exchange in flight
+  // (a key sent again meets the key in flight instead, a cell of its own).
+  const inFlight = (cell: string) => cell.replace(/^transitions:live\/(?!in-flight\/)/, "transitions:in-flight/");
+  const sent = others.filter((r): r is Request => r !== undefined).map((r) => ({ ...r, cells: r.cells.map(inFlight) }));
   if (held === undefined || sent.length === 0) return undefined;
   return { kind: "race", held, others: sent, timing: held.kind === "create" && held.endpoint === "stream" ? timing : "at-once", ...(ordering === undefined ? {} : { ordering }) };
 }
