@@ -57,6 +57,11 @@ const NOT_FOUND_SPEC =
 const INTERACTION_LATENCY_MS = 30;
 /** That time on both endpoints: before a plain answer, and after response.created on a stream. */
 const GENERATION_LATENCY = { createLatencyMs: INTERACTION_LATENCY_MS, streamLatencyMs: INTERACTION_LATENCY_MS } as const;
+/**
+ * How long a continuation generates in the lost-update mutants: long enough for another request,
+ * sent meanwhile on a loaded machine, to be stored before it ends (a model thinks for seconds).
+ */
+const CONFLICT_WINDOW_MS = 150;
 
 const LISTED: readonly Mutant[] = [
   // Authentication: one mutant per endpoint, each skipping the key check there only.
@@ -227,13 +232,13 @@ const LISTED: readonly Mutant[] = [
   // Where a bug needs two requests to overlap, the mutant takes the time a real agent takes.
   interactionMutant("continuation-dropped-on-conflict", "RESP-2", "conversation_id: UUID or null — Continues a specific conversation.",
     `a plain continuation reads the conversation's version when it starts and, when another exchange was stored while it was ` +
-      `generated (${INTERACTION_LATENCY_MS} ms), answers 200 as usual but does not store its exchange (optimistic locking without ` +
+      `generated (${CONFLICT_WINDOW_MS} ms), answers 200 as usual but does not store its exchange (optimistic locking without ` +
       "a retry); streams store normally",
-    { createLatencyMs: INTERACTION_LATENCY_MS, broken: { droppedOnConflictOn: "create" } }),
+    { createLatencyMs: CONFLICT_WINDOW_MS, broken: { droppedOnConflictOn: "create" } }),
   interactionMutant("stream-dropped-on-conflict", "SSE-8", "conversation_id: UUID — Conversation the exchange belongs to.",
-    `a streamed continuation thinks ${INTERACTION_LATENCY_MS} ms after response.created and, when another exchange was stored ` +
+    `a streamed continuation thinks ${CONFLICT_WINDOW_MS} ms after response.created and, when another exchange was stored ` +
       "meanwhile, completes as usual but is not stored; plain creates store normally",
-    { streamLatencyMs: INTERACTION_LATENCY_MS, broken: { droppedOnConflictOn: "stream" } }),
+    { streamLatencyMs: CONFLICT_WINDOW_MS, broken: { droppedOnConflictOn: "stream" } }),
   interactionMutant("key-race-across-endpoints", "IDEM-5", IDEMPOTENT_SPEC,
     "each endpoint holds keys in flight in its own table (finished records are shared): one key sent to the plain and the stream " +
       `endpoint at the same time runs on both and is stored twice; races on one endpoint stay correct (creates take ${INTERACTION_LATENCY_MS} ms)`,

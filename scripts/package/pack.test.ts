@@ -168,7 +168,7 @@ describe("installed into an empty project", () => {
   }, STEP_LIMIT_MS);
 
   test("a counterexample's replay line names the bin, the target and its identities (keys as variables), and, run verbatim, fails the same way into reports of its own", async ({ onTestFinished }) => {
-    const service = await createFakeServer({ port: 0, mutant: "page-alone-default-size" });
+    const service = await createFakeServer({ port: 0, mutant: "metadata-outside-fingerprint" });
     onTestFinished(() => service.close());
     const flags = ["--base-url", service.url, "--api-key", "sk-fake-a", "--agent-id", "agent-a", "--other-agent-id", "agent-b", "--other-api-key", "sk-fake-b"];
     const run = await runCommand("npx", npx("agent-conformance", [...flags, "--only", "interactions", "--report-dir", "replayed"]), { cwd: app, timeoutMs: REPLAY_LIMIT_MS, env: { CI: "true" } });

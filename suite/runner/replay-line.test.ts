@@ -14,7 +14,7 @@ import { ROOT, tempDir } from "../test-support/runner-fixtures.ts";
 
 /** A run of the property alone, twice over, on a loaded 2-core machine. */
 const RUN_LIMIT_MS = 180_000;
-const MUTANT = "page-alone-default-size";
+const MUTANT = "metadata-outside-fingerprint";
 
 function counterexampleOf(report: ConformanceReport) {
   const failed = report.requirements.filter((r) => r.status === "fail");

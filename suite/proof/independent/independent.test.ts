@@ -7,6 +7,8 @@ import { DEFECTS, IDENTITIES, startIndependentServer, type Defect } from "./serv
 
 // One conformance run at a time: runConformance is not safe to run twice at once in one process.
 // A run walks the interaction property too (a few hundred requests): a minute or more on a busy machine.
+// Alone a run takes 10 to 30 s; beside the proof gate's six lanes, on two cores, several minutes.
+const RUN_LIMIT_MS = 400_000;
 const reportRoot = await mkdtemp(join(tmpdir(), "independent-proof-"));
 afterAll(() => rm(reportRoot, { recursive: true, force: true }));
 
@@ -27,7 +29,7 @@ async function conformanceOf(defect?: Defect) {
   }
 }
 
-test("an independent conforming implementation with other choices in every gap passes", { timeout: 180_000 }, async () => {
+test("an independent conforming implementation with other choices in every gap passes", { timeout: RUN_LIMIT_MS }, async () => {
   const run = await conformanceOf();
   expect(run.errors).toEqual([]);
   expect(run.failed, `seed ${run.seed}`).toEqual([]);
@@ -38,7 +40,7 @@ test("an independent conforming implementation with other choices in every gap p
 
 test.each(Object.entries(DEFECTS) as [Defect, string][])(
   "the independent implementation with defect %s fails %s",
-  { timeout: 180_000 },
+  { timeout: RUN_LIMIT_MS },
   async (defect, requirement) => {
     const run = await conformanceOf(defect);
     expect(run.exitCode, `seed ${run.seed}; failed: ${run.failed.join(", ")}`).toBe(1);
