@@ -2,7 +2,8 @@
  * The gate: the FULL conformance suite against the plain reference fake, every conforming
  * variant, all combinable variants together, and every mutant, six runs at a time (see
  * run-targets.ts for the order and the settle window). The suite must pass every legal fake and
- * fail every broken one on the requirement it breaks, and every interaction mutant by the interaction property alone. Failure messages name the offender ("mutant page-off-by-one survived: LIST-5
+ * fail every broken one on the requirement it breaks, and every interaction mutant by the interaction property alone
+ * (a deep walk, and a second one with another seed when the first missed it). Failure messages name the offender ("mutant page-off-by-one survived: LIST-5
  * passed", "variant crlf failed: SSE-2 …", "MUST SCOPE-4 kills nothing"). See README.md.
  */
 import { mkdtemp, rm } from "node:fs/promises";
@@ -35,7 +36,8 @@ beforeAll(async () => {
   const started = performance.now();
   for (const run of await runTargets(proofTargets(), { reportRoot, lanes: LANES })) runs.set(labelOf(run.target), run);
   const slowest = [...runs.values()].sort((a, b) => b.durationMs - a.durationMs).slice(0, 5).map((r) => `${labelOf(r.target)} ${(r.durationMs / 1000).toFixed(1)} s`);
-  console.log(`proof gate: ${runs.size} conformance runs, ${LANES} at a time, in ${((performance.now() - started) / 1000).toFixed(1)} s; slowest: ${slowest.join(", ")}`);
+  const walkedTwice = [...runs.values()].filter((r) => (r.walks ?? 1) > 1).map((r) => labelOf(r.target));
+  console.log(`proof gate: ${runs.size} conformance runs, ${LANES} at a time, in ${((performance.now() - started) / 1000).toFixed(1)} s; slowest: ${slowest.join(", ")}; a second walk for: ${walkedTwice.join(", ") || "none"}`);
 }, BACKSTOP_MS);
 
 function problemsOf(label: string): string[] {

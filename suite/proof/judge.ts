@@ -163,7 +163,8 @@ function mutantProblems(run: TargetRun, row: KillRow, report: ConformanceReport)
       ? `was skipped (${firstLine(own.reason)})`
       : own.status === "pass" ? "passed" : `was reported ${own.status}`;
   const elsewhere = row.failed.length > 0 ? `; the run failed ${row.failed.join(", ")} instead` : "";
-  return [`${labelOf(run.target)} survived: ${row.requirement} ${how}${elsewhere} (seed ${report.seed})`];
+  const walks = run.walks !== undefined && run.walks > 1 ? `; ${run.walks} walks, the last with seed ${report.seed}` : ` (seed ${report.seed})`;
+  return [`${labelOf(run.target)} survived: ${row.requirement} ${how}${elsewhere}${walks}`];
 }
 
 /** The problems of one run's verdicts, each naming the target. */

@@ -19,6 +19,12 @@ export const LaneJob = z.object({
   profile: z.enum(["full", "smoke", "deep"]).optional(),
   /** --max-creates of the run; the profile's cap when absent. */
   maxCreates: z.int().positive().optional(),
+  /**
+   * Walks at most, each with a seed of its own, until one fails a requirement of `killedBy` (an
+   * interaction mutant, whose kill by a random walk is likely, not certain); one when absent.
+   */
+  walks: z.int().positive().optional(),
+  killedBy: z.array(z.string()).optional(),
 });
 export type LaneJob = z.infer<typeof LaneJob>;
 
@@ -28,5 +34,7 @@ export const LaneResult = z.object({
   /** What the runner printed as errors (configuration, harness), for a run that stopped early. */
   errors: z.array(z.string()),
   durationMs: z.number().nonnegative(),
+  /** How many walks ran (the report is the last one's). */
+  walks: z.int().positive().optional(),
 });
 export type LaneResult = z.infer<typeof LaneResult>;

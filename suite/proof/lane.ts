@@ -14,21 +14,26 @@ if (process.send === undefined) {
 
 async function run(job: LaneJob): Promise<LaneResult> {
   const started = performance.now();
-  const errors: string[] = [];
-  const { exitCode } = await runConformance(
-    {
-      reportDir: job.reportDir,
-      fakeOptions: job.fakeOptions,
-      ...(job.profile === undefined ? {} : { profile: job.profile }),
-      ...(job.maxCreates === undefined ? {} : { maxCreates: job.maxCreates }),
-      ...(job.only === undefined ? {} : { only: job.only }),
-      ...(job.runs === undefined ? {} : { runs: job.runs }),
-      ...(job.seed === undefined ? {} : { seed: job.seed }),
-      ...(job.settleMs === undefined ? {} : { settleMs: job.settleMs }),
-    },
-    { progress: false, print: () => {}, printError: (line) => errors.push(line) },
-  );
-  return { id: job.id, exitCode, errors, durationMs: performance.now() - started };
+  const walks = job.walks ?? 1;
+  for (let walk = 1; ; walk++) {
+    const errors: string[] = [];
+    const { exitCode, report } = await runConformance(
+      {
+        reportDir: job.reportDir,
+        fakeOptions: job.fakeOptions,
+        ...(job.profile === undefined ? {} : { profile: job.profile }),
+        ...(job.maxCreates === undefined ? {} : { maxCreates: job.maxCreates }),
+        ...(job.only === undefined ? {} : { only: job.only }),
+        ...(job.runs === undefined ? {} : { runs: job.runs }),
+        // Each walk its own seed: a fixed one would walk the same way again.
+        ...(job.seed === undefined ? {} : { seed: job.seed + walk - 1 }),
+        ...(job.settleMs === undefined ? {} : { settleMs: job.settleMs }),
+      },
+      { progress: false, print: () => {}, printError: (line) => errors.push(line) },
+    );
+    const killed = report?.requirements.some((r) => r.status === "fail" && (job.killedBy ?? []).includes(r.id)) ?? false;
+    if (killed || walk >= walks || exitCode === 2) return { id: job.id, exitCode, errors, durationMs: performance.now() - started, walks: walk };
+  }
 }
 
 process.on("message", (message: unknown) => {

@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, onTestFinished, test } from "vitest";
 import { judgeRun } from "./judge.ts";
-import { runTargets } from "./run-targets.ts";
+import { INTERACTIONS_ALONE_WALKS, runTargets } from "./run-targets.ts";
+import { MUTANTS } from "../../fake-server/variants/mutants.ts";
 import { labelOf, proofTargets, SLOWEST_RUNS, startOrder, type ProofTarget } from "./targets.ts";
 
 test("a target the runner cannot start comes back as exit 2 with the runner's reason, one result per target", async () => {
@@ -35,3 +36,16 @@ test("the slowest runs start first, each named as a proof target, the others in 
   expect(started.slice(0, SLOWEST_RUNS.length)).toEqual(SLOWEST_RUNS);
   expect(started.slice(SLOWEST_RUNS.length)).toEqual(labels.filter((label) => !SLOWEST_RUNS.includes(label)));
 });
+
+test("an interaction mutant the first deep walk misses gets a second walk with a seed of its own, and the verdict says so", async () => {
+  const reportRoot = await mkdtemp(join(tmpdir(), "proof-run-targets-"));
+  onTestFinished(() => rm(reportRoot, { recursive: true, force: true }));
+  const mutant = MUTANTS.find((m) => m.name === "metadata-outside-fingerprint");
+  if (mutant === undefined) throw new Error("no mutant metadata-outside-fingerprint");
+  // The plain fake in the mutant's place: no walk can catch a bug it does not have.
+  const target: ProofTarget = { kind: "mutant", name: mutant.name, fakeOptions: {}, mutant, interactionsAlone: true };
+  const [run] = await runTargets([target], { reportRoot, lanes: 1, seed: 7 });
+  expect(run?.walks).toBe(INTERACTIONS_ALONE_WALKS);
+  expect(run?.report?.seed).toBe(7 + INTERACTIONS_ALONE_WALKS - 1);
+  expect(run && judgeRun(run)).toEqual([`mutant ${mutant.name} (interactions alone) survived: IDEM-3 passed; 2 walks, the last with seed 8`]);
+}, 240_000);

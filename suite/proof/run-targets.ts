@@ -27,6 +27,12 @@ const STDERR_TAIL_CHARS = 4_000;
 
 /** Creates of the property's deep walk against one interaction mutant (its sequences of 24 until every cell is met). */
 export const INTERACTIONS_ALONE_CREATES = 72;
+/**
+ * Deep walks an interaction mutant gets at most, the second (with a seed of its own) only when
+ * the first missed it: a random walk meets a bug's combination in most walks, not in every one,
+ * and on a loaded machine timing decides some races. The report says how many walks it took.
+ */
+export const INTERACTIONS_ALONE_WALKS = 2;
 
 export interface TargetRun {
   readonly target: ProofTarget;
@@ -37,6 +43,8 @@ export interface TargetRun {
   readonly errors: readonly string[];
   readonly durationMs: number;
   readonly reportDir: string;
+  /** Walks run (an interaction mutant's second walk runs only when the first missed it); the report is the last one's. */
+  readonly walks?: number;
 }
 
 export interface RunTargetsOptions {
@@ -107,7 +115,7 @@ export function runTargets(targets: readonly ProofTarget[], options: RunTargetsO
 
     const record = async (id: number, target: ProofTarget, reportDir: string, result: LaneResult) => {
       const report = await readReport(reportDir);
-      settle(id, { target, exitCode: result.exitCode, report, errors: result.errors, durationMs: result.durationMs, reportDir });
+      settle(id, { target, exitCode: result.exitCode, report, errors: result.errors, durationMs: result.durationMs, reportDir, ...(result.walks === undefined ? {} : { walks: result.walks }) });
     };
 
     const next = (lane: Lane) => {
@@ -129,7 +137,9 @@ export function runTargets(targets: readonly ProofTarget[], options: RunTargetsO
         fakeOptions: item.target.fakeOptions,
         ...(item.target.kind === "smoke" ? { profile: "smoke" as const } : {}),
         // The property alone, walking as a deep run does (the fake is free), within a bound that keeps the gate short.
-        ...(item.target.kind === "mutant" && item.target.interactionsAlone === true ? { only: [INTERACTIONS_FAMILY], profile: "deep" as const, maxCreates: INTERACTIONS_ALONE_CREATES } : {}),
+        ...(item.target.kind === "mutant" && item.target.interactionsAlone === true
+          ? { only: [INTERACTIONS_FAMILY], profile: "deep" as const, maxCreates: INTERACTIONS_ALONE_CREATES, walks: INTERACTIONS_ALONE_WALKS, killedBy: [item.target.mutant.requirement, ...(item.target.mutant.also ?? [])] }
+          : {}),
         ...(options.runs === undefined ? {} : { runs: options.runs }),
         ...(options.seed === undefined ? {} : { seed: options.seed }),
         settleMs: options.settleMs ?? PROOF_SETTLE_MS,
