@@ -1,7 +1,8 @@
 /**
  * Shrinking costs the target nothing: the recorded history is shrunk offline, with the model as
- * the oracle. Operations are dropped, the latest first, for as long as the model still finds
- * the same requirement broken; the survivors are then numbered afresh (#1…#n), so the
+ * the oracle. What came after the violation goes first, then halves, quarters, … of what is
+ * left, then single operations, the latest first, for as long as the model still finds the same
+ * requirement broken; the survivors are then numbered afresh (#1…#n), so the
  * counterexample reads on its own.
  */
 import { marksOf } from "../model/items.ts";
@@ -33,7 +34,24 @@ export function shrinkHistory(entries: readonly Entry[], violation: Violation): 
     const own = sorted.filter((e) => violation.ops.includes(e.op.index));
     return { entries: renumber(own.length > 0 ? own : sorted), violation: renumberViolation(violation, own.length > 0 ? own : sorted) };
   }
+  // What came after the violation's last operation cannot be needed to show it.
+  const last = Math.max(...violation.ops);
+  const prefix = current.filter((e) => e.op.index <= last);
+  if (prefix.length < current.length && breaks(prefix)) current = prefix;
   let attempts = 0;
+  // Chunks first, halving (ddmin): a long history loses most of itself in a few model runs.
+  for (let size = Math.floor(current.length / 2); size >= 1 && attempts < MAX_ATTEMPTS; size = Math.floor(size / 2)) {
+    for (let end = current.length; end > 0 && attempts < MAX_ATTEMPTS; end -= size) {
+      const from = Math.max(0, end - size);
+      const dropped = new Set<number>();
+      for (let i = from; i < end; i++) if (!shownByListing(current, i) && !keyUsedLater(current, i)) dropped.add(i);
+      if (dropped.size === 0) continue;
+      attempts++;
+      const candidate = current.filter((_, j) => !dropped.has(j));
+      if (breaks(candidate)) current = candidate;
+    }
+  }
+  // Then one at a time, until no single operation can go.
   for (let changed = true; changed && attempts < MAX_ATTEMPTS; ) {
     changed = false;
     for (let i = current.length - 1; i >= 0 && attempts < MAX_ATTEMPTS; i--) {
