@@ -68,7 +68,9 @@ export function freshBody(g: fc.GeneratorValue, session: Session, who: Who, conv
   const cells: string[] = [];
   // A text the conversation took before, other than the one this body must differ from.
   const repeatable = (conversation?.messages ?? []).filter((m) => m !== options.distinctFrom);
-  const classes = MESSAGE_CLASSES.filter((c) => c !== "same-text-twice" || repeatable.length > 0);
+  // A body that must be accepted (openAllowed false) takes no shape a service may refuse.
+  const open = options.openAllowed !== false;
+  const classes = MESSAGE_CLASSES.filter((c) => (c !== "same-text-twice" || repeatable.length > 0) && (open || !OPEN_SHAPES.has(`message:${c}`)));
   const cls: MessageClass = pickClass(g, session, "message", classes, options.endpoint);
   let message: string;
   let tag: string;
@@ -90,7 +92,7 @@ export function freshBody(g: fc.GeneratorValue, session: Session, who: Who, conv
     for (const c of [cls, ...extras]) if (c !== "normalisation-forms") cells.push(input(`message:${c}`));
     if (options.endpoint !== undefined) for (const c of extras) cells.push(input(`message:${c}@${options.endpoint}`));
   }
-  let openShape = cls === "long" && options.openAllowed !== false ? "message:long" : undefined;
+  let openShape = cls === "long" ? "message:long" : undefined;
 
   const body: Record<string, unknown> = { message };
   if (conversation !== undefined) {
@@ -109,7 +111,7 @@ export function freshBody(g: fc.GeneratorValue, session: Session, who: Who, conv
     cells.push(input(`external_reference:${value.cls}`));
   } else cells.push(input("external_reference:absent"));
 
-  const metadataClasses = METADATA_CLASSES.filter((c) => c !== "reordered-keys" && (openShape === undefined || c === "absent"));
+  const metadataClasses = METADATA_CLASSES.filter((c) => c !== "reordered-keys" && (openShape === undefined || c === "absent") && (open || !OPEN_SHAPES.has(`metadata:${c}`)));
   const metadata = pickClass(g, session, "metadata", metadataClasses);
   if (metadata !== "absent" && metadata !== "reordered-keys") {
     body.metadata = g(() => metadataOf(metadata));

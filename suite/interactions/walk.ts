@@ -213,8 +213,8 @@ function races(session: Session, conversation: ConversationRecord): Proposal[] {
           charged: 2,
           build: (g) => {
             // Two exchanges of one text at once could not say which of them a listing lacks.
-            const first = continuation(g, session, conversation, owner, held);
-            return race(g, first, [continuation(g, session, conversation, owner, endpoint, undefined, first.message)], timing, "two-exchanges");
+            const first = continuation(g, session, conversation, owner, held, { accepted: true });
+            return race(g, first, [continuation(g, session, conversation, owner, endpoint, { distinctFrom: first.message, accepted: true })], timing, "two-exchanges");
           },
         });
       }
@@ -227,7 +227,7 @@ function races(session: Session, conversation: ConversationRecord): Proposal[] {
         out.push({
           cells: [transition("continue", "in-flight", "fresh", endpoint, relation)],
           charged: 2,
-          build: (g) => race(g, continuation(g, session, conversation, owner, held), [continuation(g, session, conversation, who, endpoint)], pickOne(g, timings)),
+          build: (g) => race(g, continuation(g, session, conversation, owner, held, { accepted: true }), [continuation(g, session, conversation, who, endpoint)], pickOne(g, timings)),
         });
       }
     }
@@ -236,7 +236,7 @@ function races(session: Session, conversation: ConversationRecord): Proposal[] {
       out.push({
         cells: [transition("list", "in-flight", "n/a", shape, "own")],
         charged: 1,
-        build: (g) => race(g, continuation(g, session, conversation, owner, held), [listing(g, session, conversation, owner, shape)], pickOne(g, timings)),
+        build: (g) => race(g, continuation(g, session, conversation, owner, held, { accepted: true }), [listing(g, session, conversation, owner, shape)], pickOne(g, timings)),
       });
     }
     // A delete while an exchange is generated: before response.created, after a delta, after completion.
@@ -248,7 +248,7 @@ function races(session: Session, conversation: ConversationRecord): Proposal[] {
       build: (g) => {
         const timing = pickOne(g, deleteTimings);
         const cls = timing === "at-once" ? "delete-exchange-before-created" : timing === "after-delta" ? "delete-exchange-after-delta" : "delete-exchange-after-completed";
-        return race(g, continuation(g, session, conversation, owner, held), [deletion(session, conversation, owner)], timing, cls);
+        return race(g, continuation(g, session, conversation, owner, held, { accepted: true }), [deletion(session, conversation, owner)], timing, cls);
       },
     });
     // One key at once: its replay on the same endpoint, on the other (in each arrangement), or reused with another payload.
@@ -260,7 +260,7 @@ function races(session: Session, conversation: ConversationRecord): Proposal[] {
           cells: [transition("replay", "live", "in-flight", endpoint, "own"), ...orders, ...arranged(cls, held, timing), ...inputs],
           charged: 1,
           build: (g) => {
-            const first = continuation(g, session, conversation, owner, held);
+            const first = continuation(g, session, conversation, owner, held, { accepted: true });
             if (first === undefined) return undefined;
             return race(g, first, [{ ...first, endpoint, replay: true, charged: false, cells: [transition("replay", "live", "in-flight", endpoint, "own")] }], timing, cls);
           },
@@ -270,7 +270,7 @@ function races(session: Session, conversation: ConversationRecord): Proposal[] {
         cells: [transition("reuse", "live", "in-flight", endpoint, "own")],
         charged: 2,
         build: (g) => {
-          const first = continuation(g, session, conversation, owner, held);
+          const first = continuation(g, session, conversation, owner, held, { accepted: true });
           if (first === undefined) return undefined;
           const changed = freshBody(g, session, owner, conversation);
           const { openShape: _theirs, ...rest } = first;
@@ -311,9 +311,19 @@ function createNew(g: fc.GeneratorValue, session: Session, who: Who, endpoint: E
   };
 }
 
-function continuation(g: fc.GeneratorValue, session: Session, conversation: ConversationRecord, who: Who, endpoint: Endpoint, drop?: DropPoint, distinctFrom?: string): CreateRequest {
+interface ContinuationOptions {
+  /** Where the client drops the stream. */
+  readonly drop?: DropPoint;
+  /** A text the message must differ from. */
+  readonly distinctFrom?: string;
+  /** Only shapes every service accepts: a race or a drop needs its exchange to run. */
+  readonly accepted?: boolean;
+}
+
+function continuation(g: fc.GeneratorValue, session: Session, conversation: ConversationRecord, who: Who, endpoint: Endpoint, options: ContinuationOptions = {}): CreateRequest {
+  const { drop, distinctFrom, accepted } = options;
   const key = freshKey(g, session, who);
-  const body = freshBody(g, session, who, conversation, { endpoint, ...(distinctFrom === undefined ? {} : { distinctFrom }) });
+  const body = freshBody(g, session, who, conversation, { endpoint, ...(distinctFrom === undefined ? {} : { distinctFrom }), ...(accepted === true ? { openAllowed: false } : {}) });
   const state: ConversationState = session.conversation(conversation.id) === undefined ? "unknown" : conversation.deleted ? "deleted" : "live";
   const relation = relationOf(who, conversation.owner);
   return {
@@ -431,7 +441,7 @@ function droppedStream(g: fc.GeneratorValue, session: Session, point: DropPoint)
   const conversations = live(session).filter((c) => c.owner !== "noKey" && c.owner !== "unknownKey");
   if (conversations.length === 0) return undefined;
   const conversation = pickOne(g, conversations);
-  const first = continuation(g, session, conversation, conversation.owner, "stream", point);
+  const first = continuation(g, session, conversation, conversation.owner, "stream", { drop: point, accepted: true });
   const lateRetriesLeft = !session.covered.has("client:retry-late:same-endpoint") || !session.covered.has("client:retry-late:other-endpoint");
   const retry = pickWeighted(g, [
     { value: "same", weight: session.covered.has("client:retry-soon:same-endpoint") ? 1 : 4 },
