@@ -31,7 +31,8 @@ async function run(job: LaneJob): Promise<LaneResult> {
       },
       { progress: false, print: () => {}, printError: (line) => errors.push(line) },
     );
-    const killed = report?.requirements.some((r) => r.status === "fail" && (job.killedBy ?? []).includes(r.id)) ?? false;
+    // A SHOULD is broken by a warning: that kills its mutant as a failure kills a MUST's.
+    const killed = report?.requirements.some((r) => (r.status === "fail" || r.status === "warn") && (job.killedBy ?? []).includes(r.id)) ?? false;
     if (killed || walk >= walks || exitCode === 2) return { id: job.id, exitCode, errors, durationMs: performance.now() - started, walks: walk };
   }
 }
