@@ -12,8 +12,9 @@ import type { Op } from "../model/operation.ts";
 import type { Violation } from "../model/violation.ts";
 import type { Entry } from "./session.ts";
 
-/** At most this many model runs per shrink: a long history still shrinks in well under a second. */
+/** At most this many model runs per shrink, and at most this long: what is shrunk by then is reported. */
 const MAX_ATTEMPTS = 2_000;
+const SHRINK_BUDGET_MS = 5_000;
 
 const failureOf = (entries: readonly Entry[]): Violation | undefined => judgeHistory(entries.map((e) => e.op)).state.failed;
 
@@ -39,9 +40,12 @@ export function shrinkHistory(entries: readonly Entry[], violation: Violation): 
   const prefix = current.filter((e) => e.op.index <= last);
   if (prefix.length < current.length && breaks(prefix)) current = prefix;
   let attempts = 0;
+  const deadline = performance.now() + SHRINK_BUDGET_MS;
+  // The model runs left: a history the model keeps many states for costs more per run.
+  const more = () => attempts < MAX_ATTEMPTS && performance.now() < deadline;
   // Chunks first, halving (ddmin): a long history loses most of itself in a few model runs.
-  for (let size = Math.floor(current.length / 2); size >= 1 && attempts < MAX_ATTEMPTS; size = Math.floor(size / 2)) {
-    for (let end = current.length; end > 0 && attempts < MAX_ATTEMPTS; end -= size) {
+  for (let size = Math.floor(current.length / 2); size >= 1 && more(); size = Math.floor(size / 2)) {
+    for (let end = current.length; end > 0 && more(); end -= size) {
       const from = Math.max(0, end - size);
       const dropped = new Set<number>();
       for (let i = from; i < end; i++) if (!shownByListing(current, i) && !keyUsedLater(current, i)) dropped.add(i);
@@ -52,9 +56,9 @@ export function shrinkHistory(entries: readonly Entry[], violation: Violation): 
     }
   }
   // Then one at a time, until no single operation can go.
-  for (let changed = true; changed && attempts < MAX_ATTEMPTS; ) {
+  for (let changed = true; changed && more(); ) {
     changed = false;
-    for (let i = current.length - 1; i >= 0 && attempts < MAX_ATTEMPTS; i--) {
+    for (let i = current.length - 1; i >= 0 && more(); i--) {
       if (shownByListing(current, i) || keyUsedLater(current, i)) continue;
       attempts++;
       const candidate = current.filter((_, j) => j !== i);
