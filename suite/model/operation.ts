@@ -103,6 +103,11 @@ export interface ListOp extends Timed {
   readonly query: { readonly page?: number; readonly pageSize?: number };
   /** A 2xx whose body is not a listing is `unknown` here; the shape is judged on its own (LIST-1). */
   readonly outcome: Outcome<ListingValue>;
+  /**
+   * Set when the listing may lag behind the latest writes (begun within --settle-ms of one): the
+   * exchanges that ended after this instant may not show yet. Unset: it shows every exchange.
+   */
+  readonly lagsFrom?: number;
 }
 
 export interface DeleteOp extends Timed {

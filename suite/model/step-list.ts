@@ -41,7 +41,32 @@ export function stepList(world: World, op: ListOp, context: StepContext): Step {
     return { violation: violation(requirement, `#${op.index} listed conversation ${conversation.id} (${conversation.exchanges.length} exchange(s), the first #${first}) and was refused with ${outcome.status}`, [first, op.index], `2xx, listing its ${conversation.exchanges.length} exchange(s) (${opList(conversation.exchanges.map((e) => e.op))})`) };
   }
   if (outcome.type === "unknown") return { worlds: [world] };
-  return judgeWithLate(world, conversation, op, outcome.value, context);
+  const step = judgeWithLate(world, conversation, op, outcome.value, context);
+  if (op.lagsFrom === undefined) return step;
+  const views = laggingViews(world, conversation, op, op.lagsFrom, outcome.value, context);
+  if (views.length === 0) return step;
+  return "violation" in step ? { worlds: views } : { ...step, worlds: [...step.worlds, ...views] };
+}
+
+/**
+ * A listing that may lag shows the conversation as it was before some of its latest exchanges,
+ * those ended after `lagsFrom`. A page that fits the whole conversation by one lesson (4 messages
+ * of 3 exchanges: one each, after one) may fit a shorter one by another (2 each, the third not
+ * shown yet): the worlds of every such reading, the exchanges kept.
+ */
+function laggingViews(world: World, conversation: ConversationState, op: ListOp, lagsFrom: number, page: ListingValue, context: StepContext): World[] {
+  const all = conversation.exchanges;
+  const worlds: World[] = [];
+  for (let shown = all.length - 1; shown >= 1 && (all[shown]?.end ?? -Infinity) > lagsFrom; shown--) {
+    const earlier = { ...conversation, exchanges: all.slice(0, shown) };
+    const view = judgeContents(withConversation(world, earlier), earlier, op, page, context);
+    if ("violation" in view) continue;
+    for (const w of view.worlds) {
+      const seen = w.conversations.get(conversationKey(conversation.id));
+      worlds.push(seen === undefined ? w : withConversation(w, { ...seen, exchanges: all }));
+    }
+  }
+  return worlds;
 }
 
 /**

@@ -69,9 +69,10 @@ class Traffic {
   }
 
   /** A listing answered with every message: each exchange's user message and its answer, in order. */
-  list(call: Call, id: string, messages: readonly string[], query = "", pageSize = 50): void {
+  list(call: Call, id: string, messages: readonly string[], query = "", pageSize = 50, total = messages.length * 2): void {
     const items = messages.flatMap((m) => [{ role: "user", content: m }, { role: "assistant", content: `answer to ${m}` }]);
-    const page = { conversation: { id, created_at: "2026-11-25T10:00:00Z", updated_at: "2026-11-25T10:00:00Z" }, items, page: 1, page_size: pageSize, total: items.length, has_more: false };
+    const number = Number(/page=(\d+)/.exec(query)?.[1] ?? 1);
+    const page = { conversation: { id, created_at: "2026-11-25T10:00:00Z", updated_at: "2026-11-25T10:00:00Z" }, items, page: number, page_size: pageSize, total, has_more: number * pageSize < total };
     this.add(call, "GET", `/conversations/${id}/messages${query}`, 200, { response: JSON.stringify(page) });
   }
 
@@ -191,6 +192,31 @@ describe("what a conforming service may do between requests", () => {
     const { failed, status } = t.judged();
     expect(failed).toEqual([]);
     expect(status("RESP-2")).toBe("pass");
+  });
+
+  test("a lagging page that fits a wrong counting (4 messages of 3 exchanges, one each) teaches nothing the settled pages contradict", () => {
+    const t = new Traffic();
+    t.create({ at: 0 }, "m1", "k1", { id: A });
+    t.create({ at: 100 }, "m1", "k1", { id: A });
+    t.stream({ at: 200 }, "m2", "k2", { id: A }, A);
+    t.create({ at: 400 }, "m3", "k3", { id: A }, A);
+    // m3 not shown yet: the full page lacks it (held), the first small page fits "1 message, then 1 per exchange".
+    t.list({ at: 500 }, A, ["m1", "m2"]);
+    t.list({ at: 550 }, A, ["m1"], "?page=1&page_size=2", 2, 4);
+    t.list({ at: 600 }, A, ["m1"], "?page=1&page_size=2", 2, 6);
+    t.list({ at: 2_000 }, A, ["m1", "m2", "m3"]);
+    expect(t.judged().failed).toEqual([]);
+    // Two exchanges not shown yet at first, one a moment later: each page fits some prefix.
+    const u = new Traffic();
+    u.create({ at: 0 }, "m1", "k1", { id: A });
+    u.create({ at: 100 }, "m1", "k1", { id: A });
+    u.stream({ at: 200 }, "m2", "k2", { id: A }, A);
+    u.create({ at: 400 }, "m3", "k3", { id: A }, A);
+    u.list({ at: 500 }, A, ["m1"]);
+    u.list({ at: 550 }, A, ["m1"], "?page=1&page_size=2", 2, 4);
+    u.list({ at: 600 }, A, ["m2"], "?page=2&page_size=2", 2, 4);
+    u.list({ at: 650 }, A, ["m3"], "?page=3&page_size=2", 2, 6);
+    expect(u.judged().failed).toEqual([]);
   });
 
   test("another key of the same agent may share its channel: its accepted listing is the owner's, its refusal is not judged", () => {

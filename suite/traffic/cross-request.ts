@@ -252,6 +252,12 @@ export class CrossRequestJudge {
     /** Operations whose verdict stands: a read left out as the service's lag showed nothing. */
     let judged = group;
     const failure = outcome.state.failed;
+    // Listings inside the window may show the conversation before the writes that ended within
+    // --settle-ms of them: the worlds of those readings too, so a lagging page that fits a wrong
+    // lesson (four messages of three exchanges, one each) does not teach it alone.
+    const lagging = (op: Op) => op.kind === "list" && p.tentative.has(op.index);
+    const lagged = group.some(lagging) ? flush({ ...state, group: group.map((op) => (lagging(op) ? { ...op, lagsFrom: op.start - this.settleMs } : op)) }) : undefined;
+    const orLagged = (plain: Observation) => (lagged !== undefined && lagged.state.failed === undefined && lagged.state.undecided === undefined ? lagged : plain);
     if (failure !== undefined) {
       const failing = group.find((op) => op.index === failure.ops.at(-1));
       const lag = failing !== undefined && p.tentative.has(failing.index) ? lagOf(failure, failing) : undefined;
@@ -260,7 +266,7 @@ export class CrossRequestJudge {
         // Only a read inside the window contradicted the model, as the service's lag would: held until something decides it.
         const about = failure.ops[0] ?? failing.index;
         holdFor(p.held, lag, `${failure.requirement} #${about}`, this.violationOf(p, failure), p.writeEnds.get(about) ?? p.settledFrom - this.settleMs, failing.start);
-        outcome = tentative;
+        outcome = orLagged(tentative);
         judged = group.filter((op) => !p.tentative.has(op.index));
       } else {
         this.release(p, failure);
@@ -282,9 +288,10 @@ export class CrossRequestJudge {
           judged = group.filter((op) => op !== failing);
         }
       }
-    } else if (p.held.length > 0) {
+    } else {
+      outcome = orLagged(outcome);
       // A later read agrees with the model: what it answers was the service's lag.
-      p.held = afterAgreeingReads(p.held, group, isRead);
+      if (p.held.length > 0) p.held = afterAgreeingReads(p.held, group, isRead);
     }
     // A delete answered 2xx ends the conversation, whatever the model made of it: no read can show what the earlier ones lacked any more.
     const ended = group.find((op) => op.kind === "delete" && op.outcome.type === "ok");
