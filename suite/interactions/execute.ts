@@ -226,7 +226,7 @@ export async function send(session: Session, request: Request, lane: number, opt
       const answer = await answerOf(() => client.list(request.conversationId, { as: identity, query, retryInUse: true }));
       const end = now();
       const judged = judgeListing(answer, index);
-      const op: ListOp = { kind: "list", index, start, end, who: request.who, conversationId: request.conversationId, query: request.query, outcome: judged.outcome };
+      const op: ListOp = { kind: "list", index, start, end, who: request.who, conversationId: request.conversationId, query: request.query, outcome: judged.outcome, settledBefore: start - session.target.settleMs };
       const total = judged.outcome.type === "ok" ? ` total ${judged.outcome.value.total}, ${judged.outcome.value.items.length} item(s)` : "";
       const entry: Entry = { op, lane, method: "GET", path, answer: describeOutcome(judged, total), transcript: transcriptOf(answer) };
       session.fail(judged.problem);

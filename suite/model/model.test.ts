@@ -33,7 +33,7 @@ class History {
     return index;
   }
 
-  list(conversationId: string, messages: readonly string[], options: { who?: Who; query?: ListOp["query"]; perExchange?: number; updatedAt?: string; refused?: number; total?: number; at?: { start: number; end: number } } = {}): number {
+  list(conversationId: string, messages: readonly string[], options: { who?: Who; query?: ListOp["query"]; perExchange?: number; updatedAt?: string; refused?: number; total?: number; at?: { start: number; end: number }; settleMs?: number } = {}): number {
     const index = this.ops.length + 1;
     const items = messages.flatMap((m) => [{ role: "user", content: m }, ...Array.from({ length: (options.perExchange ?? 2) - 1 }, () => ({ role: "assistant", content: `answer to ${m}` }))]);
     const page = options.query?.page ?? 1;
@@ -44,7 +44,8 @@ class History {
       type: "ok", status: 200,
       value: { conversationId, page, pageSize, total, hasMore: page * pageSize < total, items: shown, createdAt: "2026-11-25T10:00:00.000Z", updatedAt: options.updatedAt ?? `2026-11-25T10:00:00.${String(index).padStart(3, "0")}Z` },
     };
-    this.ops.push({ kind: "list", index, ...this.#times(options.at), who: options.who ?? "primary", conversationId, query: options.query ?? {}, outcome });
+    const times = this.#times(options.at);
+    this.ops.push({ kind: "list", index, ...times, who: options.who ?? "primary", conversationId, query: options.query ?? {}, outcome, ...(options.settleMs === undefined ? {} : { settledBefore: times.start - options.settleMs }) });
     return index;
   }
 
@@ -266,6 +267,30 @@ describe("interaction bugs, each by its own requirement", () => {
     stored.create({ message: "m2", continues: A, who: "noKey", answer: { refused: 401 } });
     stored.list(A, ["m1", "m2"]);
     expect(failuresOf(stored)).toEqual(["AUTH-1"]);
+  });
+
+  test("an exchange answered 500 shows within --settle-ms of its answer or never: the worlds where it may still arrive end there", () => {
+    const history = (secondListing: string[]) => {
+      const h = new History();
+      h.create({ message: "m1" });
+      h.create({ message: "m2", continues: A, answer: { unknown: true }, at: { start: 100, end: 110 } });
+      h.list(A, ["m1"], { at: { start: 120, end: 125 }, settleMs: 1_000 });
+      h.list(A, ["m1"], { at: { start: 2_000, end: 2_005 }, settleMs: 1_000 });
+      h.list(A, secondListing, { at: { start: 3_000, end: 3_005 }, settleMs: 1_000 });
+      return h;
+    };
+    const settled = judgeHistory(history(["m1"]).ops.slice(0, 4)).state;
+    expect(settled.failed).toBeUndefined();
+    expect(settled.worlds).toHaveLength(1);
+    expect(failuresOf(history(["m1"]))).toEqual([]);
+    expect(failuresOf(history(["m1", "m2"]))).not.toEqual([]);
+    // Within the window it may still arrive.
+    const soon = new History();
+    soon.create({ message: "m1" });
+    soon.create({ message: "m2", continues: A, answer: { unknown: true }, at: { start: 100, end: 110 } });
+    soon.list(A, ["m1"], { at: { start: 120, end: 125 }, settleMs: 1_000 });
+    soon.list(A, ["m1", "m2"], { at: { start: 600, end: 605 }, settleMs: 1_000 });
+    expect(failuresOf(soon)).toEqual([]);
   });
 
   test("a retry of a key whose first request's outcome was unknown takes effect once; twice fails IDEM-4 (a replay) or IDEM-5 (sent while the first was unanswered)", () => {

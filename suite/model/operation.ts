@@ -108,6 +108,11 @@ export interface ListOp extends Timed {
    * exchanges that ended after this instant may not show yet. Unset: it shows every exchange.
    */
   readonly lagsFrom?: number;
+  /**
+   * Exchanges of unknown outcome that the service answered (a 5xx) before this instant show in
+   * this listing or never: --settle-ms before it began. Unset: they may still arrive.
+   */
+  readonly settledBefore?: number;
 }
 
 export interface DeleteOp extends Timed {

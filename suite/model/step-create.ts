@@ -293,7 +293,7 @@ function stepContinuation(world: World, op: CreateOp, context: StepContext): Ste
     };
   }
   // Where it had not taken effect, the service may still store it: a later listing that shows it takes it in, with its key.
-  const exchange = { op: op.index, message: op.message, endpoint: op.endpoint, at: op.start, end: op.end, record: keyRecordOf(op, undefined) };
+  const exchange = { op: op.index, message: op.message, endpoint: op.endpoint, at: op.start, end: op.end, record: keyRecordOf(op, undefined), answered: (outcome.status ?? 0) >= 500 };
   const late = new Map(world.late);
   late.set(conversationKey(id), [...(world.late.get(conversationKey(id)) ?? []), exchange]);
   return { worlds: [{ ...notTakenEffect(world, op), late }, recordKey(appended(world), op, undefined)] };

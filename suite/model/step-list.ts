@@ -41,11 +41,29 @@ export function stepList(world: World, op: ListOp, context: StepContext): Step {
     return { violation: violation(requirement, `#${op.index} listed conversation ${conversation.id} (${conversation.exchanges.length} exchange(s), the first #${first}) and was refused with ${outcome.status}`, [first, op.index], `2xx, listing its ${conversation.exchanges.length} exchange(s) (${opList(conversation.exchanges.map((e) => e.op))})`) };
   }
   if (outcome.type === "unknown") return { worlds: [world] };
-  const step = judgeWithLate(world, conversation, op, outcome.value, context);
-  if (op.lagsFrom === undefined) return step;
-  const views = laggingViews(world, conversation, op, op.lagsFrom, outcome.value, context);
-  if (views.length === 0) return step;
-  return "violation" in step ? { worlds: views } : { ...step, worlds: [...step.worlds, ...views] };
+  const plain = judgeWithLate(world, conversation, op, outcome.value, context);
+  const views = op.lagsFrom === undefined ? [] : laggingViews(world, conversation, op, op.lagsFrom, outcome.value, context);
+  const step: Step = views.length === 0 ? plain : "violation" in plain ? { worlds: views } : { ...plain, worlds: [...plain.worlds, ...views] };
+  const settledBefore = op.settledBefore;
+  if (settledBefore === undefined || "violation" in step) return step;
+  return { ...step, worlds: step.worlds.map((w) => withoutSettledLate(w, conversation.id, settledBefore)) };
+}
+
+/**
+ * Exchanges of unknown outcome that the service answered before `settledBefore` and this
+ * listing does not show never will: each world in which one still may arrive would double the
+ * worlds of every later step.
+ */
+function withoutSettledLate(world: World, id: string, settledBefore: number): World {
+  const key = conversationKey(id);
+  const waiting = world.late.get(key);
+  if (waiting === undefined) return world;
+  const still = waiting.filter((e) => !e.answered || e.end >= settledBefore);
+  if (still.length === waiting.length) return world;
+  const late = new Map(world.late);
+  if (still.length > 0) late.set(key, still);
+  else late.delete(key);
+  return { ...world, late };
 }
 
 /**

@@ -19,6 +19,11 @@ export interface ExchangeRecord {
 /** An exchange that may still arrive, with the record its key gets when it does. */
 export interface LateExchange extends ExchangeRecord {
   readonly record: KeyRecord | undefined;
+  /**
+   * The service answered it (a 5xx) rather than the client letting go: what it stores of it
+   * shows within --settle-ms of that answer or never. A dropped stream may go on generating.
+   */
+  readonly answered: boolean;
 }
 
 /**

@@ -221,9 +221,11 @@ export class CrossRequestJudge {
     return status >= 200 && status < 300 ? name(owner.token, owner.agent) : undefined;
   }
 
-  private feed(p: Partition, op: Op, line: string, evidence: HttpResult | StreamResult | undefined): void {
+  private feed(p: Partition, sent: Op, line: string, evidence: HttpResult | StreamResult | undefined): void {
     // Whatever ended before `op` began is judged already (settleBefore): `op` overlaps the group it joins.
     const state = p.state;
+    // What the service answered --settle-ms before a listing began shows in it or never.
+    const op: Op = sent.kind === "list" ? { ...sent, settledBefore: sent.start - this.settleMs } : sent;
     const shows = couldShow(state, op);
     const observed = observe(state, op);
     // What a page shows by itself is judged per exchange (service-rules.ts); such a page is left out here.
