@@ -12,11 +12,6 @@ export async function fakeWithClock(options: FakeServerOptions = {}): Promise<{ 
   return { fake, clock };
 }
 
-/** The violations of one requirement, each checked against the published schema. */
-export function violationsOf(fake: InspectableFakeServer, requirement: string): ClientViolation[] {
-  return fake.clientViolations({ requirement }).map((v) => ClientViolation.parse(v));
-}
-
 /** Exactly one violation of `requirement`, and nothing else recorded. */
 export function onlyViolation(fake: InspectableFakeServer, requirement: string): ClientViolation {
   const all = fake.clientViolations();
