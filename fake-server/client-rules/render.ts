@@ -1,6 +1,6 @@
 import type { ClientViolationRequest } from "../../schemas/index.ts";
 import { formatTimestamp } from "../conversations/timestamps.ts";
-import { canonicalJson } from "../idempotency/fingerprint.ts";
+import { canonicalJson } from "../../schemas/canonical-json.ts";
 import type { ObservedRequest } from "./observed-request.ts";
 
 const MAX_KEY_CHARS = 100;
