@@ -1,3 +1,7 @@
+/**
+ * What the client-rule tests share: a fake on a clock only the test moves, the one violation a
+ * request should leave, and a wait until the fake has seen every request close.
+ */
 import { expect } from "vitest";
 import { ClientViolation } from "../../schemas/index.ts";
 import { ManualClock } from "./manual-clock.ts";
