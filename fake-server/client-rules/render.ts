@@ -1,3 +1,7 @@
+/**
+ * A request as a client violation shows it: method, path, time and status, its Idempotency-Key and
+ * body cut short, never a header, so a violation is small and safe to print.
+ */
 import type { ClientViolationRequest } from "../../schemas/index.ts";
 import { formatTimestamp } from "../conversations/timestamps.ts";
 import { canonicalJson } from "../../schemas/canonical-json.ts";

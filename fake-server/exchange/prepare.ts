@@ -1,3 +1,8 @@
+/**
+ * `prepareExchange`, stage 7 of both creates, in the README's order: the headers, the body and its
+ * validation, an injected status or overload, then the idempotency record and the conversation; a
+ * replay or a fresh exchange holding its key comes out. Mutants act only through exchange/hooks.ts.
+ */
 import type { FakeResponseRequest } from "../../schemas/index.ts";
 import type { AppContext, FakeRequest } from "../context.ts";
 import { overloaded } from "../deployment/overload.ts";
