@@ -1,3 +1,8 @@
+/**
+ * What a handler sees: the app's shared parts and its session's stores (AppContext), and the
+ * request as the pipeline has annotated it (FakeRequest). Types only, so any folder may name them
+ * without importing the app.
+ */
 import type { Request as PolkaRequest } from "polka";
 import type { ServerResponse } from "node:http";
 import type { Socket } from "node:net";

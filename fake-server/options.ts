@@ -1,3 +1,8 @@
+/**
+ * The fake's options (the library's, and through them the command line's), resolved and checked
+ * once at start: a bad value is an OptionsError naming the option, so a running fake never meets
+ * one.
+ */
 import { patchBehavior, type Behavior } from "./behavior/behavior.ts";
 import { basePathProblem, normalisedBasePath } from "./http/base-path.ts";
 import { ClientRuleOptionsError, resolveClientRuleOptions, type ClientRuleOptions } from "./client-rules/options.ts";

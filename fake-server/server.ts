@@ -1,3 +1,8 @@
+/**
+ * The listening fake: the app on a node:http server (the state file loaded before it listens and
+ * saved when it closes), and the FakeServer handle the library and the command line give their
+ * callers.
+ */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ClientViolation, ClientViolationCount } from "../schemas/index.ts";

@@ -1,9 +1,10 @@
+/**
+ * What the reference fake reports about the clients that call it: requests that broke one of the
+ * spec's client rules (catalog family `client`, IDs CLIENT-n). Secrets never appear: API keys are
+ * cut to their first 6 characters and "…", bodies to a short excerpt.
+ */
 import { z } from "zod";
 import { FakeTimestamp } from "./primitives.ts";
-
-// What the reference fake reports about the clients that call it: requests that broke one
-// of the spec's client rules (catalog family `client`, IDs CLIENT-n). Secrets never appear:
-// API keys are cut to their first 6 characters and "…", bodies to a short excerpt.
 
 export const ClientRequirementId = z.string().regex(/^CLIENT-\d+$/);
 

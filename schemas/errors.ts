@@ -1,3 +1,8 @@
+/**
+ * Error bodies and codes: every code the fake sends and its own `{"error": {"code", "message"}}`
+ * body (fake strength), and the shapes the suite reads a code from, since the spec leaves the error
+ * format open (spec strength).
+ */
 import { z } from "zod";
 
 /** The one error code the spec names. */

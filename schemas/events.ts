@@ -1,3 +1,8 @@
+/**
+ * The stream's events: their names, their payloads at spec strength (`type` and the fields each
+ * event must carry, anything else allowed) and at the fake's, whose response.created names the
+ * conversation.
+ */
 import { z } from "zod";
 import { CompletedResponse, SpecCompletedResponse } from "./resources.ts";
 import { Uuid } from "./primitives.ts";

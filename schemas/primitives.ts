@@ -1,3 +1,7 @@
+/**
+ * The small shapes the others build on: a UUID, and a timestamp at spec strength (any string or
+ * number: a gap) and at the fake's (RFC 3339 UTC with milliseconds).
+ */
 import { z } from "zod";
 
 /** A UUID in the canonical 8-4-4-4-12 hex form (any version; upper or lower case). */

@@ -1,3 +1,8 @@
+/**
+ * The body of both creates: as the spec states it, and as the fake accepts it, with the limits on
+ * message, external_reference, metadata and the Idempotency-Key that the fake's checks and the
+ * OpenAPI documents share.
+ */
 import { z } from "zod";
 import { Uuid } from "./primitives.ts";
 

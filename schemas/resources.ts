@@ -1,3 +1,8 @@
+/**
+ * The resources the service answers with (a create's result, a conversation, a page of messages and
+ * their citations): what the spec guarantees, open in its gaps, and the reference fake's exact
+ * choices.
+ */
 import { z } from "zod";
 import { FakeTimestamp, SpecTimestamp, Uuid } from "./primitives.ts";
 

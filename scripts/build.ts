@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, resolve } from "node:path";
-import { flagsOrExit, flagValuesOrThrow, switchFlag, type FlagTable } from "../suite/runner/cli-flags.ts";
+import { flagsOrExit, flagValuesOrThrow, switchFlag, type FlagTable } from "../cli/flags.ts";
 import { BUNDLE_NAME, bundleFake } from "./package/bundle-fake.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");

@@ -7,7 +7,7 @@
  * stderr. First stdout line: "listening on http://HOST:PORT" (`--silent` keeps npm's banner out
  * of the way). Bad flags: a message on stderr and exit code 2.
  */
-import { flagHelp, flagsOrExit, flagValuesOrThrow, listFlag, stringFlag, switchFlag, textFlag, UsageError, wholeNumberFlag, type FlagTable, type RawFlag } from "../suite/runner/cli-flags.ts";
+import { flagHelp, flagsOrExit, flagValuesOrThrow, listFlag, stringFlag, switchFlag, textFlag, UsageError, wholeNumberFlag, type FlagTable, type RawFlag } from "../cli/flags.ts";
 import { AnswersFileError, answerRulesFromFile } from "./fake-answers-file.ts";
 import { mergedCounts, summaryLines } from "../fake-server/client-rules/summary.ts";
 import { createFakeServer, DEFAULT_KEYS, type FakeServerOptions } from "../fake-server/index.ts";

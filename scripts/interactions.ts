@@ -16,7 +16,7 @@ import { mutantByName, MUTANTS } from "../fake-server/variants/mutants.ts";
 import { propertyAgainstFake } from "../suite/interactions/against-fake.ts";
 import { renderCounterexample } from "../suite/interactions/counterexample.ts";
 import { baseSeed, MAX_SEED, seedsFrom } from "../suite/interactions/seeds.ts";
-import { flagHelp, flagsOrExit, flagValuesOrThrow, listFlag, stringFlag, switchFlag, textFlag, UsageError, wholeNumberFlag, type FlagTable } from "../suite/runner/cli-flags.ts";
+import { flagHelp, flagsOrExit, flagValuesOrThrow, listFlag, stringFlag, switchFlag, textFlag, UsageError, wholeNumberFlag, type FlagTable } from "../cli/flags.ts";
 import { interactionMutants, killRate, killRateLines, PROFILE_CREATES, type KillProfile } from "./interactions/kill-rate.ts";
 
 /** Creates per sequence unless --creates says otherwise. */

@@ -7,7 +7,7 @@
  */
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { flagHelp, flagsOrExit, flagValuesOrThrow, stringFlag, switchFlag, type FlagTable } from "../suite/runner/cli-flags.ts";
+import { flagHelp, flagsOrExit, flagValuesOrThrow, stringFlag, switchFlag, type FlagTable } from "../cli/flags.ts";
 import { writeOpenApiFiles } from "../schemas/openapi/files.ts";
 
 const DEFAULT_OUT = fileURLToPath(new URL("../openapi/", import.meta.url));

@@ -9,7 +9,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { flagHelp, flagsOrExit, flagValuesOrThrow, stringFlag, switchFlag, wholeNumberFlag, type FlagTable } from "../suite/runner/cli-flags.ts";
+import { flagHelp, flagsOrExit, flagValuesOrThrow, stringFlag, switchFlag, wholeNumberFlag, type FlagTable } from "../cli/flags.ts";
 import { runTargets } from "../suite/proof/run-targets.ts";
 import { summarise, summaryText } from "../suite/proof/summary.ts";
 import { labelOf, proofTargets } from "../suite/proof/targets.ts";

@@ -1,3 +1,8 @@
+/**
+ * The API key check of every /v1 request (stage 4): the Bearer token of the Authorization header
+ * looked up among the configured keys, a 401 with `WWW-Authenticate: Bearer` otherwise; and the two
+ * mutants that let a request past it.
+ */
 import type { IncomingMessage } from "node:http";
 import type { Behavior, Operation } from "../behavior/behavior.ts";
 import { ApiError } from "../http/api-error.ts";

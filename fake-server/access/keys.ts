@@ -1,3 +1,9 @@
+/**
+ * The API keys the fake accepts (`--key TOKEN=AGENT[,AGENT...][@CHANNEL]`, the `keys` option): each
+ * grants some agents on one channel. Parsed once at start; logs and violations show a key only
+ * redacted.
+ */
+
 /** What one API key grants: a set of agents on one channel. */
 export interface ApiKeyGrant {
   readonly token: string;

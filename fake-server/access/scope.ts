@@ -1,3 +1,8 @@
+/**
+ * The scope rule (stage 7): a conversation is reached only by its own agent and channel, and an
+ * agent the key does not grant does not exist for it, so anything else is a 404; also the mutants
+ * that relax the rule or bring a deleted conversation back.
+ */
 import { ApiError } from "../http/api-error.ts";
 import type { Behavior, ScopedOperation } from "../behavior/behavior.ts";
 import type { ConversationStore, StoredConversation } from "../conversations/store.ts";

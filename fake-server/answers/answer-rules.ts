@@ -1,3 +1,8 @@
+/**
+ * Answer rules (`POST /__fake/answers`, `--answers`): a client developer scripts what the agent
+ * answers to matching messages (text, citations, deltas, how many times). A list of rules is
+ * checked whole before any is kept, so one bad rule adds nothing.
+ */
 import { z } from "zod";
 import type { Answer } from "./engine.ts";
 import { asStoredCitations, ScriptedCitation } from "./scripted-citation.ts";

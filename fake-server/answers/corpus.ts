@@ -1,3 +1,7 @@
+/**
+ * The help center the fake's agent answers from: the twelve articles of a fictional app, "Pebble
+ * Planner", each a frozen citation and the words that find it.
+ */
 import type { Citation } from "../../schemas/index.ts";
 
 /**

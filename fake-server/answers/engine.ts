@@ -1,3 +1,8 @@
+/**
+ * The fake's answer engine: a pure function of (seed, message) that cites the help-center articles
+ * matching the message best, so the same question gets the same text and citations every time, on
+ * both creates.
+ */
 import type { Citation } from "../../schemas/index.ts";
 import { CORPUS, normaliseWords } from "./corpus.ts";
 import { seededHash } from "./hash.ts";

@@ -1,3 +1,7 @@
+/**
+ * Choosing a new exchange's answer (stage 8): the session's oldest matching answer rule, else the
+ * engine's answer as the behavior styles it.
+ */
 import type { AnswerRules } from "./answer-rules.ts";
 import type { Answer } from "./engine.ts";
 import { styledAnswer, type StyleContext } from "./style.ts";

@@ -1,3 +1,7 @@
+/**
+ * An answer cut into the deltas of a stream, as a pure function of (seed, text), so a replay
+ * re-emits the same deltas; an answer rule's own deltas are sent as given.
+ */
 import type { Behavior } from "../behavior/behavior.ts";
 import { seededHash } from "./hash.ts";
 

@@ -1,3 +1,7 @@
+/**
+ * The variants' styling of the engine's answers (a sentence of multi-byte characters appended, the
+ * citations dropped), so the engine itself stays one for every behavior.
+ */
 import type { Behavior } from "../behavior/behavior.ts";
 import type { Answer, AnswerEngine } from "./engine.ts";
 

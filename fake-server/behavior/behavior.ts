@@ -2,9 +2,9 @@
  * The fake's choices, gathered in one plain object so that a variant (another legal choice
  * in the spec's gaps, variants/variants.ts) or a mutant (one requirement deliberately broken,
  * variants/mutants.ts) is a different object instead of a fork of the code. Each field is read only
- * where the note beside it says: one place, or, for a switch of a create's checks, also `hooksFor`
- * (exchange/hooks.ts), which installs the hook that acts on it. DEFAULT_BEHAVIOR is the conforming
- * reference fake.
+ * where the note beside it says (read-by-notes.test.ts holds the notes to the code); a switch of a
+ * create's checks also by `hooksFor` (exchange/hooks.ts), which installs the hook that acts on it.
+ * DEFAULT_BEHAVIOR is the conforming reference fake.
  */
 
 export type Operation = "create" | "stream" | "list" | "delete";
@@ -78,7 +78,7 @@ export interface Breakage {
   readonly completedEvents: 0 | 1 | 2;
   /** A delta follows the error event; read by `playStream`. */
   readonly eventsAfterError: boolean;
-  /** Every delta is trimmed, so they no longer reassemble; read by `splitIntoDeltas` (answers/split.ts). */
+  /** Every delta is trimmed, so they no longer reassemble; read by `splitIntoDeltas` and `deltasOf` (answers/split.ts). */
   readonly deltasTrimmed: boolean;
   /** false: a streamed exchange is never appended to its conversation; read by `commitAnswered` (commit/commit.ts). */
   readonly streamStored: boolean;
@@ -132,8 +132,8 @@ export interface Breakage {
   readonly inFlightLoserFails: boolean;
   /**
    * One endpoint compares a key's payload without one field (an older fingerprint that never
-   * covered it), so a body differing only there replays; read by `looseReplay` and
-   * `rememberLooseFingerprint` (exchange/loose-fingerprint.ts), whose hooks `hooksFor` (exchange/hooks.ts) installs.
+   * covered it), so a body differing only there replays; read by `looseFingerprint` and
+   * `looseReplay` (exchange/loose-fingerprint.ts), and by `hooksFor` (exchange/hooks.ts), which installs their hooks.
    */
   readonly fingerprintSkips: { readonly on: "create" | "stream"; readonly field: "metadata" | "external_reference" } | null;
   /**
@@ -173,8 +173,8 @@ export interface Breakage {
   readonly streamNullReferenceRefused: boolean;
   /**
    * The stream serves a request without a valid key when its body names an existing
-   * conversation, as a key of that conversation's channel and agent; read by `authDeferredToBody`
-   * (access/bearer.ts), after which the stream route authenticates by the body (exchange/auth-by-conversation.ts).
+   * conversation, as a key of that conversation's channel and agent (the stream route then
+   * authenticates by the body: exchange/auth-by-conversation.ts); read by `authDeferredToBody` (access/bearer.ts).
    */
   readonly streamAuthByConversation: boolean;
   /** An accepted `page_size` above this is served (and echoed) as this (null: no cap below the maximum); read by `parsePagination` (conversations/pagination.ts). */
@@ -193,7 +193,7 @@ export interface Behavior {
   readonly pageSize: { readonly default: number; readonly max: number };
   /** page_size above the maximum: 400 ("reject") or served as the maximum ("clamp"); read by `parsePagination`. */
   readonly oversizePageSize: "reject" | "clamp";
-  /** Line ending of every SSE line; read only by `writeEvent` (http/sse.ts). */
+  /** Line ending of every SSE line; read only by `startEventStream` (its `retry:` line) and `writeEvent` (http/sse.ts). */
   readonly sseLineEnding: string;
   /** `: keep-alive` comments between events and a `retry:` line first; read by `startEventStream` and `writeEvent`. */
   readonly sseHeartbeats: boolean;
@@ -211,13 +211,13 @@ export interface Behavior {
   readonly timestamps: "rfc3339" | "epoch-seconds" | "rfc3339-micro-offset";
   /** Ids the fake mints for conversations and messages; read only by `createFakeApp` (app.ts). */
   readonly ids: "uuid-v4" | "uuid-v7";
-  /** An exchange also stores a tool note between the user and assistant messages; read by `commitAnswered`. */
+  /** An exchange also stores a tool note between the user and assistant messages; read by `appendAnswered` (commit/commit.ts). */
   readonly exchangeNote: boolean;
   /** Answers end with a sentence of multi-byte characters; read by `styledAnswer` (answers/style.ts). */
   readonly multibyteAnswers: boolean;
   /** Answers cite the documents they used; read by `styledAnswer`. */
   readonly citations: boolean;
-  /** Every JSON body and event payload carries fields the spec does not name; read by `withExtraFields` and `withExtraFieldsText` (http/extra-fields.ts). */
+  /** Every JSON body and event payload carries fields the spec does not name; read by `withExtraFields` and `withExtraFieldsText` (http/extra-fields.ts), and by `sendResult` (routes/create-response.ts), which then writes the result through them. */
   readonly extraFields: boolean;
   /** A plain create thinks this long before it answers; read by `AS_JSON.fresh` (routes/create-response.ts). */
   readonly createLatencyMs: number;
@@ -229,9 +229,9 @@ export interface Behavior {
   readonly rateLimit: RateLimit | null;
   /** Every Nth create of an API key is answered 503 before anything is done (0: never); read only by `overloadFor` (deployment/overload.ts). */
   readonly overloadEvery: number;
-  /** An exchange reaches the listing this long after it was stored (0: at once); read only by `listedCount` (deployment/listing-lag.ts). */
+  /** An exchange reaches the listing this long after it was stored (0: at once); read only by `listedCount` (deployment/listing-lag.ts) and `deleteConversation` (routes/delete-conversation.ts), whose delete reaches the listing as late. */
   readonly listingLagMs: number;
-  /** Path prefix before /v1 ("": none); read only by `basePathOption` (options.ts), where the `basePath` option can replace it. */
+  /** Path prefix before /v1 ("": none); read only by `basePathOption` (options.ts), where the option of the same name can replace it. */
   readonly basePath: string;
   readonly broken: Breakage;
 }

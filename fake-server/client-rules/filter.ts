@@ -1,3 +1,8 @@
+/**
+ * Which recorded client violations a reader asks for (`GET /__fake/client-violations`,
+ * `clientViolations()`): one requirement, and one API key in full or every key starting with the
+ * redacted prefix a violation shows.
+ */
 import type { KeyBucket } from "./key-buckets.ts";
 
 /** Which violations to read. */

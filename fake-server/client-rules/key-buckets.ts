@@ -1,3 +1,8 @@
+/**
+ * What the client-rule observer remembers per API key: a bounded history of recent requests, with
+ * the indexes each rule looks through instead of scanning it, and the violations recorded; at most
+ * `maxKeys` keys, the least recently seen evicted first.
+ */
 import type { RequirementId } from "../../requirements/catalog.ts";
 import { redactKey } from "../access/keys.ts";
 import type { ObservedRequest } from "./observed-request.ts";

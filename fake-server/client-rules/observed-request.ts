@@ -1,3 +1,9 @@
+/**
+ * What the client-rule observer knows of one request, in plain values rather than Node objects (so
+ * recorded traffic can be fed to it too): what arrived, then its payload, answer and end as they
+ * happen.
+ */
+
 /** The two create operations; every client rule about bodies and keys concerns only these. */
 export type CreateOperation = "create" | "stream";
 

@@ -1,3 +1,8 @@
+/**
+ * The client-rule observer (stage 2): follows every /v1 request from arrival to close, judges it
+ * against the spec's client rules and records what breaks them per API key, in bounded memory,
+ * without changing any answer. The traffic judge replays recorded exchanges into it too.
+ */
 import type { ClientViolation, ClientViolationCount, FakeResponseRequest } from "../../schemas/index.ts";
 import { requirementById } from "../../requirements/catalog.ts";
 import { bearerTokenOf } from "../access/bearer.ts";

@@ -1,6 +1,10 @@
+/**
+ * A request as a client violation shows it: method, path, time and status, its Idempotency-Key and
+ * body cut short, never a header, so a violation is small and safe to print.
+ */
 import type { ClientViolationRequest } from "../../schemas/index.ts";
 import { formatTimestamp } from "../conversations/timestamps.ts";
-import { canonicalJson } from "../idempotency/fingerprint.ts";
+import { canonicalJson } from "../../schemas/canonical-json.ts";
 import type { ObservedRequest } from "./observed-request.ts";
 
 const MAX_KEY_CHARS = 100;

@@ -1,3 +1,8 @@
+/**
+ * What a client rule is to the observer: the requirement it judges, when (as a request arrives, or
+ * once a create's body is read) and what it sees of the key's recent requests. The rules themselves
+ * are in rules/.
+ */
 import type { RequirementId } from "../../requirements/catalog.ts";
 import type { ClientRuleOptions } from "./options.ts";
 import type { ObservedRequest } from "./observed-request.ts";

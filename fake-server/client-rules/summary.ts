@@ -1,3 +1,7 @@
+/**
+ * The client-violation summary `npm run fake` prints on stderr when it stops: a line per violated
+ * requirement, with the counts of every session added up.
+ */
 import type { ClientViolationCount } from "../../schemas/index.ts";
 import { requirementById } from "../../requirements/catalog.ts";
 

@@ -1,3 +1,8 @@
+/**
+ * Stage 10 of an answered exchange: its messages appended and its result stored under its key for
+ * replays; or the failure its replays repeat, or its key freed when it did not take place. A stored
+ * result shares the engine's answer instead of copying its text.
+ */
 import type { FakeErrorCode, ResponseResult } from "../../schemas/index.ts";
 import type { Answer } from "../answers/engine.ts";
 import type { AppContext } from "../context.ts";

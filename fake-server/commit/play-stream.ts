@@ -1,3 +1,8 @@
+/**
+ * Playing a stream (stage 10): created, the deltas and the terminal event of a fresh exchange or a
+ * replay, each written as it is produced with the pauses between. A client that leaves does not
+ * stop the script, so the exchange is stored as if it had been watched.
+ */
 import type { ServerResponse } from "node:http";
 import { EVENT, type CompletedResponse, type StreamEvent } from "../../schemas/index.ts";
 import type { AppContext } from "../context.ts";

@@ -1,3 +1,7 @@
+/**
+ * Fresh v4 UUIDs for conversations and messages, written as flat 36-byte strings: at a million
+ * messages, the string trees randomUUID builds would cost several times the memory.
+ */
 import { randomFillSync } from "node:crypto";
 
 const DIGITS = Buffer.from("0123456789abcdef", "latin1");

@@ -1,3 +1,8 @@
+/**
+ * Listing pagination: `page` and `page_size` read strictly from the query (400 `invalid_pagination`
+ * otherwise), and the one slicer every listing pages with, with the page rules that variants and
+ * mutants change.
+ */
 import { NOTHING_BROKEN, type Behavior } from "../behavior/behavior.ts";
 import { ApiError } from "../http/api-error.ts";
 

@@ -1,10 +1,12 @@
+/**
+ * Stored conversations and messages as the spec's resources: exactly the fake's Conversation and
+ * MessageItem under the default behavior; the variants change the timestamp format and add a tool
+ * note.
+ */
 import type { SpecConversation, SpecMessageItem } from "../../schemas/index.ts";
 import { DEFAULT_BEHAVIOR, type Behavior } from "../behavior/behavior.ts";
 import type { StoredConversation, StoredMessage } from "./store.ts";
 import { wireTimestamp } from "./timestamps.ts";
-
-// Spec-strength types: under the default behavior these are exactly the fake's Conversation
-// and MessageItem; variants change the timestamp format and add a tool note.
 
 /** `updatedAt`: when the conversation last changed as the reader sees it (a lagging listing sees an earlier moment). */
 export function toConversation(

@@ -1,3 +1,8 @@
+/**
+ * A session's conversations and their messages, found only by their owner (agent and channel) and
+ * bounded by `--max-conversations`; also what the listing-lag variant and the reviving mutants keep
+ * aside.
+ */
 import type { Citation } from "../../schemas/index.ts";
 import type { Clock } from "../runtime/clock.ts";
 

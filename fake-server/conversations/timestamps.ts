@@ -1,3 +1,7 @@
+/**
+ * The fake's timestamps: kept as epoch milliseconds, written as RFC 3339 UTC with milliseconds, or
+ * in the format a timestamp variant chooses.
+ */
 import type { Behavior } from "../behavior/behavior.ts";
 import { formatOffsetMicroseconds } from "./offset-timestamp.ts";
 

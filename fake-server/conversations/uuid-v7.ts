@@ -1,3 +1,7 @@
+/**
+ * UUIDv7 ids (the uuid-v7 variant): time-ordered, so the ids one fake mints sort in the order it
+ * minted them; written flat, as ids.ts writes v4.
+ */
 import { randomFillSync } from "node:crypto";
 import type { Clock } from "../runtime/clock.ts";
 

@@ -1,3 +1,8 @@
+/**
+ * The idempotency-per-replica mutant's deployment: replicas behind a load balancer that keeps each
+ * connection on one replica, each replica with an idempotency memory of its own. The conforming
+ * fake runs as one process.
+ */
 import type { Socket } from "node:net";
 import type { Behavior } from "../behavior/behavior.ts";
 

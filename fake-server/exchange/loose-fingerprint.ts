@@ -5,7 +5,8 @@
  * (behavior.broken.fingerprintSkips); the conforming fake compares the whole body.
  */
 import type { Behavior } from "../behavior/behavior.ts";
-import { canonicalJson, fingerprintOfCanonical } from "../idempotency/fingerprint.ts";
+import { canonicalJson } from "../../schemas/canonical-json.ts";
+import { fingerprintOfCanonical } from "../idempotency/fingerprint.ts";
 import type { IdempotencyLookup, IdempotencyScope } from "../idempotency/store.ts";
 
 /** Per scope of records: the older fingerprint of each key, written when the key is reserved. */

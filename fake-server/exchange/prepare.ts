@@ -1,3 +1,8 @@
+/**
+ * `prepareExchange`, stage 7 of both creates, in the README's order: the headers, the body and its
+ * validation, an injected status or overload, then the idempotency record and the conversation; a
+ * replay or a fresh exchange holding its key comes out. Mutants act only through exchange/hooks.ts.
+ */
 import type { FakeResponseRequest } from "../../schemas/index.ts";
 import type { AppContext, FakeRequest } from "../context.ts";
 import { overloaded } from "../deployment/overload.ts";
@@ -5,7 +10,8 @@ import { injectedStatusError, type FaultPlan } from "../faults/fault-plan.ts";
 import { headerFaults, ruleFaults } from "../faults/request-faults.ts";
 import { ApiError } from "../http/api-error.ts";
 import { readJsonBody } from "../http/read-body.ts";
-import { canonicalJson, fingerprintOfCanonical } from "../idempotency/fingerprint.ts";
+import { canonicalJson } from "../../schemas/canonical-json.ts";
+import { fingerprintOfCanonical } from "../idempotency/fingerprint.ts";
 import { readIdempotencyKey } from "../idempotency/key-header.ts";
 import { ABSENT, type Reservation, type StoredOutcome } from "../idempotency/store.ts";
 import { conversationNotFound, exchangeCaller, findInScope, reviveDeleted, type Caller } from "../access/scope.ts";

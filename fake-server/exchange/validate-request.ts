@@ -1,3 +1,8 @@
+/**
+ * A create's body checked against the fake's request schema: 400 `invalid_request`, or
+ * `invalid_metadata` when only `metadata` is wrong; and the mutants that refuse shapes the spec
+ * allows.
+ */
 import { z } from "zod";
 import { FakeResponseRequest } from "../../schemas/index.ts";
 import { DEFAULT_BEHAVIOR, type Behavior } from "../behavior/behavior.ts";

@@ -1,3 +1,8 @@
+/**
+ * The fault plan of a request: the delays, injected status, error event or dropped connection it
+ * asked for in `X-Fake-Fault` syntax (the header, a fault rule, `--fault`), parsed strictly, a 400
+ * naming a bad item. LLM-like pacing starts from a plan too.
+ */
 import type { FakeErrorCode } from "../../schemas/index.ts";
 import type { Behavior } from "../behavior/behavior.ts";
 import { ApiError } from "../http/api-error.ts";

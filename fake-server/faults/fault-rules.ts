@@ -1,3 +1,8 @@
+/**
+ * Fault rules (`POST /__fake/faults`): the requests of a session that match a rule's agent,
+ * operation or message get its fault as if their `X-Fake-Fault` had asked for it, for an app that
+ * cannot add headers.
+ */
 import { z } from "zod";
 import { NO_FAULTS, parseFaultHeader, type FaultPlan } from "./fault-plan.ts";
 import { ApiError } from "../http/api-error.ts";

@@ -1,3 +1,7 @@
+/**
+ * Which faults a request gets: its own `X-Fake-Fault`, else the oldest matching fault rule of its
+ * session, else `--fault`; each item replaces the one of the plan the behavior starts from.
+ */
 import type { IncomingHttpHeaders } from "node:http";
 import { FAULT_HEADER, parseFaultHeader, type FaultPlan } from "./fault-plan.ts";
 import type { FaultRules, FaultTarget } from "./fault-rules.ts";

@@ -1,3 +1,7 @@
+/**
+ * The errors a handler throws: an ApiError, which the error writer turns into the response, and the
+ * two ends that send nothing (the client gone, the app closing).
+ */
 import type { FakeErrorCode } from "../../schemas/index.ts";
 
 /** An expected failure of a request: becomes an HTTP error body through `sendError`. */

@@ -1,3 +1,7 @@
+/**
+ * How a handler learns that its client went away, and how the fake cuts a connection on purpose (a
+ * dropped stream), as a network failure would.
+ */
 import type { ServerResponse } from "node:http";
 
 /** Aborts when the connection closes before the response was finished (client gone or dropped). */

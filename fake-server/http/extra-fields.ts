@@ -1,3 +1,7 @@
+/**
+ * The extra-fields variant: fields the spec does not name, added to every JSON object the fake
+ * writes, bodies and event payloads alike, for clients that must ignore them.
+ */
 import type { Behavior } from "../behavior/behavior.ts";
 
 /** What the extra-fields variant adds to every object: unknown fields a client must ignore. */

@@ -1,3 +1,8 @@
+/**
+ * The one error writer of the pipeline: whatever a handler threw becomes its response (an
+ * ApiError's body, else a logged 500, or an `error` event once a stream started), so the fake keeps
+ * serving after any failure.
+ */
 import type { ServerResponse } from "node:http";
 import { EVENT } from "../../schemas/index.ts";
 import type { Behavior } from "../behavior/behavior.ts";

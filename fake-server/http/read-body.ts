@@ -1,3 +1,8 @@
+/**
+ * Reading a request body: a create's Content-Type (415 unless JSON), the size cap (413, the excess
+ * drained so the client reads it), strict UTF-8 and JSON (400 `invalid_json`). Control endpoints
+ * take JSON whatever its type.
+ */
 import type { IncomingMessage } from "node:http";
 import { ApiError, ClientGoneError } from "./api-error.ts";
 import { DRAIN_BYTES_PAST_CAP, refuseOnceDrained, refuseUnread } from "./refuse-body.ts";

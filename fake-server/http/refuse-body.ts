@@ -1,3 +1,8 @@
+/**
+ * Refusing a request whose body is still arriving: the rest is read and dropped first, within a
+ * bound, so a client that sends its whole body before it reads sees the refusal, not a reset
+ * connection.
+ */
 import type { IncomingMessage } from "node:http";
 import { ApiError, ClientGoneError } from "./api-error.ts";
 

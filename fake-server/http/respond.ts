@@ -1,3 +1,8 @@
+/**
+ * The JSON writers: the status of each successful operation, bodies sent whole or from a stored
+ * serialisation, and the one writer of error bodies, in whichever of five shapes the behavior
+ * chooses.
+ */
 import type { ServerResponse } from "node:http";
 import type { z } from "zod";
 import type { ErrorBody, FakeErrorCode, FlatErrorBody, ProblemBody } from "../../schemas/index.ts";

@@ -1,3 +1,7 @@
+/**
+ * The event-stream writer: the headers at once, each event written as soon as it exists, and the
+ * framing the variants choose (line endings, heartbeats, ids, split writes) or a mutant breaks.
+ */
 import type { ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import { EVENT, type StreamEvent } from "../../schemas/index.ts";

@@ -1,3 +1,7 @@
+/**
+ * The Idempotency-Key header of both creates (stage 7): required (400 `idempotency_key_missing`);
+ * blank, over 255 characters or with control characters, 400 `idempotency_key_invalid`.
+ */
 import type { IncomingMessage } from "node:http";
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from "../../schemas/index.ts";
 import { ApiError } from "../http/api-error.ts";

@@ -1,3 +1,8 @@
+/**
+ * A session's idempotency records, per (API key, agent, Idempotency-Key): the key held while its
+ * operation runs, then its outcome kept for replays until the TTL ends; the other ways of holding
+ * keys exist for mutants. All synchronous, so no two requests see a key half-taken.
+ */
 import type { FakeErrorCode } from "../../schemas/index.ts";
 import type { Clock } from "../runtime/clock.ts";
 

@@ -1,3 +1,7 @@
+/**
+ * A stored outcome read back as the result it answered, for the replay mutants that answer another
+ * turn or bring a deleted conversation back.
+ */
 import { z } from "zod";
 import { ResponseResult } from "../../schemas/index.ts";
 import { StoredCitation } from "../answers/scripted-citation.ts";

@@ -1,3 +1,8 @@
+/**
+ * The pauses of a request (stage 9): injected and configured delays through the app's timers, cut
+ * short when the client leaves and stopped when the app closes. Most requests take none, and pay
+ * nothing for it.
+ */
 import type { ServerResponse } from "node:http";
 import { ServerClosingError } from "../http/api-error.ts";
 import { clientGoneSignal } from "../http/disconnect.ts";

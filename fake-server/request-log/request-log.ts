@@ -1,3 +1,7 @@
+/**
+ * A session's request log (stage 3, `GET /__fake/requests`): the last `requestLogSize` requests,
+ * kept raw and formatted only when read, the Authorization header redacted.
+ */
 import type { IncomingHttpHeaders } from "node:http";
 import { bearerTokenOf } from "../access/bearer.ts";
 import { formatTimestamp } from "../conversations/timestamps.ts";

@@ -1,8 +1,9 @@
+/**
+ * Bodies of the fake's own /__fake control endpoints. They are not part of the service, so they
+ * live with the fake rather than in schemas/.
+ */
 import { z } from "zod";
 import { FakeTimestamp } from "../../schemas/index.ts";
-
-// Bodies of the fake's own /__fake control endpoints. They are not part of the service,
-// so they live with the fake rather than in schemas/.
 
 export const RequestLogEntry = z.strictObject({
   at: FakeTimestamp,

@@ -1,3 +1,7 @@
+/**
+ * The control endpoints that inspect or reset the fake: `POST /__fake/reset`,
+ * `GET /__fake/requests` and `GET /__fake/health`.
+ */
 import type { ServerResponse } from "node:http";
 import type { Health, RequestLogPage } from "../request-log/schemas.ts";
 import type { AppContext, FakeRequest } from "../context.ts";

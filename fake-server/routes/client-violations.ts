@@ -1,3 +1,7 @@
+/**
+ * `GET /__fake/client-violations`: what the session's client-rule observer recorded, filtered by
+ * API key (or its redacted prefix) and by requirement.
+ */
 import type { ServerResponse } from "node:http";
 import { ClientRequirementId, type ClientViolationReport } from "../../schemas/index.ts";
 import type { AppContext, FakeRequest } from "../context.ts";

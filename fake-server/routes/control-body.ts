@@ -1,3 +1,7 @@
+/**
+ * A control endpoint's body: JSON whatever its Content-Type (curl's default is welcome) and up to
+ * 32 MiB, room for a whole conversation in one import.
+ */
 import type { AppContext, FakeRequest } from "../context.ts";
 import { readControlBody } from "../http/read-body.ts";
 

@@ -1,3 +1,7 @@
+/**
+ * `POST /__fake/conversations` and its GET: a whole conversation stored in the session as a test's
+ * fixture, then served like any other, and read back in the same shape.
+ */
 import type { ServerResponse } from "node:http";
 import type { AppContext, FakeRequest } from "../context.ts";
 import { exportConversation, importConversation } from "../state/conversation-fixture.ts";

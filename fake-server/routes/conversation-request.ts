@@ -1,3 +1,8 @@
+/**
+ * What the list and delete routes share before they touch the store: the agent, faults, their own
+ * checks, an injected status and delay, then the conversation in the caller's scope (404
+ * otherwise).
+ */
 import type { ServerResponse } from "node:http";
 import { Uuid } from "../../schemas/index.ts";
 import type { AppContext, FakeRequest } from "../context.ts";

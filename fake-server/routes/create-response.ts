@@ -1,3 +1,8 @@
+/**
+ * `POST /v1/agents/:agent_id/responses`, the plain create: `beginExchange` runs the exchange, and
+ * this route presents it as one JSON answer, a fresh result after its pause or a replay's stored
+ * one.
+ */
 import type { ServerResponse } from "node:http";
 import { deltasOf } from "../answers/split.ts";
 import type { Behavior } from "../behavior/behavior.ts";

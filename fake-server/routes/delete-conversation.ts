@@ -1,3 +1,7 @@
+/**
+ * `DELETE /v1/agents/:agent_id/conversations/:conversation_id`: the conversation removed in the
+ * caller's scope (204, or the deleted conversation under a variant), and the delete mutants.
+ */
 import type { ServerResponse } from "node:http";
 import { keepsDeleted } from "../access/scope.ts";
 import type { AppContext, FakeRequest } from "../context.ts";

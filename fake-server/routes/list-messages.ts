@@ -1,3 +1,7 @@
+/**
+ * `GET /v1/agents/:agent_id/conversations/:conversation_id/messages`: one page of a conversation's
+ * messages, oldest first, as far as the listing-lag variant lets it show them.
+ */
 import type { ServerResponse } from "node:http";
 import { randomUUID } from "node:crypto";
 import type { SpecMessagePage } from "../../schemas/index.ts";

@@ -1,3 +1,8 @@
+/**
+ * `POST /v1/agents/:agent_id/responses/stream`, the streamed create: `beginExchange` runs the
+ * exchange, and this route plays it as server-sent events, a fresh answer as it is produced or a
+ * replay of the stored one.
+ */
 import type { ServerResponse } from "node:http";
 import { EVENT } from "../../schemas/index.ts";
 import type { AppContext, FakeRequest } from "../context.ts";

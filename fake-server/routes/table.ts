@@ -1,3 +1,7 @@
+/**
+ * The route table: every path the fake serves under /v1 and /__fake, with a handler per method, so
+ * an unknown path is a 404 that lists the routes and a missing method a 405 with `Allow`.
+ */
 import { clientViolationsRoute } from "./client-violations.ts";
 import type { Handler } from "../context.ts";
 import { healthRoute, requestsRoute, resetRoute } from "./admin.ts";

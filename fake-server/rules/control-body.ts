@@ -1,3 +1,7 @@
+/**
+ * A control endpoint's body checked against its schema, the 400 naming the wrong field, so a bad
+ * request changes nothing: for fault rules, answer rules and an imported conversation alike.
+ */
 import type { z } from "zod";
 import { ApiError } from "../http/api-error.ts";
 

@@ -1,3 +1,8 @@
+/**
+ * What fault rules and answer rules share: a session's book of rules, oldest first, each counted
+ * down as requests take it and listed until removed, with ids unique across sessions.
+ */
+
 /** A rule as the control endpoints show it: its id, how often it still applies, and its own fields. */
 export interface RuleState {
   readonly id: string;

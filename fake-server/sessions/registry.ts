@@ -1,3 +1,7 @@
+/**
+ * The sessions of an app (stage 1), each made the first time a request names it, so parallel tests
+ * isolate themselves by naming one; bounded by `maxSessions`.
+ */
 import { DEFAULT_SESSION } from "./session-name.ts";
 import { Session, type SharedContext } from "./session.ts";
 

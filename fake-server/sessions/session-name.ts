@@ -1,3 +1,7 @@
+/**
+ * The session a request is in: `X-Fake-Session` on /v1, `?session=` on /__fake, a name of 1 to 64
+ * safe characters (400 otherwise); none means "default".
+ */
 import { ApiError } from "../http/api-error.ts";
 
 /** The header that puts a /v1 request in a session; /__fake endpoints take `?session=` instead. */

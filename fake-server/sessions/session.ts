@@ -1,3 +1,7 @@
+/**
+ * One session: the stores nothing outside it sees (conversations, idempotency records, request log,
+ * client-rule observer, fault and answer rules) and the context its handlers see, built once.
+ */
 import type { Socket } from "node:net";
 import { RequestLog } from "../request-log/request-log.ts";
 import { ClientRuleObserver } from "../client-rules/observer.ts";

@@ -1,3 +1,7 @@
+/**
+ * What the client-rule tests share: a fake on a clock only the test moves, the one violation a
+ * request should leave, and a wait until the fake has seen every request close.
+ */
 import { expect } from "vitest";
 import { ClientViolation } from "../../schemas/index.ts";
 import { ManualClock } from "./manual-clock.ts";
@@ -10,11 +14,6 @@ export async function fakeWithClock(options: FakeServerOptions = {}): Promise<{ 
   const clock = new ManualClock();
   const fake = await fakeServer(options, { clock });
   return { fake, clock };
-}
-
-/** The violations of one requirement, each checked against the published schema. */
-export function violationsOf(fake: InspectableFakeServer, requirement: string): ClientViolation[] {
-  return fake.clientViolations({ requirement }).map((v) => ClientViolation.parse(v));
 }
 
 /** Exactly one violation of `requirement`, and nothing else recorded. */

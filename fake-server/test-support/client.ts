@@ -1,3 +1,8 @@
+/**
+ * A small HTTP client of the fake's four operations for its own tests: every header under the
+ * test's control (no key, a raw body, no Idempotency-Key), answers read whole, streams parsed or
+ * read event by event.
+ */
 import type { Readable } from "node:stream";
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { request } from "undici";

@@ -1,3 +1,7 @@
+/**
+ * Calls to the fake's /__fake control endpoints for its tests: at the origin's root whatever the
+ * base path, in a named session when asked.
+ */
 import { call, type Reply } from "./client.ts";
 
 /** The origin of a fake's url: /__fake is at the root, whatever the base path. */

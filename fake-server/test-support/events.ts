@@ -1,3 +1,7 @@
+/**
+ * A stream's events checked for the fake's tests: each against the fake's event schemas, in the
+ * spec's order (created, deltas, one terminal event, nothing after).
+ */
 import type { EventSourceMessage } from "eventsource-parser";
 import { expect } from "vitest";
 import { StreamEvent, type CompletedEvent, type CreatedEvent, type ErrorEvent } from "../../schemas/index.ts";

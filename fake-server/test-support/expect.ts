@@ -1,3 +1,7 @@
+/**
+ * Assertions the fake's tests share on an answer: the fake's error body with a given status and
+ * code, or a result or page of the fake's exact shape.
+ */
 import { expect } from "vitest";
 import { ErrorBody, MessagePage, ResponseResult, type FakeErrorCode } from "../../schemas/index.ts";
 import type { Reply } from "./client.ts";

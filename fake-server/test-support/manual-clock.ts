@@ -1,3 +1,6 @@
+/**
+ * A clock only a test moves, so expiry, windows and timestamps are tested without sleeping.
+ */
 import type { Clock } from "../runtime/clock.ts";
 
 /** A clock that only moves when told to, for tests of expiry and timestamps. */

@@ -1,3 +1,7 @@
+/**
+ * The fake the fake's own tests start: on a free local port, closed when the test finishes, its
+ * deltas unpaused unless asked, so no test cleans up after it.
+ */
 import { onTestFinished } from "vitest";
 import type { AppDependencies } from "../app.ts";
 import type { FakeServerOptions } from "../options.ts";

@@ -1,3 +1,7 @@
+/**
+ * `faultInjector()`, published as `agent-service-conformance/fake/testing`: a client's own tests
+ * queue the fake's faults for their next requests without changing the client.
+ */
 import { getGlobalDispatcher, type Dispatcher } from "undici";
 
 /**

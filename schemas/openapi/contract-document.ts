@@ -1,3 +1,9 @@
+/**
+ * The service's contract (openapi/openapi.json): what every conforming service answers, open
+ * exactly where the spec is silent, so that a validator fed this document (Prism, Dredd,
+ * Schemathesis) fails a service only for what the suite fails it for. What the suite merely
+ * recommends (its SHOULD requirements) is said in descriptions, never enforced.
+ */
 import { CONVERSATION_NOT_FOUND } from "../errors.ts";
 import { EVENT } from "../events.ts";
 import { CONTRACT_SCHEMAS } from "./contract-schemas.ts";
@@ -5,13 +11,6 @@ import type { JsonObject } from "./error-responses.ts";
 import { documentOf, eventStreamContent, parameterRef, schemaRef } from "./frame.ts";
 import { componentSchemas } from "./json-schemas.ts";
 import { PAGE_DEFAULT, PAGE_SIZE_DEFAULT, PARAMETERS as FAKE_PARAMETERS } from "./parameters.ts";
-
-/**
- * The service's contract (openapi/openapi.json): what every conforming service answers, open
- * exactly where the spec is silent, so that a validator fed this document (Prism, Dredd,
- * Schemathesis) fails a service only for what the suite fails it for. What the suite merely
- * recommends (its SHOULD requirements) is said in descriptions, never enforced.
- */
 
 const DESCRIPTION = [
   "The Conversational Agent Service as its spec defines it: what every conforming service answers. Hold a service to this document.",

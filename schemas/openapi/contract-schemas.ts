@@ -1,3 +1,7 @@
+/**
+ * The contract's schemas for openapi/openapi.json: the suite's own spec-strength schemas under
+ * their published names, with the bounds its MUST checks hold a listing to.
+ */
 import { z } from "zod";
 import { CONVERSATION_NOT_FOUND, FastApiErrorBody, FlatErrorBody, JsonApiErrorBody, NestedErrorBody, ProblemBody } from "../errors.ts";
 import { SpecCompletedEvent, SpecCreatedEvent, SpecDeltaEvent, SpecErrorEvent, SpecStreamEvent } from "../events.ts";

@@ -5,7 +5,7 @@ import { contractDocument } from "./contract-document.ts";
 import { CONTRACT_SCHEMAS } from "./contract-schemas.ts";
 import type { JsonObject } from "./error-responses.ts";
 import { errorBodyWithCode } from "./error-shapes.ts";
-import { generatedSchemaValidator } from "./json-schema-validator.ts";
+import { generatedSchemaValidator } from "../../test-support/json-schema-validator.ts";
 
 // openapi.json is the contract: what every conforming service answers. It must not hold a
 // service to the fake's choices, and its schemas must accept exactly what the suite does.

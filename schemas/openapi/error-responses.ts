@@ -1,3 +1,7 @@
+/**
+ * The error statuses of the OpenAPI documents: each with the fake's codes and why an operation
+ * answers it, written as the Response Objects both documents list.
+ */
 import type { FakeErrorCode } from "../errors.ts";
 
 /** A JSON value of the OpenAPI document. */

@@ -1,3 +1,7 @@
+/**
+ * Error bodies "with code X" in whichever shape a service chose, for the contract where the spec
+ * names a code.
+ */
 import { z } from "zod";
 
 /**

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createFakeServer, type FakeServer } from "../../fake-server/index.ts";
 import { fakeDocument } from "./fake-document.ts";
 import type { JsonObject } from "./error-responses.ts";
-import { generatedSchemaValidator } from "./json-schema-validator.ts";
+import { generatedSchemaValidator } from "../../test-support/json-schema-validator.ts";
 import { PAGE_DEFAULT, PAGE_SIZE_DEFAULT } from "./parameters.ts";
 
 // fake.json describes the reference fake: every answer the fake gives here must be a

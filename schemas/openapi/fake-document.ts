@@ -1,3 +1,7 @@
+/**
+ * The reference fake's OpenAPI document (openapi/fake.json): the exact shapes, limits, codes and
+ * headers it sends, for client developers who generate or test a client against the fake.
+ */
 import { EVENT } from "../events.ts";
 import {
   BAD_FAULT_HEADER,

@@ -1,3 +1,7 @@
+/**
+ * The files `npm run openapi` writes (openapi.json, fake.json and one JSON Schema per resource),
+ * rendered in one place so the tests compare them with what is checked in.
+ */
 import { mkdir, readdir, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { contractDocument } from "./contract-document.ts";

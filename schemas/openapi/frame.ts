@@ -1,11 +1,10 @@
-import type { JsonObject } from "./error-responses.ts";
-
 /**
  * What the two published documents share: the four operations of the spec under /v1, their
  * ids, tags and summaries, the server and the bearer scheme. Each document brings its own
  * parameters, request body, responses and schemas: the contract (contract-document.ts) what
  * every conforming service answers, the fake's (fake-document.ts) what the reference fake does.
  */
+import type { JsonObject } from "./error-responses.ts";
 
 export interface OperationParts {
   description: string;

@@ -1,3 +1,7 @@
+/**
+ * Zod schemas as JSON Schema (draft 2020-12): standalone files for openapi/schemas/ and components
+ * for the OpenAPI documents, the metadata rule written out by hand.
+ */
 import { z } from "zod";
 import { FakeMetadata, METADATA_LIMITS } from "../request.ts";
 import { FAKE_SCHEMAS, type NamedSchema } from "./named-schemas.ts";

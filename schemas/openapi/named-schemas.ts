@@ -1,3 +1,7 @@
+/**
+ * The fake's schemas under their published names, as openapi/schemas/ and the components of
+ * fake.json list them.
+ */
 import type { z } from "zod";
 import {
   AssistantMessage,

@@ -8,7 +8,7 @@ import { contractDocument } from "./contract-document.ts";
 import type { JsonObject } from "./error-responses.ts";
 import { fakeDocument } from "./fake-document.ts";
 import { renderOpenApiFiles } from "./files.ts";
-import { generatedSchemaValidator } from "./json-schema-validator.ts";
+import { generatedSchemaValidator } from "../../test-support/json-schema-validator.ts";
 import { FAKE_SCHEMAS } from "./named-schemas.ts";
 
 const OUT_DIR = fileURLToPath(new URL("../../openapi/", import.meta.url));

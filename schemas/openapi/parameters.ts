@@ -1,3 +1,8 @@
+/**
+ * The OpenAPI parameters of the four operations (the path ids, page and page_size, the
+ * Idempotency-Key and Accept headers, X-Fake-Fault), built from the schemas and limits the fake
+ * checks with; the contract reuses those the spec states.
+ */
 import { z } from "zod";
 import { Uuid } from "../primitives.ts";
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from "../request.ts";

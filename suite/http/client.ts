@@ -26,7 +26,6 @@ export interface ClientLimits extends StreamLimits {
   requestTimeoutMs: number;
 }
 
-/** How the client reports to whoever runs it (the current check, in the suite). */
 /**
  * One create on its way: held before it is sent, settled when the answer is known. A create
  * the target refused (4xx, 429, 503) consumed nothing and goes back to its reservation.
@@ -35,6 +34,7 @@ export interface CreateHold {
   settle(consumed: boolean): void;
 }
 
+/** How the client reports to whoever runs it (the current check, in the suite). */
 export interface ClientObserver {
   /** Called once before every create (plain or stream), retries included; throws when the budget refuses it. */
   beforeCreate(): CreateHold;

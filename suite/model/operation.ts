@@ -4,6 +4,8 @@
  * interaction property, the traffic judge); the model never sees HTTP objects.
  */
 
+export { canonicalJson } from "../../schemas/canonical-json.ts";
+
 export type Endpoint = "plain" | "stream";
 
 /**
@@ -136,17 +138,4 @@ export function sameConversation(a: string | null | undefined, b: string | null 
 
 export function sameResult(a: CreateResult, b: CreateResult): boolean {
   return sameConversation(a.conversationId, b.conversationId) && a.text === b.text && a.citations === b.citations;
-}
-
-/** JSON with object keys sorted: "the same payload" whatever the key order and whitespace. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value));
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value === null || typeof value !== "object") return value;
-  const sorted: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-  for (const key of Object.keys(value).sort()) sorted[key] = sortKeys((value as Record<string, unknown>)[key]);
-  return sorted;
 }

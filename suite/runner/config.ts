@@ -5,8 +5,8 @@
  */
 
 import { z } from "zod";
-import { flagHelp, readFlags, UnknownFlagError, UsageError, type FlagTable } from "./cli-flags.ts";
-import { closestName } from "./closest-name.ts";
+import { flagHelp, readFlags, UnknownFlagError, UsageError, type FlagTable } from "../../cli/flags.ts";
+import { closestName } from "../../cli/closest-name.ts";
 import { parseShard, SHARD_FORMAT, type Shard } from "./shards.ts";
 
 const MiB = 1024 * 1024;

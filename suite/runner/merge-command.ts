@@ -10,7 +10,7 @@ import { join, resolve } from "node:path";
 import { z } from "zod";
 import type { ConformanceReport } from "../report/report-types.ts";
 import { exitCodeOfResult } from "./build-report.ts";
-import { flagHelp, flagValueOf, parseFlags, stringFlag, switchFlag, UnknownFlagError, UsageError, type FlagTable } from "./cli-flags.ts";
+import { flagHelp, flagValueOf, parseFlags, stringFlag, switchFlag, UnknownFlagError, UsageError, type FlagTable } from "../../cli/flags.ts";
 import { writeReport } from "./conformance-reporter.ts";
 import { summaryLines } from "./console-summary.ts";
 import { errorReport, writeErrorReports } from "./error-report.ts";

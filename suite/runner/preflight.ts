@@ -26,6 +26,7 @@ import { endpoints } from "../http/endpoints.ts";
 import { displayUrl } from "../http/redact.ts";
 import { mediaType, tryParseJson } from "../http/response-body.ts";
 import type { HttpResult, Identity, ServiceClient, Transcript } from "../http/types.ts";
+import { is2xx } from "../judgements/expect.ts";
 import { sameNotFound, type AskNoSuchRoute } from "./route-probe.ts";
 
 export interface PreflightInput {
@@ -89,7 +90,6 @@ const BUSY_RETRIES = 3;
 const LONGEST_BUSY_WAIT_MS = 10_000;
 
 const isBusy = (status: number) => status === 429 || status === 503;
-const is2xx = (status: number) => status >= 200 && status < 300;
 
 /** The error's transcript, when the client threw after the target answered (size cap, reset, retries exhausted). */
 function transcriptOf(error: unknown): Transcript | undefined {

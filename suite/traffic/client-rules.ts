@@ -7,7 +7,8 @@
  */
 import type { RequirementId } from "../../requirements/catalog.ts";
 import { ClientRuleObserver } from "../../fake-server/client-rules/observer.ts";
-import { canonicalJson, fingerprintOfCanonical } from "../../fake-server/idempotency/fingerprint.ts";
+import { fingerprintOfCanonical } from "../../fake-server/idempotency/fingerprint.ts";
+import { canonicalJson } from "../../schemas/canonical-json.ts";
 import { EVENT, type FakeResponseRequest } from "../../schemas/index.ts";
 import type { Classified } from "./classify.ts";
 import type { Recorder } from "./recorder.ts";

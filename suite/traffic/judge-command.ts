@@ -11,7 +11,7 @@ import { HarError, readHar } from "./har.ts";
 import { violationLine } from "./proxy/command.ts";
 import { createTrafficJudge, trafficExitCode } from "./judge.ts";
 import { TRAFFIC_JUDGE_FLAGS } from "./judge-flags.ts";
-import { flagHelp, flagValueOf, parseFlags, stringFlag, switchFlag, UnknownFlagError, UsageError, type FlagTable } from "../runner/cli-flags.ts";
+import { flagHelp, flagValueOf, parseFlags, stringFlag, switchFlag, UnknownFlagError, UsageError, type FlagTable } from "../../cli/flags.ts";
 import { listenForStop, SIGNAL_EXIT_CODES, type StopSignal } from "../runner/interruption.ts";
 import type { TrafficReport } from "./judge.ts";
 import { writeStoppedTrafficReports } from "./stopped-report.ts";

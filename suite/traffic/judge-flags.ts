@@ -1,6 +1,6 @@
 /** The flags the traffic proxy and the offline judge share. */
 import { DEFAULTS } from "../runner/config.ts";
-import { textFlag, UsageError, type FlagTable } from "../runner/cli-flags.ts";
+import { textFlag, UsageError, type FlagTable } from "../../cli/flags.ts";
 import { parseGate } from "./gate.ts";
 import { parseSettleMs } from "./judge.ts";
 

@@ -14,7 +14,8 @@
 import type { HttpResult, StreamResult } from "../http/types.ts";
 import { judgeDeletion, judgeListing, judgePlainCreate, judgeStreamCreate } from "../interactions/observed.ts";
 import { MAX_PAGE_SIZE } from "../model/page.ts";
-import { canonicalJson, type Caller, type Op } from "../model/operation.ts";
+import { canonicalJson } from "../../schemas/canonical-json.ts";
+import type { Caller, Op } from "../model/operation.ts";
 import type { Classified } from "./classify.ts";
 import { hasOptionalFields, openShapeOf } from "./open-shape.ts";
 

@@ -1,3 +1,7 @@
+/**
+ * Client rule CLIENT-1, judged as a request arrives: an Authorization header of the form the fake's
+ * key check accepts. A malformed header is never quoted back, as it is often the bare key.
+ */
 import type { ClientRule } from "../rule.ts";
 
 // The same form the fake's auth check accepts: the scheme in any case, one token.

@@ -1,3 +1,7 @@
+/**
+ * Client rule CLIENT-2, judged as a create arrives (plain or streamed): an Idempotency-Key that is
+ * not blank.
+ */
 import type { ClientRule } from "../rule.ts";
 
 /** CLIENT-2: every create, plain or streamed, carries a non-blank Idempotency-Key. */

@@ -1,3 +1,7 @@
+/**
+ * Client rule CLIENT-3, judged once a create's body is read: one Idempotency-Key per logical
+ * operation, so a key that holds one payload is not sent with another.
+ */
 import { heldItsKey, type ObservedRequest } from "../observed-request.ts";
 import type { ClientRule } from "../rule.ts";
 

@@ -1,3 +1,7 @@
+/**
+ * The client rules the observer applies, one file each beside this one, listed here once in catalog
+ * order.
+ */
 import type { ClientRule } from "../rule.ts";
 import { bearerHeader } from "./bearer-header.ts";
 import { idempotencyKeyPresent } from "./idempotency-key-present.ts";

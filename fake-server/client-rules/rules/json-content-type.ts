@@ -1,3 +1,7 @@
+/**
+ * Client rule CLIENT-6, judged as a create arrives: the body sent as `application/json`, by the
+ * same media-type test the fake's body reader applies.
+ */
 import { isJsonMediaType } from "../../http/read-body.ts";
 import type { ClientRule } from "../rule.ts";
 

@@ -1,3 +1,7 @@
+/**
+ * Client rule CLIENT-7: retries under one Idempotency-Key wait as the answers ask (their
+ * Retry-After); a burst of unpaced retries is one storm, recorded once.
+ */
 import { holdsOtherThan, type ObservedRequest } from "../observed-request.ts";
 import type { ClientRule } from "../rule.ts";
 

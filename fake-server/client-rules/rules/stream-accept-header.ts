@@ -1,3 +1,7 @@
+/**
+ * Client rule CLIENT-5, judged as a stream request arrives: `Accept: text/event-stream` with a
+ * quality above zero. The fake serves the stream without it all the same.
+ */
 import type { ClientRule } from "../rule.ts";
 
 /** Whether an Accept header lists text/event-stream with a non-zero quality. */

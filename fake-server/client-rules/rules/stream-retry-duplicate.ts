@@ -1,3 +1,7 @@
+/**
+ * Client rule CLIENT-4: a stream that started is retried only under its own key. The same message
+ * re-sent soon after a failed stream under a new key is taken for a likely duplicate.
+ */
 import { holdsOtherThan, type ObservedRequest } from "../observed-request.ts";
 import type { ClientRule } from "../rule.ts";
 

@@ -1,3 +1,7 @@
+/**
+ * A chat app served from an origin of its own (one page and app-page.js), for the browser tests
+ * that call the fake across origins as a web client does.
+ */
 import { readFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";

@@ -1,4 +1,6 @@
-// The shape of `chatApp`, the object app-page.js puts on the page, for the tests that call it.
+/**
+ * The shape of `chatApp`, the object app-page.js puts on the page, for the tests that call it.
+ */
 
 export interface StreamEvent {
   /** The `event:` line's name. */

@@ -1,3 +1,7 @@
+/**
+ * A command of the scope property (properties/scope.property.test.ts): continue a conversation,
+ * which only its own agent and channel reach; anyone else gets 404.
+ */
 import { expect } from "vitest";
 import { createResponse } from "../client.ts";
 import { expectError, expectResult } from "../expect.ts";

@@ -1,3 +1,7 @@
+/**
+ * A command of the scope property: start a conversation, which then belongs to the caller's agent
+ * and channel; an agent the key does not grant gets 404 `not_found`.
+ */
 import type { AsyncCommand } from "fast-check";
 import { expect } from "vitest";
 import { createResponse } from "../client.ts";

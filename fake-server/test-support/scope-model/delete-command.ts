@@ -1,3 +1,7 @@
+/**
+ * A command of the scope property: delete a conversation, which only its own agent and channel can;
+ * for anyone else it does not exist (404).
+ */
 import { expect } from "vitest";
 import { deleteConversation } from "../client.ts";
 import { expectError } from "../expect.ts";

@@ -1,3 +1,7 @@
+/**
+ * A command of the scope property: list a conversation, all of it for its own agent and channel, a
+ * 404 for anyone else.
+ */
 import { expect } from "vitest";
 import { listMessages } from "../client.ts";
 import { expectError, expectPage } from "../expect.ts";

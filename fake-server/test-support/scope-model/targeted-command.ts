@@ -1,3 +1,7 @@
+/**
+ * What the scope property's commands on one conversation share: the conversation they aim at, one
+ * the model knows (live or deleted) or an id that never existed.
+ */
 import type { AsyncCommand } from "fast-check";
 import { pickTarget, type Identity, type Real, type ScopeModel, type Target } from "./model.ts";
 

@@ -1,13 +1,12 @@
 /**
- * The few exchanges almost every check needs: start or continue a conversation (tracked
- * for cleanup) and read a conversation's listing. Each one fails with the exchange attached
- * when the target does not do its part, so a check can rely on its result.
+ * The few exchanges almost every check needs: start a conversation (tracked for cleanup) and
+ * read a conversation's listing. Each one fails with the exchange attached when the target
+ * does not do its part, so a check can rely on its result.
  */
 import { SpecMessagePage, SpecResponseResult } from "../../../schemas/index.ts";
-import { expect2xx, expectJson, expectThat } from "../../judgements/expect.ts";
+import { expect2xx, expectJson } from "../../judgements/expect.ts";
 import type { HttpResult, Identity } from "../../http/types.ts";
 import type { Target } from "../runtime/types.ts";
-import { sameId } from "../../judgements/answers.ts";
 
 interface Accepted {
   conversationId: string;
@@ -25,24 +24,6 @@ export async function startConversation(target: Target, label: string, as: Ident
   const message = target.message(label);
   const http = await target.client.create({ as, body: { message } });
   return { ...acceptExchange(target, http, `create starting a conversation (${label})`, as), message };
-}
-
-/** Continues `conversationId` (one create); the answer must name the same conversation. */
-export async function continueConversation(
-  target: Target,
-  conversationId: string,
-  label: string,
-  as: Identity = target.primary,
-): Promise<Exchange> {
-  const message = target.message(label);
-  const http = await target.client.create({ as, body: { message, conversation_id: conversationId } });
-  const exchange = { ...acceptExchange(target, http, `create continuing the conversation (${label})`, as), message };
-  expectThat(
-    sameId(exchange.conversationId, conversationId),
-    `continuing conversation ${conversationId} answered for conversation ${exchange.conversationId}`,
-    http,
-  );
-  return exchange;
 }
 
 /** Validates a create answer and tracks its conversation (as `owner`). */

@@ -13,7 +13,7 @@ import { closeSync } from "node:fs";
 import { openHarFile } from "../har-file.ts";
 import { trafficExitCode, type TrafficViolation } from "../judge.ts";
 import { TRAFFIC_JUDGE_FLAGS } from "../judge-flags.ts";
-import { flagHelp, flagValueOf, parseFlags, stringFlag, switchFlag, textFlag, UnknownFlagError, UsageError, type FlagTable } from "../../runner/cli-flags.ts";
+import { flagHelp, flagValueOf, parseFlags, stringFlag, switchFlag, textFlag, UnknownFlagError, UsageError, type FlagTable } from "../../../cli/flags.ts";
 import { writeStoppedTrafficReports } from "../stopped-report.ts";
 import { trafficSummaryLines, writeTrafficReports } from "../reports.ts";
 import { JudgeThread } from "./judge-thread.ts";

@@ -1,8 +1,13 @@
+/**
+ * The JSON Schemas schemas/openapi/ generates from the Zod schemas, loaded into ajv for the
+ * tests of schemas/openapi/: an independent validator holds the generated schemas to what Zod
+ * accepts, and the fake's real answers to the schemas fake.json publishes.
+ */
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import { CONTRACT_SCHEMAS } from "./contract-schemas.ts";
-import { standaloneSchemas } from "./json-schemas.ts";
-import { FAKE_SCHEMAS } from "./named-schemas.ts";
+import { CONTRACT_SCHEMAS } from "../schemas/openapi/contract-schemas.ts";
+import { standaloneSchemas } from "../schemas/openapi/json-schemas.ts";
+import { FAKE_SCHEMAS } from "../schemas/openapi/named-schemas.ts";
 
 // ajv-formats is CommonJS: its plugin is the module's default export.
 const addFormats = addFormatsModule.default;

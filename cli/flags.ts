@@ -2,7 +2,8 @@
  * One flag table per command line (the suite, the traffic proxy and judge, the fake, and the
  * proof's and the interaction property's scripts): each row names a flag, its environment
  * variable, its help text and its parser, so that parsing, environment and --help come from
- * one place. util.parseArgs reads the arguments, strictly.
+ * one place. util.parseArgs reads the arguments, strictly. Outside suite/ and fake-server/, so
+ * that the fake's command line takes it without any of the suite.
  */
 import { parseArgs } from "node:util";
 import { closestName } from "./closest-name.ts";
