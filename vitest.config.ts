@@ -47,7 +47,7 @@ const OWN_PROCESS = [
   "fake-server/resilience/aborted-streams.test.ts",
 ];
 
-const INCLUDE = ["{requirements,schemas,suite,fake-server,scripts,examples,test-support}/**/*.test.ts"];
+const INCLUDE = ["{cli,requirements,schemas,suite,fake-server,scripts,examples,test-support}/**/*.test.ts"];
 /**
  * Proofs of the traffic judge through the proxy against the interaction mutants: they hold the
  * property to finding every mutant in three seeds of 12 creates, and the proxy to its verdicts,

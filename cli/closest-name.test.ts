@@ -1,9 +1,6 @@
-/**
- * The tests of cli/closest-name.ts, kept in scripts/ beside the command lines that use it: vitest.config.ts
- * runs the test files of the folders its include list names, and cli/ is not one of them.
- */
+/** The tests of cli/closest-name.ts. */
 import { expect, test } from "vitest";
-import { closestName } from "../cli/closest-name.ts";
+import { closestName } from "./closest-name.ts";
 
 const FLAGS = ["base-url", "api-key", "agent-id", "other-agent-id", "other-api-key", "max-creates", "port", "report-dir"];
 

@@ -1,9 +1,6 @@
-/**
- * The tests of cli/flags.ts, kept in scripts/ beside the command lines that use it: vitest.config.ts
- * runs the test files of the folders its include list names, and cli/ is not one of them.
- */
+/** The tests of cli/flags.ts. */
 import { expect, test, vi } from "vitest";
-import { flagHelp, flagsOrExit, flagValueOf, listFlag, parseFlags, readFlags, stringFlag, switchFlag, UnknownFlagError, UsageError, wholeNumberFlag, type FlagTable } from "../cli/flags.ts";
+import { flagHelp, flagsOrExit, flagValueOf, listFlag, parseFlags, readFlags, stringFlag, switchFlag, UnknownFlagError, UsageError, wholeNumberFlag, type FlagTable } from "./flags.ts";
 
 const TABLE = {
   port: { name: "port", value: "N", env: "TOOL_PORT", help: "port to listen on", parser: wholeNumberFlag("port", 0, 65_535, 0) },
