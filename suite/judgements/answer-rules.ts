@@ -1,7 +1,8 @@
 /**
  * The single-answer rules of plain answers, RESP-1, LIST-1, LIST-5 and LIST-3, once: which
- * requirement each judgement holds and which answers can show it. The traffic judge loops over
- * this table, and the active checks take each rule's judgement from it.
+ * requirement each judgement holds and which answers can show it. The traffic judge and the
+ * interaction property loop over this table, and the active checks take each rule's judgement
+ * from it; each decides for itself which of the rules it reads (see `reads`).
  */
 import type { RequirementId } from "../../requirements/catalog.ts";
 import { SpecMessagePage } from "../../schemas/index.ts";
@@ -14,7 +15,10 @@ export interface PlainAnswer {
   /** A create, or a listing. */
   readonly to: "create" | "list";
   readonly http: HttpResult;
-  /** The conversation a listing asked for; without it LIST-1 judges the page's shape alone. */
+  /**
+   * The conversation a listing asked for; without it LIST-1 judges the page's shape alone
+   * (the interaction property leaves the conversation a page names to its model).
+   */
   readonly conversationId?: string | undefined;
 }
 
