@@ -4,11 +4,11 @@
  * interaction property loop over this table, and the active checks take each rule's judgement
  * from it; each decides for itself which of the rules it reads (see `reads`).
  */
-import type { RequirementId } from "../../requirements/catalog.ts";
 import { SpecMessagePage } from "../../schemas/index.ts";
 import type { HttpResult } from "../http/types.ts";
 import { judgeCreateAnswer, judgeListingAnswer, judgePageArithmetic, judgePageCap } from "./answers.ts";
 import { expectJson } from "./expect.ts";
+import { ruleOf, type Rule } from "./rules.ts";
 
 /** A plain (non-stream) answer, and the request it answers. */
 export interface PlainAnswer {
@@ -22,17 +22,12 @@ export interface PlainAnswer {
   readonly conversationId?: string | undefined;
 }
 
-export interface AnswerRule {
-  readonly id: RequirementId;
+export interface AnswerRule extends Rule<PlainAnswer> {
   /**
    * What of the answer the rule needs: its body as such (the shape the endpoint answers with),
    * or a listing's body once the rules that read the body held (a page of the conversation asked for).
    */
   readonly reads: "body" | "page";
-  /** Whether this 2xx answer can show the rule at all. */
-  readonly when: (a: PlainAnswer) => boolean;
-  /** Throws the rule's ExpectationError; `context` names the answer in the message. */
-  readonly judge: (a: PlainAnswer, context: string) => void;
 }
 
 /** The page a listing's body holds (a rule that reads a page is judged once LIST-1 held). */
@@ -49,8 +44,4 @@ export const ANSWER_RULES = [
 export type AnswerRuleId = (typeof ANSWER_RULES)[number]["id"];
 
 /** The rule of one requirement (the table has one per id). */
-export function answerRule(id: AnswerRuleId): AnswerRule {
-  const rule = ANSWER_RULES.find((r) => r.id === id);
-  if (rule === undefined) throw new Error(`no answer rule for ${id}`);
-  return rule;
-}
+export const answerRule = (id: AnswerRuleId): AnswerRule => ruleOf<AnswerRule>(ANSWER_RULES, id);
