@@ -12,7 +12,7 @@
 import { SpecMessagePage } from "../../schemas/index.ts";
 import { check } from "./runtime/check.ts";
 import { expect4xx, expectJson, expectSame, is2xx } from "../judgements/expect.ts";
-import { judgePageCap } from "../judgements/answers.ts";
+import { answerRule } from "../judgements/answer-rules.ts";
 import { listPage } from "./support/conversations.ts";
 import { longConversation, smallConversation } from "./support/fixtures.ts";
 import { MAX_PAGE_SIZE, expectConsistentPage, expectListedAtOnce, expectOwnMessagesOnly } from "./support/listing.ts";
@@ -38,8 +38,7 @@ check(
         expect4xx(res, context);
         continue;
       }
-      const served = expectJson(SpecMessagePage, res, context);
-      judgePageCap(served, res, context);
+      answerRule("LIST-3").judge({ to: "list", http: res }, context);
     }
     needsMoreThanOnePage(exchanges.length, reference.length);
   },

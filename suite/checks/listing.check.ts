@@ -15,7 +15,7 @@ import fc from "fast-check";
 import { CONVERSATION_NOT_FOUND, SpecMessageItem, SpecMessagePage } from "../../schemas/index.ts";
 import { asValidInteger, pageParam, pageSizeParam, type QueryValue } from "./support/arbitraries.ts";
 import { check } from "./runtime/check.ts";
-import { judgeListingAnswer, judgePageCap } from "../judgements/answers.ts";
+import { answerRule } from "../judgements/answer-rules.ts";
 import { HarnessError } from "../http/errors.ts";
 import type { HttpResult } from "../http/types.ts";
 import type { Target } from "./runtime/types.ts";
@@ -48,10 +48,11 @@ check(
   readsSmall,
   async (target) => {
     const { conversationId, exchanges } = await target.shared(smallConversation);
+    const rule = answerRule("LIST-1");
     const res = await target.client.list(conversationId);
-    judgeListingAnswer(res, conversationId, "listing the small conversation");
+    rule.judge({ to: "list", http: res, conversationId }, "listing the small conversation");
     // The listings read after each of its exchanges must name it too.
-    for (const listed of exchanges.map((e) => e.listingAfter)) judgeListingAnswer(listed.http, conversationId, "a listing read after an exchange");
+    for (const listed of exchanges.map((e) => e.listingAfter)) rule.judge({ to: "list", http: listed.http, conversationId }, "a listing read after an exchange");
   },
 );
 
@@ -127,7 +128,7 @@ check(
         if (above) expect4xx(res, c.context);
         return;
       }
-      judgePageCap(served, res, c.context);
+      answerRule("LIST-3").judge({ to: "list", http: res }, c.context);
     }),
 );
 

@@ -17,7 +17,7 @@ import fc from "fast-check";
 import { CONVERSATION_NOT_FOUND, SpecResponseResult } from "../../schemas/index.ts";
 import { payloadParts, requestBody, type PayloadParts } from "./support/arbitraries.ts";
 import { check } from "./runtime/check.ts";
-import { judgeCreateAnswer } from "../judgements/answers.ts";
+import { answerRule } from "../judgements/answer-rules.ts";
 import { HarnessError } from "../http/errors.ts";
 import {
   expect2xx,
@@ -95,7 +95,7 @@ check(
       .filter((e) => e.kind === "plain")
       .forEach((e, i) => {
         const context = `plain create ${i + 1} of the small conversation`;
-        judgeCreateAnswer(plainAnswer(e), context);
+        answerRule("RESP-1").judge({ to: "create", http: plainAnswer(e) }, context);
       });
   },
 );

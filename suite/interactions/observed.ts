@@ -4,11 +4,12 @@
  * answer the spec allows to be undecided (a 5xx, an `error` event, a stream that broke off,
  * a timeout) becomes an unknown outcome, never a verdict.
  */
+import type { z } from "zod";
 import { errorCode, SpecCompletedEvent, SpecMessagePage, SpecResponseResult, EVENT } from "../../schemas/index.ts";
-import { ExpectationError } from "../judgements/expect.ts";
+import { cutShort, ExpectationError, is2xx } from "../judgements/expect.ts";
 import { HarnessError, InconclusiveError } from "../http/errors.ts";
 import type { HttpResult, StreamResult } from "../http/types.ts";
-import { cutShort } from "../judgements/expect.ts";
+import { ANSWER_RULES, type PlainAnswer } from "../judgements/answer-rules.ts";
 import { STREAM_RULES } from "../judgements/stream-rules.ts";
 import { canonicalJson, type CreateResult, type ListingValue, type Outcome } from "../model/operation.ts";
 import { violation, type Violation } from "../model/violation.ts";
@@ -21,8 +22,6 @@ export interface Judged<T> {
   /** What the answer alone shows wrong (a create that is not a response result, a broken stream). */
   readonly problem?: Violation | undefined;
 }
-
-const is2xx = (status: number) => status >= 200 && status < 300;
 
 /** Errors that mean "the target did not let us know": anything but the harness's own failure. */
 function unknownFromError(error: unknown): Outcome<never> {
@@ -42,19 +41,54 @@ function refusedOrUnknown(http: HttpResult): Outcome<never> {
   return { type: "unknown", status: http.status, reason: `answered ${http.status}` };
 }
 
-export function judgePlainCreate(answer: Answer<HttpResult>, index: number): Judged<CreateResult> {
+/**
+ * The first rule of the answer table that the 2xx answer's body breaks: only those that read the
+ * body as such, since what a served page says (the conversation it names, its echo and its
+ * arithmetic) is the model's to judge (suite/model/page.ts).
+ */
+function answerProblem(a: PlainAnswer, index: number, context: string): Violation | undefined {
+  for (const rule of ANSWER_RULES) {
+    if (rule.reads !== "body" || !rule.when(a)) continue;
+    try {
+      rule.judge(a, context);
+    } catch (error) {
+      if (error instanceof ExpectationError) return violation(rule.id, `#${index}: ${error.what}`, [index]);
+      throw error;
+    }
+  }
+  return undefined;
+}
+
+/** How one endpoint's plain answer is read: what the rules call it, and the value its body holds. */
+interface PlainReading<S extends z.ZodType, T> {
+  readonly to: PlainAnswer["to"];
+  /** Names the answer in a problem's message. */
+  readonly context: string;
+  readonly schema: S;
+  /** The unknown outcome's reason when the body is not what the endpoint answers with. */
+  readonly unreadable: string;
+  readonly value: (body: z.output<S>) => T;
+}
+
+/** A 2xx answer is read once the rules that read its body held; the first one it breaks is its problem. */
+function judgePlain<S extends z.ZodType, T>(answer: Answer<HttpResult>, index: number, reading: PlainReading<S, T>): Judged<T> {
   if ("error" in answer) return { outcome: unknownFromError(answer.error) };
   const http = answer.result;
   if (!is2xx(http.status)) return { outcome: refusedOrUnknown(http) };
-  const parsed = SpecResponseResult.safeParse(http.json);
-  if (!parsed.success) {
-    return {
-      outcome: { type: "unknown", status: http.status, reason: "not a response result" },
-      problem: violation("RESP-1", `#${index} answered ${http.status} with a body that is not a response result: ${http.text.slice(0, 200)}`, [index], "{conversation_id: UUID, response: string, citations: array}"),
-    };
-  }
-  const { conversation_id, response, citations } = parsed.data;
-  return { outcome: { type: "ok", status: http.status, value: { conversationId: conversation_id, text: response, citations: canonicalJson(citations) } } };
+  const problem = answerProblem({ to: reading.to, http }, index, reading.context);
+  const parsed = reading.schema.safeParse(http.json);
+  if (problem !== undefined || !parsed.success) return { outcome: { type: "unknown", status: http.status, reason: reading.unreadable }, problem };
+  return { outcome: { type: "ok", status: http.status, value: reading.value(parsed.data) } };
+}
+
+export function judgePlainCreate(answer: Answer<HttpResult>, index: number): Judged<CreateResult> {
+  return judgePlain(answer, index, {
+    to: "create",
+    context: "the create",
+    schema: SpecResponseResult,
+    unreadable: "not a response result",
+    value: ({ conversation_id, response, citations }) => ({ conversationId: conversation_id, text: response, citations: canonicalJson(citations) }),
+  });
 }
 
 /**
@@ -94,24 +128,13 @@ export function judgeStreamCreate(answer: Answer<StreamResult>, index: number): 
 }
 
 export function judgeListing(answer: Answer<HttpResult>, index: number): Judged<ListingValue> {
-  if ("error" in answer) return { outcome: unknownFromError(answer.error) };
-  const http = answer.result;
-  if (!is2xx(http.status)) return { outcome: refusedOrUnknown(http) };
-  const parsed = SpecMessagePage.safeParse(http.json);
-  if (!parsed.success) {
-    return {
-      outcome: { type: "unknown", status: http.status, reason: "not a listing page" },
-      problem: violation("LIST-1", `#${index} answered ${http.status} with a body that is not a listing page: ${http.text.slice(0, 200)}`, [index], "{conversation, items, page, page_size, total, has_more}"),
-    };
-  }
-  const p = parsed.data;
-  return {
-    outcome: {
-      type: "ok",
-      status: http.status,
-      value: { conversationId: p.conversation.id, page: p.page, pageSize: p.page_size, total: p.total, hasMore: p.has_more, items: p.items, createdAt: p.conversation.created_at, updatedAt: p.conversation.updated_at },
-    },
-  };
+  return judgePlain(answer, index, {
+    to: "list",
+    context: "the listing",
+    schema: SpecMessagePage,
+    unreadable: "not a listing page",
+    value: (p) => ({ conversationId: p.conversation.id, page: p.page, pageSize: p.page_size, total: p.total, hasMore: p.has_more, items: p.items, createdAt: p.conversation.created_at, updatedAt: p.conversation.updated_at }),
+  });
 }
 
 export function judgeDeletion(answer: Answer<HttpResult>): Judged<null> {

@@ -23,6 +23,7 @@ import {
   sameJson,
 } from "./expect.ts";
 import type { HttpResult, StreamResult, Transcript } from "../http/types.ts";
+import { failureOf } from "../test-support/failure-of.ts";
 
 function transcript(status: number, body: string): Transcript {
   return {
@@ -50,17 +51,6 @@ function stream(overrides: Partial<StreamResult>): StreamResult {
     transcript: transcript(200, ""),
     ...overrides,
   };
-}
-
-/** The failure a call throws, so its message can be inspected. */
-function failureOf(run: () => unknown): ExpectationError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ExpectationError) return error;
-    throw error;
-  }
-  throw new Error("expected an ExpectationError, but nothing was thrown");
 }
 
 describe("status expectations", () => {

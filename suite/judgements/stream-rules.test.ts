@@ -5,18 +5,8 @@
 import { expect, test } from "vitest";
 import { EVENT } from "../../schemas/index.ts";
 import { completedEvents, event, handBuiltStream } from "../test-support/hand-built-streams.ts";
-import { ExpectationError } from "./expect.ts";
+import { failureOf } from "../test-support/failure-of.ts";
 import { STREAM_RULES, streamRule } from "./stream-rules.ts";
-
-function failureOf(run: () => void): ExpectationError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ExpectationError) return error;
-    throw error;
-  }
-  throw new Error("expected an ExpectationError");
-}
 
 const shownBy = (s: ReturnType<typeof handBuiltStream>) => STREAM_RULES.filter((rule) => rule.when(s)).map((rule) => rule.id);
 

@@ -4,10 +4,10 @@
  * table, and the active checks take each rule's judgement from it; each decides for itself
  * what to do with a stream cut short.
  */
-import type { RequirementId } from "../../requirements/catalog.ts";
 import { EVENT } from "../../schemas/index.ts";
 import type { StreamResult } from "../http/types.ts";
 import { isEventStream } from "./expect.ts";
+import { ruleOf, type Rule } from "./rules.ts";
 import {
   judgeCompletedPayload,
   judgeDeltaPayloads,
@@ -18,17 +18,12 @@ import {
   judgeReassembly,
 } from "./streams.ts";
 
-export interface StreamRule {
-  readonly id: RequirementId;
+export interface StreamRule extends Rule<StreamResult> {
   /**
    * What of the stream the rule needs: its headers, the events that arrived (judged even if
    * more never came), its terminal event, or the end of the body after it.
    */
   readonly reads: "headers" | "events" | "terminal" | "end";
-  /** Whether this 2xx answer to a stream request can show the rule at all. */
-  readonly when: (s: StreamResult) => boolean;
-  /** Throws the rule's ExpectationError; `context` names the stream in the message. */
-  readonly judge: (s: StreamResult, context: string) => void;
 }
 
 const hasEvent = (s: StreamResult, name: string) => s.events.some((e) => e.event === name);
@@ -48,8 +43,4 @@ export const STREAM_RULES = [
 export type StreamRuleId = (typeof STREAM_RULES)[number]["id"];
 
 /** The rule of one requirement (the table has one per id). */
-export function streamRule(id: StreamRuleId): StreamRule {
-  const rule = STREAM_RULES.find((r) => r.id === id);
-  if (rule === undefined) throw new Error(`no stream rule for ${id}`);
-  return rule;
-}
+export const streamRule = (id: StreamRuleId): StreamRule => ruleOf<StreamRule>(STREAM_RULES, id);

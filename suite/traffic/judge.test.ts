@@ -208,6 +208,18 @@ describe("what the judge must catch", () => {
     expect(JSON.stringify(report)).not.toContain("sk-live-1");
   });
 
+  test("a listing of another conversation breaks LIST-1, and its page is not judged further; a page above the cap breaks LIST-3", () => {
+    const conversation = (id: string) => ({ id, created_at: "2026-01-01T00:00:00Z", updated_at: "2026-01-01T00:00:00Z" });
+    const page = (id: string, size: number, total: number) => ({ conversation: conversation(id), items: [], page: 1, page_size: size, total, has_more: false });
+    // Its items disagree with its total too: LIST-5 would break, were the page of the conversation asked for.
+    const other = judged(exchange("GET", `/conversations/${ID}/messages`, { status: 200, response: page("5a7d1c2e-3b4f-4a6e-8c9d-0e1f2a3b4c5d", 50, 5) }));
+    expect(other.violations.map((v) => [v.requirement, v.detail])).toEqual([["LIST-1", `the listing of ${ID} names conversation 5a7d1c2e-3b4f-4a6e-8c9d-0e1f2a3b4c5d`]]);
+    expect([other.status("LIST-3"), other.status("LIST-5")]).toEqual(["not_observed", "not_observed"]);
+    const oversized = judged(exchange("GET", `/conversations/${ID}/messages?page_size=150`, { status: 200, response: page(ID, 150, 0) }));
+    expect(oversized.violations.map((v) => [v.requirement, v.detail])).toEqual([["LIST-3", "a listing: served with page_size 150 (maximum 100)"]]);
+    expect([oversized.status("LIST-1"), oversized.status("LIST-5")]).toEqual(["pass", "pass"]);
+  });
+
   test("a listing that does not echo the page_size it asked for breaks LIST-5; one that does, or one whose page_size was out of bounds, does not", () => {
     const page = (size: number) => ({ conversation: { id: ID, created_at: "2026-01-01T00:00:00Z", updated_at: "2026-01-01T00:00:00Z" }, items: [], page: 3, page_size: size, total: 0, has_more: false });
     const listing = (query: string, size: number) => exchange("GET", `/conversations/${ID}/messages?${query}`, { status: 200, response: page(size) });

@@ -5,7 +5,7 @@
  * executable model's (cross-request.ts), with one rule the model leaves alone, since it reads a
  * refusal as "nothing happened": a refused create holds no key (refused-keys.ts).
  */
-import { EVENT } from "../../schemas/index.ts";
+import { EVENT, SpecMessagePage } from "../../schemas/index.ts";
 import {
   expect4xx,
   expectErrorCode,
@@ -19,7 +19,7 @@ import {
   isEventStream,
 } from "../judgements/expect.ts";
 import type { HttpResult, StreamResult } from "../http/types.ts";
-import { judgeCreateAnswer, judgeListingAnswer, judgePageArithmetic, judgePageCap } from "../judgements/answers.ts";
+import { ANSWER_RULES, type PlainAnswer } from "../judgements/answer-rules.ts";
 import { judgeRefusedStream } from "../judgements/streams.ts";
 import { STREAM_RULES } from "../judgements/stream-rules.ts";
 import { canonicalJson } from "../model/operation.ts";
@@ -110,11 +110,29 @@ function judgeKeyAfterRefusal({ c, line, record, refusals }: Judged, res: HttpRe
   });
 }
 
+/**
+ * The answer rules this 2xx answer can show, in the table's order, those that read a page only
+ * once every rule that reads its body held; whether those held.
+ */
+function judgeAnswer({ line, record }: Judged, answer: PlainAnswer, context: string): boolean {
+  let bodyHeld = true;
+  for (const rule of ANSWER_RULES) {
+    if (!rule.when(answer) || (rule.reads === "page" && !bodyHeld)) continue;
+    let held = false;
+    record.judge(rule.id, line, () => {
+      rule.judge(answer, context);
+      held = true;
+    });
+    if (rule.reads === "body") bodyHeld &&= held;
+  }
+  return bodyHeld;
+}
+
 export function judgeCreate(j: Judged, http: HttpResult): void {
   if (!judgedFurther(j, http, http)) return;
   judgeCreateRequest(j, http);
   judgeKeyAfterRefusal(j, http);
-  if (is2xx(http.status) && hasMessage(j.c.body)) j.record.judge("RESP-1", j.line, () => void judgeCreateAnswer(http, "a create"));
+  if (is2xx(http.status) && hasMessage(j.c.body)) judgeAnswer(j, { to: "create", http }, "a create");
 }
 
 export function judgeStream(j: Judged, s: StreamResult): void {
@@ -153,14 +171,9 @@ export function judgeList(j: Judged, http: HttpResult): void {
     if (invalid) record.judge("LIST-4", line, () => expect4xx(http, `a listing with page ${page} and page_size ${pageSize}`));
     return;
   }
-  let served: ReturnType<typeof judgeListingAnswer> | undefined;
-  record.judge("LIST-1", line, () => {
-    served = judgeListingAnswer(http, id, "a listing");
-  });
-  if (served === undefined) return;
-  const listed = served;
-  record.judge("LIST-5", line, () => judgePageArithmetic(listed, http, "a listing"));
-  record.judge("LIST-3", line, () => judgePageCap(listed, http, "a listing"));
+  if (!judgeAnswer(j, { to: "list", http, conversationId: id }, "a listing")) return;
+  // Served as a page of the conversation asked for (LIST-1 held).
+  const listed = SpecMessagePage.parse(http.json);
   if (invalid) {
     record.judge("LIST-4", line, () => {
       expectThat(listed.page >= 1 && listed.page_size >= 1, `page ${page} and page_size ${pageSize} were served as page ${listed.page} of size ${listed.page_size}`, http);

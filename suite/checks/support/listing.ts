@@ -6,7 +6,7 @@ import { SpecMessagePage } from "../../../schemas/index.ts";
 import { cutShort, expectSame, expectThat, fail, inconclusiveIfCutShort } from "../../judgements/expect.ts";
 import type { HttpResult } from "../../http/types.ts";
 import type { Target } from "../runtime/types.ts";
-import { judgePageArithmetic } from "../../judgements/answers.ts";
+import { answerRule } from "../../judgements/answer-rules.ts";
 import { readAllPages } from "./conversations.ts";
 import type { RecordedConversation, RecordedExchange } from "./recorded.ts";
 
@@ -26,12 +26,12 @@ export async function referenceListing(target: Target, conversationId: string) {
 }
 
 /**
- * LIST-5 for one served page, judged by what the server echoed: the items are exactly that
- * slice of the reference listing, total is stable, and has_more is exact.
+ * LIST-5 for one served page (`page`, as read from `http`), judged by what the server echoed:
+ * the items are exactly that slice of the reference listing, total is stable, and has_more is exact.
  */
 export function expectConsistentPage(page: SpecMessagePage, http: HttpResult, reference: readonly unknown[], context: string): void {
   expectSame(page.total, reference.length, `${context}: total`, http);
-  judgePageArithmetic(page, http, context);
+  answerRule("LIST-5").judge({ to: "list", http }, context);
   const offset = (page.page - 1) * page.page_size;
   expectSame(page.items, reference.slice(offset, offset + page.page_size), `${context}: the items of page ${page.page} of size ${page.page_size}`, http);
 }
