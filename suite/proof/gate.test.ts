@@ -34,7 +34,7 @@ afterAll(async () => {
 beforeAll(async () => {
   reportRoot = await mkdtemp(join(tmpdir(), "proof-gate-"));
   const started = performance.now();
-  for (const run of await runTargets(proofTargets(), { reportRoot, lanes: LANES })) runs.set(labelOf(run.target), run);
+  for (const run of await runTargets(proofTargets(), { reportRoot, lanes: LANES, focusMutants: true })) runs.set(labelOf(run.target), run);
   const slowest = [...runs.values()].sort((a, b) => b.durationMs - a.durationMs).slice(0, 5).map((r) => `${labelOf(r.target)} ${(r.durationMs / 1000).toFixed(1)} s`);
   const walkedTwice = [...runs.values()].filter((r) => (r.walks ?? 1) > 1).map((r) => labelOf(r.target));
   console.log(`proof gate: ${runs.size} conformance runs, ${LANES} at a time, in ${((performance.now() - started) / 1000).toFixed(1)} s; slowest: ${slowest.join(", ")}; a second walk for: ${walkedTwice.join(", ") || "none"}`);

@@ -51,8 +51,8 @@ function runProblems(run: TargetRun, report: ConformanceReport | undefined): str
 
 /** A run's conformance.json lists every service requirement, each with at least one test: no requirement goes unchecked. */
 export function coverageProblems(run: TargetRun): string[] {
-  // A run of one family judges only that family's requirements.
-  if (run.report === undefined || (run.target.kind === "mutant" && run.target.interactionsAlone === true)) return [];
+  // A mutant's run may judge only the requirements its bug breaks (focusMutants, interactions alone).
+  if (run.report === undefined || (run.target.kind === "mutant" && run.report.requirements.some((r) => r.tests.length === 0))) return [];
   const label = labelOf(run.target);
   const problems: string[] = [];
   for (const requirement of SERVICE_REQUIREMENTS) {

@@ -60,6 +60,12 @@ export interface RunTargetsOptions {
   settleMs?: number;
   /** A run longer than this kills its lane and counts as a harness failure (default 240 s: paced and rate-limited variants take a minute alone). */
   targetTimeoutMs?: number;
+  /**
+   * Each mutant's run (but an interaction mutant's walk) selects only the requirements its bug
+   * breaks (--only), as a developer re-runs one finding: the gate's choice, a fraction of the whole
+   * suite's cost. verify-suite runs the whole suite against each, for the whole kill matrix.
+   */
+  focusMutants?: boolean;
   /** Called as each run finishes (progress). */
   onRun?: (run: TargetRun, done: number, total: number) => void;
 }
@@ -139,6 +145,9 @@ export function runTargets(targets: readonly ProofTarget[], options: RunTargetsO
         // The property alone, walking as a deep run does (the fake is free), within a bound that keeps the gate short.
         ...(item.target.kind === "mutant" && item.target.interactionsAlone === true
           ? { only: [INTERACTIONS_FAMILY], profile: "deep" as const, maxCreates: INTERACTIONS_ALONE_CREATES, walks: INTERACTIONS_ALONE_WALKS, killedBy: [item.target.mutant.requirement, ...(item.target.mutant.also ?? [])] }
+          : {}),
+        ...(options.focusMutants === true && item.target.kind === "mutant" && item.target.interactionsAlone !== true
+          ? { only: [item.target.mutant.requirement, ...(item.target.mutant.also ?? [])] }
           : {}),
         ...(options.runs === undefined ? {} : { runs: options.runs }),
         ...(options.seed === undefined ? {} : { seed: options.seed }),
