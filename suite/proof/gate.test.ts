@@ -1,6 +1,7 @@
 /**
  * The gate: the FULL conformance suite against the plain reference fake, every conforming
- * variant, all combinable variants together, and every mutant, six runs at a time (see
+ * variant and all combinable variants together, and each mutant's own requirements against
+ * that mutant, six runs at a time (see
  * run-targets.ts for the order and the settle window). The suite must pass every legal fake and
  * fail every broken one on the requirement it breaks, and every interaction mutant by the interaction property alone
  * (a deep walk, and a second one with another seed when the first missed it). Failure messages name the offender ("mutant page-off-by-one survived: LIST-5
