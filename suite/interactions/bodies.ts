@@ -15,7 +15,19 @@ import {
   shapeKey,
 } from "./inputs.ts";
 import type { ConversationRecord, KeyUse, Session } from "./session.ts";
-import { KEY_SHAPES, MESSAGE_CLASSES, METADATA_CLASSES, NEAR_MISSES, OPEN_SHAPES, REFERENCE_CLASSES, type MessageClass } from "./space.ts";
+import {
+  KEY_SHAPES,
+  MESSAGE_CLASSES,
+  METADATA_CLASSES,
+  NEAR_MISSES,
+  OPEN_SHAPES,
+  REFERENCE_CLASSES,
+  REUSED_REFERENCE_CLASSES,
+  type MessageClass,
+  type NearMissUse,
+  type ReferenceClass,
+  type ReferenceUse,
+} from "./space.ts";
 import { pickWeighted } from "./weights.ts";
 
 export interface Body {
@@ -35,9 +47,9 @@ const input = (name: string) => `inputs:${name}`;
  * endpoint (`@endpoint` tallies, not reported: a bug may live on one path only); else the ones
  * covered least, weighted up.
  */
-function pickClass<T extends string>(g: fc.GeneratorValue, session: Session, prefix: string, classes: readonly T[], endpoint?: string): T {
+function pickClass<T extends string>(g: fc.GeneratorValue, session: Session, prefix: string, classes: readonly T[], endpoint?: string, cellOf: (c: T) => string = (c) => c): T {
   return pickWeighted(g, classes.map((c) => {
-    const count = session.covered.count(input(`${prefix}:${c}`));
+    const count = session.covered.count(input(`${prefix}:${cellOf(c)}`));
     const onEndpoint = endpoint === undefined ? 1 : session.covered.count(input(`${prefix}:${c}@${endpoint}`));
     return { value: c, weight: count === 0 ? 1000 : onEndpoint === 0 ? 100 : 8 / (1 + 2 * count) };
   }));
@@ -104,11 +116,13 @@ export function freshBody(g: fc.GeneratorValue, session: Session, who: Who, conv
   } else cells.push(input("conversation_id:absent"));
 
   // Beside a shape the service may refuse, nothing else it could refuse: a refusal then names its cause.
-  const reference = openShape === undefined ? pickClass(g, session, "external_reference", REFERENCE_CLASSES) : "absent";
+  const use: ReferenceUse = conversation === undefined ? "new" : "continue";
+  const referenceCell = (cls: ReferenceClass) => ((REUSED_REFERENCE_CLASSES as readonly string[]).includes(cls) ? `${cls}/${use}` : cls);
+  const reference = openShape === undefined ? pickClass(g, session, "external_reference", REFERENCE_CLASSES, undefined, referenceCell) : "absent";
   const value = referenceFor(g, session, reference, who, conversation);
   if (value !== undefined) {
     body.external_reference = value.value;
-    cells.push(input(`external_reference:${value.cls}`));
+    cells.push(input(`external_reference:${referenceCell(value.cls)}`));
   } else cells.push(input("external_reference:absent"));
 
   const metadataClasses = METADATA_CLASSES.filter((c) => c !== "reordered-keys" && (openShape === undefined || c === "absent") && (open || !OPEN_SHAPES.has(`metadata:${c}`)));
@@ -119,7 +133,7 @@ export function freshBody(g: fc.GeneratorValue, session: Session, who: Who, conv
       openShape = `metadata:${metadata}`;
       if (value !== undefined) {
         delete body.external_reference;
-        cells.splice(cells.indexOf(input(`external_reference:${value.cls}`)), 1, input("external_reference:absent"));
+        cells.splice(cells.indexOf(input(`external_reference:${referenceCell(value.cls)}`)), 1, input("external_reference:absent"));
       }
     }
   }
@@ -134,7 +148,10 @@ function referenceFor(g: fc.GeneratorValue, session: Session, cls: (typeof REFER
   if (cls === "null") return { value: null, cls } as const;
   if (cls === "reused-in-two-conversations") {
     const earlier = session.references.filter((r) => r.who === who && r.conversationId?.toLowerCase() !== id);
-    if (earlier.length > 0) return { value: g(() => fc.constantFrom(...earlier.map((r) => r.value))), cls } as const;
+    // A new conversation takes, when it can, a reference that started one: where a service would look it up.
+    const started = conversation === undefined ? earlier.filter((r) => r.started) : [];
+    const from = started.length > 0 ? started : earlier;
+    if (from.length > 0) return { value: g(() => fc.constantFrom(...from.map((r) => r.value))), cls } as const;
   }
   if (cls === "reused-in-two-scopes") {
     const earlier = session.references.filter((r) => r.who !== who);
@@ -145,22 +162,27 @@ function referenceFor(g: fc.GeneratorValue, session: Session, cls: (typeof REFER
 }
 
 /**
- * A fresh key: of a drawn shape, or (one time in two, once the caller has keys) one small
- * step from one of its earlier keys, so that every create also tries whether the service tells
- * near keys apart (case folded by a collation, keys cut to a column's width).
+ * A fresh key for a request that starts a conversation or continues one: of a drawn shape, or
+ * (one time in two, once the caller has keys) one small step from one of its earlier keys, so
+ * that every create also tries whether the service tells near keys apart (case folded by a
+ * collation, keys cut to a column's width).
  */
-export function freshKey(g: fc.GeneratorValue, session: Session, who: Who): { readonly key: string; readonly cell: string } {
+export function freshKey(g: fc.GeneratorValue, session: Session, who: Who, starts: "new" | "continue"): { readonly key: string; readonly cell: string } {
   const earlier = session.keys.filter((k) => k.who === who);
-  // Long keys first: a column that cuts keys confuses them only.
-  if (earlier.length > 0 && g(() => fc.boolean())) return nearMissKey(g, session, pickWeighted(g, earlier.map((k) => ({ value: k, weight: k.key.length > 40 ? 3 : 1 }))));
+  if (earlier.length > 0 && g(() => fc.boolean())) return nearMissKey(g, session, longFirst(g, earlier), `${starts}/other-body`);
   const shape = pickClass(g, session, "idempotency-key", KEY_SHAPES);
   return { key: g(() => shapeKey(session.target.idempotencyKey("k"), shape)), cell: input(`idempotency-key:${shape}`) };
 }
 
-/** A key one small step from an earlier one (a prefix only of a key long enough to have been cut). */
-export function nearMissKey(g: fc.GeneratorValue, session: Session, earlier: KeyUse): { readonly key: string; readonly cell: string } {
-  const how = pickClass(g, session, "idempotency-key:near-miss", NEAR_MISSES.filter((n) => n !== "prefix" || earlier.key.length > 40));
-  return { key: nearMiss(earlier.key, how), cell: input(`idempotency-key:near-miss:${how}`) };
+/** An earlier key to miss by a little, long ones first: a column that cuts keys confuses them only. */
+export function longFirst(g: fc.GeneratorValue, keys: readonly KeyUse[]): KeyUse {
+  return pickWeighted(g, keys.map((k) => ({ value: k, weight: k.key.length > 40 ? 3 : 1 })));
+}
+
+/** A key one small step from an earlier one (a prefix only of a key long enough to have been cut), for the use named. */
+export function nearMissKey(g: fc.GeneratorValue, session: Session, earlier: KeyUse, use: NearMissUse): { readonly key: string; readonly cell: string } {
+  const how = pickClass(g, session, "idempotency-key:near-miss", NEAR_MISSES.filter((n) => n !== "prefix" || earlier.key.length > 40), undefined, (c) => `${c}/${use}`);
+  return { key: nearMiss(earlier.key, how), cell: input(`idempotency-key:near-miss:${how}/${use}`) };
 }
 
 /** The run-scoped tag of a message: its first word. */

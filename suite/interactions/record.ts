@@ -35,7 +35,7 @@ function recordCreate(session: Session, request: CreateRequest, outcome: Outcome
     const known = session.conversation(result.conversationId);
     if (known === undefined) session.conversations.push({ id: result.conversationId, owner: request.who, deleted: false, messages: [request.message], total: undefined });
     else if (!request.replay && request.again === undefined) known.messages.push(request.message);
-    if (typeof request.body.external_reference === "string") session.references.push({ value: request.body.external_reference, who: request.who, conversationId: result.conversationId });
+    if (typeof request.body.external_reference === "string") session.references.push({ value: request.body.external_reference, who: request.who, conversationId: result.conversationId, started: continued === undefined });
   }
   const status: KeyStatus = outcome.type === "ok" ? "completed" : outcome.type === "unknown" ? "unknown-outcome" : "refused";
   const earlier = request.again ?? session.keys.find((k) => k.key === request.key && k.who === request.who);

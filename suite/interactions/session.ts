@@ -114,7 +114,7 @@ export class Session {
   readonly conversations: ConversationRecord[] = [];
   readonly keys: KeyUse[] = [];
   /** External references used so far, with who used them. */
-  readonly references: { readonly value: string; readonly who: Who; readonly conversationId: string | undefined }[] = [];
+  readonly references: { readonly value: string; readonly who: Who; readonly conversationId: string | undefined; readonly started: boolean }[] = [];
   model: ModelState = initialState();
   /** Same-key races sent (one key on several requests at once). */
   races = 0;

@@ -130,6 +130,13 @@ export type MessageClass = (typeof MESSAGE_CLASSES)[number];
 
 export const REFERENCE_CLASSES = ["absent", "null", "string", "reused-in-two-conversations", "reused-in-two-scopes"] as const;
 export type ReferenceClass = (typeof REFERENCE_CLASSES)[number];
+/**
+ * A reused reference is a cell per request that carries it again: one that starts a conversation
+ * (a service that takes the reference for a natural key continues the earlier one) and a continuation.
+ */
+export const REUSED_REFERENCE_CLASSES = ["reused-in-two-conversations", "reused-in-two-scopes"] as const;
+export const REFERENCE_USES = ["new", "continue"] as const;
+export type ReferenceUse = (typeof REFERENCE_USES)[number];
 
 export const METADATA_CLASSES = ["absent", "empty", "flat", "nested", "arrays", "numbers", "nulls", "reordered-keys"] as const;
 export type MetadataClass = (typeof METADATA_CLASSES)[number];
@@ -140,6 +147,13 @@ export const KEY_SHAPES = ["uuid", "long-token", "mixed-case", "punctuation"] as
 export type KeyShape = (typeof KEY_SHAPES)[number];
 export const NEAR_MISSES = ["one-character-changed", "case-changed", "prefix", "suffix"] as const;
 export type NearMiss = (typeof NEAR_MISSES)[number];
+/**
+ * A near-miss key is a cell per what it is sent with: a new conversation or a continuation, and
+ * the earlier key's body (a service that confuses the keys replays) or another (it answers 409).
+ * Bugs of key lookup live in one table each: a collation on the turns, a column on new conversations.
+ */
+export const NEAR_MISS_USES = ["new/same-body", "new/other-body", "continue/same-body", "continue/other-body"] as const;
+export type NearMissUse = (typeof NEAR_MISS_USES)[number];
 
 /** The field a reused key's other payload differs in, on each endpoint: a fingerprint that skips one misses it. */
 export const PAYLOAD_CHANGES = ["message", "metadata", "external_reference"] as const;
@@ -149,11 +163,11 @@ export const PAGE_CLASSES = ["page:first", "page:last", "page:past-the-end", "pa
 
 export const INPUTS: readonly string[] = [
   ...MESSAGE_CLASSES.map((c) => `message:${c}`),
-  ...REFERENCE_CLASSES.map((c) => `external_reference:${c}`),
+  ...REFERENCE_CLASSES.flatMap((c) => ((REUSED_REFERENCE_CLASSES as readonly string[]).includes(c) ? REFERENCE_USES.map((use) => `external_reference:${c}/${use}`) : [`external_reference:${c}`])),
   ...METADATA_CLASSES.map((c) => `metadata:${c}`),
   ...CONVERSATION_ID_CLASSES.map((c) => `conversation_id:${c}`),
   ...KEY_SHAPES.map((c) => `idempotency-key:${c}`),
-  ...NEAR_MISSES.map((c) => `idempotency-key:near-miss:${c}`),
+  ...NEAR_MISSES.flatMap((c) => NEAR_MISS_USES.map((use) => `idempotency-key:near-miss:${c}/${use}`)),
   ...PAYLOAD_CHANGES.flatMap((c) => [`payload-change:${c}:plain`, `payload-change:${c}:stream`]),
   ...PAGE_CLASSES,
 ];

@@ -9,7 +9,7 @@
  */
 import fc from "fast-check";
 import type { Endpoint, Who } from "../model/operation.ts";
-import { freshBody, freshKey, nearMissKey } from "./bodies.ts";
+import { freshBody, freshKey, longFirst, nearMissKey } from "./bodies.ts";
 import { LANES, type Command, type CreateRequest, type DeleteRequest, type ListRequest, type Request, type Timing } from "./commands.ts";
 import { reorderKeys } from "./inputs.ts";
 import type { ConversationRecord, KeyUse, Session } from "./session.ts";
@@ -20,12 +20,14 @@ import {
   INPUTS,
   MESSAGE_CLASSES,
   NEAR_MISSES,
+  NEAR_MISS_USES,
   PAYLOAD_CHANGES,
   transitionName,
   transitionNeedsCreate,
   type ConversationState,
   type DropPoint,
   type KeyState,
+  type NearMissUse,
   type Operation,
   type QueryShape,
   type Relation,
@@ -109,7 +111,7 @@ function proposals(session: Session): Proposal[] {
     }
     const ownKeys = session.keys.filter((k) => k.status === "completed" && k.who === "primary" && typeof k.body.conversation_id !== "string");
     if (ownKeys.length > 0) {
-      out.push({ cells: [transition("create", "none", "near-miss", endpoint, "own"), ...nearMissCells(session)], charged: 1, build: (g) => one(g, nearMissCreate(g, session, pickOne(g, ownKeys), endpoint)) });
+      out.push({ cells: [transition("create", "none", "near-miss", endpoint, "own"), ...nearMissCells(session, "new/same-body"), ...nearMissCells(session, "new/other-body")], charged: 1, build: (g) => one(g, nearMissCreate(g, session, longFirst(g, ownKeys), endpoint)) });
     }
     const foreignKeys = session.keys.filter((k) => k.who !== "primary" && k.who !== "noKey" && k.who !== "unknownKey");
     if (foreignKeys.length > 0) {
@@ -126,7 +128,7 @@ function proposals(session: Session): Proposal[] {
       }
       const nearMisses = session.keys.filter((k) => k.status === "completed" && k.conversationId?.toLowerCase() === conversation.id.toLowerCase() && k.body.conversation_id !== undefined);
       if (nearMisses.length > 0) {
-        out.push({ cells: [transition("continue", "live", "near-miss", endpoint, "own"), ...nearMissCells(session)], charged: 1, build: (g) => one(g, nearMissCreate(g, session, pickOne(g, nearMisses), endpoint)) });
+        out.push({ cells: [transition("continue", "live", "near-miss", endpoint, "own"), ...nearMissCells(session, "continue/same-body"), ...nearMissCells(session, "continue/other-body")], charged: 1, build: (g) => one(g, nearMissCreate(g, session, longFirst(g, nearMisses), endpoint)) });
       }
     }
     for (const conversation of deleted(session)) {
@@ -300,7 +302,7 @@ function race(g: fc.GeneratorValue, held: Request | undefined, others: readonly 
 }
 
 function createNew(g: fc.GeneratorValue, session: Session, who: Who, endpoint: Endpoint, drop?: DropPoint): CreateRequest {
-  const key = freshKey(g, session, who);
+  const key = freshKey(g, session, who, "new");
   const body = freshBody(g, session, who, undefined, { endpoint });
   const relation: Relation = who === "noKey" ? "no-key" : who === "unknownKey" ? "unknown-key" : "own";
   return {
@@ -322,7 +324,7 @@ interface ContinuationOptions {
 
 function continuation(g: fc.GeneratorValue, session: Session, conversation: ConversationRecord, who: Who, endpoint: Endpoint, options: ContinuationOptions = {}): CreateRequest {
   const { drop, distinctFrom, accepted } = options;
-  const key = freshKey(g, session, who);
+  const key = freshKey(g, session, who, "continue");
   const body = freshBody(g, session, who, conversation, { endpoint, ...(distinctFrom === undefined ? {} : { distinctFrom }), ...(accepted === true ? { openAllowed: false } : {}) });
   const state: ConversationState = session.conversation(conversation.id) === undefined ? "unknown" : conversation.deleted ? "deleted" : "live";
   const relation = relationOf(who, conversation.owner);
@@ -345,11 +347,17 @@ function unknownConversation(g: fc.GeneratorValue): ConversationRecord {
  * fresh one (it answers 409, with nothing running at the time to excuse it).
  */
 function nearMissCreate(g: fc.GeneratorValue, session: Session, earlier: KeyUse, endpoint: Endpoint): CreateRequest {
-  const key = nearMissKey(g, session, earlier);
   const kind = earlier.body.conversation_id === undefined || earlier.body.conversation_id === null ? "create" : "continue";
+  const starts = kind === "create" ? "new" : "continue";
   const cells = [transition(kind, kind === "create" ? "none" : "live", "near-miss", endpoint, "own")];
+  // The earlier body where its near-misses are not all met yet; a fresh body also covers messages.
+  const pending = (body: "same-body" | "other-body") => nearMissCells(session, `${starts}/${body}`).length;
   const messagesPending = MESSAGE_CLASSES.some((c) => !session.covered.has(`inputs:message:${c}`));
-  if (g(() => fc.integer({ min: 0, max: 3 })) < (messagesPending ? 3 : 2)) {
+  const otherWanted = pending("other-body") > 0 || messagesPending;
+  const sameBodyChance = pending("same-body") === 0 ? 1 : otherWanted ? 2 : 3;
+  const sameBody = g(() => fc.integer({ min: 0, max: 3 })) < sameBodyChance;
+  const key = nearMissKey(g, session, earlier, `${starts}/${sameBody ? "same-body" : "other-body"}`);
+  if (!sameBody) {
     const body = freshBody(g, session, earlier.who, kind === "create" ? undefined : session.conversation(earlier.conversationId));
     return {
       kind: "create", who: earlier.who, endpoint, key: key.key, body: body.body, message: body.message, tag: body.tag, replay: false, charged: true,
@@ -467,9 +475,10 @@ function twiceCells(session: Session, conversation: ConversationRecord): string[
   return cells;
 }
 
-/** The near-miss shapes of keys not yet sent: what one more near-miss create is worth. */
-function nearMissCells(session: Session): string[] {
-  return NEAR_MISSES.map((how) => `inputs:idempotency-key:near-miss:${how}`).filter((c) => !session.covered.has(c));
+/** The near-miss cells not yet met, of one use or of every use: what one more near-miss create is worth. */
+function nearMissCells(session: Session, use?: NearMissUse): string[] {
+  const uses = use === undefined ? NEAR_MISS_USES : [use];
+  return NEAR_MISSES.flatMap((how) => uses.map((u) => `inputs:idempotency-key:near-miss:${how}/${u}`)).filter((c) => !session.covered.has(c));
 }
 
 function pageCells(session: Session, conversation: ConversationRecord | undefined): string[] {
