@@ -1,20 +1,20 @@
 /**
- * From what the client saw to what the model reads: one operation per request, its outcome,
- * and the single-answer judgements (shape, event stream) that hold whatever the state. An
- * answer the spec allows to be undecided (a 5xx, an `error` event, a stream that broke off,
- * a timeout) becomes an unknown outcome, never a verdict.
+ * From what the client saw to what the model reads: one operation per request, its outcome
+ * (read as the traffic judge reads it: suite/model/answer-outcome.ts), and the single-answer
+ * judgements (shape, event stream) that hold whatever the state. An answer the spec allows to
+ * be undecided (a 5xx, an `error` event, a stream that broke off, a timeout) becomes an unknown
+ * outcome, never a verdict.
  */
-import { errorCode, SpecCompletedEvent, SpecMessagePage, SpecResponseResult, EVENT } from "../../schemas/index.ts";
 import { ExpectationError } from "../judgements/expect.ts";
-import { HarnessError, InconclusiveError } from "../http/errors.ts";
+import { InconclusiveError } from "../http/errors.ts";
 import type { HttpResult, StreamResult } from "../http/types.ts";
 import { cutShort } from "../judgements/expect.ts";
 import { STREAM_RULES } from "../judgements/stream-rules.ts";
-import { canonicalJson, type CreateResult, type ListingValue, type Outcome } from "../model/operation.ts";
+import { readDeletion, readListing, readPlainCreate, readStreamCreate, type Answer } from "../model/answer-outcome.ts";
+import type { CreateResult, ListingValue, Outcome } from "../model/operation.ts";
 import { violation, type Violation } from "../model/violation.ts";
 
-/** What came back for one request: an answer, or the error the client threw. */
-export type Answer<R> = { readonly result: R } | { readonly error: unknown };
+export type { Answer } from "../model/answer-outcome.ts";
 
 export interface Judged<T> {
   readonly outcome: Outcome<T>;
@@ -24,37 +24,11 @@ export interface Judged<T> {
 
 const is2xx = (status: number) => status >= 200 && status < 300;
 
-/** Errors that mean "the target did not let us know": anything but the harness's own failure. */
-function unknownFromError(error: unknown): Outcome<never> {
-  // The harness failing, or the check's own time running out, is not the target's answer.
-  if (error instanceof HarnessError) throw error;
-  if (error instanceof InconclusiveError && error.flag === "--check-timeout") throw error;
-  if (error instanceof InconclusiveError && error.kind === "retries") {
-    const status = error.transcript?.response?.status;
-    if (status === 429) return { type: "refused", status, code: undefined };
-    return { type: "unknown", status, reason: error.message };
-  }
-  return { type: "unknown", status: undefined, reason: error instanceof Error ? error.message : String(error) };
-}
-
-function refusedOrUnknown(http: HttpResult): Outcome<never> {
-  if (http.status >= 400 && http.status < 500) return { type: "refused", status: http.status, code: errorCode(http.json) };
-  return { type: "unknown", status: http.status, reason: `answered ${http.status}` };
-}
-
 export function judgePlainCreate(answer: Answer<HttpResult>, index: number): Judged<CreateResult> {
-  if ("error" in answer) return { outcome: unknownFromError(answer.error) };
+  const { outcome, unreadable } = readPlainCreate(answer);
+  if (unreadable !== true || !("result" in answer)) return { outcome };
   const http = answer.result;
-  if (!is2xx(http.status)) return { outcome: refusedOrUnknown(http) };
-  const parsed = SpecResponseResult.safeParse(http.json);
-  if (!parsed.success) {
-    return {
-      outcome: { type: "unknown", status: http.status, reason: "not a response result" },
-      problem: violation("RESP-1", `#${index} answered ${http.status} with a body that is not a response result: ${http.text.slice(0, 200)}`, [index], "{conversation_id: UUID, response: string, citations: array}"),
-    };
-  }
-  const { conversation_id, response, citations } = parsed.data;
-  return { outcome: { type: "ok", status: http.status, value: { conversationId: conversation_id, text: response, citations: canonicalJson(citations) } } };
+  return { outcome, problem: violation("RESP-1", `#${index} answered ${http.status} with a body that is not a response result: ${http.text.slice(0, 200)}`, [index], "{conversation_id: UUID, response: string, citations: array}") };
 }
 
 /**
@@ -77,46 +51,19 @@ function streamProblem(s: StreamResult, index: number): Violation | undefined {
 }
 
 export function judgeStreamCreate(answer: Answer<StreamResult>, index: number): Judged<CreateResult> {
-  if ("error" in answer) return { outcome: unknownFromError(answer.error) };
-  const s = answer.result;
-  if (s.http !== undefined && !is2xx(s.status)) return { outcome: refusedOrUnknown(s.http) };
-  if (!is2xx(s.status)) return { outcome: { type: "unknown", status: s.status, reason: `answered ${s.status}` } };
-  const cut = cutShort(s);
-  if (cut !== undefined) return { outcome: { type: "unknown", status: s.status, reason: `${cut.kind}: ${cut.detail}` } };
-  const problem = streamProblem(s, index);
-  if (s.terminal !== EVENT.completed) {
-    return { outcome: { type: "unknown", status: s.status, reason: s.terminal === EVENT.error ? "the stream ended with an error event" : "the stream broke off" }, problem };
-  }
-  const completed = SpecCompletedEvent.safeParse(s.events.find((e) => e.event === EVENT.completed)?.json);
-  if (!completed.success) return { outcome: { type: "unknown", status: s.status, reason: "no readable response.completed" }, problem };
-  const { conversation_id, output_text, citations } = completed.data.response;
-  return { outcome: { type: "ok", status: s.status, value: { conversationId: conversation_id, text: output_text, citations: canonicalJson(citations) } }, problem };
+  const { outcome } = readStreamCreate(answer);
+  // Only a 2xx stream the service ended (not one the harness's own timeouts cut short) is judged by the stream rules.
+  if (!("result" in answer) || !is2xx(answer.result.status) || cutShort(answer.result) !== undefined) return { outcome };
+  return { outcome, problem: streamProblem(answer.result, index) };
 }
 
 export function judgeListing(answer: Answer<HttpResult>, index: number): Judged<ListingValue> {
-  if ("error" in answer) return { outcome: unknownFromError(answer.error) };
+  const { outcome, unreadable } = readListing(answer);
+  if (unreadable !== true || !("result" in answer)) return { outcome };
   const http = answer.result;
-  if (!is2xx(http.status)) return { outcome: refusedOrUnknown(http) };
-  const parsed = SpecMessagePage.safeParse(http.json);
-  if (!parsed.success) {
-    return {
-      outcome: { type: "unknown", status: http.status, reason: "not a listing page" },
-      problem: violation("LIST-1", `#${index} answered ${http.status} with a body that is not a listing page: ${http.text.slice(0, 200)}`, [index], "{conversation, items, page, page_size, total, has_more}"),
-    };
-  }
-  const p = parsed.data;
-  return {
-    outcome: {
-      type: "ok",
-      status: http.status,
-      value: { conversationId: p.conversation.id, page: p.page, pageSize: p.page_size, total: p.total, hasMore: p.has_more, items: p.items, createdAt: p.conversation.created_at, updatedAt: p.conversation.updated_at },
-    },
-  };
+  return { outcome, problem: violation("LIST-1", `#${index} answered ${http.status} with a body that is not a listing page: ${http.text.slice(0, 200)}`, [index], "{conversation, items, page, page_size, total, has_more}") };
 }
 
 export function judgeDeletion(answer: Answer<HttpResult>): Judged<null> {
-  if ("error" in answer) return { outcome: unknownFromError(answer.error) };
-  const http = answer.result;
-  if (is2xx(http.status)) return { outcome: { type: "ok", status: http.status, value: null } };
-  return { outcome: refusedOrUnknown(http) };
+  return readDeletion(answer);
 }
