@@ -4,7 +4,7 @@
  * and the cells it covered, which steer what the walk proposes next (walk.ts).
  */
 import type { Identity, ServiceClient, Transcript } from "../http/types.ts";
-import { flush, initialState, observe, type ModelState } from "../model/model.ts";
+import { failedBy, flush, initialState, observe, type ModelState } from "../model/model.ts";
 import type { Endpoint, Op, Who } from "../model/operation.ts";
 import type { Violation } from "../model/violation.ts";
 import type { DropPoint } from "./space.ts";
@@ -184,25 +184,25 @@ export class Session {
     for (const entry of [...entries].sort((a, b) => a.op.start - b.op.start)) {
       const observed = observe(state, entry.op);
       state = observed.state;
-      this.#warn(observed.violations, state.failed);
+      this.#warn(observed.violations, state.search.failed);
     }
     const flushed = flush(state);
-    this.#warn(flushed.violations, flushed.state.failed);
+    this.#warn(flushed.violations, flushed.state.search.failed);
     this.model = flushed.state;
-    this.failure = this.model.failed;
+    this.failure = this.model.search.failed;
   }
 
   /** Whether the model would accept `entry` now (for reading a listing until it settles). */
   accepts(entry: Entry): boolean {
     const observed = observe(this.model, entry.op);
-    return observed.state.failed === undefined && flush(observed.state).state.failed === undefined;
+    return observed.state.search.failed === undefined && flush(observed.state).state.search.failed === undefined;
   }
 
   /** Ends the sequence because one answer alone is wrong (a broken stream, a body that is not a result). */
   fail(problem: Violation | undefined): void {
     if (problem !== undefined && this.failure === undefined) {
       this.failure = problem;
-      this.model = { ...this.model, failed: problem };
+      this.model = failedBy(this.model, problem);
     }
   }
 

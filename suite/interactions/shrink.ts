@@ -16,7 +16,7 @@ import type { Entry } from "./session.ts";
 const MAX_ATTEMPTS = 2_000;
 const SHRINK_BUDGET_MS = 5_000;
 
-const failureOf = (entries: readonly Entry[]): Violation | undefined => judgeHistory(entries.map((e) => e.op)).state.failed;
+const failureOf = (entries: readonly Entry[]): Violation | undefined => judgeHistory(entries.map((e) => e.op)).state.search.failed;
 
 export interface Shrunk {
   readonly entries: readonly Entry[];

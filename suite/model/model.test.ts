@@ -236,7 +236,7 @@ describe("interaction bugs, each by its own requirement", () => {
     h.list(A, ["m1", "m2"], { updatedAt: "2026-11-25T10:00:00.100Z" });
     const { violations, state } = judgeHistory(h.ops);
     expect(violations.map((v) => v.requirement)).toEqual(["LIST-8"]);
-    expect(state.failed).toBeUndefined();
+    expect(state.search.failed).toBeUndefined();
   });
 
   test("a replay that brings a deleted conversation back fails DEL-1 (a MUST), naming the replay as the cause", () => {
@@ -286,7 +286,7 @@ describe("interaction bugs, each by its own requirement", () => {
     raced.create({ message: "m2", continues: A, key: "k2", endpoint: "stream", answer: { unknown: true }, at: { start: 100, end: 150 } });
     raced.create({ message: "m2", continues: A, key: "k2", endpoint: "stream", at: { start: 120, end: 140 } });
     raced.list(A, ["m1", "m2", "m2"], { at: { start: 160, end: 165 } });
-    expect(judgeHistory(raced.ops).state.failed?.requirement).toBe("IDEM-5");
+    expect(judgeHistory(raced.ops).state.search.failed?.requirement).toBe("IDEM-5");
   });
 
   test("an exchange of unknown outcome may show up late, after exchanges sent after it; shown twice it fails", () => {
@@ -299,7 +299,7 @@ describe("interaction bugs, each by its own requirement", () => {
     h.list(A, ["m1", "m3", "m2"]);
     expect(failuresOf(h)).toEqual([]);
     h.list(A, ["m1", "m3", "m2", "m2"]);
-    expect(judgeHistory(h.ops).state.failed?.requirement).toBe("LIST-5");
+    expect(judgeHistory(h.ops).state.search.failed?.requirement).toBe("LIST-5");
   });
 
   test("a late exchange hidden by a lagging listing may stand before exchanges sent after it, never before one answered before it was sent", () => {
@@ -421,7 +421,7 @@ describe("interaction bugs, each by its own requirement", () => {
     h.list(A, ["m1"], { at: { start: 200, end: 201 } });
     const { violations, state } = judgeHistory(h.ops);
     expect(violations.map((v) => v.requirement)).toEqual(["IDEM-9"]);
-    expect(state.failed).toBeUndefined();
+    expect(state.search.failed).toBeUndefined();
   });
 
   test("items out of the order they took effect fail LIST-5", () => {
