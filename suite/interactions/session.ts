@@ -4,7 +4,7 @@
  * and the cells it covered, which steer what the walk proposes next (walk.ts).
  */
 import type { Identity, ServiceClient, Transcript } from "../http/types.ts";
-import { failedBy, flush, initialState, observe, type ModelState } from "../model/model.ts";
+import { failedBy, flush, initialState, observe, orderOf, type ModelState } from "../model/model.ts";
 import type { Endpoint, Op, Who } from "../model/operation.ts";
 import type { Violation } from "../model/violation.ts";
 import type { DropPoint } from "./space.ts";
@@ -115,7 +115,8 @@ export class Session {
   readonly keys: KeyUse[] = [];
   /** External references used so far, with who used them. */
   readonly references: { readonly value: string; readonly who: Who; readonly conversationId: string | undefined }[] = [];
-  model: ModelState = initialState();
+  /** The model's judgement of the history so far: written only by feeding it (judge) or by a failure found outside it (fail). */
+  #model: ModelState = initialState();
   /** Same-key races sent (one key on several requests at once). */
   races = 0;
   failure: Violation | undefined;
@@ -180,7 +181,7 @@ export class Session {
   judge(entries: readonly Entry[]): void {
     this.entries.push(...entries);
     if (this.failure !== undefined) return;
-    let state = this.model;
+    let state = this.#model;
     for (const entry of [...entries].sort((a, b) => a.op.start - b.op.start)) {
       const observed = observe(state, entry.op);
       state = observed.state;
@@ -188,13 +189,13 @@ export class Session {
     }
     const flushed = flush(state);
     this.#warn(flushed.violations, flushed.state.search.failed);
-    this.model = flushed.state;
-    this.failure = this.model.search.failed;
+    this.#model = flushed.state;
+    this.failure = this.#model.search.failed;
   }
 
   /** Whether the model would accept `entry` now (for reading a listing until it settles). */
   accepts(entry: Entry): boolean {
-    const observed = observe(this.model, entry.op);
+    const observed = observe(this.#model, entry.op);
     return observed.state.search.failed === undefined && flush(observed.state).state.search.failed === undefined;
   }
 
@@ -202,8 +203,18 @@ export class Session {
   fail(problem: Violation | undefined): void {
     if (problem !== undefined && this.failure === undefined) {
       this.failure = problem;
-      this.model = failedBy(this.model, problem);
+      this.#model = failedBy(this.#model, problem);
     }
+  }
+
+  /** The order (#n, first to last) in which the judged operations `ops` took effect, once the model knows it. */
+  orderOf(ops: readonly number[]): readonly number[] | undefined {
+    return orderOf(this.#model, ops);
+  }
+
+  /** Why the model stopped judging this sequence (too many possibilities), if it did. */
+  get undecided(): string | undefined {
+    return this.#model.search.undecided;
   }
 
   /** SHOULD-level findings, the first of each requirement. */
