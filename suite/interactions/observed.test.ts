@@ -5,6 +5,7 @@
 import { expect, test } from "vitest";
 import { EVENT } from "../../schemas/index.ts";
 import { completedEvents, event, handBuiltStream } from "../test-support/hand-built-streams.ts";
+import { render } from "../model/violation.ts";
 import { judgeStreamCreate } from "./observed.ts";
 
 test("an SSE-4 counterexample keeps zod's explanation of the delta's shape", () => {
@@ -13,10 +14,10 @@ test("an SSE-4 counterexample keeps zod's explanation of the delta's shape", () 
   const { outcome, problem } = judgeStreamCreate({ result: s }, 3);
   expect(outcome.type).toBe("ok");
   expect(problem?.requirement).toBe("SSE-4");
-  const [headline, ...explanation] = problem?.message.split("\n") ?? [];
+  const [headline, ...explanation] = problem === undefined ? [] : render(problem.message).split("\n");
   expect(headline).toBe("#3: delta #1 does not have the expected shape:");
   expect(explanation.join("\n")).toMatch(/expected string.*\n.*delta/s);
-  expect(problem?.message).not.toContain("> POST");
+  expect(problem === undefined ? "" : render(problem.message)).not.toContain("> POST");
 });
 
 test("a conforming stream shows no problem, and the first broken rule is the one named", () => {

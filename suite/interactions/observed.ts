@@ -12,7 +12,7 @@ import { cutShort } from "../judgements/expect.ts";
 import { STREAM_RULES } from "../judgements/stream-rules.ts";
 import { readDeletion, readListing, readPlainCreate, readStreamCreate, type Answer } from "../model/answer-outcome.ts";
 import type { CreateResult, ListingValue, Outcome } from "../model/operation.ts";
-import { violation, type Violation } from "../model/violation.ts";
+import { violation, words, type Violation } from "../model/violation.ts";
 
 export type { Answer } from "../model/answer-outcome.ts";
 
@@ -28,7 +28,7 @@ export function judgePlainCreate(answer: Answer<HttpResult>, index: number): Jud
   const { outcome, unreadable } = readPlainCreate(answer);
   if (unreadable !== true || !("result" in answer)) return { outcome };
   const http = answer.result;
-  return { outcome, problem: violation("RESP-1", `#${index} answered ${http.status} with a body that is not a response result: ${http.text.slice(0, 200)}`, [index], "{conversation_id: UUID, response: string, citations: array}") };
+  return { outcome, problem: violation("RESP-1", words`#${index} answered ${http.status} with a body that is not a response result: ${http.text.slice(0, 200)}`, [index], words`{conversation_id: UUID, response: string, citations: array}`) };
 }
 
 /**
@@ -42,7 +42,7 @@ function streamProblem(s: StreamResult, index: number): Violation | undefined {
     try {
       rule.judge(s, "the stream");
     } catch (error) {
-      if (error instanceof ExpectationError) return violation(rule.id, `#${index}: ${error.what}`, [index]);
+      if (error instanceof ExpectationError) return violation(rule.id, words`#${index}: ${error.what}`, [index]);
       if (error instanceof InconclusiveError) return undefined;
       throw error;
     }
@@ -61,7 +61,7 @@ export function judgeListing(answer: Answer<HttpResult>, index: number): Judged<
   const { outcome, unreadable } = readListing(answer);
   if (unreadable !== true || !("result" in answer)) return { outcome };
   const http = answer.result;
-  return { outcome, problem: violation("LIST-1", `#${index} answered ${http.status} with a body that is not a listing page: ${http.text.slice(0, 200)}`, [index], "{conversation, items, page, page_size, total, has_more}") };
+  return { outcome, problem: violation("LIST-1", words`#${index} answered ${http.status} with a body that is not a listing page: ${http.text.slice(0, 200)}`, [index], words`{conversation, items, page, page_size, total, has_more}`) };
 }
 
 export function judgeDeletion(answer: Answer<HttpResult>): Judged<null> {

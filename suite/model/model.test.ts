@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { judgeHistory, orderOf } from "./model.ts";
+import { describeViolation, renumberViolation, type Violation } from "./violation.ts";
 import { canonicalJson, type CreateOp, type CreateResult, type DeleteOp, type Endpoint, type ListOp, type Op, type Who } from "./operation.ts";
 
 const A = "0b7c6a52-5a3e-4d7e-9a34-6f7c1d2e3f40";
@@ -56,6 +57,9 @@ class History {
     return index;
   }
 }
+
+/** A violation's message and expectation as printed (#n rendered), if there is one. */
+const described = (v: Violation | undefined) => (v === undefined ? { message: undefined, expected: undefined } : describeViolation(v));
 
 const failuresOf = (h: History) => judgeHistory(h.ops).violations.map((v) => v.requirement);
 
@@ -247,7 +251,7 @@ describe("interaction bugs, each by its own requirement", () => {
     h.list(A, ["m1"]);
     const { violations } = judgeHistory(h.ops);
     expect(violations.map((v) => v.requirement)).toEqual(["DEL-1"]);
-    expect(violations[0]?.message).toContain("replayed the key of #1");
+    expect(described(violations[0]).message).toContain("replayed the key of #1");
   });
 
   test("a request without a key or with an unknown key answered 2xx fails AUTH-1; refused, it changes nothing", () => {
@@ -482,9 +486,9 @@ describe("a violation says what the model expected of this service, beside what 
     h.list(A, ["m1", "m3", "m4"], { at: { start: 200, end: 205 } });
     const [found] = judgeHistory(h.ops).violations;
     expect(found?.requirement).toBe("SSE-8");
-    expect(found?.message).toBe(`#5 listed page 1 (size 50, total 6) of conversation ${A} without the exchange of #2`);
-    expect(found?.message).not.toContain("which that page holds");
-    expect(found?.expected).toBe("page 1 holds the exchanges of #1, #2, #3 and #4 (its items 1–6 of 6, oldest first): "
+    expect(described(found).message).toBe(`#5 listed page 1 (size 50, total 6) of conversation ${A} without the exchange of #2`);
+    expect(described(found).message).not.toContain("which that page holds");
+    expect(described(found).expected).toBe("page 1 holds the exchanges of #1, #2, #3 and #4 (its items 1–6 of 6, oldest first): "
       + "this service lists 2 messages before the first exchange, then 1 message per exchange (the only counting by which 6 messages hold 4 exchanges)");
   });
 
@@ -494,8 +498,8 @@ describe("a violation says what the model expected of this service, beside what 
     for (const m of ["m2", "m3", "m4", "m5", "m6"]) unknown.create({ message: m, continues: A });
     unknown.list(A, ["m1", "m2", "m3", "m4", "m5", "m6"], { query: { pageSize: 3 }, total: 10 });
     const [open] = judgeHistory(unknown.ops).violations;
-    expect(open?.message).toContain("with total 10");
-    expect(open?.expected).toBe("6–8, 12–14, 18–20, … messages for its 6 exchange(s) (#1, #2, #3, #4, #5 and #6): "
+    expect(described(open).message).toContain("with total 10");
+    expect(described(open).expected).toBe("6–8, 12–14, 18–20, … messages for its 6 exchange(s) (#1, #2, #3, #4, #5 and #6): "
       + "the same number of messages for each exchange, after at most 2 before the first (this service has not yet shown how many)");
 
     const learned = new History();
@@ -507,7 +511,23 @@ describe("a violation says what the model expected of this service, beside what 
     for (const m of ["m5", "m6", "m7"]) learned.create({ message: m, continues: A });
     learned.list(A, ["m1", "m2", "m3", "m5", "m6", "m7"], { query: { pageSize: 3 }, total: 10 });
     const [shown] = judgeHistory(learned.ops).violations;
-    expect(shown?.message).toContain("with total 10");
-    expect(shown?.expected).toBe("12 messages for its 6 exchange(s) (#1, #2, #3, #5, #6 and #7): this service lists 2 messages per exchange");
+    expect(described(shown).message).toContain("with total 10");
+    expect(described(shown).expected).toBe("12 messages for its 6 exchange(s) (#1, #2, #3, #5, #6 and #7): this service lists 2 messages per exchange");
+  });
+
+  test("a violation names operations as data: numbered afresh, it reads with the new numbers, as if judged so", () => {
+    const h = new History();
+    h.create({ message: "m1", endpoint: "stream" });
+    h.create({ message: "m2", continues: A, endpoint: "stream", at: { start: 100, end: 150 } });
+    h.create({ message: "m3", continues: A, at: { start: 105, end: 120 } });
+    h.create({ message: "m4", continues: A, at: { start: 106, end: 121 } });
+    h.list(A, ["m1", "m3", "m4"], { at: { start: 200, end: 205 } });
+    const [found] = judgeHistory(h.ops).violations;
+    const [shifted] = judgeHistory(h.ops.map((op) => ({ ...op, index: op.index + 10 }))).violations;
+    if (found === undefined || shifted === undefined) throw new Error("the history must fail");
+    const numbers = new Map(h.ops.map((op) => [op.index, op.index + 10]));
+    expect(describeViolation(renumberViolation(found, numbers))).toEqual(describeViolation(shifted));
+    expect(described(shifted).message).toBe(`#15 listed page 1 (size 50, total 6) of conversation ${A} without the exchange of #12`);
+    expect(renumberViolation(found, numbers).lost).toBe(12);
   });
 });

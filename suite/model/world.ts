@@ -5,6 +5,7 @@
  */
 import type { RequirementId } from "../../requirements/catalog.ts";
 import type { Caller, CreateResult, Endpoint } from "./operation.ts";
+import type { Words } from "./violation.ts";
 
 export interface ExchangeRecord {
   /** The operation whose exchange this is. */
@@ -31,7 +32,7 @@ export interface Suspect {
   readonly op: number;
   readonly message: string;
   readonly requirement: RequirementId;
-  readonly why: string;
+  readonly why: Words;
 }
 
 /** The last `updated_at` a listing showed, and how many exchanges it had then. */

@@ -21,7 +21,7 @@ import type { RequirementId } from "../../requirements/catalog.ts";
 import type { HttpResult, StreamResult } from "../http/types.ts";
 import { flush, initialState, mapWorlds, observe, withGroup, worldsOf, type ModelState, type Observation } from "../model/model.ts";
 import type { Caller, Op } from "../model/operation.ts";
-import type { Violation } from "../model/violation.ts";
+import { describeViolation, type Violation } from "../model/violation.ts";
 import { conversationKey, EMPTY_WORLD, keyId, withConversation, type KeyRecord } from "../model/world.ts";
 import type { Classified } from "./classify.ts";
 import { afterAgreeingReads, decidedAtEnd, holdFor, undecidedOf, UndecidedVerdicts, type HeldVerdict, type LagKind } from "./held-verdicts.ts";
@@ -303,7 +303,8 @@ export class CrossRequestJudge {
   /** The model's violation as the traffic's, on the exchange it could not explain. */
   private violationOf(p: Partition, violation: Violation): TrafficViolation {
     const last = p.pending.get(violation.ops.at(-1) ?? -1);
-    const detail = violation.expected === undefined ? violation.message : `${violation.message}; expected ${violation.expected}`;
+    const { message, expected } = describeViolation(violation);
+    const detail = expected === undefined ? message : `${message}; expected ${expected}`;
     return this.record.holdViolation(violation.requirement, last?.line ?? `#${violation.ops.at(-1)}`, detail, last?.evidence === undefined ? [] : [last.evidence.transcript]);
   }
 }
