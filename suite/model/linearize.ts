@@ -97,7 +97,7 @@ export interface Ruling {
 /**
  * The ruling that explains more: in the plainest state, then the one that went furthest, then
  * the first found, which took overlapping operations in the order they were sent: another
- * order that fails only by its own guess (items "out of order") explains less.
+ * order that fails only by its own guess at that order explains less.
  */
 export function better(a: Ruling | undefined, b: Ruling | undefined): Ruling | undefined {
   if (a === undefined) return b;
