@@ -66,6 +66,8 @@ export interface SearchModel<S, O extends Timed> {
 /**
  * Whether `a` strays less than `b` from the plainest reading: their departures compared
  * weightiest first, the first that differs decides. Neither is plainer when they took the same.
+ * Compared in turn, not summed: a weightier departure outweighs any number of lighter ones (the
+ * model says why its departures weigh as they do).
  */
 export function plainer(a: Rank, b: Rank): boolean {
   for (let i = 0; i < Math.max(a.straying.length, b.straying.length); i++) {
@@ -95,7 +97,7 @@ export interface Ruling {
 /**
  * The ruling that explains more: in the plainest state, then the one that went furthest, then
  * the first found, which took overlapping operations in the order they were sent: another
- * order that fails only by its own guess (items "out of order") explains less.
+ * order that fails only by its own guess at that order explains less.
  */
 export function better(a: Ruling | undefined, b: Ruling | undefined): Ruling | undefined {
   if (a === undefined) return b;
@@ -193,9 +195,8 @@ export interface Search<O> {
   /** The violation that ruled out every state; nothing after it is judged. */
   readonly failed: Violation | undefined;
   /**
-   * The best ruling against a state ruled out while others remained: when the last ones fall,
-   * it may explain the failure better (a service that showed keys shared by both endpoints,
-   * then ran one key on both at once, breaks IDEM-5, not the per-endpoint reading's rules).
+   * The best ruling against a state ruled out while others remained: when the last ones fall for
+   * their own choice (Rank.againstItsChoice), it may explain the failure better.
    */
   readonly fallen: Ruling | undefined;
   /** Operations judged so far, for ordering rulings. */
@@ -220,7 +221,7 @@ export const joined = <O extends Timed>(search: Search<O>, op: O): Search<O> => 
 /** The search with `ops` as the group being built (some of its operations left out). */
 export const regrouped = <O extends Timed>(search: Search<O>, ops: readonly O[]): Search<O> => ({ ...search, group: ops, groupEnd: Math.max(-Infinity, ...ops.map((op) => op.end)) });
 
-export interface Judged<S, O> {
+export interface JudgedGroup<S, O> {
   readonly branches: readonly Branch<S>[];
   readonly search: Search<O>;
   /** What judging the group found: the failure (at most one, last) and new warnings. */
@@ -228,7 +229,7 @@ export interface Judged<S, O> {
 }
 
 /** Judges the group being built, from `branches`; call it when no later operation can overlap it any more. */
-export function judgeGroup<S, O extends Timed>(branches: readonly Branch<S>[], search: Search<O>, model: SearchModel<S, O>): Judged<S, O> {
+export function judgeGroup<S, O extends Timed>(branches: readonly Branch<S>[], search: Search<O>, model: SearchModel<S, O>): JudgedGroup<S, O> {
   const cleared: Search<O> = { ...search, group: [], groupEnd: -Infinity };
   if (search.group.length === 0 || stopped(search)) return { branches, search: cleared, violations: [] };
   const ops = [...search.group].sort((a, b) => a.start - b.start || a.index - b.index);

@@ -66,7 +66,8 @@ function strayingOf(world: World, violation: Violation): Rank["straying"] {
 /**
  * Whether a violation fell on the world's own choice of key scope: on a key both endpoints used,
  * in a world that scoped keys per endpoint. The service may have contradicted that reading itself,
- * and a ruling of the plainer world explains more.
+ * and a ruling of the plainer world explains more: a service that showed keys shared by both
+ * endpoints, then ran one key on both at once, breaks IDEM-5, not the per-endpoint reading's rules.
  */
 function againstItsChoice(world: World, op: Op, violation: Violation): boolean {
   const otherEndpoint = op.kind === "create" ? (op.endpoint === "plain" ? "stream" : "plain") : undefined;

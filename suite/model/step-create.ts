@@ -31,7 +31,7 @@ export function stepCreate(world: World, op: CreateOp, context: StepContext): St
 
 function stepShaped(world: World, op: CreateOp, context: StepContext): Step {
   if (op.key !== null) {
-    // Keys scoped per endpoint see only their own endpoint's records (keyScopeChoices has split an undecided world).
+    // Keys scoped per endpoint see only their own endpoint's records (keyScopeChoices, service.ts, has split an undecided world).
     const own = world.keys.get(keyId(op.who, op.key, op.endpoint));
     const record = own ?? (world.keyScope === "per-endpoint" ? undefined : world.keys.get(keyId(op.who, op.key)));
     if (record !== undefined) {
