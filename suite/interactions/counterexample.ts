@@ -6,7 +6,7 @@
  * C1, K1 and m1 so the lines stay short; the report's JSON keeps the same names.
  */
 import { overlaps } from "../model/operation.ts";
-import type { Violation } from "../model/violation.ts";
+import { describeViolation, type Violation } from "../model/violation.ts";
 import type { Counterexample, CounterexampleOperation } from "../report/report-types.ts";
 import type { Entry } from "./session.ts";
 
@@ -71,10 +71,12 @@ export function buildCounterexample(
       overlaps: sorted.filter((other) => other !== entry && overlaps(other.op, op)).map((other) => other.op.index),
     };
   });
+  // Its operations named as the history now numbers them (#n), at display time.
+  const described = describeViolation(violation);
   return {
     requirement: violation.requirement,
-    message: aliases.apply(violation.message),
-    expected: violation.expected === undefined ? undefined : aliases.apply(violation.expected),
+    message: aliases.apply(described.message),
+    expected: described.expected === undefined ? undefined : aliases.apply(described.expected),
     operations,
     historyLength: context.historyLength,
     seed: context.seed,

@@ -11,7 +11,6 @@
 import { EVENT } from "../../schemas/index.ts";
 import { sleep } from "../http/retry.ts";
 import type { HttpResult, StreamResult, Transcript } from "../http/types.ts";
-import { orderOf } from "../model/model.ts";
 import { canonicalJson, type CreateOp, type DeleteOp, type ListOp, type Op } from "../model/operation.ts";
 import { describeQuery } from "../model/page.ts";
 import { LANES, type Command, type CreateRequest, type Request, type Timing } from "./commands.ts";
@@ -147,7 +146,7 @@ async function quiet(session: Session, request: Request, lane: number): Promise<
 function coverOrdering(session: Session, cls: string, entries: readonly Entry[]): void {
   const [held, other] = entries.map((e) => e.op);
   if (held === undefined || other === undefined) return;
-  const order = orderOf(session.model, entries.map((e) => e.op.index));
+  const order = session.orderOf(entries.map((e) => e.op.index));
   const heldFirst = order !== undefined ? order.indexOf(held.index) < order.indexOf(other.index) : loserFirst(held, other);
   if (heldFirst === undefined) return;
   const [sentFirst] = [held, other].sort((a, b) => a.start - b.start);

@@ -1,44 +1,25 @@
 /**
- * From what the client saw to what the model reads: one operation per request, its outcome,
- * and the single-answer judgements (shape, event stream) that hold whatever the state. An
- * answer the spec allows to be undecided (a 5xx, an `error` event, a stream that broke off,
- * a timeout) becomes an unknown outcome, never a verdict.
+ * From what the client saw to what the model reads: one operation per request, its outcome
+ * (read as the traffic judge reads it: suite/model/answer-outcome.ts), and the single-answer
+ * judgements (shape, event stream) that hold whatever the state. An answer the spec allows to
+ * be undecided (a 5xx, an `error` event, a stream that broke off, a timeout) becomes an unknown
+ * outcome, never a verdict.
  */
-import type { z } from "zod";
-import { errorCode, SpecCompletedEvent, SpecMessagePage, SpecResponseResult, EVENT } from "../../schemas/index.ts";
 import { cutShort, ExpectationError, is2xx } from "../judgements/expect.ts";
-import { HarnessError, InconclusiveError } from "../http/errors.ts";
+import { InconclusiveError } from "../http/errors.ts";
 import type { HttpResult, StreamResult } from "../http/types.ts";
 import { ANSWER_RULES, type PlainAnswer } from "../judgements/answer-rules.ts";
 import { STREAM_RULES } from "../judgements/stream-rules.ts";
-import { canonicalJson, type CreateResult, type ListingValue, type Outcome } from "../model/operation.ts";
-import { violation, type Violation } from "../model/violation.ts";
+import { readDeletion, readListing, readPlainCreate, readStreamCreate, type Answer, type ReadAnswer } from "../model/answer-outcome.ts";
+import type { CreateResult, ListingValue, Outcome } from "../model/operation.ts";
+import { violation, words, type Violation } from "../model/violation.ts";
 
-/** What came back for one request: an answer, or the error the client threw. */
-export type Answer<R> = { readonly result: R } | { readonly error: unknown };
+export type { Answer } from "../model/answer-outcome.ts";
 
 export interface Judged<T> {
   readonly outcome: Outcome<T>;
   /** What the answer alone shows wrong (a create that is not a response result, a broken stream). */
   readonly problem?: Violation | undefined;
-}
-
-/** Errors that mean "the target did not let us know": anything but the harness's own failure. */
-function unknownFromError(error: unknown): Outcome<never> {
-  // The harness failing, or the check's own time running out, is not the target's answer.
-  if (error instanceof HarnessError) throw error;
-  if (error instanceof InconclusiveError && error.flag === "--check-timeout") throw error;
-  if (error instanceof InconclusiveError && error.kind === "retries") {
-    const status = error.transcript?.response?.status;
-    if (status === 429) return { type: "refused", status, code: undefined };
-    return { type: "unknown", status, reason: error.message };
-  }
-  return { type: "unknown", status: undefined, reason: error instanceof Error ? error.message : String(error) };
-}
-
-function refusedOrUnknown(http: HttpResult): Outcome<never> {
-  if (http.status >= 400 && http.status < 500) return { type: "refused", status: http.status, code: errorCode(http.json) };
-  return { type: "unknown", status: http.status, reason: `answered ${http.status}` };
 }
 
 /**
@@ -52,43 +33,23 @@ function answerProblem(a: PlainAnswer, index: number, context: string): Violatio
     try {
       rule.judge(a, context);
     } catch (error) {
-      if (error instanceof ExpectationError) return violation(rule.id, `#${index}: ${error.what}`, [index]);
+      if (error instanceof ExpectationError) return violation(rule.id, words`#${index}: ${error.what}`, [index]);
       throw error;
     }
   }
   return undefined;
 }
 
-/** How one endpoint's plain answer is read: what the rules call it, and the value its body holds. */
-interface PlainReading<S extends z.ZodType, T> {
-  readonly to: PlainAnswer["to"];
-  /** Names the answer in a problem's message. */
-  readonly context: string;
-  readonly schema: S;
-  /** The unknown outcome's reason when the body is not what the endpoint answers with. */
-  readonly unreadable: string;
-  readonly value: (body: z.output<S>) => T;
-}
-
-/** A 2xx answer is read once the rules that read its body held; the first one it breaks is its problem. */
-function judgePlain<S extends z.ZodType, T>(answer: Answer<HttpResult>, index: number, reading: PlainReading<S, T>): Judged<T> {
-  if ("error" in answer) return { outcome: unknownFromError(answer.error) };
-  const http = answer.result;
-  if (!is2xx(http.status)) return { outcome: refusedOrUnknown(http) };
-  const problem = answerProblem({ to: reading.to, http }, index, reading.context);
-  const parsed = reading.schema.safeParse(http.json);
-  if (problem !== undefined || !parsed.success) return { outcome: { type: "unknown", status: http.status, reason: reading.unreadable }, problem };
-  return { outcome: { type: "ok", status: http.status, value: reading.value(parsed.data) } };
+/** A plain answer as the model reads it, with the first answer rule its 2xx body breaks: then its outcome is unknown. */
+function judgedPlain<T>(answer: Answer<HttpResult>, index: number, to: PlainAnswer["to"], context: string, read: ReadAnswer<T>, unreadable: string): Judged<T> {
+  if (!("result" in answer) || !is2xx(answer.result.status)) return { outcome: read.outcome };
+  const problem = answerProblem({ to, http: answer.result }, index, context);
+  if (problem === undefined) return { outcome: read.outcome };
+  return { outcome: read.outcome.type === "ok" ? { type: "unknown", status: answer.result.status, reason: unreadable } : read.outcome, problem };
 }
 
 export function judgePlainCreate(answer: Answer<HttpResult>, index: number): Judged<CreateResult> {
-  return judgePlain(answer, index, {
-    to: "create",
-    context: "the create",
-    schema: SpecResponseResult,
-    unreadable: "not a response result",
-    value: ({ conversation_id, response, citations }) => ({ conversationId: conversation_id, text: response, citations: canonicalJson(citations) }),
-  });
+  return judgedPlain(answer, index, "create", "the create", readPlainCreate(answer), "not a response result");
 }
 
 /**
@@ -102,7 +63,7 @@ function streamProblem(s: StreamResult, index: number): Violation | undefined {
     try {
       rule.judge(s, "the stream");
     } catch (error) {
-      if (error instanceof ExpectationError) return violation(rule.id, `#${index}: ${error.what}`, [index]);
+      if (error instanceof ExpectationError) return violation(rule.id, words`#${index}: ${error.what}`, [index]);
       if (error instanceof InconclusiveError) return undefined;
       throw error;
     }
@@ -111,35 +72,16 @@ function streamProblem(s: StreamResult, index: number): Violation | undefined {
 }
 
 export function judgeStreamCreate(answer: Answer<StreamResult>, index: number): Judged<CreateResult> {
-  if ("error" in answer) return { outcome: unknownFromError(answer.error) };
-  const s = answer.result;
-  if (s.http !== undefined && !is2xx(s.status)) return { outcome: refusedOrUnknown(s.http) };
-  if (!is2xx(s.status)) return { outcome: { type: "unknown", status: s.status, reason: `answered ${s.status}` } };
-  const cut = cutShort(s);
-  if (cut !== undefined) return { outcome: { type: "unknown", status: s.status, reason: `${cut.kind}: ${cut.detail}` } };
-  const problem = streamProblem(s, index);
-  if (s.terminal !== EVENT.completed) {
-    return { outcome: { type: "unknown", status: s.status, reason: s.terminal === EVENT.error ? "the stream ended with an error event" : "the stream broke off" }, problem };
-  }
-  const completed = SpecCompletedEvent.safeParse(s.events.find((e) => e.event === EVENT.completed)?.json);
-  if (!completed.success) return { outcome: { type: "unknown", status: s.status, reason: "no readable response.completed" }, problem };
-  const { conversation_id, output_text, citations } = completed.data.response;
-  return { outcome: { type: "ok", status: s.status, value: { conversationId: conversation_id, text: output_text, citations: canonicalJson(citations) } }, problem };
+  const { outcome } = readStreamCreate(answer);
+  // Only a 2xx stream the service ended (not one the harness's own timeouts cut short) is judged by the stream rules.
+  if (!("result" in answer) || !is2xx(answer.result.status) || cutShort(answer.result) !== undefined) return { outcome };
+  return { outcome, problem: streamProblem(answer.result, index) };
 }
 
 export function judgeListing(answer: Answer<HttpResult>, index: number): Judged<ListingValue> {
-  return judgePlain(answer, index, {
-    to: "list",
-    context: "the listing",
-    schema: SpecMessagePage,
-    unreadable: "not a listing page",
-    value: (p) => ({ conversationId: p.conversation.id, page: p.page, pageSize: p.page_size, total: p.total, hasMore: p.has_more, items: p.items, createdAt: p.conversation.created_at, updatedAt: p.conversation.updated_at }),
-  });
+  return judgedPlain(answer, index, "list", "the listing", readListing(answer), "not a listing page");
 }
 
 export function judgeDeletion(answer: Answer<HttpResult>): Judged<null> {
-  if ("error" in answer) return { outcome: unknownFromError(answer.error) };
-  const http = answer.result;
-  if (is2xx(http.status)) return { outcome: { type: "ok", status: http.status, value: null } };
-  return { outcome: refusedOrUnknown(http) };
+  return readDeletion(answer);
 }

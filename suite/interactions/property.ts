@@ -102,7 +102,7 @@ export async function runInteractionProperty(target: InteractionTarget, options:
     for (const w of session.warnings) {
       if (!warnings.some((seen) => seen.violation.requirement === w.requirement)) warnings.push({ violation: w, entries: [...session.entries] });
     }
-    if (session.model.undecided !== undefined) undecided.push(session.model.undecided);
+    if (session.undecided !== undefined) undecided.push(session.undecided);
     if (session.failure === undefined) return true;
     failing = { session, index };
     return false;

@@ -4,7 +4,7 @@
  * and the cells it covered, which steer what the walk proposes next (walk.ts).
  */
 import type { Identity, ServiceClient, Transcript } from "../http/types.ts";
-import { flush, initialState, observe, type ModelState } from "../model/model.ts";
+import { failedBy, flush, initialState, observe, orderOf, type ModelState } from "../model/model.ts";
 import type { Endpoint, Op, Who } from "../model/operation.ts";
 import type { Violation } from "../model/violation.ts";
 import type { DropPoint } from "./space.ts";
@@ -115,7 +115,8 @@ export class Session {
   readonly keys: KeyUse[] = [];
   /** External references used so far, with who used them. */
   readonly references: { readonly value: string; readonly who: Who; readonly conversationId: string | undefined; readonly started: boolean }[] = [];
-  model: ModelState = initialState();
+  /** The model's judgement of the history so far: written only by feeding it (judge) or by a failure found outside it (fail). */
+  #model: ModelState = initialState();
   /** Same-key races sent (one key on several requests at once). */
   races = 0;
   failure: Violation | undefined;
@@ -180,30 +181,40 @@ export class Session {
   judge(entries: readonly Entry[]): void {
     this.entries.push(...entries);
     if (this.failure !== undefined) return;
-    let state = this.model;
+    let state = this.#model;
     for (const entry of [...entries].sort((a, b) => a.op.start - b.op.start)) {
       const observed = observe(state, entry.op);
       state = observed.state;
-      this.#warn(observed.violations, state.failed);
+      this.#warn(observed.violations, state.search.failed);
     }
     const flushed = flush(state);
-    this.#warn(flushed.violations, flushed.state.failed);
-    this.model = flushed.state;
-    this.failure = this.model.failed;
+    this.#warn(flushed.violations, flushed.state.search.failed);
+    this.#model = flushed.state;
+    this.failure = this.#model.search.failed;
   }
 
   /** Whether the model would accept `entry` now (for reading a listing until it settles). */
   accepts(entry: Entry): boolean {
-    const observed = observe(this.model, entry.op);
-    return observed.state.failed === undefined && flush(observed.state).state.failed === undefined;
+    const observed = observe(this.#model, entry.op);
+    return observed.state.search.failed === undefined && flush(observed.state).state.search.failed === undefined;
   }
 
   /** Ends the sequence because one answer alone is wrong (a broken stream, a body that is not a result). */
   fail(problem: Violation | undefined): void {
     if (problem !== undefined && this.failure === undefined) {
       this.failure = problem;
-      this.model = { ...this.model, failed: problem };
+      this.#model = failedBy(this.#model, problem);
     }
+  }
+
+  /** The order (#n, first to last) in which the judged operations `ops` took effect, once the model knows it. */
+  orderOf(ops: readonly number[]): readonly number[] | undefined {
+    return orderOf(this.#model, ops);
+  }
+
+  /** Why the model stopped judging this sequence (too many possibilities), if it did. */
+  get undecided(): string | undefined {
+    return this.#model.search.undecided;
   }
 
   /** SHOULD-level findings, the first of each requirement. */

@@ -3,20 +3,21 @@
  * the oracle. What came after the violation goes first, then halves, quarters, … of what is
  * left, then single operations, the latest first, for as long as the model still finds the same
  * requirement broken; the survivors are then numbered afresh (#1…#n), so the
- * counterexample reads on its own.
+ * counterexample reads on its own. The violation names its operations as data, so numbering
+ * afresh maps those numbers; its words are rendered only when the counterexample is shown.
  */
 import { marksOf } from "../model/items.ts";
 import { judgeHistory } from "../model/model.ts";
 import { sameConversation } from "../model/operation.ts";
 import type { Op } from "../model/operation.ts";
-import type { Violation } from "../model/violation.ts";
+import { renumberViolation, type Violation } from "../model/violation.ts";
 import type { Entry } from "./session.ts";
 
 /** At most this many model runs per shrink, and at most this long: what is shrunk by then is reported. */
 const MAX_ATTEMPTS = 2_000;
 const SHRINK_BUDGET_MS = 5_000;
 
-const failureOf = (entries: readonly Entry[]): Violation | undefined => judgeHistory(entries.map((e) => e.op)).state.failed;
+const failureOf = (entries: readonly Entry[]): Violation | undefined => judgeHistory(entries.map((e) => e.op)).state.search.failed;
 
 export interface Shrunk {
   readonly entries: readonly Entry[];
@@ -33,7 +34,8 @@ export function shrinkHistory(entries: readonly Entry[], violation: Violation): 
   let current = sorted;
   if (!breaks(current)) {
     const own = sorted.filter((e) => violation.ops.includes(e.op.index));
-    return { entries: renumber(own.length > 0 ? own : sorted), violation: renumberViolation(violation, own.length > 0 ? own : sorted) };
+    const kept = own.length > 0 ? own : sorted;
+    return { entries: renumber(kept), violation: renumberViolation(violation, numbering(kept)) };
   }
   // What came after the violation's last operation cannot be needed to show it.
   const last = Math.max(...violation.ops);
@@ -68,8 +70,8 @@ export function shrinkHistory(entries: readonly Entry[], violation: Violation): 
       }
     }
   }
-  const renumbered = renumber(current);
-  return { entries: renumbered, violation: failureOf(renumbered) ?? violation };
+  // The violation the survivors show, its operations numbered as they are.
+  return { entries: renumber(current), violation: renumberViolation(failureOf(current) ?? violation, numbering(current)) };
 }
 
 /**
@@ -109,13 +111,9 @@ function isReplayOfEarlier(entries: readonly Entry[], i: number): boolean {
   return entries.slice(0, i).some(({ op: earlier }) => earlier.kind === "create" && earlier.key === op.key && earlier.who === op.who && earlier.payload === op.payload);
 }
 
+/** The survivors' new numbers (#1…#n, in their order), by their old ones. */
+const numbering = (kept: readonly Entry[]): Map<number, number> => new Map(kept.map((e, i) => [e.op.index, i + 1]));
+
 function renumber(entries: readonly Entry[]): Entry[] {
   return entries.map((e, i) => ({ ...e, op: { ...e.op, index: i + 1 } as Op }));
-}
-
-/** A violation found outside the model keeps its message; its #n are mapped to the new numbers. */
-function renumberViolation(violation: Violation, kept: readonly Entry[]): Violation {
-  const map = new Map(kept.map((e, i) => [e.op.index, i + 1]));
-  const message = violation.message.replace(/#(\d+)/g, (whole, n: string) => (map.has(Number(n)) ? `#${map.get(Number(n))}` : whole));
-  return { ...violation, message, ops: violation.ops.map((n) => map.get(n) ?? n) };
 }

@@ -1,56 +1,124 @@
 /**
+ * The linearizability search, knowing nothing of the service: porcupine's checker, over a model
+ * (`SearchModel`, as porcupine's `Model`) that says how one operation steps one state, which
+ * states an operation splits one into, when two states are one, and how far a state a violation
+ * ruled out strayed from the plainest reading. The service's model is service.ts.
+ *
  * Operations that overlapped in time may have taken effect in any order that respects real
  * time (one answered before the other was sent comes first). The group is accepted when some
- * such order, in some world still possible, explains every answer; every world that order
+ * such order, in some state still possible, explains every answer; every state that order
  * ends in stays possible. Groups are small (2 to 4 operations, 6 at most), so every order is
- * tried, as quickcheck-state-machine's `linearise` does for two short branches.
+ * tried, as quickcheck-state-machine's `linearise` does for two short branches. Unlike
+ * porcupine's, a model's step may leave several states possible (an unknown outcome), so the
+ * search carries every state still possible from one group to the next, each with the orders
+ * that led to it.
  */
-import type { Op } from "./operation.ts";
-import type { Step, StepContext } from "./step.ts";
 import type { Violation } from "./violation.ts";
-import { contestsKeyScope, fingerprint, keyId, keyScopeChoices, strayingOf, type World } from "./world.ts";
 
 export const MAX_GROUP = 6;
 export const MAX_WORLDS = 512;
 
-export type StepOne = (world: World, op: Op, context: StepContext) => Step;
+/** What the search reads of an operation: its number in the history (#n), when it was sent and when its answer ended. */
+export interface Timed {
+  readonly index: number;
+  readonly start: number;
+  readonly end: number;
+}
 
-/** A violation, with how far the world it ruled out strayed from the spec's plain reading. */
-export interface Ruling {
-  readonly violation: Violation;
-  readonly straying: number;
-  readonly depth: number;
+/**
+ * What stepping one operation in one state gives: the states it may lead to, with SHOULD-level
+ * findings that do not rule the state out; or the violation that does.
+ */
+export type Stepped<S> = { readonly worlds: readonly S[]; readonly warnings?: readonly Violation[] } | { readonly violation: Violation };
+
+/**
+ * How far a state a violation ruled out strayed from the plainest reading of the spec, and
+ * whether the violation may be that state's own doing.
+ */
+export interface Rank {
   /**
-   * It fell on a key both endpoints used, in a world that scoped keys per endpoint: the service
-   * may have contradicted that reading itself, and a ruling of the plainer world explains more.
+   * The departures from the plainest reading this state took, each true when taken, the weightiest
+   * first (compared by `plainer`): a violation in a plainer state explains more.
+   */
+  readonly straying: readonly boolean[];
+  /**
+   * The violation may be the state's own choice contradicted (a reading the service may not hold):
+   * should every state fall, an earlier ruling of a plainer state explains the failure better.
    */
   readonly againstItsChoice: boolean;
 }
 
+/** What the search needs of a model: porcupine's `Model`, for a model that keeps several states possible. */
+export interface SearchModel<S, O extends Timed> {
+  /**
+   * The states `op` is stepped in: `state` itself, or one for each reading of a choice the
+   * service has not shown yet and `op` depends on.
+   */
+  split(state: S, op: O): readonly S[];
+  /** `op` stepped in `state`; `overlapping` holds the operations (#n) that overlapped it in time. */
+  step(state: S, op: O, overlapping: ReadonlySet<number>): Stepped<S>;
+  /** A stable text of the state: two orders that end in states of one fingerprint end in one state. */
+  fingerprint(state: S): string;
+  /** How a violation that ruled `state` out at `op` ranks against the others, should every state fall. */
+  rank(state: S, op: O, violation: Violation): Rank;
+}
+
 /**
- * The ruling that explains more: in the plainest world, then the one that went furthest, then
+ * Whether `a` strays less than `b` from the plainest reading: their departures compared
+ * weightiest first, the first that differs decides. Neither is plainer when they took the same.
+ * Compared in turn, not summed: a weightier departure outweighs any number of lighter ones (the
+ * model says why its departures weigh as they do).
+ */
+export function plainer(a: Rank, b: Rank): boolean {
+  for (let i = 0; i < Math.max(a.straying.length, b.straying.length); i++) {
+    const took = a.straying[i] === true;
+    if (took !== (b.straying[i] === true)) return !took;
+  }
+  return false;
+}
+
+/** A state still possible, with the order each group of overlapping operations took to reach it, where only one order did. */
+export interface Branch<S> {
+  readonly state: S;
+  /** By group (its #n, ascending, joined by commas): the order (#n, first to last) that led here. */
+  readonly orders: ReadonlyMap<string, string>;
+}
+
+export const branchesOf = <S>(states: readonly S[]): Branch<S>[] => states.map((state) => ({ state, orders: new Map() }));
+
+/** A violation, with how far the state it ruled out strayed from the plainest reading. */
+export interface Ruling {
+  readonly violation: Violation;
+  readonly rank: Rank;
+  /** How many operations of the history had been stepped when it was found. */
+  readonly depth: number;
+}
+
+/**
+ * The ruling that explains more: in the plainest state, then the one that went furthest, then
  * the first found, which took overlapping operations in the order they were sent: another
- * order that fails only by its own guess (items "out of order") explains less.
+ * order that fails only by its own guess at that order explains less.
  */
 export function better(a: Ruling | undefined, b: Ruling | undefined): Ruling | undefined {
   if (a === undefined) return b;
   if (b === undefined) return a;
-  if (a.straying !== b.straying) return a.straying < b.straying ? a : b;
+  if (plainer(a.rank, b.rank)) return a;
+  if (plainer(b.rank, a.rank)) return b;
   return b.depth > a.depth ? b : a;
 }
 
-export interface GroupResult {
-  readonly worlds: readonly World[];
+export interface GroupResult<S> {
+  readonly branches: readonly Branch<S>[];
   readonly warnings: readonly Violation[];
-  /** The best ruling among the worlds this group ruled out; the group's failure when none is left. */
+  /** The best ruling among the states this group ruled out; the group's failure when none is left. */
   readonly ruling?: Ruling;
 }
 
-/** How a group of operations is named in a world's orders: its #n, ascending, joined by commas. */
+/** How a group of operations is named in a branch's orders: its #n, ascending, joined by commas. */
 export const groupName = (ops: readonly number[]) => [...ops].sort((a, b) => a - b).join(",");
 
 /** Every order of `ops` in which no operation precedes one that was answered before it was sent. */
-export function* realTimeOrders(ops: readonly Op[]): Generator<Op[]> {
+export function* realTimeOrders<O extends Timed>(ops: readonly O[]): Generator<O[]> {
   if (ops.length <= 1) {
     yield [...ops];
     return;
@@ -63,52 +131,126 @@ export function* realTimeOrders(ops: readonly Op[]): Generator<Op[]> {
   }
 }
 
-export function applyGroup(worlds: readonly World[], ops: readonly Op[], stepOne: StepOne, messages: ReadonlyMap<string, number>, at = 0): GroupResult {
-  const survivors = new Map<string, World>();
+export function applyGroup<S, O extends Timed>(branches: readonly Branch<S>[], ops: readonly O[], model: SearchModel<S, O>, at = 0): GroupResult<S> {
+  // Two branches are one when their states and the orders that led to them are.
+  const id = (state: S, orders: ReadonlyMap<string, string>) => `${model.fingerprint(state)}\u0000${JSON.stringify([...orders])}`;
+  const survivors = new Map<string, Branch<S>>();
   const warnings: Violation[] = [];
   let best: Ruling | undefined;
-  // Each world the group may end in, with the orders that lead to it.
-  const reached = new Map<string, { world: World; orders: Set<string> }>();
+  // Each branch the group may end in, with the orders that lead to it.
+  const reached = new Map<string, { branch: Branch<S>; orders: Set<string> }>();
   const indices = new Set(ops.map((op) => op.index));
   for (const order of realTimeOrders(ops)) {
-    for (const world of worlds) {
-      let current: World[] = [world];
+    for (const branch of branches) {
+      let current: S[] = [branch.state];
       for (const [depth, op] of order.entries()) {
         const overlapping = new Set([...indices].filter((i) => i !== op.index && ops.some((o) => o.index === i && o.start < op.end && op.start < o.end)));
-        const next: World[] = [];
-        const choices = op.kind === "create" ? current.flatMap((w) => keyScopeChoices(w, op.who, op.key, op.endpoint)) : current;
-        for (const w of choices) {
-          const step = stepOne(w, op, { overlapping, messages });
+        const next: S[] = [];
+        for (const state of current.flatMap((s) => model.split(s, op))) {
+          const step = model.step(state, op, overlapping);
           if ("violation" in step) {
-            // A key the other endpoint used too: what went wrong with it may be the sharing this world denies.
-            const otherEndpoint = op.kind === "create" ? (op.endpoint === "plain" ? "stream" : "plain") : undefined;
-            const onSharedKey = op.kind === "create" && op.key !== null && otherEndpoint !== undefined && w.keyScope === "per-endpoint" && w.keys.has(keyId(op.who, op.key, otherEndpoint));
-            const againstItsChoice = onSharedKey || contestsKeyScope(w, step.violation.ops);
-            // A world whose order of overlapping exchanges the items contradict was the wrong guess: another one's verdict explains more.
-            const guessed = step.violation.byOrder === true ? 0.5 : 0;
-            best = better(best, { violation: step.violation, straying: strayingOf(w) + guessed, depth: at + depth, againstItsChoice });
+            best = better(best, { violation: step.violation, rank: model.rank(state, op, step.violation), depth: at + depth });
             continue;
           }
           next.push(...step.worlds);
-          for (const warning of step.warnings ?? []) if (!warnings.some((w2) => w2.requirement === warning.requirement)) warnings.push(warning);
+          for (const warning of step.warnings ?? []) if (!warnings.some((w) => w.requirement === warning.requirement)) warnings.push(warning);
         }
         current = next;
         if (current.length === 0) break;
       }
-      for (const w of current) {
-        const id = fingerprint(w);
-        const seen = reached.get(id) ?? { world: w, orders: new Set<string>() };
+      for (const state of current) {
+        const key = id(state, branch.orders);
+        const seen = reached.get(key) ?? { branch: { state, orders: branch.orders }, orders: new Set<string>() };
         seen.orders.add(order.map((o) => o.index).join(","));
-        reached.set(id, seen);
+        reached.set(key, seen);
       }
     }
   }
-  // A world only one order reaches remembers that order: a later answer that keeps it decides the race.
+  // A state only one order reaches remembers that order: a later answer that keeps it decides the race.
   const name = groupName(ops.map((o) => o.index));
-  for (const { world, orders } of reached.values()) {
+  for (const { branch, orders } of reached.values()) {
     const [only] = orders;
-    const tagged = ops.length > 1 && orders.size === 1 && only !== undefined ? { ...world, orders: new Map([...world.orders, [name, only]]) } : world;
-    survivors.set(fingerprint(tagged), tagged);
+    const tagged = ops.length > 1 && orders.size === 1 && only !== undefined ? { state: branch.state, orders: new Map([...branch.orders, [name, only]]) } : branch;
+    survivors.set(id(tagged.state, tagged.orders), tagged);
   }
-  return { worlds: [...survivors.values()], warnings, ...(best === undefined ? {} : { ruling: best }) };
+  return { branches: [...survivors.values()], warnings, ...(best === undefined ? {} : { ruling: best }) };
+}
+
+/**
+ * The order (#n, first to last) in which the operations of one judged group took effect, once
+ * every branch still possible agrees on it; undefined while the answers allow more than one.
+ */
+export function orderIn<S>(branches: readonly Branch<S>[], ops: readonly number[]): readonly number[] | undefined {
+  const name = groupName(ops);
+  const orders = new Set(branches.map((b) => b.orders.get(name)));
+  const [only] = orders;
+  return orders.size === 1 && only !== undefined ? only.split(",").map(Number) : undefined;
+}
+
+/** The search's bookkeeping over one history, apart from the states it holds possible. */
+export interface Search<O> {
+  /** Operations that overlap one another and are not judged yet (the group being built). */
+  readonly group: readonly O[];
+  readonly groupEnd: number;
+  /** The violation that ruled out every state; nothing after it is judged. */
+  readonly failed: Violation | undefined;
+  /**
+   * The best ruling against a state ruled out while others remained: when the last ones fall for
+   * their own choice (Rank.againstItsChoice), it may explain the failure better.
+   */
+  readonly fallen: Ruling | undefined;
+  /** Operations judged so far, for ordering rulings. */
+  readonly judged: number;
+  /** Set when the history became too uncertain to judge on (too many possible states, a group too large). */
+  readonly undecided: string | undefined;
+  /** SHOULD-level findings that leave the state possible, the first of each requirement. */
+  readonly warnings: readonly Violation[];
+}
+
+export const startSearch = <O>(): Search<O> => ({ group: [], groupEnd: -Infinity, failed: undefined, fallen: undefined, judged: 0, undecided: undefined, warnings: [] });
+
+/** Whether the search judges no more: a failure, or too much uncertainty. */
+export const stopped = (search: Search<Timed>) => search.failed !== undefined || search.undecided !== undefined;
+
+/** Whether `op` was sent after every operation of the group being built had ended: that group can grow no more. */
+export const closesGroup = (search: Search<Timed>, op: Timed) => search.group.length > 0 && op.start >= search.groupEnd;
+
+/** The search with `op` added to the group being built. */
+export const joined = <O extends Timed>(search: Search<O>, op: O): Search<O> => ({ ...search, group: [...search.group, op], groupEnd: Math.max(search.groupEnd, op.end) });
+
+/** The search with `ops` as the group being built (some of its operations left out). */
+export const regrouped = <O extends Timed>(search: Search<O>, ops: readonly O[]): Search<O> => ({ ...search, group: ops, groupEnd: Math.max(-Infinity, ...ops.map((op) => op.end)) });
+
+export interface JudgedGroup<S, O> {
+  readonly branches: readonly Branch<S>[];
+  readonly search: Search<O>;
+  /** What judging the group found: the failure (at most one, last) and new warnings. */
+  readonly violations: readonly Violation[];
+}
+
+/** Judges the group being built, from `branches`; call it when no later operation can overlap it any more. */
+export function judgeGroup<S, O extends Timed>(branches: readonly Branch<S>[], search: Search<O>, model: SearchModel<S, O>): JudgedGroup<S, O> {
+  const cleared: Search<O> = { ...search, group: [], groupEnd: -Infinity };
+  if (search.group.length === 0 || stopped(search)) return { branches, search: cleared, violations: [] };
+  const ops = [...search.group].sort((a, b) => a.start - b.start || a.index - b.index);
+  if (ops.length > MAX_GROUP) {
+    return { branches, search: { ...cleared, undecided: `${ops.length} operations overlapped (#${ops.map((o) => o.index).join(", #")}): more than ${MAX_GROUP} cannot be ordered` }, violations: [] };
+  }
+  const result = applyGroup(branches, ops, model, search.judged);
+  const warnings = result.warnings.filter((w) => !search.warnings.some((seen) => seen.requirement === w.requirement));
+  const allWarnings = [...search.warnings, ...warnings];
+  const judged = search.judged + ops.length;
+  if (result.branches.length === 0) {
+    // An earlier ruling against a plainer state explains it only when the last state fell for its own choice.
+    const last = result.ruling;
+    const earlier = search.fallen;
+    const explains = last?.rank.againstItsChoice === true && earlier !== undefined && plainer(earlier.rank, last.rank);
+    const failed = (explains ? earlier : last)?.violation;
+    if (failed !== undefined) return { branches: [], search: { ...cleared, failed, judged, warnings: allWarnings }, violations: [...warnings, failed] };
+  }
+  const next: Search<O> = { ...cleared, warnings: allWarnings, fallen: better(search.fallen, result.ruling), judged };
+  if (result.branches.length > MAX_WORLDS) {
+    return { branches: result.branches, search: { ...next, undecided: `more than ${MAX_WORLDS} states of the service remain possible after #${ops.at(-1)?.index}` }, violations: warnings };
+  }
+  return { branches: result.branches, search: next, violations: warnings };
 }

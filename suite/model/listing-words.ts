@@ -4,6 +4,7 @@
  * counting still open), and which exchanges a page holds under that counting and order.
  * Words only: nothing here decides a verdict.
  */
+import { joinWords, words, type Words } from "./violation.ts";
 import type { Counting, ExchangeRecord, World } from "./world.ts";
 
 type Pair = { readonly base: number; readonly perExchange: number };
@@ -11,9 +12,10 @@ type Pair = { readonly base: number; readonly perExchange: number };
 const messages = (n: number) => `${n} message${n === 1 ? "" : "s"}`;
 
 /** "#1, #2 and #3". */
-export function opList(ops: readonly number[]): string {
-  const named = ops.map((op) => `#${op}`);
-  return named.length <= 1 ? (named[0] ?? "none") : `${named.slice(0, -1).join(", ")} and ${named.at(-1)}`;
+export function opList(ops: readonly number[]): Words {
+  const named = ops.map((op) => words`#${op}`);
+  const last = named.at(-1);
+  return named.length <= 1 || last === undefined ? (named[0] ?? words`none`) : words`${joinWords(named.slice(0, -1), ", ")} and ${last}`;
 }
 
 /** One counting: "2 messages per exchange" or "1 message per exchange after 2 before the first exchange". */
@@ -68,7 +70,7 @@ export function pageHolds(
   also: readonly number[],
   /** The counting was learned from this page's total alone (no earlier listing had settled it). */
   fromThisTotal: boolean,
-): string {
+): Words {
   const offset = (page.page - 1) * page.pageSize;
   const items = page.length === 0 ? "no items" : `items ${offset + 1}–${offset + page.length} of ${page.total}`;
   const whole: number[] = [];
@@ -80,10 +82,10 @@ export function pageHolds(
     if (first >= offset && last < offset + page.length) whole.push(e.op);
     else if (last >= offset && first < offset + page.length) part.push(e.op);
   });
-  const held = whole.length === 0 ? "no whole exchange" : `the exchange${whole.length === 1 ? "" : "s"} of ${opList(whole)}`;
-  const partly = part.length === 0 ? "" : ` and part of ${opList(part)}`;
-  const elsewhere = also.filter((op) => !whole.includes(op)).map((op) => `#${op} on page ${pageOf.get(op) ?? "?"}`);
-  const where = elsewhere.length === 0 ? "" : `; ${elsewhere.join(", ")}`;
+  const held = whole.length === 0 ? "no whole exchange" : words`the exchange${whole.length === 1 ? "" : "s"} of ${opList(whole)}`;
+  const partly = part.length === 0 ? "" : words` and part of ${opList(part)}`;
+  const elsewhere = also.filter((op) => !whole.includes(op)).map((op) => words`#${op} on page ${pageOf.get(op) ?? "?"}`);
+  const where = elsewhere.length === 0 ? "" : words`; ${joinWords(elsewhere, ", ")}`;
   const ordered = order === "newest-first" ? "newest first" : "oldest first";
-  return `page ${page.page} holds ${held}${partly} (its ${items}, ${ordered})${where}: ${countingText([pair], 0)}${settledBy(page.total, exchanges.length, fromThisTotal)}`;
+  return words`page ${page.page} holds ${held}${partly} (its ${items}, ${ordered})${where}: ${countingText([pair], 0)}${settledBy(page.total, exchanges.length, fromThisTotal)}`;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { judgeHistory, orderOf } from "./model.ts";
+import { describeViolation, renumberViolation, type Violation } from "./violation.ts";
 import { canonicalJson, type CreateOp, type CreateResult, type DeleteOp, type Endpoint, type ListOp, type Op, type Who } from "./operation.ts";
 
 const A = "0b7c6a52-5a3e-4d7e-9a34-6f7c1d2e3f40";
@@ -57,6 +58,9 @@ class History {
     return index;
   }
 }
+
+/** A violation's message and expectation as printed (#n rendered), if there is one. */
+const described = (v: Violation | undefined) => (v === undefined ? { message: undefined, expected: undefined } : describeViolation(v));
 
 const failuresOf = (h: History) => judgeHistory(h.ops).violations.map((v) => v.requirement);
 
@@ -237,7 +241,7 @@ describe("interaction bugs, each by its own requirement", () => {
     h.list(A, ["m1", "m2"], { updatedAt: "2026-11-25T10:00:00.100Z" });
     const { violations, state } = judgeHistory(h.ops);
     expect(violations.map((v) => v.requirement)).toEqual(["LIST-8"]);
-    expect(state.failed).toBeUndefined();
+    expect(state.search.failed).toBeUndefined();
   });
 
   test("a replay that brings a deleted conversation back fails DEL-1 (a MUST), naming the replay as the cause", () => {
@@ -248,7 +252,7 @@ describe("interaction bugs, each by its own requirement", () => {
     h.list(A, ["m1"]);
     const { violations } = judgeHistory(h.ops);
     expect(violations.map((v) => v.requirement)).toEqual(["DEL-1"]);
-    expect(violations[0]?.message).toContain("replayed the key of #1");
+    expect(described(violations[0]).message).toContain("replayed the key of #1");
   });
 
   test("a request without a key or with an unknown key answered 2xx fails AUTH-1; refused, it changes nothing", () => {
@@ -280,8 +284,8 @@ describe("interaction bugs, each by its own requirement", () => {
       return h;
     };
     const settled = judgeHistory(history(["m1"]).ops.slice(0, 4)).state;
-    expect(settled.failed).toBeUndefined();
-    expect(settled.worlds).toHaveLength(1);
+    expect(settled.search.failed).toBeUndefined();
+    expect(settled.known.worlds).toHaveLength(1);
     expect(failuresOf(history(["m1"]))).toEqual([]);
     expect(failuresOf(history(["m1", "m2"]))).not.toEqual([]);
     // Within the window it may still arrive.
@@ -311,7 +315,7 @@ describe("interaction bugs, each by its own requirement", () => {
     raced.create({ message: "m2", continues: A, key: "k2", endpoint: "stream", answer: { unknown: true }, at: { start: 100, end: 150 } });
     raced.create({ message: "m2", continues: A, key: "k2", endpoint: "stream", at: { start: 120, end: 140 } });
     raced.list(A, ["m1", "m2", "m2"], { at: { start: 160, end: 165 } });
-    expect(judgeHistory(raced.ops).state.failed?.requirement).toBe("IDEM-5");
+    expect(judgeHistory(raced.ops).state.search.failed?.requirement).toBe("IDEM-5");
   });
 
   test("an exchange of unknown outcome may show up late, after exchanges sent after it; shown twice it fails", () => {
@@ -324,7 +328,7 @@ describe("interaction bugs, each by its own requirement", () => {
     h.list(A, ["m1", "m3", "m2"]);
     expect(failuresOf(h)).toEqual([]);
     h.list(A, ["m1", "m3", "m2", "m2"]);
-    expect(judgeHistory(h.ops).state.failed?.requirement).toBe("LIST-5");
+    expect(judgeHistory(h.ops).state.search.failed?.requirement).toBe("LIST-5");
   });
 
   test("a late exchange hidden by a lagging listing may stand before exchanges sent after it, never before one answered before it was sent", () => {
@@ -446,7 +450,7 @@ describe("interaction bugs, each by its own requirement", () => {
     h.list(A, ["m1"], { at: { start: 200, end: 201 } });
     const { violations, state } = judgeHistory(h.ops);
     expect(violations.map((v) => v.requirement)).toEqual(["IDEM-9"]);
-    expect(state.failed).toBeUndefined();
+    expect(state.search.failed).toBeUndefined();
   });
 
   test("items out of the order they took effect fail LIST-5", () => {
@@ -507,9 +511,9 @@ describe("a violation says what the model expected of this service, beside what 
     h.list(A, ["m1", "m3", "m4"], { at: { start: 200, end: 205 } });
     const [found] = judgeHistory(h.ops).violations;
     expect(found?.requirement).toBe("SSE-8");
-    expect(found?.message).toBe(`#5 listed page 1 (size 50, total 6) of conversation ${A} without the exchange of #2`);
-    expect(found?.message).not.toContain("which that page holds");
-    expect(found?.expected).toBe("page 1 holds the exchanges of #1, #2, #3 and #4 (its items 1–6 of 6, oldest first): "
+    expect(described(found).message).toBe(`#5 listed page 1 (size 50, total 6) of conversation ${A} without the exchange of #2`);
+    expect(described(found).message).not.toContain("which that page holds");
+    expect(described(found).expected).toBe("page 1 holds the exchanges of #1, #2, #3 and #4 (its items 1–6 of 6, oldest first): "
       + "this service lists 2 messages before the first exchange, then 1 message per exchange (the only counting by which 6 messages hold 4 exchanges)");
   });
 
@@ -519,8 +523,8 @@ describe("a violation says what the model expected of this service, beside what 
     for (const m of ["m2", "m3", "m4", "m5", "m6"]) unknown.create({ message: m, continues: A });
     unknown.list(A, ["m1", "m2", "m3", "m4", "m5", "m6"], { query: { pageSize: 3 }, total: 10 });
     const [open] = judgeHistory(unknown.ops).violations;
-    expect(open?.message).toContain("with total 10");
-    expect(open?.expected).toBe("6–8, 12–14, 18–20, … messages for its 6 exchange(s) (#1, #2, #3, #4, #5 and #6): "
+    expect(described(open).message).toContain("with total 10");
+    expect(described(open).expected).toBe("6–8, 12–14, 18–20, … messages for its 6 exchange(s) (#1, #2, #3, #4, #5 and #6): "
       + "the same number of messages for each exchange, after at most 2 before the first (this service has not yet shown how many)");
 
     const learned = new History();
@@ -532,7 +536,23 @@ describe("a violation says what the model expected of this service, beside what 
     for (const m of ["m5", "m6", "m7"]) learned.create({ message: m, continues: A });
     learned.list(A, ["m1", "m2", "m3", "m5", "m6", "m7"], { query: { pageSize: 3 }, total: 10 });
     const [shown] = judgeHistory(learned.ops).violations;
-    expect(shown?.message).toContain("with total 10");
-    expect(shown?.expected).toBe("12 messages for its 6 exchange(s) (#1, #2, #3, #5, #6 and #7): this service lists 2 messages per exchange");
+    expect(described(shown).message).toContain("with total 10");
+    expect(described(shown).expected).toBe("12 messages for its 6 exchange(s) (#1, #2, #3, #5, #6 and #7): this service lists 2 messages per exchange");
+  });
+
+  test("a violation names operations as data: numbered afresh, it reads with the new numbers, as if judged so", () => {
+    const h = new History();
+    h.create({ message: "m1", endpoint: "stream" });
+    h.create({ message: "m2", continues: A, endpoint: "stream", at: { start: 100, end: 150 } });
+    h.create({ message: "m3", continues: A, at: { start: 105, end: 120 } });
+    h.create({ message: "m4", continues: A, at: { start: 106, end: 121 } });
+    h.list(A, ["m1", "m3", "m4"], { at: { start: 200, end: 205 } });
+    const [found] = judgeHistory(h.ops).violations;
+    const [shifted] = judgeHistory(h.ops.map((op) => ({ ...op, index: op.index + 10 }))).violations;
+    if (found === undefined || shifted === undefined) throw new Error("the history must fail");
+    const numbers = new Map(h.ops.map((op) => [op.index, op.index + 10]));
+    expect(describeViolation(renumberViolation(found, numbers))).toEqual(describeViolation(shifted));
+    expect(described(shifted).message).toBe(`#15 listed page 1 (size 50, total 6) of conversation ${A} without the exchange of #12`);
+    expect(renumberViolation(found, numbers).lost).toBe(12);
   });
 });

@@ -1,49 +1,38 @@
 /**
  * The executable model of the service: the spec as a state machine over observed operations,
  * pure (no I/O, no clock, no randomness). Feed it operations in the order they were sent;
- * operations that overlap in time are judged together (linearize.ts), and an operation whose
- * outcome is unknown keeps both of its possible worlds open until a listing decides (Jepsen's
- * indeterminate operations). It is relative wherever the spec is silent, and holds the service
- * to its own choices once shown (how many messages an exchange adds, whether items show the
- * text sent, their order): consistent with itself, never with the reference fake.
+ * operations that overlap in time are judged together (the search, linearize.ts, over the
+ * service's model, service.ts), and an operation whose outcome is unknown keeps both of its
+ * possible worlds open until a listing decides (Jepsen's indeterminate operations). It is
+ * relative wherever the spec is silent, and holds the service to its own choices once shown (how
+ * many messages an exchange adds, whether items show the text sent, their order): consistent
+ * with itself, never with the reference fake.
  *
  *   let state = initialState();
  *   for (const op of ops) ({ state } = observe(state, op));
  *   const { violations } = finish(state);
  */
-import { applyGroup, better, groupName, MAX_GROUP, MAX_WORLDS, type Ruling } from "./linearize.ts";
 import { textKey } from "./items.ts";
-import { isAnonymous, type Op } from "./operation.ts";
+import { branchesOf, closesGroup, joined, judgeGroup, orderIn, regrouped, startSearch, stopped, type Branch, type Search } from "./linearize.ts";
+import type { Op } from "./operation.ts";
 import { judgePage } from "./page.ts";
-import { stepCreate } from "./step-create.ts";
-import { stepDelete } from "./step-delete.ts";
-import { stepAnonymous } from "./step-anonymous.ts";
-import { stepList } from "./step-list.ts";
-import type { Step, StepContext } from "./step.ts";
+import { serviceModel } from "./service.ts";
 import type { Violation } from "./violation.ts";
 import { EMPTY_WORLD, type World } from "./world.ts";
 
 export interface ModelState {
-  /** Every state of the service still consistent with what was observed. */
-  readonly worlds: readonly World[];
-  /** Operations that overlap one another and are not judged yet (the group being built). */
-  readonly group: readonly Op[];
-  readonly groupEnd: number;
-  readonly messages: ReadonlyMap<string, number>;
-  /** The violation that ruled out every world; nothing after it is judged. */
-  readonly failed: Violation | undefined;
-  /**
-   * The best ruling against a world ruled out while others remained: when the last ones fall,
-   * it may explain the failure better (a service that showed keys shared by both endpoints,
-   * then ran one key on both at once, breaks IDEM-5, not the per-endpoint reading's rules).
-   */
-  readonly fallen: Ruling | undefined;
-  /** Operations judged so far, for ordering rulings. */
-  readonly judged: number;
-  /** Set when the history became too uncertain to judge on (too many possible worlds, a group too large). */
-  readonly undecided: string | undefined;
-  /** SHOULD-level findings that leave the world possible, the first of each requirement. */
-  readonly warnings: readonly Violation[];
+  /** What is known of the service. */
+  readonly known: {
+    /**
+     * Every state of the service still consistent with what was observed, each with the order in
+     * which overlapping operations took effect on the way to it, where only one order led there.
+     */
+    readonly worlds: readonly Branch<World>[];
+    /** Every message the history sent so far, with the operation (#n) that sent it: how items are read. */
+    readonly messages: ReadonlyMap<string, number>;
+  };
+  /** The search's bookkeeping (linearize.ts): the group being built, what ruled worlds out, the verdict. */
+  readonly search: Search<Op>;
 }
 
 export interface Observation {
@@ -52,69 +41,53 @@ export interface Observation {
   readonly violations: readonly Violation[];
 }
 
-export function initialState(): ModelState {
-  return { worlds: [EMPTY_WORLD], group: [], groupEnd: -Infinity, messages: new Map(), failed: undefined, fallen: undefined, judged: 0, undecided: undefined, warnings: [] };
+/** Before any operation: the service in `start` (by default nothing known of it). */
+export function initialState(start: World = EMPTY_WORLD): ModelState {
+  return { known: { worlds: branchesOf([start]), messages: new Map() }, search: startSearch() };
 }
 
-export function stepOne(world: World, op: Op, context: StepContext): Step {
-  if (isAnonymous(op.who)) return stepAnonymous(world, op);
-  switch (op.kind) {
-    case "create":
-      return stepCreate(world, op, context);
-    case "list":
-      return stepList(world, op, context);
-    case "delete":
-      return stepDelete(world, op);
-  }
-}
+/** Every world still possible. */
+export const worldsOf = (state: ModelState): World[] => state.known.worlds.map((b) => b.state);
+
+/** `state` with every world changed by `change` (the orders that led to each kept). */
+export const mapWorlds = (state: ModelState, change: (world: World) => World): ModelState => ({
+  ...state,
+  known: { ...state.known, worlds: state.known.worlds.map((b) => ({ ...b, state: change(b.state) })) },
+});
+
+/** `state` with `ops` as the group being built, in place of the operations it held (the traffic judge leaves some out). */
+export const withGroup = (state: ModelState, ops: readonly Op[]): ModelState => ({ ...state, search: regrouped(state.search, ops) });
+
+/** `state` ended by a failure found outside it (an answer wrong by itself): nothing after it is judged. */
+export const failedBy = (state: ModelState, failure: Violation): ModelState => ({ ...state, search: { ...state.search, failed: failure } });
 
 /** Feeds one operation; operations must come in the order they were sent. */
 export function observe(state: ModelState, sent: Op): Observation {
-  if (state.failed !== undefined || state.undecided !== undefined) return { state, violations: [] };
+  if (stopped(state.search)) return { state, violations: [] };
   // Messages are known by their text key, as items are read (items.ts).
   const op: Op = sent.kind === "create" ? { ...sent, message: textKey(sent.message) } : sent;
   let current = state;
   const found: Violation[] = [];
-  if (current.group.length > 0 && op.start >= current.groupEnd) {
+  if (closesGroup(current.search, op)) {
     const flushed = flush(current);
     current = flushed.state;
     found.push(...flushed.violations);
-    if (current.failed !== undefined) return { state: current, violations: found };
+    if (current.search.failed !== undefined) return { state: current, violations: found };
   }
   // What a page shows by itself is wrong in every world.
   if (op.kind === "list" && op.outcome.type === "ok") {
     const problem = judgePage(op, op.outcome.value);
-    if (problem !== undefined) return { state: { ...current, failed: problem }, violations: [...found, problem] };
+    if (problem !== undefined) return { state: failedBy(current, problem), violations: [...found, problem] };
   }
-  const messages = op.kind === "create" && !current.messages.has(op.message) ? new Map([...current.messages, [op.message, op.index]]) : current.messages;
-  return { state: { ...current, messages, group: [...current.group, op], groupEnd: Math.max(current.groupEnd, op.end) }, violations: found };
+  const known = current.known;
+  const messages = op.kind === "create" && !known.messages.has(op.message) ? new Map([...known.messages, [op.message, op.index]]) : known.messages;
+  return { state: { known: { ...known, messages }, search: joined(current.search, op) }, violations: found };
 }
 
 /** Judges the group being built; call it when no later operation can overlap it any more. */
 export function flush(state: ModelState): Observation {
-  if (state.group.length === 0 || state.failed !== undefined || state.undecided !== undefined) return { state: { ...state, group: [], groupEnd: -Infinity }, violations: [] };
-  const ops = [...state.group].sort((a, b) => a.start - b.start || a.index - b.index);
-  const cleared = { ...state, group: [], groupEnd: -Infinity };
-  if (ops.length > MAX_GROUP) {
-    return { state: { ...cleared, undecided: `${ops.length} operations overlapped (#${ops.map((o) => o.index).join(", #")}): more than ${MAX_GROUP} cannot be ordered` }, violations: [] };
-  }
-  const result = applyGroup(state.worlds, ops, stepOne, state.messages, state.judged);
-  const warnings = result.warnings.filter((w) => !state.warnings.some((seen) => seen.requirement === w.requirement));
-  const allWarnings = [...state.warnings, ...warnings];
-  const judged = state.judged + ops.length;
-  if (result.worlds.length === 0) {
-    // An earlier ruling against a plainer world explains it only when the last world fell for its own choice.
-    const last = result.ruling;
-    const earlier = state.fallen;
-    const explains = last?.againstItsChoice === true && earlier !== undefined && earlier.straying < last.straying;
-    const failed = (explains ? earlier : last)?.violation;
-    if (failed !== undefined) return { state: { ...cleared, worlds: [], failed, judged, warnings: allWarnings }, violations: [...warnings, failed] };
-  }
-  const next: ModelState = { ...cleared, worlds: result.worlds, warnings: allWarnings, fallen: better(state.fallen, result.ruling), judged };
-  if (result.worlds.length > MAX_WORLDS) {
-    return { state: { ...next, undecided: `more than ${MAX_WORLDS} states of the service remain possible after #${ops.at(-1)?.index}` }, violations: warnings };
-  }
-  return { state: next, violations: warnings };
+  const judged = judgeGroup(state.known.worlds, state.search, serviceModel(state.known.messages));
+  return { state: { known: { ...state.known, worlds: judged.branches }, search: judged.search }, violations: judged.violations };
 }
 
 /**
@@ -122,10 +95,7 @@ export function flush(state: ModelState): Observation {
  * every world still possible agrees on it; undefined while the answers allow more than one.
  */
 export function orderOf(state: ModelState, ops: readonly number[]): readonly number[] | undefined {
-  const name = groupName(ops);
-  const orders = new Set(state.worlds.map((w) => w.orders.get(name)));
-  const [only] = orders;
-  return orders.size === 1 && only !== undefined ? only.split(",").map(Number) : undefined;
+  return orderIn(state.known.worlds, ops);
 }
 
 /** Judges whatever is still open at the end of the history. */

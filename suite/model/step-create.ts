@@ -5,7 +5,7 @@
  */
 import type { RequirementId } from "../../requirements/catalog.ts";
 import { sameConversation, sameResult, type CreateOp, type CreateResult } from "./operation.ts";
-import { violation } from "./violation.ts";
+import { violation, words, type Words } from "./violation.ts";
 import {
   arrivedLate,
   conversationKey,
@@ -31,7 +31,7 @@ export function stepCreate(world: World, op: CreateOp, context: StepContext): St
 
 function stepShaped(world: World, op: CreateOp, context: StepContext): Step {
   if (op.key !== null) {
-    // Keys scoped per endpoint see only their own endpoint's records (keyScopeChoices has split an undecided world).
+    // Keys scoped per endpoint see only their own endpoint's records (keyScopeChoices, service.ts, has split an undecided world).
     const own = world.keys.get(keyId(op.who, op.key, op.endpoint));
     const record = own ?? (world.keyScope === "per-endpoint" ? undefined : world.keys.get(keyId(op.who, op.key)));
     if (record !== undefined) {
@@ -79,7 +79,7 @@ function heldToShape(world: World, op: CreateOp): { readonly world: World } | { 
   const requirement = shape.startsWith("message:") ? (op.endpoint === "stream" ? "SSE-1" : "RESP-1") : "RESP-6";
   const answered = accepted ? `accepted it (${outcome.status})` : `refused it (${outcome.status})`;
   return {
-    violation: violation(requirement, `#${op.index} sent a body of shape ${shape} on the ${op.endpoint} endpoint and the service ${answered}, though it ${shown.accepted ? "accepted" : "refused"} that shape at #${shown.op}`, [shown.op, op.index], `${shown.accepted ? "2xx" : "a refusal (400, 413, 415 or 422)"}, as at #${shown.op}: this service ${shown.accepted ? "accepts" : "refuses"} that shape`),
+    violation: violation(requirement, words`#${op.index} sent a body of shape ${shape} on the ${op.endpoint} endpoint and the service ${answered}, though it ${shown.accepted ? "accepted" : "refused"} that shape at #${shown.op}`, [shown.op, op.index], words`${shown.accepted ? "2xx" : "a refusal (400, 413, 415 or 422)"}, as at #${shown.op}: this service ${shown.accepted ? "accepts" : "refuses"} that shape`),
   };
 }
 
@@ -96,7 +96,7 @@ function retriedAfterUnknown(world: World, op: CreateOp, earlier: number, contex
   const requirement = context.overlapping.has(earlier) ? "IDEM-5" : idempotencyRequirement(op, "consumed");
   // The first may no longer arrive late as an exchange of its own: with this one, that would be the key run twice.
   const late = new Map([...world.late].map(([conversation, exchanges]) => [conversation, exchanges.filter((e) => e.op !== earlier)] as const).filter(([, exchanges]) => exchanges.length > 0));
-  return withSuspect({ ...world, late }, id, { op: earlier, message: op.message, requirement, why: `#${op.index} sent the key of #${earlier} again, whose outcome was unknown, and both took effect` });
+  return withSuspect({ ...world, late }, id, { op: earlier, message: op.message, requirement, why: words`#${op.index} sent the key of #${earlier} again, whose outcome was unknown, and both took effect` });
 }
 
 /** In the world where a create of unknown outcome did not take effect, its key may still be running. */
@@ -109,23 +109,23 @@ function stepReplay(world: World, op: CreateOp, record: KeyRecord, raced: boolea
   const outcome = op.outcome;
   const recorded = record.result;
   const conversation = recorded === undefined ? undefined : world.conversations.get(conversationKey(recorded.conversationId));
-  const suspectOf = (requirement: RequirementId, why: string) => ({ op: op.index, message: op.message, requirement, why });
+  const suspectOf = (requirement: RequirementId, why: Words) => ({ op: op.index, message: op.message, requirement, why });
   // A replay must change nothing; should a listing show it did, this is why.
   const suspectedIn = outcome.type === "ok" ? outcome.value.conversationId : op.conversationId;
   const suspected = (w: World) =>
     (recorded?.conversationId ?? suspectedIn) === null
       ? w
       : withSuspect(w, recorded?.conversationId ?? suspectedIn ?? "", raced
-        ? suspectOf("IDEM-5", `#${op.index} raced #${record.op} with the same key and payload`)
-        : suspectOf(idempotencyRequirement(op, "consumed"), `#${op.index} replayed the key of #${record.op}`));
+        ? suspectOf("IDEM-5", words`#${op.index} raced #${record.op} with the same key and payload`)
+        : suspectOf(idempotencyRequirement(op, "consumed"), words`#${op.index} replayed the key of #${record.op}`));
 
   if (outcome.type === "ok") {
     if (recorded === undefined) return { worlds: [suspected(adoptResult(world, op, record, outcome.value))] };
     if (!sameResult(outcome.value, recorded)) {
       const requirement = raced ? "IDEM-5" : idempotencyRequirement(op, "answer");
-      const what = raced ? `#${op.index} and #${record.op} ran at once with the same key and payload, and both ran` : `#${op.index} replayed the key of #${record.op}`;
+      const what = raced ? words`#${op.index} and #${record.op} ran at once with the same key and payload, and both ran` : words`#${op.index} replayed the key of #${record.op}`;
       return {
-        violation: violation(requirement, `${what}: it answered ${describeResult(outcome.value)}`, [record.op, op.index], `the earlier result: ${describeResult(recorded)}`),
+        violation: violation(requirement, words`${what}: it answered ${describeResult(outcome.value)}`, [record.op, op.index], words`the earlier result: ${describeResult(recorded)}`),
       };
     }
     return { worlds: [suspected(world)] };
@@ -134,7 +134,7 @@ function stepReplay(world: World, op: CreateOp, record: KeyRecord, raced: boolea
     // A first request of unknown outcome whose exchange a later listing showed had ended: its key is in use no more.
     const listed = recorded === undefined && !raced && outcome.status === 409 ? listedSince(world, op, record) : undefined;
     if (listed !== undefined) {
-      return { violation: violation(idempotencyRequirement(op, "answer"), `#${op.index} sent the key of #${record.op} again, whose exchange #${listed} had listed (stored, so no longer running), and was answered 409`, [record.op, listed, op.index], `the result of #${record.op}, which took effect`) };
+      return { violation: violation(idempotencyRequirement(op, "answer"), words`#${op.index} sent the key of #${record.op} again, whose exchange #${listed} had listed (stored, so no longer running), and was answered 409`, [record.op, listed, op.index], words`the result of #${record.op}, which took effect`) };
     }
     // A loser of a race may be told the key is in use; after a delete the key may be gone with its conversation.
     if (raced || recorded === undefined || conversation === undefined || conversation.deletedBy !== undefined) return { worlds: [world] };
@@ -145,16 +145,16 @@ function stepReplay(world: World, op: CreateOp, record: KeyRecord, raced: boolea
     return {
       violation: violation(
         rewritten ? "IDEM-8" : invalidated ? "RESP-6" : idempotencyRequirement(op, "answer"),
-        `#${op.index} replayed the key of #${record.op} (same payload, after it had finished) and was answered ${outcome.status}`,
+        words`#${op.index} replayed the key of #${record.op} (same payload, after it had finished) and was answered ${outcome.status}`,
         [record.op, op.index],
-        `the earlier result: ${describeResult(recorded)}`,
+        words`the earlier result: ${describeResult(recorded)}`,
       ),
     };
   }
   if (raced && outcome.status !== undefined && outcome.status >= 500) {
     return {
       worlds: [suspected(world)],
-      warnings: [violation("IDEM-9", `#${op.index} lost a same-key race with #${record.op} and was answered ${outcome.status}`, [record.op, op.index], `409, or the result of #${record.op}`)],
+      warnings: [violation("IDEM-9", words`#${op.index} lost a same-key race with #${record.op} and was answered ${outcome.status}`, [record.op, op.index], words`409, or the result of #${record.op}`)],
     };
   }
   return { worlds: [suspected(world)] };
@@ -196,7 +196,7 @@ function stepConflict(world: World, op: CreateOp, record: KeyRecord): Step {
       op: op.index,
       message: op.message,
       requirement: idempotencyRequirement(op, "conflict"),
-      why: `#${op.index} reused the key of #${record.op} with another payload`,
+      why: words`#${op.index} reused the key of #${record.op} with another payload`,
     });
     return { worlds: [w] };
   }
@@ -206,9 +206,9 @@ function stepConflict(world: World, op: CreateOp, record: KeyRecord): Step {
   return {
     violation: violation(
       invalidated ? "RESP-6" : idempotencyRequirement(op, "conflict"),
-      `#${op.index} reused the key of #${record.op} with another payload and the service ${answered}`,
+      words`#${op.index} reused the key of #${record.op} with another payload and the service ${answered}`,
       [record.op, op.index],
-      `409, and nothing stored: the key is bound to the payload of #${record.op}`,
+      words`409, and nothing stored: the key is bound to the payload of #${record.op}`,
     ),
   };
 }
@@ -241,7 +241,7 @@ function stepNewConversation(world: World, op: CreateOp, context: StepContext): 
   if (outcome.type === "ok") {
     const id = outcome.value.conversationId;
     if (world.conversations.has(conversationKey(id))) {
-      return { violation: violation("RESP-3", `#${op.index} started a conversation without conversation_id and was answered ${id}, a conversation that already existed`, [op.index], `a new conversation id, not ${id}`) };
+      return { violation: violation("RESP-3", words`#${op.index} started a conversation without conversation_id and was answered ${id}, a conversation that already existed`, [op.index], words`a new conversation id, not ${id}`) };
     }
     return { worlds: [recordKey(withConversation(world, newConversation(op, id)), op, outcome.value)] };
   }
@@ -249,7 +249,7 @@ function stepNewConversation(world: World, op: CreateOp, context: StepContext): 
     // A shape the spec leaves open may be refused (heldToShape holds the service to it).
     if (notNow(world, op, outcome.status, context) || op.openShape !== undefined) return { worlds: [world] };
     const requirement = op.optionalFields === true && outcome.status !== 409 ? "RESP-6" : op.endpoint === "stream" ? "SSE-1" : "RESP-1";
-    return { violation: violation(requirement, `#${op.index} started a conversation with a valid body and was refused with ${outcome.status}`, [op.index], "2xx, and a new conversation") };
+    return { violation: violation(requirement, words`#${op.index} started a conversation with a valid body and was refused with ${outcome.status}`, [op.index], words`2xx, and a new conversation`) };
   }
   // It may have started a conversation whose id the model never learns; a replay of its key may tell.
   return { worlds: [notTakenEffect(world, op), recordKey(world, op, undefined)] };
@@ -272,7 +272,7 @@ function stepContinuation(world: World, op: CreateOp, context: StepContext): Ste
   if (conversation.deletedBy !== undefined) {
     if (outcome.type === "ok" && sameConversation(outcome.value.conversationId, id)) {
       return {
-        violation: violation("DEL-3", `#${op.index} continued conversation ${id}, deleted by #${conversation.deletedBy}, and was answered 2xx with its id`, [conversation.deletedBy, op.index], "404 conversation_not_found"),
+        violation: violation("DEL-3", words`#${op.index} continued conversation ${id}, deleted by #${conversation.deletedBy}, and was answered 2xx with its id`, [conversation.deletedBy, op.index], words`404 conversation_not_found`),
       };
     }
     if (outcome.type === "ok") return { worlds: [recordKey(withConversation(world, newConversation(op, outcome.value.conversationId)), op, outcome.value)] };
@@ -281,7 +281,7 @@ function stepContinuation(world: World, op: CreateOp, context: StepContext): Ste
   if (outcome.type === "ok") {
     if (!sameConversation(outcome.value.conversationId, id)) {
       return {
-        violation: violation(exchangeRequirement(op.endpoint), `#${op.index} continued conversation ${id} and was answered conversation ${outcome.value.conversationId}`, [op.index], `conversation ${id}`),
+        violation: violation(exchangeRequirement(op.endpoint), words`#${op.index} continued conversation ${id} and was answered conversation ${outcome.value.conversationId}`, [op.index], words`conversation ${id}`),
       };
     }
     return { worlds: [recordKey(appended(world), op, outcome.value)] };
@@ -289,7 +289,7 @@ function stepContinuation(world: World, op: CreateOp, context: StepContext): Ste
   if (outcome.type === "refused") {
     if (notNow(world, op, outcome.status, context) || op.openShape !== undefined) return { worlds: [world] };
     return {
-      violation: violation(op.optionalFields === true && outcome.status !== 409 ? "RESP-6" : exchangeRequirement(op.endpoint), `#${op.index} continued conversation ${id}, which exists in its scope, and was refused with ${outcome.status}${outcome.code === undefined ? "" : ` ${outcome.code}`}`, [conversation.exchanges[0]?.op ?? op.index, op.index], "2xx, the same conversation"),
+      violation: violation(op.optionalFields === true && outcome.status !== 409 ? "RESP-6" : exchangeRequirement(op.endpoint), words`#${op.index} continued conversation ${id}, which exists in its scope, and was refused with ${outcome.status}${outcome.code === undefined ? "" : ` ${outcome.code}`}`, [conversation.exchanges[0]?.op ?? op.index, op.index], words`2xx, the same conversation`),
     };
   }
   // Where it had not taken effect, the service may still store it: a later listing that shows it takes it in, with its key.
@@ -304,13 +304,13 @@ function stepForeignContinuation(world: World, op: CreateOp, conversation: Conve
   const outcome = op.outcome;
   if (outcome.type === "ok" && sameConversation(outcome.value.conversationId, conversation.id)) {
     return {
-      violation: violation("SCOPE-4", `#${op.index} (${op.who}) continued conversation ${conversation.id} of ${conversation.owner} and was answered 2xx with its id`, [conversation.exchanges[0]?.op ?? op.index, op.index], "a refusal (404), or a new conversation of its own"),
+      violation: violation("SCOPE-4", words`#${op.index} (${op.who}) continued conversation ${conversation.id} of ${conversation.owner} and was answered 2xx with its id`, [conversation.exchanges[0]?.op ?? op.index, op.index], words`a refusal (404), or a new conversation of its own`),
     };
   }
   if (outcome.type === "ok") return { worlds: [recordKey(withConversation(world, newConversation(op, outcome.value.conversationId)), op, outcome.value)] };
   if (outcome.type === "unknown") {
-    return { worlds: [withSuspect(world, conversation.id, { op: op.index, message: op.message, requirement: "SCOPE-4", why: `#${op.index} (${op.who}) tried to continue it` })] };
+    return { worlds: [withSuspect(world, conversation.id, { op: op.index, message: op.message, requirement: "SCOPE-4", why: words`#${op.index} (${op.who}) tried to continue it` })] };
   }
   // Refused: what it should be; a foreign attempt leaves a suspect should the conversation grow anyway.
-  return { worlds: [withSuspect(world, conversation.id, { op: op.index, message: op.message, requirement: "SCOPE-4", why: `#${op.index} (${op.who}) tried to continue it and was refused` })] };
+  return { worlds: [withSuspect(world, conversation.id, { op: op.index, message: op.message, requirement: "SCOPE-4", why: words`#${op.index} (${op.who}) tried to continue it and was refused` })] };
 }

@@ -9,7 +9,7 @@ import { marksOf, type Mark } from "./items.ts";
 import { countingText, expectedTotal, opList, pageHolds, settledBy } from "./listing-words.ts";
 import type { ListOp, ListingValue } from "./operation.ts";
 import { instantOf } from "./timestamps.ts";
-import { violation, type Violation } from "./violation.ts";
+import { joinWords, violation, words, type Violation } from "./violation.ts";
 import { conversationKey, latePlacements, withConversation, withRecordedKey, type ConversationState, type Counting, type ExchangeRecord, type World } from "./world.ts";
 import type { Step, StepContext } from "./step.ts";
 
@@ -24,7 +24,7 @@ export function stepList(world: World, op: ListOp, context: StepContext): Step {
 
   if (conversation.owner !== op.who) {
     if (outcome.type === "ok") {
-      return { violation: violation(scopeRequirement(op.who, "list"), `#${op.index} (${op.who}) listed conversation ${conversation.id} of ${conversation.owner}: answered ${outcome.status}`, [first, op.index], "a refusal (404 conversation_not_found), nothing of it shown") };
+      return { violation: violation(scopeRequirement(op.who, "list"), words`#${op.index} (${op.who}) listed conversation ${conversation.id} of ${conversation.owner}: answered ${outcome.status}`, [first, op.index], words`a refusal (404 conversation_not_found), nothing of it shown`) };
     }
     return { worlds: [world] };
   }
@@ -32,13 +32,13 @@ export function stepList(world: World, op: ListOp, context: StepContext): Step {
     if (outcome.type !== "ok") return { worlds: [world] };
     // Listed 2xx after its delete breaks DEL-1 whatever brought it back; a replay that did is named as the cause.
     const replayAfter = conversation.suspects.find((s) => s.op > (conversation.deletedBy ?? 0) && s.requirement.startsWith("IDEM"));
-    const cause = replayAfter === undefined ? "" : ` after ${replayAfter.why}`;
-    return { violation: violation("DEL-1", `#${op.index} listed conversation ${conversation.id}, deleted by #${conversation.deletedBy}, and was answered ${outcome.status} with ${outcome.value.total} message(s)${cause}`, [conversation.deletedBy, ...(replayAfter === undefined ? [] : [replayAfter.op]), op.index], `a refusal (4xx): #${conversation.deletedBy} deleted it for good`) };
+    const cause = replayAfter === undefined ? "" : words` after ${replayAfter.why}`;
+    return { violation: violation("DEL-1", words`#${op.index} listed conversation ${conversation.id}, deleted by #${conversation.deletedBy}, and was answered ${outcome.status} with ${outcome.value.total} message(s)${cause}`, [conversation.deletedBy, ...(replayAfter === undefined ? [] : [replayAfter.op]), op.index], words`a refusal (4xx): #${conversation.deletedBy} deleted it for good`) };
   }
   if (outcome.type === "refused") {
     if (outcome.status === 429) return { worlds: [world] };
     const requirement = conversation.exchanges.every((e) => e.endpoint === "stream") ? "SSE-8" : "RESP-2";
-    return { violation: violation(requirement, `#${op.index} listed conversation ${conversation.id} (${conversation.exchanges.length} exchange(s), the first #${first}) and was refused with ${outcome.status}`, [first, op.index], `2xx, listing its ${conversation.exchanges.length} exchange(s) (${opList(conversation.exchanges.map((e) => e.op))})`) };
+    return { violation: violation(requirement, words`#${op.index} listed conversation ${conversation.id} (${conversation.exchanges.length} exchange(s), the first #${first}) and was refused with ${outcome.status}`, [first, op.index], words`2xx, listing its ${conversation.exchanges.length} exchange(s) (${opList(conversation.exchanges.map((e) => e.op))})`) };
   }
   if (outcome.type === "unknown") return { worlds: [world] };
   const plain = judgeWithLate(world, conversation, op, outcome.value, context);
@@ -140,7 +140,7 @@ function judgeContents(world: World, conversation: ConversationState, op: ListOp
   if (typeof echo === "number" && echo > 0 && complete) {
     const missing = exchanges.find((e) => !counts.has(e.message));
     if (missing !== undefined) {
-      return { violation: { ...violation(exchangeRequirement(missing.endpoint), `#${op.index} listed conversation ${conversation.id} in full (${page.total} messages) without the exchange of #${missing.op}`, [missing.op, op.index], `each of its ${exchanges.length} exchange(s) once (${opList(exchanges.map((e) => e.op))}) in ${expectedTotal(counting, exchanges.length, MAX_BASE)}: ${countingText(counting, MAX_BASE)}${settledBy(page.total, exchanges.length, countedByThisTotal)}`), lost: missing.op } };
+      return { violation: { ...violation(exchangeRequirement(missing.endpoint), words`#${op.index} listed conversation ${conversation.id} in full (${page.total} messages) without the exchange of #${missing.op}`, [missing.op, op.index], words`each of its ${exchanges.length} exchange(s) once (${opList(exchanges.map((e) => e.op))}) in ${expectedTotal(counting, exchanges.length, MAX_BASE)}: ${countingText(counting, MAX_BASE)}${settledBy(page.total, exchanges.length, countedByThisTotal)}`), lost: missing.op } };
     }
   }
 
@@ -170,21 +170,21 @@ function narrowCounting(counting: Counting, total: number, n: number): readonly 
 function explainTotal(world: World, conversation: ConversationState, op: ListOp, page: ListingValue, context: StepContext): Violation {
   const exchanges = conversation.exchanges;
   // The counting this service showed before this listing, which the total contradicts.
-  const expected = `${expectedTotal(world.counting, exchanges.length, MAX_BASE)} for its ${exchanges.length} exchange(s) (${opList(exchanges.map((e) => e.op))}): ${countingText(world.counting, MAX_BASE)}`;
+  const expected = words`${expectedTotal(world.counting, exchanges.length, MAX_BASE)} for its ${exchanges.length} exchange(s) (${opList(exchanges.map((e) => e.op))}): ${countingText(world.counting, MAX_BASE)}`;
   const marks = marksOf(page.items, new Set(context.messages.keys()));
   const complete = page.page === 1 && page.items.length === page.total;
   const unshown = complete && marks.length > 0 ? underShown(conversation, marks, typeof world.echo === "number" && world.echo > 0 ? world.echo : 1) : undefined;
   const missing = (lost: ExchangeRecord | undefined, how: string) =>
-    violation(lost === undefined ? "RESP-2" : exchangeRequirement(lost.endpoint), `#${op.index} listed conversation ${conversation.id} with total ${page.total}: an exchange is missing${lost === undefined ? "" : ` (the exchange of #${lost.op} ${how})`}`, [...(lost === undefined ? [] : [lost.op]), op.index], expected);
+    violation(lost === undefined ? "RESP-2" : exchangeRequirement(lost.endpoint), words`#${op.index} listed conversation ${conversation.id} with total ${page.total}: an exchange is missing${lost === undefined ? "" : words` (the exchange of #${lost.op} ${how})`}`, [...(lost === undefined ? [] : [lost.op]), op.index], expected);
   if (unshown !== undefined) return { ...missing(unshown, "is not among the items"), lost: unshown.op };
   const held = exchangesHeld(world.counting, page.total, exchanges.length);
   if (held !== undefined && held < exchanges.length) return missing(exchanges.at(-1), "is the latest");
   const more = held !== undefined ? held > exchanges.length : world.counting === "any" && page.total > exchanges.length;
   const suspect = more ? extraSuspect(conversation, marks) : undefined;
   if (suspect !== undefined) {
-    return violation(suspect.requirement, `#${op.index} listed conversation ${conversation.id} with total ${page.total}, more than its exchanges: ${suspect.why}, and it took effect`, [suspect.op, op.index], expected);
+    return violation(suspect.requirement, words`#${op.index} listed conversation ${conversation.id} with total ${page.total}, more than its exchanges: ${suspect.why}, and it took effect`, [suspect.op, op.index], expected);
   }
-  return violation("LIST-5", `#${op.index} listed conversation ${conversation.id} with total ${page.total}, which its exchanges do not explain`, [op.index], expected);
+  return violation("LIST-5", words`#${op.index} listed conversation ${conversation.id} with total ${page.total}, which its exchanges do not explain`, [op.index], expected);
 }
 
 /**
@@ -247,10 +247,10 @@ function judgeMarks(
     const mark = { message };
     const suspect = [...conversation.suspects].reverse().find((s) => s.message === mark.message);
     if (suspect !== undefined) {
-      return violation(suspect.requirement, `#${op.index} lists ${twice ? "a second time " : ""}the message of #${suspect.op} in conversation ${conversation.id}: ${suspect.why}, and it took effect`, [suspect.op, op.index], `${twice ? `the message of #${suspect.op} once, ` : `no message of #${suspect.op}, `}each of its exchanges (${opList(conversation.exchanges.map((e) => e.op))}) once`);
+      return violation(suspect.requirement, words`#${op.index} lists ${twice ? "a second time " : ""}the message of #${suspect.op} in conversation ${conversation.id}: ${suspect.why}, and it took effect`, [suspect.op, op.index], words`${twice ? words`the message of #${suspect.op} once, ` : words`no message of #${suspect.op}, `}each of its exchanges (${opList(conversation.exchanges.map((e) => e.op))}) once`);
     }
     const sender = context.messages.get(mark.message);
-    return violation(twice ? "LIST-5" : "LIST-7", `#${op.index} lists ${twice ? "twice" : "in conversation " + conversation.id} the message of #${sender ?? "?"}${twice ? "" : ", which was never part of it"}`, [...(sender === undefined ? [] : [sender]), op.index], `only its own exchanges (${opList(conversation.exchanges.map((e) => e.op))}), each once`);
+    return violation(twice ? "LIST-5" : "LIST-7", words`#${op.index} lists ${twice ? "twice" : "in conversation " + conversation.id} the message of #${sender ?? "?"}${twice ? "" : ", which was never part of it"}`, [...(sender === undefined ? [] : [sender]), op.index], words`only its own exchanges (${opList(conversation.exchanges.map((e) => e.op))}), each once`);
   }
 
   // Each exchange's first item on the page stands for it; a message two exchanges carry says nothing of order.
@@ -261,7 +261,7 @@ function judgeMarks(
     const step: World["order"] = (positions[i] ?? 0) > (positions[i - 1] ?? 0) ? "oldest-first" : "newest-first";
     if (order === "unknown") order = step;
     else if (step !== order) {
-      return { ...violation("LIST-5", `#${op.index} lists the exchanges of conversation ${conversation.id} out of order (${positions.map((p) => `#${conversation.exchanges[p]?.op}`).join(", ")})`, [op.index], `${opList([...positions].sort((a, b) => (order === "oldest-first" ? a - b : b - a)).map((p) => conversation.exchanges[p]?.op ?? 0))}: the order they took effect, ${order === "oldest-first" ? "oldest" : "newest"} first as this service listed them before`), byOrder: true };
+      return { ...violation("LIST-5", words`#${op.index} lists the exchanges of conversation ${conversation.id} out of order (${joinWords(positions.map((p) => words`#${conversation.exchanges[p]?.op}`), ", ")})`, [op.index], words`${opList([...positions].sort((a, b) => (order === "oldest-first" ? a - b : b - a)).map((p) => conversation.exchanges[p]?.op ?? 0))}: the order they took effect, ${order === "oldest-first" ? "oldest" : "newest"} first as this service listed them before`), byOrder: true };
     }
   }
   const window = windowProblem(conversation.exchanges, op, page, marks, counting, order, countedByThisTotal);
@@ -296,10 +296,10 @@ function windowProblem(
     const outside = end <= from || start >= to;
     const holds = () => pageHolds(exchanges, { ...page, length }, only, order, [e.op], countedByThisTotal);
     if (inside && !shown.has(e.message)) {
-      return { ...violation(exchangeRequirement(e.endpoint), `#${op.index} listed page ${page.page} (size ${page.pageSize}, total ${page.total}) of conversation ${op.conversationId} without the exchange of #${e.op}`, [e.op, op.index], holds()), lost: e.op };
+      return { ...violation(exchangeRequirement(e.endpoint), words`#${op.index} listed page ${page.page} (size ${page.pageSize}, total ${page.total}) of conversation ${op.conversationId} without the exchange of #${e.op}`, [e.op, op.index], holds()), lost: e.op };
     }
     if (outside && shown.has(e.message)) {
-      return violation("LIST-5", `#${op.index} listed page ${page.page} (size ${page.pageSize}, total ${page.total}) of conversation ${op.conversationId} with the exchange of #${e.op} on it`, [e.op, op.index], holds());
+      return violation("LIST-5", words`#${op.index} listed page ${page.page} (size ${page.pageSize}, total ${page.total}) of conversation ${op.conversationId} with the exchange of #${e.op} on it`, [e.op, op.index], holds());
     }
   }
   return undefined;
@@ -318,8 +318,8 @@ function judgeUpdatedAt(conversation: ConversationState, op: ListOp, page: Listi
   const resolution = instant.wholeSeconds ? 1000 : 1;
   const newer = latest !== undefined && now.exchanges > seen.exchanges && latest.at - seen.at > resolution;
   if (instant.ms < seen.ms || (newer && instant.ms <= seen.ms)) {
-    const what = instant.ms < seen.ms ? "went back" : `did not advance with the exchange of #${latest?.op ?? "?"}${latest === undefined ? "" : ` (${conversation.exchanges.find((e) => e.op === latest.op)?.endpoint ?? ""})`}`;
-    return { conversation: updated, warning: violation("LIST-8", `updated_at of conversation ${conversation.id} ${what}: ${JSON.stringify(seen.raw)} at #${seen.op}, ${JSON.stringify(page.updatedAt)} at #${op.index}`, [seen.op, ...(latest === undefined ? [] : [latest.op]), op.index], instant.ms < seen.ms ? `an updated_at no earlier than ${JSON.stringify(seen.raw)} (#${seen.op})` : `an updated_at later than ${JSON.stringify(seen.raw)} (#${seen.op}), after the exchange of #${latest?.op ?? "?"}`) };
+    const what = instant.ms < seen.ms ? "went back" : words`did not advance with the exchange of #${latest?.op ?? "?"}${latest === undefined ? "" : ` (${conversation.exchanges.find((e) => e.op === latest.op)?.endpoint ?? ""})`}`;
+    return { conversation: updated, warning: violation("LIST-8", words`updated_at of conversation ${conversation.id} ${what}: ${JSON.stringify(seen.raw)} at #${seen.op}, ${JSON.stringify(page.updatedAt)} at #${op.index}`, [seen.op, ...(latest === undefined ? [] : [latest.op]), op.index], instant.ms < seen.ms ? words`an updated_at no earlier than ${JSON.stringify(seen.raw)} (#${seen.op})` : words`an updated_at later than ${JSON.stringify(seen.raw)} (#${seen.op}), after the exchange of #${latest?.op ?? "?"}`) };
   }
   return { conversation: updated };
 }

@@ -1,5 +1,5 @@
 /** What stepping one operation in one world gives. */
-import type { Violation } from "./violation.ts";
+import type { Stepped } from "./linearize.ts";
 import type { World } from "./world.ts";
 
 export interface StepContext {
@@ -13,7 +13,7 @@ export interface StepContext {
  * The worlds the operation may lead to, with SHOULD-level findings that do not rule the world
  * out; or the violation that does.
  */
-export type Step = { readonly worlds: readonly World[]; readonly warnings?: readonly Violation[] } | { readonly violation: Violation };
+export type Step = Stepped<World>;
 
 /** "Busy, not now" answers (409, 429) a service may give a write that then took no effect. */
 export const isBusy = (status: number) => status === 409 || status === 429;

@@ -5,6 +5,7 @@
  */
 import type { RequirementId } from "../../requirements/catalog.ts";
 import type { Caller, CreateResult, Endpoint } from "./operation.ts";
+import type { Words } from "./violation.ts";
 
 export interface ExchangeRecord {
   /** The operation whose exchange this is. */
@@ -36,7 +37,7 @@ export interface Suspect {
   readonly op: number;
   readonly message: string;
   readonly requirement: RequirementId;
-  readonly why: string;
+  readonly why: Words;
 }
 
 /** The last `updated_at` a listing showed, and how many exchanges it had then. */
@@ -120,11 +121,6 @@ export interface World {
   readonly late: ReadonlyMap<string, readonly LateExchange[]>;
   /** Shapes the spec leaves open, as this service answered them first (refused or accepted), with the #n that showed it. */
   readonly shapes: ReadonlyMap<string, { readonly accepted: boolean; readonly op: number }>;
-  /**
-   * For each group of overlapping operations (#n joined by commas) whose orders led to different
-   * states, the order (#n, first to last) that led to this world: what later answers keep.
-   */
-  readonly orders: ReadonlyMap<string, string>;
 }
 
 export const EMPTY_WORLD: World = {
@@ -137,34 +133,12 @@ export const EMPTY_WORLD: World = {
   indeterminate: new Map(),
   late: new Map(),
   shapes: new Map(),
-  orders: new Map(),
 };
 
 /** A key's record: under the key alone (shared by both endpoints), and under its endpoint too. */
 export const keyId = (who: Caller, key: string, endpoint?: Endpoint) => (endpoint === undefined ? `${who} ${key}` : `${who} ${endpoint} ${key}`);
 
-/**
- * In a world that scopes keys per endpoint, whether a violation involves an exchange whose key
- * both endpoints used: the service may have shared that key after all, which this world denies.
- */
-export function contestsKeyScope(world: World, ops: readonly number[]): boolean {
-  if (world.keyScope !== "per-endpoint") return false;
-  const records = [...world.keys.values()];
-  return records.some((r) => ops.includes(r.op) && records.some((o) => o.who === r.who && o.key === r.key && o.endpoint !== r.endpoint));
-}
 
-/** How far a world's choices stray from the spec's plain reading: a violation in a plainer world explains more. */
-export const strayingOf = (world: World) => (world.keyScope === "per-endpoint" ? 1 : 0);
-
-/**
- * The worlds a create may be stepped in: a key the other endpoint used, in a world that has not
- * yet shown how keys are scoped, splits it in two, one for each reading.
- */
-export function keyScopeChoices(world: World, who: Caller, key: string | null, endpoint: Endpoint): World[] {
-  if (key === null || world.keyScope !== "unknown") return [world];
-  if (world.keys.has(keyId(who, key, endpoint)) || !world.keys.has(keyId(who, key))) return [world];
-  return [{ ...world, keyScope: "shared" }, { ...world, keyScope: "per-endpoint" }];
-}
 export const conversationKey = (id: string) => id.toLowerCase();
 
 export function withConversation(world: World, conversation: ConversationState): World {
@@ -254,5 +228,5 @@ export function withSuspect(world: World, conversationId: string, suspect: Suspe
 export function fingerprint(world: World): string {
   const conversations = [...world.conversations.values()].map((c) => [c.id, c.owner, c.exchanges.map((e) => [e.message, e.endpoint]), c.deletedBy, c.updatedAt?.op, c.listed, c.suspects.map((s) => [s.message, s.requirement])]);
   const keys = [...world.keys.entries()].map(([id, k]) => [id, k.payload, k.result?.conversationId, k.result?.text]);
-  return JSON.stringify([conversations, keys, world.counting, world.echo, world.order, world.keyScope, [...world.indeterminate], [...world.late].map(([id, l]) => [id, l.map((e) => e.message)]), [...world.shapes], [...world.orders]]);
+  return JSON.stringify([conversations, keys, world.counting, world.echo, world.order, world.keyScope, [...world.indeterminate], [...world.late].map(([id, l]) => [id, l.map((e) => e.message)]), [...world.shapes]]);
 }

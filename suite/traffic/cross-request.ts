@@ -19,10 +19,10 @@
  */
 import type { RequirementId } from "../../requirements/catalog.ts";
 import type { HttpResult, StreamResult } from "../http/types.ts";
-import { flush, initialState, observe, type ModelState, type Observation } from "../model/model.ts";
+import { flush, initialState, mapWorlds, observe, withGroup, worldsOf, type ModelState, type Observation } from "../model/model.ts";
 import type { Caller, Op } from "../model/operation.ts";
-import type { Violation } from "../model/violation.ts";
-import { conversationKey, keyId, withConversation, type KeyRecord } from "../model/world.ts";
+import { describeViolation, type Violation } from "../model/violation.ts";
+import { conversationKey, EMPTY_WORLD, keyId, withConversation, type KeyRecord } from "../model/world.ts";
 import type { Classified } from "./classify.ts";
 import { afterAgreeingReads, decidedAtEnd, holdFor, undecidedOf, UndecidedVerdicts, type HeldVerdict, type LagKind } from "./held-verdicts.ts";
 import { InOrder } from "./in-order.ts";
@@ -123,10 +123,10 @@ export class CrossRequestJudge {
   finish(): void {
     this.inOrder.drain();
     for (const p of this.partitions.keys()) {
-      if (!p.closed && p.state.group.length > 0) p.state = this.settle(p, p.state);
+      if (!p.closed && p.state.search.group.length > 0) p.state = this.settle(p, p.state);
       if (p.held.length === 0) continue;
       if (p.closed || p.contentsUnknown) {
-        const why = p.state.undecided ?? "a write it could not explain";
+        const why = p.state.search.undecided ?? "a write it could not explain";
         this.undecided.add(undecidedOf(p.held, () => `the model stopped judging this conversation (${why}), so no later read of it decided this`));
       } else this.decide(p, "the end of the traffic");
       p.held = [];
@@ -174,8 +174,8 @@ export class CrossRequestJudge {
    */
   private settleBefore(start: number): void {
     for (const p of this.open) {
-      if (p.closed || p.state.group.length === 0) this.open.delete(p);
-      else if (p.state.groupEnd <= start) {
+      if (p.closed || p.state.search.group.length === 0) this.open.delete(p);
+      else if (p.state.search.groupEnd <= start) {
         p.state = this.settle(p, p.state);
         this.open.delete(p);
       }
@@ -191,8 +191,7 @@ export class CrossRequestJudge {
   /** A create about no conversation the traffic made (new, or made before it began): a history of its own. */
   private newPartition(owner: Partition["owner"], op: Op): Partition | undefined {
     if (op.kind !== "create") return undefined;
-    const start = initialState();
-    const p: Partition = { state: { ...start, worlds: start.worlds.map((w) => ({ ...w, ...this.choices })) }, owner, settledFrom: -Infinity, tentative: new Set(), writeEnds: new Map(), held: [], pending: new Map(), keys: new Set(), contentsUnknown: false, closed: false };
+    const p: Partition = { state: initialState({ ...EMPTY_WORLD, ...this.choices }), owner, settledFrom: -Infinity, tentative: new Set(), writeEnds: new Map(), held: [], pending: new Map(), keys: new Set(), contentsUnknown: false, closed: false };
     // The oldest conversation is about to be forgotten: what it held can no longer be decided.
     const oldest = this.partitions.size >= MAX_REMEMBERED ? this.partitions.keys().next().value : undefined;
     if (oldest !== undefined && oldest.held.length > 0) {
@@ -229,7 +228,7 @@ export class CrossRequestJudge {
     const shows = couldShow(state, op);
     const observed = observe(state, op);
     // What a page shows by itself is judged per exchange (service-rules.ts); such a page is left out here.
-    if (observed.state.failed !== undefined) {
+    if (observed.state.search.failed !== undefined) {
       p.state = state;
       return;
     }
@@ -245,26 +244,23 @@ export class CrossRequestJudge {
 
   /** Judges the group of overlapping operations `state` holds; returns the state to go on from. */
   private settle(p: Partition, state: ModelState): ModelState {
-    const group = state.group;
-    const without = (left: (op: Op) => boolean): Observation => {
-      const kept = group.filter((op) => !left(op));
-      return flush({ ...state, group: kept, groupEnd: Math.max(-Infinity, ...kept.map((op) => op.end)) });
-    };
+    const group = state.search.group;
+    const without = (left: (op: Op) => boolean): Observation => flush(withGroup(state, group.filter((op) => !left(op))));
     let outcome = flush(state);
     /** Operations whose verdict stands: a read left out as the service's lag showed nothing. */
     let judged = group;
-    const failure = outcome.state.failed;
+    const failure = outcome.state.search.failed;
     // Listings inside the window may show the conversation before the writes that ended within
     // --settle-ms of them: the worlds of those readings too, so a lagging page that fits a wrong
     // lesson (four messages of three exchanges, one each) does not teach it alone.
     const lagging = (op: Op) => op.kind === "list" && p.tentative.has(op.index);
-    const lagged = group.some(lagging) ? flush({ ...state, group: group.map((op) => (lagging(op) ? { ...op, lagsFrom: op.start - this.settleMs } : op)) }) : undefined;
-    const orLagged = (plain: Observation) => (lagged !== undefined && lagged.state.failed === undefined && lagged.state.undecided === undefined ? lagged : plain);
+    const lagged = group.some(lagging) ? flush(withGroup(state, group.map((op) => (lagging(op) ? { ...op, lagsFrom: op.start - this.settleMs } : op)))) : undefined;
+    const orLagged = (plain: Observation) => (lagged !== undefined && lagged.state.search.failed === undefined && lagged.state.search.undecided === undefined ? lagged : plain);
     if (failure !== undefined) {
       const failing = group.find((op) => op.index === failure.ops.at(-1));
       const lag = failing !== undefined && p.tentative.has(failing.index) ? lagOf(failure, failing) : undefined;
       const tentative = lag === undefined ? undefined : without((op) => p.tentative.has(op.index));
-      if (lag !== undefined && failing !== undefined && tentative !== undefined && tentative.state.failed === undefined) {
+      if (lag !== undefined && failing !== undefined && tentative !== undefined && tentative.state.search.failed === undefined) {
         // Only a read inside the window contradicted the model, as the service's lag would: held until something decides it.
         const about = failure.ops[0] ?? failing.index;
         holdFor(p.held, lag, `${failure.requirement} #${about}`, this.violationOf(p, failure), p.writeEnds.get(about) ?? p.settledFrom - this.settleMs, failing.start);
@@ -277,11 +273,11 @@ export class CrossRequestJudge {
         // An exchange a settled listing shows lost: the model forgets it and judges the rest.
         const lost = failing?.kind === "list" && failure.lost !== undefined ? withoutExchange(state, failing.conversationId, failure.lost) : undefined;
         const forgotten = lost === undefined ? undefined : flush(lost);
-        if (forgotten !== undefined && forgotten.state.failed === undefined) outcome = forgotten;
+        if (forgotten !== undefined && forgotten.state.search.failed === undefined) outcome = forgotten;
         else {
           // What the model could not explain is left out and judging goes on; after a write, with its keys alone.
           const goOn = failing === undefined ? undefined : without((op) => op.index === failing.index);
-          if (goOn !== undefined && goOn.state.failed === undefined) outcome = goOn;
+          if (goOn !== undefined && goOn.state.search.failed === undefined) outcome = goOn;
           else p.closed = true;
           // A continuation answered as another conversation left this one alone; any other write
           // may have changed it, and a listing short of an exchange it cannot name leaves it unknown.
@@ -299,9 +295,9 @@ export class CrossRequestJudge {
     const ended = group.find((op) => op.kind === "delete" && op.outcome.type === "ok");
     if (ended !== undefined && p.held.length > 0) this.decide(p, `the conversation's delete, ${p.pending.get(ended.index)?.line ?? `#${ended.index}`}`);
     for (const op of judged) for (const requirement of p.pending.get(op.index)?.shows ?? []) this.record.observed(requirement);
-    for (const warning of outcome.violations) if (warning !== outcome.state.failed) this.release(p, warning);
-    if (outcome.state.undecided !== undefined) p.closed = true;
-    this.choices = learnedFrom(this.choices, outcome.state.worlds);
+    for (const warning of outcome.violations) if (warning !== outcome.state.search.failed) this.release(p, warning);
+    if (outcome.state.search.undecided !== undefined) p.closed = true;
+    this.choices = learnedFrom(this.choices, worldsOf(outcome.state));
     for (const op of group) {
       p.pending.delete(op.index);
       p.tentative.delete(op.index);
@@ -316,7 +312,8 @@ export class CrossRequestJudge {
   /** The model's violation as the traffic's, on the exchange it could not explain. */
   private violationOf(p: Partition, violation: Violation): TrafficViolation {
     const last = p.pending.get(violation.ops.at(-1) ?? -1);
-    const detail = violation.expected === undefined ? violation.message : `${violation.message}; expected ${violation.expected}`;
+    const { message, expected } = describeViolation(violation);
+    const detail = expected === undefined ? message : `${message}; expected ${expected}`;
     return this.record.holdViolation(violation.requirement, last?.line ?? `#${violation.ops.at(-1)}`, detail, last?.evidence === undefined ? [] : [last.evidence.transcript]);
   }
 }
@@ -330,19 +327,18 @@ function refusalShows(p: Partition | undefined, who: Caller, key: string | undef
   if (p === undefined) return false;
   if (key !== undefined && p.keys.has(key)) return true;
   if (conversationId === undefined) return false;
-  const found = p.state.worlds.flatMap((w) => w.conversations.get(conversationKey(conversationId)) ?? []);
+  const found = worldsOf(p.state).flatMap((w) => w.conversations.get(conversationKey(conversationId)) ?? []);
   return found.some((c) => c.owner !== who || c.deletedBy !== undefined);
 }
 
 /** `state` with the exchange of operation `lost` taken out of the conversation, in every world; undefined when no world has it. */
 function withoutExchange(state: ModelState, conversationId: string, lost: number): ModelState | undefined {
   const id = conversationKey(conversationId);
-  if (!state.worlds.some((w) => w.conversations.get(id)?.exchanges.some((e) => e.op === lost))) return undefined;
-  const worlds = state.worlds.map((w) => {
+  if (!worldsOf(state).some((w) => w.conversations.get(id)?.exchanges.some((e) => e.op === lost))) return undefined;
+  return mapWorlds(state, (w) => {
     const conversation = w.conversations.get(id);
     return conversation === undefined ? w : withConversation(w, { ...conversation, exchanges: conversation.exchanges.filter((e) => e.op !== lost) });
   });
-  return { ...state, worlds };
 }
 
 /**
@@ -352,14 +348,15 @@ function withoutExchange(state: ModelState, conversationId: string, lost: number
  */
 function couldShow(state: ModelState, op: Op): RequirementId[] {
   const shown = new Set<RequirementId>();
-  const conversations = (id: string | null) => (id === null ? [] : state.worlds.flatMap((w) => w.conversations.get(conversationKey(id)) ?? []));
+  const worlds = worldsOf(state);
+  const conversations = (id: string | null) => (id === null ? [] : worlds.flatMap((w) => w.conversations.get(conversationKey(id)) ?? []));
   const found = conversations(op.conversationId);
   if (op.kind === "create") {
     const key = op.key;
     const earlier: { start: number; end: number; payload: string; raw: string | undefined }[] = key === null ? [] : [
-      ...state.worlds.flatMap((w) => [keyId(op.who, key), keyId(op.who, key, "plain"), keyId(op.who, key, "stream")].flatMap((id) => w.keys.get(id) ?? []))
+      ...worlds.flatMap((w) => [keyId(op.who, key), keyId(op.who, key, "plain"), keyId(op.who, key, "stream")].flatMap((id) => w.keys.get(id) ?? []))
         .map((r: KeyRecord) => ({ start: r.at, end: r.end, payload: r.payload, raw: r.raw })),
-      ...state.group.flatMap((g) => (g.kind === "create" && g.who === op.who && g.key === key ? [{ start: g.start, end: g.end, payload: g.payload, raw: g.raw }] : [])),
+      ...state.search.group.flatMap((g) => (g.kind === "create" && g.who === op.who && g.key === key ? [{ start: g.start, end: g.end, payload: g.payload, raw: g.raw }] : [])),
     ];
     for (const e of earlier) {
       if (e.start < op.end && op.start < e.end) (["IDEM-5", "IDEM-9"] as const).forEach((id) => shown.add(id));

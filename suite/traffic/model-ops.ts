@@ -1,6 +1,6 @@
 /**
  * An observed exchange as the model's operation (suite/model/operation.ts), its outcome read
- * as the interaction property reads its own (suite/interactions/observed.ts). Traffic is not a
+ * as the interaction property reads its own (suite/model/answer-outcome.ts). Traffic is not a
  * planned history: an exchange that says nothing certain of the service's state is left out
  * (undefined) rather than guessed at:
  * - "not now" answers (429, 503) and a missing key's 401, which the spec allows anywhere;
@@ -12,7 +12,7 @@
  * unknown outcome: a create or delete that may or may not have taken effect.
  */
 import type { HttpResult, StreamResult } from "../http/types.ts";
-import { judgeDeletion, judgeListing, judgePlainCreate, judgeStreamCreate } from "../interactions/observed.ts";
+import { readDeletion, readListing, readPlainCreate, readStreamCreate } from "../model/answer-outcome.ts";
 import { MAX_PAGE_SIZE } from "../model/page.ts";
 import { canonicalJson } from "../../schemas/canonical-json.ts";
 import type { Caller, Op } from "../model/operation.ts";
@@ -76,7 +76,7 @@ export function operationOf({ c, result, index, origin, who, refusalShows }: Ope
   const cut = { error: new Error(c.exchange.failure ?? "the answer did not come whole") };
   if (c.operation === "list" || c.operation === "delete") {
     if (c.conversationId === undefined) return undefined;
-    if (c.operation === "delete") return { kind: "delete", ...timed, conversationId: c.conversationId, outcome: judgeDeletion(result === undefined ? cut : { result: result as HttpResult }).outcome };
+    if (c.operation === "delete") return { kind: "delete", ...timed, conversationId: c.conversationId, outcome: readDeletion(result === undefined ? cut : { result: result as HttpResult }).outcome };
     // A listing that did not come whole shows nothing.
     if (result === undefined) return undefined;
     const http = result as HttpResult;
@@ -84,13 +84,13 @@ export function operationOf({ c, result, index, origin, who, refusalShows }: Ope
     const pageSize = pageParameter(c.query.get("page_size"), MAX_PAGE_SIZE);
     if (page === "out of bounds" || pageSize === "out of bounds") return undefined;
     const query = { ...(page === undefined ? {} : { page }), ...(pageSize === undefined ? {} : { pageSize }) };
-    return { kind: "list", ...timed, conversationId: c.conversationId, query, outcome: judgeListing({ result: http }, index).outcome };
+    return { kind: "list", ...timed, conversationId: c.conversationId, query, outcome: readListing({ result: http }).outcome };
   }
   const message = messageOf(c.body);
   if (message === undefined) return undefined;
   const openShape = openShapeOf(c.body);
-  const outcome = result === undefined ? judgePlainCreate(cut, index).outcome
-    : c.operation === "stream" ? judgeStreamCreate({ result: result as StreamResult }, index).outcome : judgePlainCreate({ result: result as HttpResult }, index).outcome;
+  const outcome = result === undefined ? readPlainCreate(cut).outcome
+    : c.operation === "stream" ? readStreamCreate({ result: result as StreamResult }).outcome : readPlainCreate({ result: result as HttpResult }).outcome;
   if (outcome.type === "refused" && !refusalShows) return undefined;
   return {
     kind: "create",
