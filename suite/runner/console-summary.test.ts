@@ -60,3 +60,15 @@ test("what the target made a check wait for is listed, apart from the verdicts",
   expect(lines[at + 2]).toBe("");
   expect(summaryLines(sampleReport(), "reports").join("\n")).not.toContain("made these checks wait");
 });
+
+test("a long counterexample is cut on the console, but its replay line is printed whole", () => {
+  const report = sampleReport();
+  const history = Array.from({ length: 60 }, (_, i) => `    #${i + 1} lane 0 GET /v1/agents/agent-a/conversations/C1/messages → 200`);
+  const replay = "npm run conformance -- --only interactions --seed 7 --path 0 --report-dir reports-replay-7-0";
+  const message = ["the interaction property found IDEM-3", "  minimal history (60 of 60 operations):", ...history, `  replay: ${replay}`].join("\n");
+  report.requirements = report.requirements.map((r) => (r.id === "IDEM-3" ? { ...r, tests: r.tests.map((t) => (t.status === "fail" ? { ...t, message } : t)) } : r));
+  const text = problemLines(report).join("\n");
+  expect(text).toContain("more lines in conformance.json");
+  expect(text).not.toContain("#60 lane 0");
+  expect(text).toContain(`replay: ${replay}`);
+});

@@ -15,9 +15,14 @@ const STATUSES: RequirementStatus[] = ["pass", "fail", "warn", "skip", "inconclu
 /** Console evidence stays short; conformance.json and report.html hold the rest. */
 const MESSAGE_LINES = 30;
 
+/** A counterexample's replay command: printed whole however long the history above it. */
+const REPLAY_LINE = /^\s*replay: /;
+
 function clip(text: string, lines = MESSAGE_LINES): string {
   const all = text.split("\n");
-  return all.length <= lines ? text : `${all.slice(0, lines).join("\n")}\n… (${all.length - lines} more lines in conformance.json)`;
+  if (all.length <= lines) return text;
+  const kept = all.slice(lines).filter((line) => REPLAY_LINE.test(line));
+  return [...all.slice(0, lines), `… (${all.length - lines - kept.length} more lines in conformance.json)`, ...kept].join("\n");
 }
 
 function indent(text: string, prefix = "    "): string {
