@@ -54,9 +54,16 @@ const INCLUDE = ["{cli,requirements,schemas,suite,fake-server,scripts,examples,t
  * which the walk of 2026-11-27 and its fifteen new mutants do not yet meet in every run (see
  * PERFORMANCE.md). Run them with VITEST_INCLUDE_UNRELIABLE=1 npx vitest run FILE until they hold; not in `npm test`.
  */
-const NOT_YET_RELIABLE = ["suite/traffic/proof/interactions-through-proxy.test.ts", "suite/traffic/proof/suite-through-proxy.test.ts"];
+const NOT_YET_RELIABLE = [
+  "suite/traffic/proof/interactions-through-proxy.test.ts",
+  "suite/traffic/proof/suite-through-proxy.test.ts",
+];
 
-const EXCLUDE = ["**/node_modules/**", "dist/**", ...(process.env.VITEST_INCLUDE_UNRELIABLE === "1" ? [] : NOT_YET_RELIABLE)];
+const EXCLUDE = [
+  "**/node_modules/**",
+  "dist/**",
+  ...(process.env.VITEST_INCLUDE_UNRELIABLE === "1" ? [] : NOT_YET_RELIABLE),
+];
 
 // The project's own tests: unit and property tests beside the code, and the gate that
 // runs the conformance suite against the fake. The conformance checks themselves
@@ -71,7 +78,10 @@ export default defineConfig({
     sequence: { sequencer: LongestFirst },
     projects: [
       { extends: true, test: { name: "own-process", include: OWN_PROCESS, exclude: EXCLUDE } },
-      { extends: true, test: { name: "shared", include: INCLUDE, exclude: [...EXCLUDE, ...OWN_PROCESS], isolate: false } },
+      {
+        extends: true,
+        test: { name: "shared", include: INCLUDE, exclude: [...EXCLUDE, ...OWN_PROCESS], isolate: false },
+      },
     ],
   },
 });

@@ -2,7 +2,16 @@
 import { expect, test } from "vitest";
 import { closestName } from "./closest-name.ts";
 
-const FLAGS = ["base-url", "api-key", "agent-id", "other-agent-id", "other-api-key", "max-creates", "port", "report-dir"];
+const FLAGS = [
+  "base-url",
+  "api-key",
+  "agent-id",
+  "other-agent-id",
+  "other-api-key",
+  "max-creates",
+  "port",
+  "report-dir",
+];
 
 test.each([
   ["prot", "port"],
@@ -22,7 +31,12 @@ test("a name far from every known one suggests none", () => {
 });
 
 test("variables: CONFORMANCE_BASEURL is CONFORMANCE_BASE_URL, CONFORMANCE_APIKEY is CONFORMANCE_API_KEY", () => {
-  const variables = ["CONFORMANCE_BASE_URL", "CONFORMANCE_API_KEY", "CONFORMANCE_AGENT_ID", "CONFORMANCE_OTHER_API_KEY"];
+  const variables = [
+    "CONFORMANCE_BASE_URL",
+    "CONFORMANCE_API_KEY",
+    "CONFORMANCE_AGENT_ID",
+    "CONFORMANCE_OTHER_API_KEY",
+  ];
   expect(closestName("CONFORMANCE_BASEURL", variables)).toBe("CONFORMANCE_BASE_URL");
   expect(closestName("CONFORMANCE_APIKEY", variables)).toBe("CONFORMANCE_API_KEY");
   expect(closestName("CONFORMANCE_AGENT", variables)).toBe("CONFORMANCE_AGENT_ID");

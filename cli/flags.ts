@@ -28,7 +28,9 @@ export class UnknownFlagError extends UsageError {
 
   constructor(flag: string, known: readonly string[]) {
     const suggestion = closestName(flag.replace(/^-+/, ""), known);
-    super(`Unknown option ${flag}: ${suggestion === undefined ? "--help lists the flags" : `did you mean --${suggestion}?`}`);
+    super(
+      `Unknown option ${flag}: ${suggestion === undefined ? "--help lists the flags" : `did you mean --${suggestion}?`}`,
+    );
     this.flag = flag;
     this.suggestion = suggestion === undefined ? undefined : `--${suggestion}`;
   }
@@ -39,10 +41,16 @@ function usageErrorOf(error: unknown, table: FlagTable): UsageError {
   const message = error instanceof Error ? error.message : String(error);
   const unknown = /^Unknown option '([^']+)'/.exec(message);
   if ((error as { code?: unknown }).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && unknown?.[1] !== undefined) {
-    return new UnknownFlagError(unknown[1].split("=")[0] ?? unknown[1], Object.values(table).map((row) => row.name));
+    return new UnknownFlagError(
+      unknown[1].split("=")[0] ?? unknown[1],
+      Object.values(table).map((row) => row.name),
+    );
   }
   const positional = /^Unexpected argument '([\s\S]*)'\. This command does not take positional arguments/.exec(message);
-  if (positional?.[1] !== undefined) return new UsageError(`unexpected argument ${JSON.stringify(positional[1])}: this command takes flags only (--help lists them)`);
+  if (positional?.[1] !== undefined)
+    return new UsageError(
+      `unexpected argument ${JSON.stringify(positional[1])}: this command takes flags only (--help lists them)`,
+    );
   return new UsageError(message);
 }
 
@@ -93,11 +101,19 @@ export function readFlags<F extends FlagTable>(
 ): { raw: { [K in keyof F]: RawFlag }; positionals: string[] } {
   const config: Record<string, { type: "string" | "boolean"; multiple?: boolean }> = {};
   for (const row of Object.values(table)) {
-    config[row.name] = { type: row.value === undefined ? "boolean" : "string", ...(row.multiple ? { multiple: true } : {}) };
+    config[row.name] = {
+      type: row.value === undefined ? "boolean" : "string",
+      ...(row.multiple ? { multiple: true } : {}),
+    };
   }
   let parsed;
   try {
-    parsed = parseArgs({ args: [...argv], options: config, strict: true, allowPositionals: options.positionals === true });
+    parsed = parseArgs({
+      args: [...argv],
+      options: config,
+      strict: true,
+      allowPositionals: options.positionals === true,
+    });
   } catch (error) {
     throw usageErrorOf(error, table);
   }
@@ -119,7 +135,11 @@ type ParsedFlags<F extends FlagTable> =
  * Reads and parses every row. A command line util.parseArgs refuses throws its UsageError;
  * values a row's parser refuses are collected as problems. Other errors are not caught.
  */
-export function parseFlags<F extends FlagTable>(table: F, argv: readonly string[], options: ReadOptions = {}): ParsedFlags<F> {
+export function parseFlags<F extends FlagTable>(
+  table: F,
+  argv: readonly string[],
+  options: ReadOptions = {},
+): ParsedFlags<F> {
   const { raw, positionals } = readFlags(table, argv, options);
   const values: Record<string, unknown> = {};
   const problems: string[] = [];
@@ -131,7 +151,9 @@ export function parseFlags<F extends FlagTable>(table: F, argv: readonly string[
       problems.push(...error.problems);
     }
   }
-  return problems.length > 0 ? { ok: false, problems, values: values as Partial<FlagValues<F>> } : { ok: true, values: values as FlagValues<F>, positionals };
+  return problems.length > 0
+    ? { ok: false, problems, values: values as Partial<FlagValues<F>> }
+    : { ok: true, values: values as FlagValues<F>, positionals };
 }
 
 /**
@@ -172,7 +194,12 @@ export function switchFlag(): FlagParser<boolean> {
 /** A whole-number flag within [min, max]; `fallback` (or undefined) when the flag was not given. */
 export function wholeNumberFlag(name: string, min: number, max: number): FlagParser<number | undefined>;
 export function wholeNumberFlag(name: string, min: number, max: number, fallback: number): FlagParser<number>;
-export function wholeNumberFlag(name: string, min: number, max: number, fallback?: number): FlagParser<number | undefined> {
+export function wholeNumberFlag(
+  name: string,
+  min: number,
+  max: number,
+  fallback?: number,
+): FlagParser<number | undefined> {
   return textFlag((value) => {
     if (value === undefined) return fallback;
     const parsed = /^\d+$/.test(value) ? Number(value) : Number.NaN;
@@ -211,7 +238,9 @@ export function flagHelp(table: FlagTable, layout: HelpLayout): string {
 
 /** A usage error as a command prints it: an unknown flag in one line, anything else followed by the usage. */
 export function usageErrorText(command: string, error: UsageError, usage: string): string {
-  return error instanceof UnknownFlagError ? `${command}: ${error.message}` : `${command}: ${error.message}\n\n${usage}`;
+  return error instanceof UnknownFlagError
+    ? `${command}: ${error.message}`
+    : `${command}: ${error.message}\n\n${usage}`;
 }
 
 /**

@@ -13,7 +13,12 @@ async function setUp() {
   });
   onTestFinished(() => fake.close());
   const faults = faultInjector();
-  const client = createCarelessClient({ baseUrl: fake.url, apiKey: "sk-careless-1", agentId: "helper", dispatcher: faults.dispatcher });
+  const client = createCarelessClient({
+    baseUrl: fake.url,
+    apiKey: "sk-careless-1",
+    agentId: "helper",
+    dispatcher: faults.dispatcher,
+  });
   return { fake, faults, client };
 }
 
@@ -29,7 +34,10 @@ test("CLIENT-3: asking two questions under one fixed key is reported, with both 
   expect(recorded(fake)).toEqual(["CLIENT-3"]);
   const [violation] = fake.clientViolations();
   expect(violation?.apiKey).toBe("sk-car…");
-  expect(violation?.requests.map((r) => r.bodyExcerpt)).toEqual(['{"message":"How do reminders work?"}', '{"message":"How do I export my data?"}']);
+  expect(violation?.requests.map((r) => r.bodyExcerpt)).toEqual([
+    '{"message":"How do reminders work?"}',
+    '{"message":"How do I export my data?"}',
+  ]);
 });
 
 test("CLIENT-2 CLIENT-6: a quick question without a key, sent as text/plain, is reported twice", async () => {
@@ -84,5 +92,9 @@ test("the exit summary counts each kind", async () => {
   await client.askQuickly("a");
   await client.askQuickly("b");
   await client.history("0b7e2c3a-2f4e-4c1e-9d8a-5b6c7d8e9f01");
-  expect(fake.clientViolationCounts().map((c) => [c.requirement, c.count])).toEqual([["CLIENT-1", 1], ["CLIENT-2", 2], ["CLIENT-6", 2]]);
+  expect(fake.clientViolationCounts().map((c) => [c.requirement, c.count])).toEqual([
+    ["CLIENT-1", 1],
+    ["CLIENT-2", 2],
+    ["CLIENT-6", 2],
+  ]);
 });

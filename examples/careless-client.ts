@@ -31,7 +31,11 @@ export function createCarelessClient(options: CarelessClientOptions) {
   return {
     /** One Idempotency-Key "to be safe", for every question: a second question is a second payload under it (CLIENT-3). */
     ask(message: string): Promise<Answer> {
-      return post("/responses", { ...auth, "content-type": "application/json", "idempotency-key": "careless-client" }, JSON.stringify({ message }));
+      return post(
+        "/responses",
+        { ...auth, "content-type": "application/json", "idempotency-key": "careless-client" },
+        JSON.stringify({ message }),
+      );
     },
 
     /** No Idempotency-Key, and the JSON sent as text/plain (CLIENT-2, CLIENT-6). */
@@ -48,7 +52,12 @@ export function createCarelessClient(options: CarelessClientOptions) {
       for (let attempt = 0; attempt < 2; attempt++) {
         const headers = { ...auth, "content-type": "application/json", "idempotency-key": randomUUID() };
         try {
-          const response = await request(`${base}/responses/stream`, { method: "POST", headers, body: JSON.stringify({ message }), dispatcher });
+          const response = await request(`${base}/responses/stream`, {
+            method: "POST",
+            headers,
+            body: JSON.stringify({ message }),
+            dispatcher,
+          });
           last = await response.body.text();
           if (last.includes("event: response.completed")) return last;
         } catch {

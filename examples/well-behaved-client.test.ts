@@ -44,12 +44,18 @@ test("create, stream, list and delete over one keep-alive pool break no client r
   const { fake, client } = await setUp();
   const created = await client.createResponse({ message: "How do reminders work?" });
   const pieces: string[] = [];
-  const streamed = await client.streamResponse({ message: "And on my phone?", conversation_id: created.conversation_id }, { onText: (t) => pieces.push(t) });
+  const streamed = await client.streamResponse(
+    { message: "And on my phone?", conversation_id: created.conversation_id },
+    { onText: (t) => pieces.push(t) },
+  );
   expect(pieces.length).toBeGreaterThan(1);
   expect(pieces.join("")).toBe(streamed.output_text);
   expect((await client.listMessages(created.conversation_id, { page: 1, pageSize: 10 })).total).toBe(4);
   await client.deleteConversation(created.conversation_id);
-  await expect(client.deleteConversation(created.conversation_id)).rejects.toMatchObject({ status: 404, code: "conversation_not_found" });
+  await expect(client.deleteConversation(created.conversation_id)).rejects.toMatchObject({
+    status: 404,
+    code: "conversation_not_found",
+  });
   expect(fake.clientViolations()).toEqual([]);
 });
 
@@ -57,7 +63,10 @@ test("a stream dropped mid-way is retried under its key, and each piece of text 
   const { fake, faults, client } = await setUp();
   faults.next("/responses/stream", "drop-after=2");
   const pieces: string[] = [];
-  const completed = await client.streamResponse({ message: "How do I export my data?" }, { onText: (t) => pieces.push(t) });
+  const completed = await client.streamResponse(
+    { message: "How do I export my data?" },
+    { onText: (t) => pieces.push(t) },
+  );
   expect(faults.pending).toBe(0);
   expect(pieces.join("")).toBe(completed.output_text);
   expect(await statuses(fake, "/responses/stream")).toEqual([200, 200]);
@@ -76,15 +85,18 @@ test("an error event fails the operation and is not retried", async () => {
 test.for([
   ["429", "status=429,retry-after=1"],
   ["503", "status=503,retry-after=1"],
-] as const)("a %s with Retry-After is waited out; the fake is set to flag even one unpaced retry", async ([status, fault]) => {
-  // stormMaxRetries 0: any retry that does not wait for Retry-After is reported.
-  const { fake, faults, client } = await setUp({ clientRules: { stormMaxRetries: 0 } });
-  faults.next("/responses", fault);
-  const result = await client.createResponse({ message: "Is my data backed up?" });
-  expect(result.response.length).toBeGreaterThan(0);
-  expect(await statuses(fake, "/responses")).toEqual([Number(status), 200]);
-  expect(fake.clientViolations()).toEqual([]);
-});
+] as const)(
+  "a %s with Retry-After is waited out; the fake is set to flag even one unpaced retry",
+  async ([status, fault]) => {
+    // stormMaxRetries 0: any retry that does not wait for Retry-After is reported.
+    const { fake, faults, client } = await setUp({ clientRules: { stormMaxRetries: 0 } });
+    faults.next("/responses", fault);
+    const result = await client.createResponse({ message: "Is my data backed up?" });
+    expect(result.response.length).toBeGreaterThan(0);
+    expect(await statuses(fake, "/responses")).toEqual([Number(status), 200]);
+    expect(fake.clientViolations()).toEqual([]);
+  },
+);
 
 test("a Retry-After longer than the client will wait fails the operation at once", async () => {
   const { fake, faults, client } = await setUp({}, { maxRetryAfterMs: 5_000 });

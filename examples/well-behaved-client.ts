@@ -55,7 +55,11 @@ export interface StreamOptions extends OperationOptions {
 /** The service answered an error status. */
 export class ServiceError extends Error {
   override name = "ServiceError";
-  constructor(readonly status: number, readonly code: string | undefined, message: string) {
+  constructor(
+    readonly status: number,
+    readonly code: string | undefined,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -63,7 +67,10 @@ export class ServiceError extends Error {
 /** The stream ended with an `error` event. */
 export class StreamFailedError extends Error {
   override name = "StreamFailedError";
-  constructor(readonly code: string, message: string) {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -75,7 +82,10 @@ export class ProtocolError extends Error {
 
 /** Thrown by one attempt when another attempt under the same key may succeed. */
 class Retryable extends Error {
-  constructor(readonly failure: unknown, readonly waitMs: number | undefined) {
+  constructor(
+    readonly failure: unknown,
+    readonly waitMs: number | undefined,
+  ) {
     super("retryable");
   }
 }
@@ -100,9 +110,14 @@ async function failureOf(response: Dispatcher.ResponseData): Promise<never> {
     body = undefined;
   }
   const code = errorCode(body);
-  const error = new ServiceError(response.statusCode, code, `the service answered ${response.statusCode}${code ? ` ${code}` : ""}`);
+  const error = new ServiceError(
+    response.statusCode,
+    code,
+    `the service answered ${response.statusCode}${code ? ` ${code}` : ""}`,
+  );
   // A stored failure replays as 502 agent_failed: the same key can only give it again.
-  const retryable = (RETRYABLE_STATUS.has(response.statusCode) && code !== "agent_failed") ||
+  const retryable =
+    (RETRYABLE_STATUS.has(response.statusCode) && code !== "agent_failed") ||
     (response.statusCode === 409 && code === "idempotency_key_in_use");
   if (retryable) throw new Retryable(error, retryAfterMs(response.headers["retry-after"]));
   throw error;
@@ -114,7 +129,11 @@ export function createAgentClient(options: AgentClientOptions) {
   const auth = { authorization: `Bearer ${options.apiKey}` };
 
   /** One HTTP exchange; a failure to get any answer (refused, reset, timed out) may be retried. */
-  async function send(url: string, init: { method: Dispatcher.HttpMethod; headers: Record<string, string>; body?: string }, signal?: AbortSignal) {
+  async function send(
+    url: string,
+    init: { method: Dispatcher.HttpMethod; headers: Record<string, string>; body?: string },
+    signal?: AbortSignal,
+  ) {
     try {
       return await request(url, {
         ...init,
@@ -151,7 +170,11 @@ export function createAgentClient(options: AgentClientOptions) {
       const key = op.idempotencyKey ?? randomUUID();
       const payload = JSON.stringify(body);
       return withRetries(async () => {
-        const response = await send(`${base}/responses`, { method: "POST", headers: createHeaders(key), body: payload }, op.signal);
+        const response = await send(
+          `${base}/responses`,
+          { method: "POST", headers: createHeaders(key), body: payload },
+          op.signal,
+        );
         if (response.statusCode < 200 || response.statusCode >= 300) return failureOf(response);
         return SpecResponseResult.parse(await response.body.json());
       }, op.signal);
@@ -169,7 +192,9 @@ export function createAgentClient(options: AgentClientOptions) {
         const contentType = String(response.headers["content-type"] ?? "");
         if (!/^text\/event-stream\b/i.test(contentType)) {
           response.body.destroy();
-          throw new ProtocolError(`the stream answered Content-Type ${JSON.stringify(contentType)}, not text/event-stream`);
+          throw new ProtocolError(
+            `the stream answered Content-Type ${JSON.stringify(contentType)}, not text/event-stream`,
+          );
         }
         // A retry under the same key replays the answer from its start: hand on only what is new.
         let received = "";
@@ -189,7 +214,11 @@ export function createAgentClient(options: AgentClientOptions) {
     },
 
     /** GET /conversations/{id}/messages (safe to retry). */
-    listMessages(conversationId: string, query: { page?: number; pageSize?: number } = {}, op: Pick<OperationOptions, "signal"> = {}) {
+    listMessages(
+      conversationId: string,
+      query: { page?: number; pageSize?: number } = {},
+      op: Pick<OperationOptions, "signal"> = {},
+    ) {
       const params = new URLSearchParams();
       if (query.page !== undefined) params.set("page", String(query.page));
       if (query.pageSize !== undefined) params.set("page_size", String(query.pageSize));
@@ -204,7 +233,11 @@ export function createAgentClient(options: AgentClientOptions) {
     /** DELETE /conversations/{id} (safe to retry: a repeat answers 404 conversation_not_found). */
     deleteConversation(conversationId: string, op: Pick<OperationOptions, "signal"> = {}): Promise<void> {
       return withRetries(async () => {
-        const response = await send(`${base}/conversations/${encodeURIComponent(conversationId)}`, { method: "DELETE", headers: auth }, op.signal);
+        const response = await send(
+          `${base}/conversations/${encodeURIComponent(conversationId)}`,
+          { method: "DELETE", headers: auth },
+          op.signal,
+        );
         if (response.statusCode < 200 || response.statusCode >= 300) return failureOf(response);
         await response.body.dump();
       }, op.signal);
@@ -232,7 +265,11 @@ function parseEvent(message: EventSourceMessage) {
  * Reads events as they arrive until the terminal one. A body that breaks off, or ends
  * without a terminal event, is a cut stream: retryable under the same key.
  */
-async function readStream(body: AsyncIterable<Buffer>, onDelta: (delta: string) => void, signal?: AbortSignal): Promise<SpecCompletedResponse> {
+async function readStream(
+  body: AsyncIterable<Buffer>,
+  onDelta: (delta: string) => void,
+  signal?: AbortSignal,
+): Promise<SpecCompletedResponse> {
   const pending: EventSourceMessage[] = [];
   const parser = createParser({ onEvent: (message) => pending.push(message) });
   const decoder = new TextDecoder();
@@ -243,7 +280,8 @@ async function readStream(body: AsyncIterable<Buffer>, onDelta: (delta: string) 
         const event = parseEvent(message);
         if (event.type === "response.output_text.delta") onDelta(event.delta);
         if (event.type === "response.completed") return event.response;
-        if (event.type === "error") throw new StreamFailedError(event.code, `the stream failed: ${event.code}: ${event.message}`);
+        if (event.type === "error")
+          throw new StreamFailedError(event.code, `the stream failed: ${event.code}: ${event.message}`);
       }
     }
   } catch (error) {

@@ -50,7 +50,11 @@ export const STAGES = Object.freeze([
   { stage: 4, name: "auth", folders: ["access/"] },
   { stage: 5, name: "rate limit", folders: ["deployment/"] },
   { stage: 6, name: "route", folders: ["routes/"] },
-  { stage: 7, name: "headers, faults, validation, idempotency, scope", folders: ["exchange/", "faults/", "idempotency/", "access/"] },
+  {
+    stage: 7,
+    name: "headers, faults, validation, idempotency, scope",
+    folders: ["exchange/", "faults/", "idempotency/", "access/"],
+  },
   { stage: 8, name: "answer", folders: ["answers/"] },
   { stage: 9, name: "pause", folders: ["pause/"] },
   { stage: 10, name: "commit or stream", folders: ["commit/"] },
@@ -97,7 +101,11 @@ const isUnder = (path: string, prefix: string) =>
 
 const LOG_ENTRY = Symbol("request-log.entry");
 const SESSION_CONTEXT = Symbol("session.context");
-type LoggedResponse = ServerResponse & { [LOG_ENTRY]?: LoggedRequest; [SESSION_CONTEXT]?: AppContext; req: FakeRequest };
+type LoggedResponse = ServerResponse & {
+  [LOG_ENTRY]?: LoggedRequest;
+  [SESSION_CONTEXT]?: AppContext;
+  req: FakeRequest;
+};
 
 /**
  * Logs a request in its session. The `close` listener, one per app and shared by the
@@ -105,7 +113,14 @@ type LoggedResponse = ServerResponse & { [LOG_ENTRY]?: LoggedRequest; [SESSION_C
  */
 function logRequest(ctx: AppContext, req: FakeRequest, res: ServerResponse): void {
   const logged = res as LoggedResponse;
-  logged[LOG_ENTRY] = new LoggedRequest(ctx.clock.now(), performance.now(), req.method, req.path, req.headers, ctx.session.name);
+  logged[LOG_ENTRY] = new LoggedRequest(
+    ctx.clock.now(),
+    performance.now(),
+    req.method,
+    req.path,
+    req.headers,
+    ctx.session.name,
+  );
   logged[SESSION_CONTEXT] = ctx;
   res.on("close", onResponseClosed);
 }
@@ -115,7 +130,11 @@ function onResponseClosed(this: LoggedResponse): void {
   const entry = this[LOG_ENTRY];
   if (ctx === undefined) return;
   const { observed } = this.req;
-  ctx.clientRules.responseClosed(observed, { status: this.statusCode, headersSent: this.headersSent, finished: this.writableFinished });
+  ctx.clientRules.responseClosed(observed, {
+    status: this.statusCode,
+    headersSent: this.headersSent,
+    finished: this.writableFinished,
+  });
   if (entry === undefined) return;
   this[LOG_ENTRY] = undefined;
   entry.closed(this.statusCode, performance.now(), this.req, observed?.warnings);
@@ -239,7 +258,14 @@ function dispatch(route: Route, before: BeforeRoute): Middleware<FakeRequest> {
     const handler = route.methods.get(req.method);
     if (!handler) {
       const allow = [...route.methods.keys()].join(", ");
-      onError(ctx, req, res, new ApiError(405, "method_not_allowed", `${req.method} is not allowed on ${req.path}; use ${allow}`, { Allow: allow }));
+      onError(
+        ctx,
+        req,
+        res,
+        new ApiError(405, "method_not_allowed", `${req.method} is not allowed on ${req.path}; use ${allow}`, {
+          Allow: allow,
+        }),
+      );
       return;
     }
     return runHandler(ctx, handler, req, res, onError);
@@ -247,7 +273,13 @@ function dispatch(route: Route, before: BeforeRoute): Middleware<FakeRequest> {
 }
 
 /** Runs a route handler, counted in flight; whatever it throws becomes an answer. No closure per request. */
-async function runHandler(ctx: AppContext, handler: Handler, req: FakeRequest, res: ServerResponse, onError: typeof failApi): Promise<void> {
+async function runHandler(
+  ctx: AppContext,
+  handler: Handler,
+  req: FakeRequest,
+  res: ServerResponse,
+  onError: typeof failApi,
+): Promise<void> {
   ctx.inFlight.enter();
   try {
     await handler(ctx, req, res);
@@ -302,7 +334,12 @@ export function createFakeApp(options: FakeServerOptions = {}, dependencies: Par
       const session = before(req, res);
       if (session === undefined) return;
       const failWith = isUnder(req.path, "/__fake") ? failFake : failApi;
-      failWith(session, req, res, new ApiError(404, "not_found", `no route matches ${req.method} ${req.path}; the routes are: ${routeSummary}`));
+      failWith(
+        session,
+        req,
+        res,
+        new ApiError(404, "not_found", `no route matches ${req.method} ${req.path}; the routes are: ${routeSummary}`),
+      );
     },
     onError: (error, req, res) => failApi(ctx, req, res, error),
   });
@@ -317,10 +354,19 @@ export function createFakeApp(options: FakeServerOptions = {}, dependencies: Par
 
   const routed = app.handler as unknown as (req: IncomingMessage, res: ServerResponse) => void;
   const { basePath } = resolved;
-  const served = basePath === "" ? routed : underBasePath(basePath, routed, (req, res) => {
-    const path = (req.url ?? "/").split("?")[0];
-    sendError(res, behavior, 404, "not_found", `no route matches ${req.method} ${path}; this server serves the API under ${basePath}/v1`);
-  });
+  const served =
+    basePath === ""
+      ? routed
+      : underBasePath(basePath, routed, (req, res) => {
+          const path = (req.url ?? "/").split("?")[0];
+          sendError(
+            res,
+            behavior,
+            404,
+            "not_found",
+            `no route matches ${req.method} ${path}; this server serves the API under ${basePath}/v1`,
+          );
+        });
   const handler = resolved.cors ? withCors(basePath, served) : served;
   return {
     handler,

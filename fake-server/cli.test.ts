@@ -45,7 +45,11 @@ test("the CLI prints where it listens, serves, and exits 0 on SIGTERM", async ()
   const url = line.slice("listening on ".length);
   expectResult(await createResponse(url, { key: "sk-cli", agent: "agent-x" }));
   expectError(await createResponse(url, { key: "sk-fake-a" }), 401, "unauthorized");
-  expectError(await createResponse(url, { key: "sk-cli", agent: "agent-x", headers: { "x-fake-fault": "status=500" } }), 400, "invalid_request");
+  expectError(
+    await createResponse(url, { key: "sk-cli", agent: "agent-x", headers: { "x-fake-fault": "status=500" } }),
+    400,
+    "invalid_request",
+  );
   child.kill("SIGTERM");
   const { code, stderr } = await exited;
   expect(code).toBe(0);

@@ -14,13 +14,21 @@ const project = mkdtempSync(join(tmpdir(), "client-testing-guide-"));
 afterAll(() => rmSync(project, { recursive: true, force: true }));
 
 const npm = (args: readonly string[]) => {
-  const run = spawnSync("npm", args, { cwd: project, encoding: "utf8", timeout: 60_000, shell: process.platform === "win32" });
+  const run = spawnSync("npm", args, {
+    cwd: project,
+    encoding: "utf8",
+    timeout: 60_000,
+    shell: process.platform === "win32",
+  });
   expect(run.status, `npm ${args.join(" ")}: ${run.stderr}`).toBe(0);
 };
 
 test("the install line brings the test runner, TypeScript, undici and the Node types", () => {
   expect(installs).toHaveLength(1);
-  const packages = (installs[0] ?? "").split(/\s+/).slice(2).filter((word) => !word.startsWith("-"));
+  const packages = (installs[0] ?? "")
+    .split(/\s+/)
+    .slice(2)
+    .filter((word) => !word.startsWith("-"));
   expect(packages).toEqual(expect.arrayContaining(["vitest@4", "undici@7", "typescript", "@types/node"]));
 });
 

@@ -12,9 +12,11 @@ const readme = readFileSync(new URL("README.md", import.meta.url), "utf8");
 const layout = readme.slice(readme.indexOf("## Layout"));
 
 /** The files "On top are only the entry points: …" names, up to the next sentence about imports. */
-const ENTRY_POINTS = [...layout.slice(layout.indexOf("On top are only the entry points"), layout.indexOf("The imports form layers")).matchAll(/`([a-z-]+\.ts)`/g)].map(
-  ([, name = ""]) => name,
-);
+const ENTRY_POINTS = [
+  ...layout
+    .slice(layout.indexOf("On top are only the entry points"), layout.indexOf("The imports form layers"))
+    .matchAll(/`([a-z-]+\.ts)`/g),
+].map(([, name = ""]) => name);
 /** The folders of the rows whose stage is "tests only". */
 const TESTS_ONLY = [...layout.matchAll(/^\| ((?:`[a-z-]+\/`(?:, )?)+) \| tests only \|/gm)].flatMap(([, cell = ""]) =>
   [...cell.matchAll(/`([a-z-]+\/)`/g)].map(([, folder = ""]) => folder),
@@ -25,15 +27,51 @@ const TESTS_ONLY = [...layout.matchAll(/^\| ((?:`[a-z-]+\/`(?:, )?)+) \| tests o
  * (its tests may: they prove the suite against the fake). Each entry says why it needs the fake.
  */
 const SANCTIONED: readonly { from: string; to: string; why: string }[] = [
-  { from: "suite/runner/embedded-fake.ts", to: "fake-server/index.ts", why: "without --base-url the runner starts the reference fake in-process" },
-  { from: "suite/runner/run.ts", to: "fake-server/access/default-identities.ts", why: "a run against the embedded fake uses the identities its default keys grant" },
-  { from: "suite/proof/targets.ts", to: "fake-server/variants/mutants.ts", why: "the proof runs the suite against every mutant of the fake" },
-  { from: "suite/proof/targets.ts", to: "fake-server/variants/variants.ts", why: "and against every conforming variant" },
-  { from: "suite/interactions/against-fake.ts", to: "fake-server/index.ts", why: "the interaction property against a fake it starts (npm run interactions, the proof)" },
-  { from: "suite/interactions/against-fake.ts", to: "fake-server/access/default-identities.ts", why: "with the identities of the fake's default keys" },
-  { from: "suite/traffic/client-rules.ts", to: "fake-server/client-rules/observer.ts", why: "traffic is judged by the fake's own client-rule observer: one set of client rules" },
-  { from: "suite/traffic/client-rules.ts", to: "fake-server/idempotency/fingerprint.ts", why: "the observer compares payloads by the fingerprint the fake's records keep" },
-  { from: "suite/traffic/proof/judge-through-proxy.ts", to: "fake-server/index.ts", why: "the traffic judge's proof puts a fake, conforming or broken, behind the proxy" },
+  {
+    from: "suite/runner/embedded-fake.ts",
+    to: "fake-server/index.ts",
+    why: "without --base-url the runner starts the reference fake in-process",
+  },
+  {
+    from: "suite/runner/run.ts",
+    to: "fake-server/access/default-identities.ts",
+    why: "a run against the embedded fake uses the identities its default keys grant",
+  },
+  {
+    from: "suite/proof/targets.ts",
+    to: "fake-server/variants/mutants.ts",
+    why: "the proof runs the suite against every mutant of the fake",
+  },
+  {
+    from: "suite/proof/targets.ts",
+    to: "fake-server/variants/variants.ts",
+    why: "and against every conforming variant",
+  },
+  {
+    from: "suite/interactions/against-fake.ts",
+    to: "fake-server/index.ts",
+    why: "the interaction property against a fake it starts (npm run interactions, the proof)",
+  },
+  {
+    from: "suite/interactions/against-fake.ts",
+    to: "fake-server/access/default-identities.ts",
+    why: "with the identities of the fake's default keys",
+  },
+  {
+    from: "suite/traffic/client-rules.ts",
+    to: "fake-server/client-rules/observer.ts",
+    why: "traffic is judged by the fake's own client-rule observer: one set of client rules",
+  },
+  {
+    from: "suite/traffic/client-rules.ts",
+    to: "fake-server/idempotency/fingerprint.ts",
+    why: "the observer compares payloads by the fingerprint the fake's records keep",
+  },
+  {
+    from: "suite/traffic/proof/judge-through-proxy.ts",
+    to: "fake-server/index.ts",
+    why: "the traffic judge's proof puts a fake, conforming or broken, behind the proxy",
+  },
 ];
 
 let source: SourceProject;
@@ -54,7 +92,12 @@ const placeOf = (file: string) => {
 function fakeImports(): { from: string; to: string }[] {
   return source.files
     .filter((file) => inFake(file) && !isTest(file))
-    .flatMap((from) => source.importsOf(from).filter(inFake).map((to) => ({ from, to })));
+    .flatMap((from) =>
+      source
+        .importsOf(from)
+        .filter(inFake)
+        .map((to) => ({ from, to })),
+    );
 }
 
 /** The groups of nodes that reach each other (strongly connected, more than one node). */
@@ -79,7 +122,8 @@ function circles(edges: readonly { from: string; to: string }[]): string[][] {
     }
     if (low.get(node) !== index.get(node)) return;
     const group: string[] = [];
-    for (let member = stack.pop(); member !== undefined; member = member === node ? undefined : stack.pop()) group.push(member);
+    for (let member = stack.pop(); member !== undefined; member = member === node ? undefined : stack.pop())
+      group.push(member);
     if (group.length > 1) found.push(group.sort());
   };
   for (const node of next.keys()) if (!index.has(node)) visit(node);
@@ -88,7 +132,9 @@ function circles(edges: readonly { from: string; to: string }[]): string[][] {
 
 /** A circle as the imports that close it, for the failure message. */
 const importsWithin = (group: readonly string[], edges: readonly { from: string; to: string; via?: string }[]) =>
-  edges.filter(({ from, to }) => group.includes(from) && group.includes(to)).map(({ from, to, via }) => `${from} -> ${to}${via === undefined ? "" : ` (${via})`}`);
+  edges
+    .filter(({ from, to }) => group.includes(from) && group.includes(to))
+    .map(({ from, to, via }) => `${from} -> ${to}${via === undefined ? "" : ` (${via})`}`);
 
 test("the Layout section names the entry points and the tests-only folders", () => {
   expect(ENTRY_POINTS).toContain("index.ts");
@@ -119,13 +165,24 @@ test("only tests use the folders the Layout table marks tests only", () => {
   const servesTests = (file: string) => isTest(file) || file.split("/").includes("test-support") || testsOnly(file);
   const misused = source.files
     .filter((file) => !servesTests(file))
-    .flatMap((from) => source.importsOf(from).filter(testsOnly).map((to) => `${from} -> ${to}`));
+    .flatMap((from) =>
+      source
+        .importsOf(from)
+        .filter(testsOnly)
+        .map((to) => `${from} -> ${to}`),
+    );
   expect(misused).toEqual([]);
 });
 
 test("suite/ imports the fake only where SANCTIONED says why, and every entry is still needed", () => {
-  const shipped = (file: string) => file.startsWith("suite/") && !isTest(file) && !file.startsWith("suite/test-support/");
-  const used = source.files.filter(shipped).flatMap((from) => source.importsOf(from).filter(inFake).map((to) => ({ from, to })));
+  const shipped = (file: string) =>
+    file.startsWith("suite/") && !isTest(file) && !file.startsWith("suite/test-support/");
+  const used = source.files.filter(shipped).flatMap((from) =>
+    source
+      .importsOf(from)
+      .filter(inFake)
+      .map((to) => ({ from, to })),
+  );
   const key = ({ from, to }: { from: string; to: string }) => `${from} -> ${to}`;
   const sanctioned = new Set(SANCTIONED.map(key));
   expect(used.map(key).filter((edge) => !sanctioned.has(edge))).toEqual([]);

@@ -5,20 +5,28 @@ import { STAGES } from "./app.ts";
 // README.md's "Layout" table and app.ts's STAGES name the pipeline's stages; they must agree.
 const readme = readFileSync(new URL("README.md", import.meta.url), "utf8");
 const layout = readme.slice(readme.indexOf("## Layout"));
-const rows = [...layout.matchAll(/^\| `([a-z-]+\/)`(?:, `[^`]+`)* \| ([^|]+) \|/gm)].map(([, folder = "", stage = ""]) => ({ folder, stage: stage.trim() }));
+const rows = [...layout.matchAll(/^\| `([a-z-]+\/)`(?:, `[^`]+`)* \| ([^|]+) \|/gm)].map(
+  ([, folder = "", stage = ""]) => ({ folder, stage: stage.trim() }),
+);
 const folders = (row: { folder: string }) => row.folder;
 
 test("every folder of the fake is one row of the Layout table, and every row a folder", () => {
   const onDisk = readdirSync(new URL(".", import.meta.url), { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
     .map((entry) => `${entry.name}/`);
-  const listed = [...layout.matchAll(/^\| ((?:`[a-z-]+\/`(?:, )?)+) \|/gm)].flatMap(([, cell = ""]) => [...cell.matchAll(/`([a-z-]+\/)`/g)].map(([, name]) => name));
+  const listed = [...layout.matchAll(/^\| ((?:`[a-z-]+\/`(?:, )?)+) \|/gm)].flatMap(([, cell = ""]) =>
+    [...cell.matchAll(/`([a-z-]+\/)`/g)].map(([, name]) => name),
+  );
   expect(listed.sort()).toEqual(onDisk.sort());
 });
 
 test("the Layout table numbers the stages as STAGES does, each in its folders", () => {
   const fromReadme = rows.flatMap(({ folder, stage }) =>
-    [...stage.matchAll(/(\d+)\. ([^;]+)/g)].map(([, number = "", name = ""]) => ({ stage: Number(number), name: name.trim(), folder })),
+    [...stage.matchAll(/(\d+)\. ([^;]+)/g)].map(([, number = "", name = ""]) => ({
+      stage: Number(number),
+      name: name.trim(),
+      folder,
+    })),
   );
   expect(fromReadme.length).toBeGreaterThan(0);
   for (const { stage, name, folder } of fromReadme) {
@@ -28,8 +36,11 @@ test("the Layout table numbers the stages as STAGES does, each in its folders", 
     expect([known?.name, ...(known?.name.split(", ") ?? [])], `${folder}: ${stage}. ${name}`).toContain(name);
     expect(known?.folders, `${folder}: ${stage}. ${name}`).toContain(folder);
   }
-  const pairs = (list: readonly { stage: number; folder: string }[]) => list.map(({ stage, folder }) => `${stage} ${folder}`).sort();
-  expect(pairs(fromReadme)).toEqual(pairs(STAGES.flatMap(({ stage, folders: inStage }) => inStage.map((folder) => ({ stage, folder })))));
+  const pairs = (list: readonly { stage: number; folder: string }[]) =>
+    list.map(({ stage, folder }) => `${stage} ${folder}`).sort();
+  expect(pairs(fromReadme)).toEqual(
+    pairs(STAGES.flatMap(({ stage, folders: inStage }) => inStage.map((folder) => ({ stage, folder })))),
+  );
   expect(rows.map(folders)).toContain("lifecycle/");
 });
 

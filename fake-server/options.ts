@@ -15,27 +15,27 @@ import { parseFaultSpec } from "./faults/fault-rules.ts";
 import { BehaviorSelectionError, selectBehavior, variantList } from "./variants/variants.ts";
 
 export interface FakeServerOptions {
-  port?: number;              // default 0 = any free port
-  host?: string;              // default "127.0.0.1"
-  keys?: string[];            // "TOKEN=AGENT[,AGENT...][@CHANNEL]"; default DEFAULT_KEYS
-  seed?: number;              // answer engine seed; default 1
-  faults?: boolean;           // fault injection allowed; default true
-  idempotencyTtlMs?: number;  // default 24 h
-  deltaDelayMs?: number;      // pause between stream deltas; default 3 (so delivery is visibly incremental)
-  maxBodyBytes?: number;      // default 1 MiB
-  requestLogSize?: number;    // bounded request log; default 500
+  port?: number; // default 0 = any free port
+  host?: string; // default "127.0.0.1"
+  keys?: string[]; // "TOKEN=AGENT[,AGENT...][@CHANNEL]"; default DEFAULT_KEYS
+  seed?: number; // answer engine seed; default 1
+  faults?: boolean; // fault injection allowed; default true
+  idempotencyTtlMs?: number; // default 24 h
+  deltaDelayMs?: number; // pause between stream deltas; default 3 (so delivery is visibly incremental)
+  maxBodyBytes?: number; // default 1 MiB
+  requestLogSize?: number; // bounded request log; default 500
   log?: (line: string) => void; // where unexpected errors are logged; default console.error
   clientRules?: Partial<ClientRuleOptions>; // thresholds and caps of the client-rule observer (client-rules/options.ts)
-  mutant?: string;            // one requirement deliberately broken (variants/mutants.ts); default none
+  mutant?: string; // one requirement deliberately broken (variants/mutants.ts); default none
   variants?: string | readonly string[]; // other legal choices in the spec's gaps (variants/variants.ts), or "all"; default none
-  pacing?: Partial<PacingSettings>;      // LLM-like pacing of creates, each number defaulting to the llm-pacing variant's (deployment/pacing.ts); default none
-  basePath?: string;          // path prefix before /v1, e.g. "/api/agents-service" (http/base-path.ts); default that of the variants, else none
-  cors?: boolean;             // CORS headers and preflight answers on /v1 and /__fake (http/cors.ts); default true
-  fault?: string;             // X-Fake-Fault syntax applied to every /v1 request with neither the header nor a matching fault rule; default none
+  pacing?: Partial<PacingSettings>; // LLM-like pacing of creates, each number defaulting to the llm-pacing variant's (deployment/pacing.ts); default none
+  basePath?: string; // path prefix before /v1, e.g. "/api/agents-service" (http/base-path.ts); default that of the variants, else none
+  cors?: boolean; // CORS headers and preflight answers on /v1 and /__fake (http/cors.ts); default true
+  fault?: string; // X-Fake-Fault syntax applied to every /v1 request with neither the header nor a matching fault rule; default none
   answers?: readonly unknown[]; // answer rules every session starts with, back after its reset (the bodies of POST /__fake/answers); default none
-  maxConversations?: number;  // per session; past it the oldest conversation is evicted; default 10,000
-  maxSessions?: number;       // sessions kept; past it the least recently used (never "default") is dropped; default 1,000
-  stateFile?: string;         // conversations of every session loaded from it at start when it exists, written to it on close (state/state-file.ts)
+  maxConversations?: number; // per session; past it the oldest conversation is evicted; default 10,000
+  maxSessions?: number; // sessions kept; past it the least recently used (never "default") is dropped; default 1,000
+  stateFile?: string; // conversations of every session loaded from it at start when it exists, written to it on close (state/state-file.ts)
 }
 
 export const DEFAULT_KEYS = ["sk-fake-a=agent-a,agent-b@web", "sk-fake-b=agent-a@sms"];
@@ -110,7 +110,9 @@ function pacingOption(options: FakeServerOptions): PacingSettings | undefined {
     maxDeltas: integerOption("pacing.maxDeltas", given.maxDeltas, LLM_PACING.maxDeltas, 1, 1_000),
   };
   if (settings.minDeltas > settings.maxDeltas) {
-    throw new OptionsError(`pacing.minDeltas (${settings.minDeltas}) must not exceed pacing.maxDeltas (${settings.maxDeltas})`);
+    throw new OptionsError(
+      `pacing.minDeltas (${settings.minDeltas}) must not exceed pacing.maxDeltas (${settings.maxDeltas})`,
+    );
   }
   return settings;
 }
@@ -118,11 +120,13 @@ function pacingOption(options: FakeServerOptions): PacingSettings | undefined {
 /** The option, else the behavior's (the one place Behavior.basePath is read); checked either way. */
 function basePathOption(options: FakeServerOptions, behavior: Behavior): string {
   const { basePath } = options as { basePath?: unknown };
-  if (basePath !== undefined && typeof basePath !== "string") throw new OptionsError("basePath must be a string such as \"/api/agents-service\"");
+  if (basePath !== undefined && typeof basePath !== "string")
+    throw new OptionsError('basePath must be a string such as "/api/agents-service"');
   const path = normalisedBasePath(basePath ?? behavior.basePath);
   if (path === "") return path;
   const problem = basePathProblem(path);
-  if (problem !== undefined) throw new OptionsError(`basePath ${JSON.stringify(basePath ?? behavior.basePath)} is not usable: ${problem}`);
+  if (problem !== undefined)
+    throw new OptionsError(`basePath ${JSON.stringify(basePath ?? behavior.basePath)} is not usable: ${problem}`);
   return path;
 }
 
@@ -130,8 +134,10 @@ function basePathOption(options: FakeServerOptions, behavior: Behavior): string 
 function faultOption(options: FakeServerOptions): string | undefined {
   const { fault } = options as { fault?: unknown };
   if (fault === undefined) return undefined;
-  if (typeof fault !== "string" || fault === "") throw new OptionsError("fault must be a string in the X-Fake-Fault syntax, e.g. \"first-event-delay=800\"");
-  if (options.faults === false) throw new OptionsError("fault cannot be used when fault injection is disabled (faults: false)");
+  if (typeof fault !== "string" || fault === "")
+    throw new OptionsError('fault must be a string in the X-Fake-Fault syntax, e.g. "first-event-delay=800"');
+  if (options.faults === false)
+    throw new OptionsError("fault cannot be used when fault injection is disabled (faults: false)");
   orOptionsError(() => parseFaultSpec(fault, NO_FAULTS, "fault"));
   return fault;
 }
@@ -140,7 +146,8 @@ function faultOption(options: FakeServerOptions): string | undefined {
 function answersOption(options: FakeServerOptions): readonly unknown[] {
   const { answers } = options as { answers?: unknown };
   if (answers === undefined) return [];
-  if (!Array.isArray(answers)) throw new OptionsError("answers must be a list of answer rules (the bodies of POST /__fake/answers)");
+  if (!Array.isArray(answers))
+    throw new OptionsError("answers must be a list of answer rules (the bodies of POST /__fake/answers)");
   orOptionsError(() => AnswerRules.check(answers));
   return answers;
 }
@@ -169,7 +176,8 @@ export function resolveOptions(options: FakeServerOptions = {}): ResolvedOptions
   const pacing = pacingOption(options);
   const behavior = pacing === undefined ? selected : patchBehavior(selected, [pacingPatch(pacing)]);
   const { stateFile } = options as { stateFile?: unknown };
-  if (stateFile !== undefined && (typeof stateFile !== "string" || stateFile === "")) throw new OptionsError("stateFile must be a file path");
+  if (stateFile !== undefined && (typeof stateFile !== "string" || stateFile === ""))
+    throw new OptionsError("stateFile must be a file path");
   return {
     port: integerOption("port", options.port, 0, 0, 65_535),
     host: options.host ?? "127.0.0.1",

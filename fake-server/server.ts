@@ -19,10 +19,10 @@ export interface SessionViolationFilter extends ClientViolationFilter {
 }
 
 export interface FakeServer {
-  url: string;                // "http://127.0.0.1:PORT", and the base path when there is one; /__fake is at the root, not under it
+  url: string; // "http://127.0.0.1:PORT", and the base path when there is one; /__fake is at the root, not under it
   port: number;
-  close(): Promise<void>;     // closes sockets (incl. keep-alive and running streams) and timers
-  reset(): void;              // empties every session's stores, client violations included
+  close(): Promise<void>; // closes sockets (incl. keep-alive and running streams) and timers
+  reset(): void; // empties every session's stores, client violations included
   /** Requests that broke the spec's client rules, oldest first (fake-server/CLIENT-TESTING.md); of the session `filter.session` names, "default" without one. */
   clientViolations(filter?: SessionViolationFilter): ClientViolation[];
   /** How often each client rule was broken since the start or the last reset, in one session. */
@@ -77,7 +77,8 @@ export async function startFakeServer(
       if (stateFile !== undefined) saveState(stateFile, app.internals.sessions);
     })());
   const { sessions } = app.internals;
-  const rulesOf = (filter: SessionViolationFilter = {}) => sessions.get(filter.session ?? DEFAULT_SESSION).context.clientRules;
+  const rulesOf = (filter: SessionViolationFilter = {}) =>
+    sessions.get(filter.session ?? DEFAULT_SESSION).context.clientRules;
   return {
     url,
     port,

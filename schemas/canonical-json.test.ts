@@ -24,9 +24,11 @@ test("any JSON value survives a round trip and is insensitive to key order", () 
     fc.property(fc.jsonValue(), (value) => {
       const canonical = canonicalJson(value);
       expect(canonicalJson(JSON.parse(canonical))).toBe(canonical);
-      const reordered = JSON.parse(JSON.stringify(value, (_key, v: unknown) =>
-        v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).reverse()) : v,
-      ));
+      const reordered = JSON.parse(
+        JSON.stringify(value, (_key, v: unknown) =>
+          v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).reverse()) : v,
+        ),
+      );
       expect(canonicalJson(reordered)).toBe(canonical);
     }),
     { numRuns: 100 },
@@ -34,13 +36,21 @@ test("any JSON value survives a round trip and is insensitive to key order", () 
 });
 
 test("a flat object (the usual body) is written as the general walk writes it", () => {
-  const primitive = fc.oneof(fc.string(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null));
+  const primitive = fc.oneof(
+    fc.string(),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.boolean(),
+    fc.constant(null),
+  );
   fc.assert(
-    fc.property(fc.dictionary(fc.oneof(fc.string(), fc.constantFrom("__proto__", "constructor")), primitive), (flat) => {
-      const body = JSON.parse(JSON.stringify(flat)) as unknown;
-      // Inside an array the object goes through the general walk; on its own, through the flat writer.
-      expect(canonicalJson([body])).toBe(`[${canonicalJson(body)}]`);
-    }),
+    fc.property(
+      fc.dictionary(fc.oneof(fc.string(), fc.constantFrom("__proto__", "constructor")), primitive),
+      (flat) => {
+        const body = JSON.parse(JSON.stringify(flat)) as unknown;
+        // Inside an array the object goes through the general walk; on its own, through the flat writer.
+        expect(canonicalJson([body])).toBe(`[${canonicalJson(body)}]`);
+      },
+    ),
     { numRuns: 300 },
   );
 });

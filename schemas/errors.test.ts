@@ -21,7 +21,10 @@ describe("errorCode reads every accepted error shape", () => {
 describe("errorCode takes the first of error.code, code, detail.code, errors[0].code and a problem type", () => {
   test.each([
     [{ error: { code: "nested" }, code: "flat", detail: { code: "detail" }, errors: [{ code: "jsonapi" }] }, "nested"],
-    [{ code: "flat", detail: { code: "detail" }, errors: [{ code: "jsonapi" }], type: "https://e.example/typed" }, "flat"],
+    [
+      { code: "flat", detail: { code: "detail" }, errors: [{ code: "jsonapi" }], type: "https://e.example/typed" },
+      "flat",
+    ],
     [{ detail: { code: "detail" }, errors: [{ code: "jsonapi" }], type: "https://e.example/typed" }, "detail"],
     [{ errors: [{ code: "jsonapi" }], type: "https://e.example/typed" }, "jsonapi"],
     // A place without a usable code does not hide the next one.
@@ -38,9 +41,15 @@ describe("errorCode finds no code in bodies that carry none", () => {
   test.each([
     ["FastAPI's plain detail", { detail: "Not Found" }],
     // Each item's `type` names the rule one field broke, the same for different refusals.
-    ["FastAPI's validation list", { detail: [{ loc: ["body", "message"], msg: "Field required", type: "missing", input: {} }] }],
+    [
+      "FastAPI's validation list",
+      { detail: [{ loc: ["body", "message"], msg: "Field required", type: "missing", input: {} }] },
+    ],
     ["an empty JSON:API error list", { errors: [] }],
-    ["a JSON:API error without a code, then one with", { errors: [{ status: "404", title: "Not found" }, { code: CODE }] }],
+    [
+      "a JSON:API error without a code, then one with",
+      { errors: [{ status: "404", title: "Not found" }, { code: CODE }] },
+    ],
     ["a problem of type about:blank", { type: "about:blank", title: "Not Found", status: 404 }],
     ["an empty code", { code: "" }],
     ["a numeric code", { code: 404, message: "Not Found" }],

@@ -55,12 +55,7 @@ export const ErrorEvent = z.strictObject({
   code: z.string(),
   message: z.string(),
 });
-export const StreamEvent = z.discriminatedUnion("type", [
-  CreatedEvent,
-  DeltaEvent,
-  CompletedEvent,
-  ErrorEvent,
-]);
+export const StreamEvent = z.discriminatedUnion("type", [CreatedEvent, DeltaEvent, CompletedEvent, ErrorEvent]);
 export type StreamEvent = z.infer<typeof StreamEvent>;
 export type CreatedEvent = z.infer<typeof CreatedEvent>;
 export type DeltaEvent = z.infer<typeof DeltaEvent>;

@@ -42,17 +42,28 @@ export const FakeMetadata = z
     }
     const keys = Object.keys(value);
     if (keys.length > METADATA_LIMITS.maxKeys) {
-      ctx.addIssue({ code: "custom", message: `metadata has ${keys.length} keys; at most ${METADATA_LIMITS.maxKeys} are allowed` });
+      ctx.addIssue({
+        code: "custom",
+        message: `metadata has ${keys.length} keys; at most ${METADATA_LIMITS.maxKeys} are allowed`,
+      });
     }
     for (const key of keys) {
       const entry = value[key];
       if (key.length === 0 || key.length > METADATA_LIMITS.maxKeyLength) {
-        ctx.addIssue({ code: "custom", path: [key], message: `metadata keys must be 1 to ${METADATA_LIMITS.maxKeyLength} characters` });
+        ctx.addIssue({
+          code: "custom",
+          path: [key],
+          message: `metadata keys must be 1 to ${METADATA_LIMITS.maxKeyLength} characters`,
+        });
       }
       if (typeof entry !== "string") {
         ctx.addIssue({ code: "custom", path: [key], message: "metadata values must be strings" });
       } else if (entry.length > METADATA_LIMITS.maxValueLength) {
-        ctx.addIssue({ code: "custom", path: [key], message: `metadata values must be at most ${METADATA_LIMITS.maxValueLength} characters` });
+        ctx.addIssue({
+          code: "custom",
+          path: [key],
+          message: `metadata values must be at most ${METADATA_LIMITS.maxValueLength} characters`,
+        });
       }
     }
   })

@@ -1,12 +1,5 @@
 import { describe, expect, test } from "vitest";
-import {
-  ErrorBody,
-  FakeResponseRequest,
-  MessagePage,
-  SpecMessagePage,
-  SpecStreamEvent,
-  StreamEvent,
-} from "./index.ts";
+import { ErrorBody, FakeResponseRequest, MessagePage, SpecMessagePage, SpecStreamEvent, StreamEvent } from "./index.ts";
 
 const conversation = {
   id: "0b7e2c3a-2f4e-4c1e-9d8a-5b6c7d8e9f01",
@@ -62,7 +55,9 @@ describe("the fake's request rules", () => {
   });
 
   test("a __proto__ metadata key is plain data, not a prototype change", () => {
-    const parsed = FakeResponseRequest.parse(JSON.parse('{"message":"hi","metadata":{"__proto__":"x","constructor":"y"}}'));
+    const parsed = FakeResponseRequest.parse(
+      JSON.parse('{"message":"hi","metadata":{"__proto__":"x","constructor":"y"}}'),
+    );
     expect(Object.keys(parsed.metadata ?? {})).toEqual(["__proto__", "constructor"]);
     expect(JSON.stringify(parsed.metadata)).toBe('{"__proto__":"x","constructor":"y"}');
     expect(({} as Record<string, unknown>).constructor).toBe(Object);

@@ -37,22 +37,36 @@ async function main(): Promise<number> {
     const baseUrl = process.env["CONFORMANCE_BASE_URL"];
     const target = baseUrl !== undefined && baseUrl.trim() !== "" ? displayUrl(baseUrl.trim()) : "(not set up)";
     const dir = resolve(reportDirOf(argv, process.env));
-    const unwritten = await writeErrorReports(dir, errorReport({ target, diagnosis: parsed.errors.map((e) => redactor.scrub(e)) }));
-    if (unwritten !== undefined) process.stderr.write(`agent-conformance: the reports were not written to ${dir}: ${unwritten}\n`);
+    const unwritten = await writeErrorReports(
+      dir,
+      errorReport({ target, diagnosis: parsed.errors.map((e) => redactor.scrub(e)) }),
+    );
+    if (unwritten !== undefined)
+      process.stderr.write(`agent-conformance: the reports were not written to ${dir}: ${unwritten}\n`);
     return 2;
   }
-  redactor = new Redactor([parsed.config.apiKey, parsed.config.otherApiKey, DEFAULT_IDENTITIES.apiKey, DEFAULT_IDENTITIES.otherApiKey]);
+  redactor = new Redactor([
+    parsed.config.apiKey,
+    parsed.config.otherApiKey,
+    DEFAULT_IDENTITIES.apiKey,
+    DEFAULT_IDENTITIES.otherApiKey,
+  ]);
   if (parsed.config.help) {
     process.stdout.write(`${usage()}\n`);
     return 0;
   }
   // Ctrl-C or SIGTERM: stop starting requests, clean up, write the reports (interruption.ts); again: at once.
   const interruption = listenForStop((signal, atOnce) => {
-    process.stderr.write(atOnce
-      ? `agent-conformance: ${signal} again: stopping at once; the reports name the conversations left on the target\n`
-      : `agent-conformance: ${signal}: stopping (no new request; those in flight may end first), then deleting what the run created and writing the reports; ${signal === "SIGINT" ? "Ctrl-C" : signal} again stops at once\n`);
+    process.stderr.write(
+      atOnce
+        ? `agent-conformance: ${signal} again: stopping at once; the reports name the conversations left on the target\n`
+        : `agent-conformance: ${signal}: stopping (no new request; those in flight may end first), then deleting what the run created and writing the reports; ${signal === "SIGINT" ? "Ctrl-C" : signal} again stops at once\n`,
+    );
   });
-  const { exitCode, interrupted } = await runConformance(parsed.config, { invocation: { env: process.env, argv }, interruption });
+  const { exitCode, interrupted } = await runConformance(parsed.config, {
+    invocation: { env: process.env, argv },
+    interruption,
+  });
   return interrupted === undefined ? exitCode : SIGNAL_EXIT_CODES[interrupted];
 }
 

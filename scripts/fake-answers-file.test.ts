@@ -15,7 +15,9 @@ const fileWith = (name: string, text: string) => {
 };
 
 test("a file of rules is read as its array", () => {
-  expect(answerRulesFromFile(fileWith("rules.json", '[{"answer":{"text":"hi"}}]'))).toEqual([{ answer: { text: "hi" } }]);
+  expect(answerRulesFromFile(fileWith("rules.json", '[{"answer":{"text":"hi"}}]'))).toEqual([
+    { answer: { text: "hi" } },
+  ]);
 });
 
 test.each([
@@ -29,7 +31,11 @@ test.each([
 
 test("the fake given a missing --answers file prints one line, not the usage, and exits 2", () => {
   const missing = join(folder, "missing.json");
-  const run = spawnSync(process.execPath, ["--import", "tsx", "scripts/fake.ts", "--answers", missing], { cwd: ROOT, encoding: "utf8", timeout: 30_000 });
+  const run = spawnSync(process.execPath, ["--import", "tsx", "scripts/fake.ts", "--answers", missing], {
+    cwd: ROOT,
+    encoding: "utf8",
+    timeout: 30_000,
+  });
   expect(run.status).toBe(2);
   expect(run.stdout).toBe("");
   expect(run.stderr).toBe(`agent-service-fake: --answers: cannot read ${missing}: no such file\n`);
@@ -37,7 +43,10 @@ test("the fake given a missing --answers file prints one line, not the usage, an
 
 test("an --answers file takes citations of any shape, returned as given", async () => {
   const wire = '[{"title":"Export guide","url":"https://help.example/export","page":3}]';
-  const file = fileWith("any-shape.json", `[{"match":{"message_contains":"cite"},"answer":{"text":"From the file.","citations":${wire}}}]`);
+  const file = fileWith(
+    "any-shape.json",
+    `[{"match":{"message_contains":"cite"},"answer":{"text":"From the file.","citations":${wire}}}]`,
+  );
   const fake = await createFakeServer({ port: 0, answers: answerRulesFromFile(file) });
   try {
     const response = await fetch(`${fake.url}/v1/agents/agent-a/responses`, {

@@ -7,7 +7,19 @@
  * stderr. First stdout line: "listening on http://HOST:PORT" (`--silent` keeps npm's banner out
  * of the way). Bad flags: a message on stderr and exit code 2.
  */
-import { flagHelp, flagsOrExit, flagValuesOrThrow, listFlag, stringFlag, switchFlag, textFlag, UsageError, wholeNumberFlag, type FlagTable, type RawFlag } from "../cli/flags.ts";
+import {
+  flagHelp,
+  flagsOrExit,
+  flagValuesOrThrow,
+  listFlag,
+  stringFlag,
+  switchFlag,
+  textFlag,
+  UsageError,
+  wholeNumberFlag,
+  type FlagTable,
+  type RawFlag,
+} from "../cli/flags.ts";
 import { AnswersFileError, answerRulesFromFile } from "./fake-answers-file.ts";
 import { mergedCounts, summaryLines } from "../fake-server/client-rules/summary.ts";
 import { createFakeServer, DEFAULT_KEYS, type FakeServerOptions } from "../fake-server/index.ts";
@@ -32,7 +44,12 @@ function nameLines(names: readonly string[]): string {
 }
 
 const FLAGS = {
-  port: { name: "port", value: "N", help: "port to listen on (default 0: any free port)", parser: wholeNumberFlag("port", 0, 65_535) },
+  port: {
+    name: "port",
+    value: "N",
+    help: "port to listen on (default 0: any free port)",
+    parser: wholeNumberFlag("port", 0, 65_535),
+  },
   host: { name: "host", value: "HOST", help: "address to listen on (default 127.0.0.1)", parser: stringFlag() },
   keys: {
     name: "key",
@@ -43,7 +60,12 @@ const FLAGS = {
 default keys: ${DEFAULT_KEYS.join(" and ")})`,
     parser: listFlag(),
   },
-  seed: { name: "seed", value: "N", help: "seed of the answer engine (default 1)", parser: wholeNumberFlag("seed", 0, 0xffff_ffff) },
+  seed: {
+    name: "seed",
+    value: "N",
+    help: "seed of the answer engine (default 1)",
+    parser: wholeNumberFlag("seed", 0, 0xffff_ffff),
+  },
   noFaults: { name: "no-faults", help: "refuse the X-Fake-Fault header and fault rules (400)", parser: switchFlag() },
   fault: {
     name: "fault",
@@ -101,7 +123,9 @@ ${nameLines(VARIANT_NAMES)}`,
         const variants = (listFlag().parse(raw) ?? []).flatMap((v) => variantList(v));
         for (const name of variants) {
           if (name !== ALL_VARIANTS && variantByName(name) === undefined) {
-            throw new UsageError(`--variant: unknown variant ${JSON.stringify(name)}; known: ${[...VARIANT_NAMES, ALL_VARIANTS].join(", ")}`);
+            throw new UsageError(
+              `--variant: unknown variant ${JSON.stringify(name)}; known: ${[...VARIANT_NAMES, ALL_VARIANTS].join(", ")}`,
+            );
           }
         }
         return variants;
@@ -191,15 +215,19 @@ async function main(): Promise<number> {
     // which dies of the signal npm forwards without passing it on (dash does not exec the last
     // command). Node has no event for a parent's exit: the fake watches for being re-parented.
     const parent = process.ppid;
-    const orphanWatch = process.env.npm_lifecycle_event === undefined
-      ? undefined
-      : setInterval(() => process.ppid !== parent && stop(), 200).unref();
+    const orphanWatch =
+      process.env.npm_lifecycle_event === undefined
+        ? undefined
+        : setInterval(() => process.ppid !== parent && stop(), 200).unref();
   });
   // Printed once the handlers are in place: whoever reads this line may signal the fake at once.
   process.stdout.write(`listening on ${running.url}\n`);
   const broken = flags.mutant === undefined ? undefined : mutantByName(flags.mutant);
   // A mutant is not the reference fake: say so where a person will see it.
-  if (broken) process.stderr.write(`fake: mutant ${broken.name} breaks ${broken.requirement} on purpose: ${broken.description}\n`);
+  if (broken)
+    process.stderr.write(
+      `fake: mutant ${broken.name} breaks ${broken.requirement} on purpose: ${broken.description}\n`,
+    );
   await stopped;
   // What the clients broke while the fake ran (fake-server/CLIENT-TESTING.md), for the developer who stopped it.
   const counts = mergedCounts(running.sessions().map((session) => running.clientViolationCounts({ session })));

@@ -11,13 +11,17 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { ROOT } from "../suite/test-support/runner-fixtures.ts";
 
-const SCRIPTS = Object.keys((JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts).filter((name) => name !== "test");
+const SCRIPTS = Object.keys(
+  (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts,
+).filter((name) => name !== "test");
 const SUBCOMMANDS = ["proxy", "judge", "merge"];
 const LIMIT_MS = 60_000;
 
 function npmRun(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("VITEST") && !name.startsWith("CONFORMANCE_")));
+    const env = Object.fromEntries(
+      Object.entries(process.env).filter(([name]) => !name.startsWith("VITEST") && !name.startsWith("CONFORMANCE_")),
+    );
     const child = spawn("npm", ["run", "--silent", ...args], { cwd: ROOT, env, timeout: LIMIT_MS });
     let stdout = "";
     let stderr = "";
@@ -42,7 +46,19 @@ const touched = () => ({
 
 describe("--help", { timeout: LIMIT_MS + 5_000 }, () => {
   test("package.json has the scripts this test expects to find", () => {
-    expect(SCRIPTS).toEqual(expect.arrayContaining(["typecheck", "fake", "conformance", "openapi", "bench", "verify-suite", "interactions", "build", "prepack"]));
+    expect(SCRIPTS).toEqual(
+      expect.arrayContaining([
+        "typecheck",
+        "fake",
+        "conformance",
+        "openapi",
+        "bench",
+        "verify-suite",
+        "interactions",
+        "build",
+        "prepack",
+      ]),
+    );
   });
 
   test.each(SCRIPTS)("npm run %s -- --help prints its usage and exits 0, doing nothing else", async (name) => {

@@ -11,7 +11,11 @@ const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
 /** `npm run --silent openapi -- …`, as a user types it. */
 function npmRunOpenapi(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    const child = spawn(NPM, ["run", "--silent", "openapi", "--", ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], timeout: 60_000 });
+    const child = spawn(NPM, ["run", "--silent", "openapi", "--", ...args], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: 60_000,
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));

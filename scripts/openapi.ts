@@ -13,7 +13,12 @@ import { writeOpenApiFiles } from "../schemas/openapi/files.ts";
 const DEFAULT_OUT = fileURLToPath(new URL("../openapi/", import.meta.url));
 
 const FLAGS = {
-  out: { name: "out", value: "DIR", help: "where the files go (default: the repository's openapi/)", parser: stringFlag(DEFAULT_OUT) },
+  out: {
+    name: "out",
+    value: "DIR",
+    help: "where the files go (default: the repository's openapi/)",
+    parser: stringFlag(DEFAULT_OUT),
+  },
   help: { name: "help", help: "show this help", parser: switchFlag() },
 } satisfies FlagTable;
 

@@ -9,16 +9,44 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { flagHelp, flagsOrExit, flagValuesOrThrow, stringFlag, switchFlag, wholeNumberFlag, type FlagTable } from "../cli/flags.ts";
+import {
+  flagHelp,
+  flagsOrExit,
+  flagValuesOrThrow,
+  stringFlag,
+  switchFlag,
+  wholeNumberFlag,
+  type FlagTable,
+} from "../cli/flags.ts";
 import { runTargets } from "../suite/proof/run-targets.ts";
 import { summarise, summaryText } from "../suite/proof/summary.ts";
 import { labelOf, proofTargets } from "../suite/proof/targets.ts";
 
 const FLAGS = {
-  out: { name: "out", value: "FILE", help: "where the JSON goes (default reports/verify-suite.json)", parser: stringFlag("reports/verify-suite.json") },
-  lanes: { name: "lanes", value: "N", help: "runs in parallel (default 2)", parser: wholeNumberFlag("lanes", 1, 16, 2) },
-  runs: { name: "runs", value: "N", help: "fast-check runs per property (default: the suite's own)", parser: wholeNumberFlag("runs", 1, 10_000) },
-  seed: { name: "seed", value: "N", help: "one fast-check seed for every run (default: a fresh one per run)", parser: wholeNumberFlag("seed", 0, 2 ** 31 - 1) },
+  out: {
+    name: "out",
+    value: "FILE",
+    help: "where the JSON goes (default reports/verify-suite.json)",
+    parser: stringFlag("reports/verify-suite.json"),
+  },
+  lanes: {
+    name: "lanes",
+    value: "N",
+    help: "runs in parallel (default 2)",
+    parser: wholeNumberFlag("lanes", 1, 16, 2),
+  },
+  runs: {
+    name: "runs",
+    value: "N",
+    help: "fast-check runs per property (default: the suite's own)",
+    parser: wholeNumberFlag("runs", 1, 10_000),
+  },
+  seed: {
+    name: "seed",
+    value: "N",
+    help: "one fast-check seed for every run (default: a fresh one per run)",
+    parser: wholeNumberFlag("seed", 0, 2 ** 31 - 1),
+  },
   help: { name: "help", help: "show this help", parser: switchFlag() },
 } satisfies FlagTable;
 
@@ -51,7 +79,9 @@ async function main(): Promise<number> {
       ...(flags.runs === undefined ? {} : { runs: flags.runs }),
       ...(flags.seed === undefined ? {} : { seed: flags.seed }),
       onRun: (run, done, total) =>
-        process.stdout.write(`  [${String(done).padStart(2)}/${total}] ${labelOf(run.target)}: exit ${run.exitCode} (${(run.durationMs / 1000).toFixed(1)} s)\n`),
+        process.stdout.write(
+          `  [${String(done).padStart(2)}/${total}] ${labelOf(run.target)}: exit ${run.exitCode} (${(run.durationMs / 1000).toFixed(1)} s)\n`,
+        ),
     });
     const summary = summarise(runs, performance.now() - started, flags.lanes);
     process.stdout.write(`\n${summaryText(summary).join("\n")}\n`);

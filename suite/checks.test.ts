@@ -53,7 +53,9 @@ export function extractChecks(file: string, source: string): { calls: CheckCall[
 
 function readAllChecks() {
   // Recursive, like the runner's glob.
-  const files = readdirSync(CHECKS_DIR, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".check.ts")).sort();
+  const files = readdirSync(CHECKS_DIR, { recursive: true, encoding: "utf8" })
+    .filter((f) => f.endsWith(".check.ts"))
+    .sort();
   const results = files.map((f) => extractChecks(f, readFileSync(join(CHECKS_DIR, f), "utf8")));
   return {
     files,
@@ -124,7 +126,10 @@ describe("every check fits the default create budget", () => {
     // The static reading and the registrations must agree, or one of them is reading the wrong thing.
     expect(registered.map((r) => r.name).sort()).toEqual(calls.map((c) => c.name).sort());
     const tooCostly = registered
-      .map((r) => ({ name: r.name, creates: r.options.creates + (r.options.uses ?? []).reduce((sum, f) => sum + f.creates, 0) }))
+      .map((r) => ({
+        name: r.name,
+        creates: r.options.creates + (r.options.uses ?? []).reduce((sum, f) => sum + f.creates, 0),
+      }))
       .filter((r) => r.creates > DEFAULTS.maxCreates);
     expect(registered.some((r) => r.options.creates > 0)).toBe(true);
     expect(tooCostly).toEqual([]);

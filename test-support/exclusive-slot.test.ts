@@ -23,12 +23,23 @@ test("a second taker waits until the first gives the slot back", async () => {
 
 test("a slot whose holder died is taken over", async () => {
   // A child takes the slot and is killed before it can give it back.
-  const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", `
+  const child = spawn(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      "--input-type=module",
+      "-e",
+      `
     const { takeExclusiveSlot } = await import(${JSON.stringify(new URL("./exclusive-slot.ts", import.meta.url).href)});
     await takeExclusiveSlot({ name: process.argv[1] });
     process.stdout.write("held\\n");
     setInterval(() => {}, 1000);
-  `, name], { stdio: ["ignore", "pipe", "inherit"] });
+  `,
+      name,
+    ],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
   await new Promise<void>((resolve, reject) => {
     child.stdout.on("data", (chunk: Buffer) => (chunk.toString().includes("held") ? resolve() : undefined));
     child.on("exit", (code) => reject(new Error(`the holder exited early (${code})`)));

@@ -52,12 +52,15 @@ function tryTake(slot: string): boolean {
 }
 
 /** Waits for the slot and returns the function that frees it (safe to call twice). */
-export async function takeExclusiveSlot(options: { readonly name?: string; readonly waitMs?: number } = {}): Promise<() => void> {
+export async function takeExclusiveSlot(
+  options: { readonly name?: string; readonly waitMs?: number } = {},
+): Promise<() => void> {
   const slot = slotPath(options.name ?? "exclusive");
   const waitMs = options.waitMs ?? SLOT_WAIT_MS;
   const deadline = Date.now() + waitMs;
   for (let pause = 100; !tryTake(slot); pause = Math.min(pause * 2, 2_000)) {
-    if (Date.now() > deadline) throw new Error(`waited ${waitMs} ms for the exclusive test slot (${slot}); its owner is still running`);
+    if (Date.now() > deadline)
+      throw new Error(`waited ${waitMs} ms for the exclusive test slot (${slot}); its owner is still running`);
     await sleep(pause);
   }
   let held = true;

@@ -76,8 +76,16 @@ export async function launchHeadlessChromium(options: { recordHarPath?: string }
     const executablePath = await choice.executablePath();
     // Playwright passes the profile folder to Chromium as --user-data-dir.
     // A HAR, when asked for, is written as the context closes, with every body in it.
-    const recordHar = options.recordHarPath === undefined ? {} : { recordHar: { path: options.recordHarPath, content: "embed" as const } };
-    const context = await chromium.launchPersistentContext(profile, { executablePath, headless: true, args: choice.args, ...recordHar });
+    const recordHar =
+      options.recordHarPath === undefined
+        ? {}
+        : { recordHar: { path: options.recordHarPath, content: "embed" as const } };
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath,
+      headless: true,
+      args: choice.args,
+      ...recordHar,
+    });
     return {
       context,
       close: async () => {
@@ -88,7 +96,9 @@ export async function launchHeadlessChromium(options: { recordHarPath?: string }
   } catch (error) {
     await rm(profile, { recursive: true, force: true });
     const reason = error instanceof Error ? error.message : String(error);
-    throw new Error(`Headless Chromium did not start: tried ${choice.what}. ${choice.otherwise}\n${reason}`, { cause: error });
+    throw new Error(`Headless Chromium did not start: tried ${choice.what}. ${choice.otherwise}\n${reason}`, {
+      cause: error,
+    });
   }
 }
 
@@ -104,7 +114,9 @@ async function chooseChromium(): Promise<Choice> {
     };
   }
   if (!(await isExecutableFile(configured))) {
-    throw new Error(`${CHROMIUM_PATH_VARIABLE}=${configured} is not an executable file: point it at a Chromium binary, or unset it to use the one from npm.`);
+    throw new Error(
+      `${CHROMIUM_PATH_VARIABLE}=${configured} is not an executable file: point it at a Chromium binary, or unset it to use the one from npm.`,
+    );
   }
   return {
     what: `${CHROMIUM_PATH_VARIABLE}=${configured}`,
@@ -131,7 +143,9 @@ async function unpackBundled(): Promise<string> {
   const deadline = Date.now() + UNPACK_WAIT_MS;
   while (!(await tryMkdir(UNPACK_LOCK))) {
     if (Date.now() > deadline) {
-      throw new Error(`${UNPACK_LOCK} was held for ${UNPACK_WAIT_MS / 1000} s; if no test is running, an unpack was interrupted: delete it.`);
+      throw new Error(
+        `${UNPACK_LOCK} was held for ${UNPACK_WAIT_MS / 1000} s; if no test is running, an unpack was interrupted: delete it.`,
+      );
     }
     await delay(100);
   }

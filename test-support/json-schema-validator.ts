@@ -23,11 +23,14 @@ export interface SchemaCheck {
  * contract's, as openapi.json does) loaded into one strict draft 2020-12 validator, so their
  * relative `$ref`s resolve. Compiling them fails loudly if one is not a valid schema.
  */
-export function generatedSchemaValidator(strength: "fake" | "contract" = "fake"): (name: string, value: unknown) => SchemaCheck {
+export function generatedSchemaValidator(
+  strength: "fake" | "contract" = "fake",
+): (name: string, value: unknown) => SchemaCheck {
   // strictTuples would refuse JSON:API's `errors` (a first item of one shape, then any items): valid 2020-12.
   const ajv = new Ajv2020({ strict: true, strictTuples: false, allErrors: true });
   addFormats(ajv);
-  for (const schema of standaloneSchemas(strength === "fake" ? FAKE_SCHEMAS : CONTRACT_SCHEMAS).values()) ajv.addSchema(schema);
+  for (const schema of standaloneSchemas(strength === "fake" ? FAKE_SCHEMAS : CONTRACT_SCHEMAS).values())
+    ajv.addSchema(schema);
   return (name, value) => {
     const validate = ajv.getSchema(`${name}.json`);
     if (!validate) throw new Error(`no generated schema ${name}.json`);

@@ -2,8 +2,12 @@ import { expect, test } from "vitest";
 import { KeySpecError, parseKeySpec, parseKeySpecs, redactKey } from "./keys.ts";
 import { DEFAULT_KEYS } from "../options.ts";
 
-test("a key grants its agents on its channel; the channel defaults to \"default\"", () => {
-  expect(parseKeySpec("sk-1=agent-a,agent-b@web")).toEqual({ token: "sk-1", agents: new Set(["agent-a", "agent-b"]), channel: "web" });
+test('a key grants its agents on its channel; the channel defaults to "default"', () => {
+  expect(parseKeySpec("sk-1=agent-a,agent-b@web")).toEqual({
+    token: "sk-1",
+    agents: new Set(["agent-a", "agent-b"]),
+    channel: "web",
+  });
   expect(parseKeySpec("sk-2=agent-a")).toEqual({ token: "sk-2", agents: new Set(["agent-a"]), channel: "default" });
 });
 

@@ -24,18 +24,23 @@ const NAME = /^[^\s,@=/]+$/; // an agent or channel name: one path-safe word
 /** Parses "TOKEN=AGENT[,AGENT...][@CHANNEL]"; the channel defaults to "default". */
 export function parseKeySpec(spec: string): ApiKeyGrant {
   const equals = spec.indexOf("=");
-  if (equals <= 0) throw new KeySpecError(`key ${JSON.stringify(spec)} must look like TOKEN=AGENT[,AGENT...][@CHANNEL]`);
+  if (equals <= 0)
+    throw new KeySpecError(`key ${JSON.stringify(spec)} must look like TOKEN=AGENT[,AGENT...][@CHANNEL]`);
   const token = spec.slice(0, equals);
-  if (!TOKEN.test(token)) throw new KeySpecError(`key token ${JSON.stringify(token)} must be visible ASCII without spaces`);
+  if (!TOKEN.test(token))
+    throw new KeySpecError(`key token ${JSON.stringify(token)} must be visible ASCII without spaces`);
   const rest = spec.slice(equals + 1);
   const at = rest.lastIndexOf("@");
   const agentList = at === -1 ? rest : rest.slice(0, at);
   const channel = at === -1 ? DEFAULT_CHANNEL : rest.slice(at + 1);
-  if (!NAME.test(channel)) throw new KeySpecError(`channel ${JSON.stringify(channel)} in key ${JSON.stringify(token)} must be one word`);
+  if (!NAME.test(channel))
+    throw new KeySpecError(`channel ${JSON.stringify(channel)} in key ${JSON.stringify(token)} must be one word`);
   const agents = agentList.split(",");
   for (const agent of agents) {
     if (!NAME.test(agent)) {
-      throw new KeySpecError(`agent ${JSON.stringify(agent)} in key ${JSON.stringify(token)} must be a non-empty word without , @ = / or spaces`);
+      throw new KeySpecError(
+        `agent ${JSON.stringify(agent)} in key ${JSON.stringify(token)} must be a non-empty word without , @ = / or spaces`,
+      );
     }
   }
   return { token, agents: new Set(agents), channel };

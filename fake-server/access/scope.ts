@@ -63,7 +63,12 @@ export function conversationCaller(req: KeyedRequest): Caller {
  * channel do. A mutant may relax the rule for one operation (behavior.broken.agentIgnoredOn,
  * channelIgnoredOn); then the conversation of the other scope is returned.
  */
-export function findInScope(ctx: ScopeContext, id: string, caller: Caller, operation: ScopedOperation): StoredConversation | undefined {
+export function findInScope(
+  ctx: ScopeContext,
+  id: string,
+  caller: Caller,
+  operation: ScopedOperation,
+): StoredConversation | undefined {
   const { agentIgnoredOn, channelIgnoredOn } = ctx.behavior.broken;
   const owner = ctx.conversations.ownerOf(id);
   if (!owner) return undefined;

@@ -98,13 +98,22 @@ export class AnswerRules extends RuleBook<AnswerRule> {
   /** The oldest rule matching a new exchange's message, counted down; undefined when none does. */
   answerFor(agent: string, message: string): AnswerRule | undefined {
     if (this.size === 0) return undefined;
-    return this.take(({ match, regex }) =>
-      (match.agent === undefined || match.agent === agent) &&
-      (match.message_contains === undefined || message.includes(match.message_contains)) &&
-      (regex === undefined || regex.test(message)));
+    return this.take(
+      ({ match, regex }) =>
+        (match.agent === undefined || match.agent === agent) &&
+        (match.message_contains === undefined || message.includes(match.message_contains)) &&
+        (regex === undefined || regex.test(message)),
+    );
   }
 }
 
 export function answerRuleView(rule: AnswerRule) {
-  return { id: rule.id, match: rule.match, answer: rule.answer, times: rule.times, remaining: rule.remaining, applied: rule.applied };
+  return {
+    id: rule.id,
+    match: rule.match,
+    answer: rule.answer,
+    times: rule.times,
+    remaining: rule.remaining,
+    applied: rule.applied,
+  };
 }

@@ -39,7 +39,8 @@ const entries: ReadonlyArray<{ id: string; title: string; snippet: string; extra
   {
     id: "plans-and-billing",
     title: "Plans and billing",
-    snippet: "The Free plan covers three projects; Pro adds unlimited projects, attachments and priority support, billed monthly or yearly.",
+    snippet:
+      "The Free plan covers three projects; Pro adds unlimited projects, attachments and priority support, billed monthly or yearly.",
     extra: "price pricing cost pay payment invoice upgrade subscription free pro",
   },
   {
@@ -57,7 +58,8 @@ const entries: ReadonlyArray<{ id: string; title: string; snippet: string; extra
   {
     id: "two-factor",
     title: "Two-factor authentication",
-    snippet: "Turn on two-factor sign-in under Settings > Security with any authenticator app, and keep the backup codes somewhere safe.",
+    snippet:
+      "Turn on two-factor sign-in under Settings > Security with any authenticator app, and keep the backup codes somewhere safe.",
     extra: "2fa mfa security authenticator code codes secure",
   },
   {
@@ -75,27 +77,32 @@ const entries: ReadonlyArray<{ id: string; title: string; snippet: string; extra
   {
     id: "export",
     title: "Exporting your data",
-    snippet: "Export any project as CSV or JSON from its menu; a full account export arrives by email as a ZIP archive.",
+    snippet:
+      "Export any project as CSV or JSON from its menu; a full account export arrives by email as a ZIP archive.",
     extra: "export backup download csv json data archive",
   },
   {
     id: "calendar",
     title: "Calendar integration",
-    snippet: "Connect a Google or Outlook calendar so tasks with due dates appear as events and move when you reschedule them.",
+    snippet:
+      "Connect a Google or Outlook calendar so tasks with due dates appear as events and move when you reschedule them.",
     extra: "calendar google outlook integration event schedule",
   },
   {
     id: "delete-account",
     title: "Deleting your account",
-    snippet: "Deleting your account removes every project after a 14-day grace period in which signing back in restores it.",
+    snippet:
+      "Deleting your account removes every project after a 14-day grace period in which signing back in restores it.",
     extra: "delete deletion remove close account erase gdpr",
   },
 ];
 
 // Common words, and words every article shares, would make every document look relevant.
 export const STOP_WORDS: ReadonlySet<string> = new Set(
-  ("the and for are you your with from into can any how what when why who our this that does have has not but all get its " +
-    "pebble planner task project setting app").split(" "),
+  (
+    "the and for are you your with from into can any how what when why who our this that does have has not but all get its " +
+    "pebble planner task project setting app"
+  ).split(" "),
 );
 
 const NOT_WORD = /[^\p{L}\p{N}]+/u;

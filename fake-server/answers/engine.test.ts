@@ -56,15 +56,31 @@ test("different seeds choose different fallbacks for some unmatched message", ()
 function plainAnswerText(seed: number, message: string): { text: string; ids: string[] } {
   const hash = seededHash(seed, message);
   const words = normaliseWords(message);
-  const matches = CORPUS.map((doc, index) => ({ doc, index, score: [...words].filter((word) => doc.keywords.has(word)).length }))
+  const matches = CORPUS.map((doc, index) => ({
+    doc,
+    index,
+    score: [...words].filter((word) => doc.keywords.has(word)).length,
+  }))
     .filter((entry) => entry.score > 0)
     .sort((a, b) => b.score - a.score || a.index - b.index)
     .slice(0, 2)
     .map((entry) => entry.doc);
   const docs = matches.length > 0 ? matches : [CORPUS[hash % CORPUS.length]!];
-  const openers = ["Here is what the Pebble Planner help center says.", "Good question, the help center covers this.", "Thanks for asking about Pebble Planner."];
-  const closers = ["Let me know if you need anything else.", "I hope that helps.", "Reply here if you have a follow-up question."];
-  const sentences = [matches.length > 0 ? openers[hash % 3]! : "I could not find an article that matches exactly, but this one may help."];
+  const openers = [
+    "Here is what the Pebble Planner help center says.",
+    "Good question, the help center covers this.",
+    "Thanks for asking about Pebble Planner.",
+  ];
+  const closers = [
+    "Let me know if you need anything else.",
+    "I hope that helps.",
+    "Reply here if you have a follow-up question.",
+  ];
+  const sentences = [
+    matches.length > 0
+      ? openers[hash % 3]!
+      : "I could not find an article that matches exactly, but this one may help.",
+  ];
   for (const doc of docs) sentences.push(`According to "${doc.citation.title}": ${doc.citation.snippet}`);
   sentences.push(closers[(hash >>> 8) % 3]!);
   return { text: sentences.join(" "), ids: docs.map((doc) => doc.citation.document_id) };
@@ -74,7 +90,9 @@ test("the indexed engine answers exactly as scoring every document would, ties i
   const keywords = [...new Set(CORPUS.flatMap((doc) => [...doc.keywords]))];
   const message = fc.oneof(
     fc.string({ maxLength: 120 }),
-    fc.array(fc.constantFrom(...keywords, "the", "and", "Reminders", "zzz", "CSV!"), { maxLength: 12 }).map((words) => words.join(" ")),
+    fc
+      .array(fc.constantFrom(...keywords, "the", "and", "Reminders", "zzz", "CSV!"), { maxLength: 12 })
+      .map((words) => words.join(" ")),
   );
   fc.assert(
     fc.property(message, fc.nat(1000), (text, seed) => {
@@ -98,7 +116,8 @@ test("words are the letter and digit runs of the message, whatever separates the
       );
       const actual = normaliseWords(text);
       for (const word of expected) expect(actual.has(word)).toBe(true);
-      for (const word of actual) expect(matched(text.toLowerCase()).some((run) => run === word || run === `${word}s`)).toBe(true);
+      for (const word of actual)
+        expect(matched(text.toLowerCase()).some((run) => run === word || run === `${word}s`)).toBe(true);
     }),
     { numRuns: 300 },
   );

@@ -46,7 +46,9 @@ const DOCS_BY_WORD: ReadonlyMap<string, readonly number[]> = (() => {
   });
   return index;
 })();
-const SENTENCES: readonly string[] = CORPUS.map((doc) => `According to "${doc.citation.title}": ${doc.citation.snippet}`);
+const SENTENCES: readonly string[] = CORPUS.map(
+  (doc) => `According to "${doc.citation.title}": ${doc.citation.snippet}`,
+);
 /** Scratch scores for one call of `bestMatches` (synchronous, so one array serves every call); all zero between calls. */
 const scores = new Int32Array(DOC_COUNT);
 
@@ -82,7 +84,11 @@ function answerOf(opener: number, docs: readonly number[], closer: number): Answ
   const key = ((opener * CLOSERS.length + closer) * (DOC_COUNT + 1) + (a + 1)) * (DOC_COUNT + 1) + (b + 1);
   let answer = answers.get(key);
   if (!answer) {
-    const sentences = [OPENERS[opener] ?? NO_MATCH_OPENER, ...docs.map((i) => SENTENCES[i] ?? ""), CLOSERS[closer] ?? ""];
+    const sentences = [
+      OPENERS[opener] ?? NO_MATCH_OPENER,
+      ...docs.map((i) => SENTENCES[i] ?? ""),
+      CLOSERS[closer] ?? "",
+    ];
     const citations = Object.freeze(docs.flatMap((i) => CORPUS[i]?.citation ?? []));
     answer = Object.freeze({ text: sentences.join(" "), citations });
     answers.set(key, answer);

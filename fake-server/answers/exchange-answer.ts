@@ -16,7 +16,12 @@ export interface AnswerContext extends StyleContext {
  * (its id noted on the request, for the request log), else the engine's answer as this
  * behavior delivers it.
  */
-export function exchangeAnswer(ctx: AnswerContext, req: { answerRule?: string }, agentId: string, message: string): Answer {
+export function exchangeAnswer(
+  ctx: AnswerContext,
+  req: { answerRule?: string },
+  agentId: string,
+  message: string,
+): Answer {
   const rule = ctx.answerRules.answerFor(agentId, message);
   if (rule === undefined) return styledAnswer(ctx, message);
   req.answerRule = rule.id;

@@ -13,7 +13,9 @@ export type JsonObject = { readonly [key: string]: JsonValue };
 const MAX_DEPTH = 32;
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value) &&
+  typeof value === "object" &&
+  value !== null &&
+  !Array.isArray(value) &&
   [Object.prototype, null].includes(Object.getPrototypeOf(value));
 
 function isJson(value: unknown, depth: number): boolean {
@@ -55,4 +57,6 @@ export const asStoredCitations = (citations: readonly JsonObject[]): readonly Ci
   citations as unknown as readonly Citation[];
 
 /** A citation read back from a result the fake stored itself: the built-in shape or a scripted object, passed through as written. */
-export const StoredCitation = z.custom<Citation>((value) => typeof value === "object" && value !== null && !Array.isArray(value));
+export const StoredCitation = z.custom<Citation>(
+  (value) => typeof value === "object" && value !== null && !Array.isArray(value),
+);

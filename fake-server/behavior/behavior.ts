@@ -135,7 +135,10 @@ export interface Breakage {
    * covered it), so a body differing only there replays; read by `looseFingerprint` and
    * `looseReplay` (exchange/loose-fingerprint.ts), and by `hooksFor` (exchange/hooks.ts), which installs their hooks.
    */
-  readonly fingerprintSkips: { readonly on: "create" | "stream"; readonly field: "metadata" | "external_reference" } | null;
+  readonly fingerprintSkips: {
+    readonly on: "create" | "stream";
+    readonly field: "metadata" | "external_reference";
+  } | null;
   /**
    * A key with no record of its own is matched to an earlier key with the same payload: ignoring
    * case, for plain continuations ("case-insensitive-turns"), or by its first 40 characters, for

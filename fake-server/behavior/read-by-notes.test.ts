@@ -40,7 +40,12 @@ interface Read {
 /** The name a declaration gives the code inside it, if it is one that has a name. */
 function declaredName(node: Node): string | undefined {
   if (isFunctionDeclaration(node) || isClassDeclaration(node)) return node.name?.text;
-  if (isVariableDeclaration(node) || isMethodDeclaration(node) || isPropertyAssignment(node) || isPropertyDeclaration(node)) {
+  if (
+    isVariableDeclaration(node) ||
+    isMethodDeclaration(node) ||
+    isPropertyAssignment(node) ||
+    isPropertyDeclaration(node)
+  ) {
     return isIdentifier(node.name) ? node.name.text : undefined;
   }
   return undefined;
@@ -94,17 +99,23 @@ test("every field of Behavior and Breakage is read only where the note beside it
       // The breakage switches carry their own notes.
       if (field === "broken") continue;
       checked++;
-      const note = /\/\*\*([\s\S]*?)\*\//.exec(file.text.slice(member.pos, member.getStart()))?.[1]?.replace(/\s*\n\s*\*?\s*/g, " ") ?? "";
+      const note =
+        /\/\*\*([\s\S]*?)\*\//
+          .exec(file.text.slice(member.pos, member.getStart()))?.[1]
+          ?.replace(/\s*\n\s*\*?\s*/g, " ") ?? "";
       const clause = clauseOf(note);
       if (clause === undefined) {
         problems.add(`${field}: its note says nowhere where it is read`);
         continue;
       }
       const readers = [...clause.matchAll(/`([A-Za-z_$][\w$]*(?:\.[\w$]+)*)`/g)].map(([, name = ""]) => name);
-      const files = [...clause.matchAll(/\b((?:[a-z-]+\/)*[a-z-]+\.ts)\b/g)].map(([, path = ""]) => `fake-server/${path}`);
+      const files = [...clause.matchAll(/\b((?:[a-z-]+\/)*[a-z-]+\.ts)\b/g)].map(
+        ([, path = ""]) => `fake-server/${path}`,
+      );
       const reads = readsOf(member.name);
       for (const reader of readers) {
-        if (!reads.some((read) => insideOf(read, reader))) problems.add(`${field}: the note names \`${reader}\`, which does not read it`);
+        if (!reads.some((read) => insideOf(read, reader)))
+          problems.add(`${field}: the note names \`${reader}\`, which does not read it`);
       }
       for (const path of files) {
         if (!reads.some((read) => read.file === path && readers.some((reader) => insideOf(read, reader)))) {
@@ -112,7 +123,8 @@ test("every field of Behavior and Breakage is read only where the note beside it
         }
       }
       for (const read of reads) {
-        if (!readers.some((reader) => insideOf(read, reader))) problems.add(`${field}: read in ${read.file} by \`${read.within.join(".")}\`, which the note does not name`);
+        if (!readers.some((reader) => insideOf(read, reader)))
+          problems.add(`${field}: read in ${read.file} by \`${read.within.join(".")}\`, which the note does not name`);
       }
     }
   }

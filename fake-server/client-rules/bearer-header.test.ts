@@ -19,13 +19,19 @@ test.for([
   const violation = onlyViolation(fake, "CLIENT-1");
   expect(violation.spec).toContain("Authorization: Bearer <API_KEY>");
   expect(violation.requests).toEqual([
-    expect.objectContaining({ method: "GET", path: `/v1/agents/agent-a/conversations/${SOME_CONVERSATION}/messages`, status: 401 }),
+    expect.objectContaining({
+      method: "GET",
+      path: `/v1/agents/agent-a/conversations/${SOME_CONVERSATION}/messages`,
+      status: 401,
+    }),
   ]);
 });
 
 test("CLIENT-1: a bare configured key is filed under that key, shown redacted, and its value is never quoted", async () => {
   const fake = await fakeServer();
-  await call(fake.url, "DELETE", `/v1/agents/agent-a/conversations/${SOME_CONVERSATION}`, { authorization: "sk-fake-a" });
+  await call(fake.url, "DELETE", `/v1/agents/agent-a/conversations/${SOME_CONVERSATION}`, {
+    authorization: "sk-fake-a",
+  });
   const violation = onlyViolation(fake, "CLIENT-1");
   expect(violation.apiKey).toBe("sk-fak…");
   expect(fake.clientViolations({ key: "sk-fake-a" })).toHaveLength(1);
@@ -39,12 +45,11 @@ test("CLIENT-1: requests to unknown /v1 routes are judged too, /__fake ones are 
   expect(onlyViolation(fake, "CLIENT-1").requests.map((r) => r.path)).toEqual(["/v1/nowhere"]);
 });
 
-test.for([
-  ["Bearer sk-fake-a"],
-  ["bearer sk-fake-a"],
-  ["Bearer unknown-key"],
-] as const)("CLIENT-1: %s is well-formed and not recorded (an unknown key is a 401, not a broken rule)", async ([authorization]) => {
-  const fake = await fakeServer();
-  await listMessages(fake.url, SOME_CONVERSATION, { key: null, headers: { authorization } });
-  expect(fake.clientViolations()).toEqual([]);
-});
+test.for([["Bearer sk-fake-a"], ["bearer sk-fake-a"], ["Bearer unknown-key"]] as const)(
+  "CLIENT-1: %s is well-formed and not recorded (an unknown key is a 401, not a broken rule)",
+  async ([authorization]) => {
+    const fake = await fakeServer();
+    await listMessages(fake.url, SOME_CONVERSATION, { key: null, headers: { authorization } });
+    expect(fake.clientViolations()).toEqual([]);
+  },
+);

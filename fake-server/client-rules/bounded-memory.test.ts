@@ -7,7 +7,15 @@ import { call, createResponse } from "../test-support/client.ts";
 import { fakeServer } from "../test-support/server.ts";
 
 function request(at: number): ObservedRequest {
-  return { method: "GET", path: "/v1/x", at, operation: undefined, agent: undefined, idempotencyKey: undefined, headers: { authorization: undefined, accept: undefined, contentType: undefined } };
+  return {
+    method: "GET",
+    path: "/v1/x",
+    at,
+    operation: undefined,
+    agent: undefined,
+    idempotencyKey: undefined,
+    headers: { authorization: undefined, accept: undefined, contentType: undefined },
+  };
 }
 
 test("a bucket keeps the newest history and violations up to their caps, and counts every violation", () => {
@@ -73,14 +81,17 @@ test("a fake with small caps keeps the newest violations of the newest keys, and
     clientRules: { maxKeys: 2, maxViolationsPerKey: 3 },
   });
   for (const key of ["sk-one", "sk-two", "sk-three"]) {
-    for (let i = 0; i < 5; i++) await createResponse(fake.url, { key, idempotencyKey: null, body: { message: `${key} ${i}` } });
+    for (let i = 0; i < 5; i++)
+      await createResponse(fake.url, { key, idempotencyKey: null, body: { message: `${key} ${i}` } });
   }
   const shown = fake.clientViolations();
   expect(shown).toHaveLength(6);
   expect(fake.clientViolations({ key: "sk-one" })).toEqual([]);
   expect(fake.clientViolations({ key: "sk-three" })).toHaveLength(3);
   expect(fake.clientViolationCounts()).toEqual([{ requirement: "CLIENT-2", title: expect.any(String), count: 15 }]);
-  expect(fake.clientViolationCounts({ key: "sk-two" })).toEqual([{ requirement: "CLIENT-2", title: expect.any(String), count: 5 }]);
+  expect(fake.clientViolationCounts({ key: "sk-two" })).toEqual([
+    { requirement: "CLIENT-2", title: expect.any(String), count: 5 },
+  ]);
 });
 
 test("thousands of distinct garbage keys leave at most maxKeys buckets", async () => {
@@ -91,5 +102,7 @@ test("thousands of distinct garbage keys leave at most maxKeys buckets", async (
 
 test("options outside their bounds are refused with the option's name", () => {
   expect(() => new ClientRuleObserver(new ManualClock(), new Set(), { maxKeys: 0 })).toThrow(/clientRules\.maxKeys/);
-  expect(() => new ClientRuleObserver(new ManualClock(), new Set(), { stormWindowMs: 1.5 })).toThrow(/clientRules\.stormWindowMs/);
+  expect(() => new ClientRuleObserver(new ManualClock(), new Set(), { stormWindowMs: 1.5 })).toThrow(
+    /clientRules\.stormWindowMs/,
+  );
 });

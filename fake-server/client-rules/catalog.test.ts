@@ -13,12 +13,20 @@ const HERE = fileURLToPath(new URL(".", import.meta.url));
 function titles(): { ids: string[]; title: string }[] {
   const found: { ids: string[]; title: string }[] = [];
   for (const file of readdirSync(HERE).filter((name) => name.endsWith(".test.ts"))) {
-    for (const [, head = "", title = ""] of readFileSync(`${HERE}/${file}`, "utf8").matchAll(/"((?:CLIENT-\d+(?:\.\.\d+)? ?)+): ([^"]+)"/g)) {
-      const ids = head.trim().split(" ").flatMap((token) => {
-        const [, from, to] = /^CLIENT-(\d+)(?:\.\.(\d+))?$/.exec(token) ?? [];
-        const first = Number(from);
-        return Array.from({ length: (to === undefined ? first : Number(to)) - first + 1 }, (_, i) => `CLIENT-${first + i}`);
-      });
+    for (const [, head = "", title = ""] of readFileSync(`${HERE}/${file}`, "utf8").matchAll(
+      /"((?:CLIENT-\d+(?:\.\.\d+)? ?)+): ([^"]+)"/g,
+    )) {
+      const ids = head
+        .trim()
+        .split(" ")
+        .flatMap((token) => {
+          const [, from, to] = /^CLIENT-(\d+)(?:\.\.(\d+))?$/.exec(token) ?? [];
+          const first = Number(from);
+          return Array.from(
+            { length: (to === undefined ? first : Number(to)) - first + 1 },
+            (_, i) => `CLIENT-${first + i}`,
+          );
+        });
       found.push({ ids, title });
     }
   }
@@ -41,7 +49,9 @@ test("every observable client requirement has a test that provokes it and a test
   const missing = OBSERVABLE.flatMap((id) => {
     const mine = found.filter((t) => t.ids.includes(id));
     return [
-      ...(mine.some((t) => t.ids.length === 1 && !t.title.includes("not recorded")) ? [] : [`${id}: no test provokes it`]),
+      ...(mine.some((t) => t.ids.length === 1 && !t.title.includes("not recorded"))
+        ? []
+        : [`${id}: no test provokes it`]),
       ...(mine.some((t) => t.title.includes("not recorded")) ? [] : [`${id}: no test shows a look-alike not recorded`]),
     ];
   });

@@ -10,7 +10,9 @@ test("CLIENT-2: a create without Idempotency-Key is recorded, with the status th
   const violation = onlyViolation(fake, "CLIENT-2");
   expect(violation.message).toContain("no Idempotency-Key");
   expect(violation.apiKey).toBe("sk-fak…");
-  expect(violation.requests).toEqual([{ method: "POST", path: "/v1/agents/agent-a/responses", at: expect.any(String), status: 400 }]);
+  expect(violation.requests).toEqual([
+    { method: "POST", path: "/v1/agents/agent-a/responses", at: expect.any(String), status: 400 },
+  ]);
 });
 
 test("CLIENT-2: a stream with a blank Idempotency-Key is recorded", async () => {

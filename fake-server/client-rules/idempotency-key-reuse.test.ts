@@ -5,8 +5,12 @@ import { onlyViolation, settled } from "../test-support/client-rules.ts";
 
 test("CLIENT-3: one key sent with a second payload is recorded with both requests", async () => {
   const fake = await fakeServer();
-  expect((await createResponse(fake.url, { idempotencyKey: "k", body: { message: "first question" } })).status).toBe(200);
-  expect((await createResponse(fake.url, { idempotencyKey: "k", body: { message: "second question" } })).status).toBe(409);
+  expect((await createResponse(fake.url, { idempotencyKey: "k", body: { message: "first question" } })).status).toBe(
+    200,
+  );
+  expect((await createResponse(fake.url, { idempotencyKey: "k", body: { message: "second question" } })).status).toBe(
+    409,
+  );
   const violation = onlyViolation(fake, "CLIENT-3");
   expect(violation.requests).toEqual([
     expect.objectContaining({ idempotencyKey: "k", status: 200, bodyExcerpt: '{"message":"first question"}' }),
@@ -26,7 +30,11 @@ test("CLIENT-3: a key reused across the two operations is recorded", async () =>
 
 test("CLIENT-3: a second payload while the first still runs under the key is recorded", async () => {
   const fake = await fakeServer();
-  const running = await openStream(fake.url, { idempotencyKey: "k", body: { message: "slow" }, headers: { "x-fake-fault": "delta-delay=60000" } });
+  const running = await openStream(fake.url, {
+    idempotencyKey: "k",
+    body: { message: "slow" },
+    headers: { "x-fake-fault": "delta-delay=60000" },
+  });
   expect((await running.next())?.event).toBe("response.created");
   expect((await createResponse(fake.url, { idempotencyKey: "k", body: { message: "other" } })).status).toBe(409);
   running.abort();
@@ -39,7 +47,10 @@ test("CLIENT-3: a second payload while the first still runs under the key is rec
 test("CLIENT-3: retries of the same payload, in any key order or spacing, are not recorded", async () => {
   const fake = await fakeServer();
   await createResponse(fake.url, { idempotencyKey: "k", rawBody: '{"message":"hi","metadata":{"a":"1","b":"2"}}' });
-  await createResponse(fake.url, { idempotencyKey: "k", rawBody: '{ "metadata": {"b":"2", "a":"1"}, "message": "hi" }' });
+  await createResponse(fake.url, {
+    idempotencyKey: "k",
+    rawBody: '{ "metadata": {"b":"2", "a":"1"}, "message": "hi" }',
+  });
   await streamResponse(fake.url, { idempotencyKey: "k", rawBody: '{"metadata":{"a":"1","b":"2"},"message":"hi"}' });
   expect(fake.clientViolations()).toEqual([]);
 });
@@ -48,7 +59,15 @@ test("CLIENT-3: a corrected payload under a key whose first attempt was refused 
   const fake = await fakeServer();
   expect((await createResponse(fake.url, { idempotencyKey: "a", body: { message: 42 } })).status).toBe(400);
   expect((await createResponse(fake.url, { idempotencyKey: "a", body: { message: "fixed" } })).status).toBe(200);
-  expect((await createResponse(fake.url, { idempotencyKey: "b", body: { message: "x" }, headers: { "x-fake-fault": "status=429,retry-after=0" } })).status).toBe(429);
+  expect(
+    (
+      await createResponse(fake.url, {
+        idempotencyKey: "b",
+        body: { message: "x" },
+        headers: { "x-fake-fault": "status=429,retry-after=0" },
+      })
+    ).status,
+  ).toBe(429);
   expect((await createResponse(fake.url, { idempotencyKey: "b", body: { message: "y" } })).status).toBe(200);
   const unknown = { message: "z", conversation_id: "0b7e2c3a-2f4e-4c1e-9d8a-5b6c7d8e9f01" };
   expect((await createResponse(fake.url, { idempotencyKey: "c", body: unknown })).status).toBe(404);

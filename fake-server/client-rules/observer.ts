@@ -95,7 +95,8 @@ export class ClientRuleObserver {
     observed.finishedAt = this.clock.now();
     // A stream route answers 2xx only with an event stream; closed before its end is cut,
     // whoever cut it (an injected drop, the network, the client hanging up).
-    const started = observed.operation === "stream" && answer.headersSent && answer.status >= 200 && answer.status < 300;
+    const started =
+      observed.operation === "stream" && answer.headersSent && answer.status >= 200 && answer.status < 300;
     if (started && !answer.finished) observed.streamEnd = "cut";
     tracked.bucket.closed(observed);
   }
@@ -104,10 +105,22 @@ export class ClientRuleObserver {
    * A create body passed the fake's validation (`request`). `canonical` and `fingerprint`
    * are its canonical JSON and digest, as the idempotency store compares payloads.
    */
-  payloadAccepted(tracked: ObservedExchange | undefined, body: unknown, request: FakeResponseRequest, canonical: string, fingerprint: string): void {
+  payloadAccepted(
+    tracked: ObservedExchange | undefined,
+    body: unknown,
+    request: FakeResponseRequest,
+    canonical: string,
+    fingerprint: string,
+  ): void {
     // The spec's request shape holds whenever the fake's did, unless a mutant made up a
     // message for a body without a string one: such a body is not a payload to compare.
-    if (!tracked || typeof body !== "object" || body === null || typeof (body as { message?: unknown }).message !== "string") return;
+    if (
+      !tracked ||
+      typeof body !== "object" ||
+      body === null ||
+      typeof (body as { message?: unknown }).message !== "string"
+    )
+      return;
     tracked.observed.payload = {
       fingerprint,
       message: request.message,
@@ -136,7 +149,8 @@ export class ClientRuleObserver {
     for (const bucket of this.buckets.all()) {
       if (!bucketMatches(bucket, filter.key)) continue;
       for (const violation of bucket.violations) {
-        if (filter.requirement === undefined || violation.requirement === filter.requirement) recorded.push({ bucket, violation });
+        if (filter.requirement === undefined || violation.requirement === filter.requirement)
+          recorded.push({ bucket, violation });
       }
     }
     return recorded
@@ -161,7 +175,8 @@ export class ClientRuleObserver {
       const summed = new Map<string, number>();
       for (const bucket of this.buckets.all()) {
         if (!bucketMatches(bucket, filter.key)) continue;
-        for (const [requirement, count] of bucket.counts) summed.set(requirement, (summed.get(requirement) ?? 0) + count);
+        for (const [requirement, count] of bucket.counts)
+          summed.set(requirement, (summed.get(requirement) ?? 0) + count);
       }
       counts = summed;
     }
@@ -204,7 +219,13 @@ export class ClientRuleObserver {
 
   private record(rule: ClientRule, finding: Finding, bucket: KeyBucket, tracked: ObservedExchange): void {
     bucket.record(
-      { sequence: this.sequence++, requirement: rule.requirement, message: finding.message, at: this.clock.now(), requests: finding.requests },
+      {
+        sequence: this.sequence++,
+        requirement: rule.requirement,
+        message: finding.message,
+        at: this.clock.now(),
+        requests: finding.requests,
+      },
       this.options.maxViolationsPerKey,
     );
     this.totals.set(rule.requirement, (this.totals.get(rule.requirement) ?? 0) + 1);

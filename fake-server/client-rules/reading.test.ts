@@ -22,8 +22,15 @@ test("GET /__fake/client-violations lists every violation oldest first, with cou
   const fake = await fakeServer();
   await provoke(fake.url);
   const all = await report(fake.url);
-  expect(all.violations.map((v) => [v.requirement, v.apiKey])).toEqual([["CLIENT-2", "sk-fak…"], ["CLIENT-2", "sk-fak…"], ["CLIENT-1", null]]);
-  expect(all.counts.map((c) => [c.requirement, c.count])).toEqual([["CLIENT-1", 1], ["CLIENT-2", 2]]);
+  expect(all.violations.map((v) => [v.requirement, v.apiKey])).toEqual([
+    ["CLIENT-2", "sk-fak…"],
+    ["CLIENT-2", "sk-fak…"],
+    ["CLIENT-1", null],
+  ]);
+  expect(all.counts.map((c) => [c.requirement, c.count])).toEqual([
+    ["CLIENT-1", 1],
+    ["CLIENT-2", 2],
+  ]);
   expect(all).toEqual({ counts: fake.clientViolationCounts(), violations: fake.clientViolations() });
 });
 
@@ -42,12 +49,15 @@ test.for([
   expect(filtered.counts.reduce((sum, c) => sum + c.count, 0)).toBe(expected);
 });
 
-test.for([["?requirement=AUTH-1"], ["?key="], ["?key=a&key=b"]] as const)("GET /__fake/client-violations%s is 400", async ([query]) => {
-  const fake = await fakeServer();
-  const reply = await call(fake.url, "GET", `/__fake/client-violations${query}`, {});
-  expect(reply.status).toBe(400);
-  expect(reply.json).toMatchObject({ error: { code: "invalid_request" } });
-});
+test.for([["?requirement=AUTH-1"], ["?key="], ["?key=a&key=b"]] as const)(
+  "GET /__fake/client-violations%s is 400",
+  async ([query]) => {
+    const fake = await fakeServer();
+    const reply = await call(fake.url, "GET", `/__fake/client-violations${query}`, {});
+    expect(reply.status).toBe(400);
+    expect(reply.json).toMatchObject({ error: { code: "invalid_request" } });
+  },
+);
 
 test("POST /__fake/reset and reset() both clear violations and counts", async () => {
   const fake = await fakeServer();

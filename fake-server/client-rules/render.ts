@@ -27,7 +27,9 @@ export function renderRequest(request: ObservedRequest): ClientViolationRequest 
   return {
     method: request.method,
     path: truncate(request.path, MAX_PATH_CHARS),
-    ...(request.idempotencyKey === undefined ? {} : { idempotencyKey: truncate(request.idempotencyKey, MAX_KEY_CHARS) }),
+    ...(request.idempotencyKey === undefined
+      ? {}
+      : { idempotencyKey: truncate(request.idempotencyKey, MAX_KEY_CHARS) }),
     at: formatTimestamp(request.at),
     ...(request.status === undefined ? {} : { status: request.status }),
     ...(request.payload === undefined ? {} : { bodyExcerpt: request.payload.excerpt }),

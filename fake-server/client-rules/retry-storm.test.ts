@@ -4,7 +4,12 @@ import { fakeWithClock, onlyViolation, settled } from "../test-support/client-ru
 
 const OVERLOADED = { "x-fake-fault": "status=429,retry-after=1" };
 
-async function attempts(url: string, count: number, headers: Record<string, string>, between?: () => void): Promise<number[]> {
+async function attempts(
+  url: string,
+  count: number,
+  headers: Record<string, string>,
+  between?: () => void,
+): Promise<number[]> {
   const statuses: number[] = [];
   for (let i = 0; i < count; i++) {
     if (i > 0) between?.();

@@ -18,7 +18,9 @@ test.for([
   const fake = await fakeServer();
   completedOf(parseStream((await streamResponse(fake.url, { headers: { accept } })).events));
   const violation = onlyViolation(fake, "CLIENT-5");
-  expect(violation.requests).toEqual([expect.objectContaining({ path: "/v1/agents/agent-a/responses/stream", status: 200 })]);
+  expect(violation.requests).toEqual([
+    expect.objectContaining({ path: "/v1/agents/agent-a/responses/stream", status: 200 }),
+  ]);
 });
 
 test("CLIENT-5: the request log shows the same finding as a warning of that request", async () => {
@@ -51,6 +53,10 @@ test("CLIENT-5: observed in front of the real service (the traffic judge), the f
     observer.arrived({ method: "POST", path: "/v1/agents/agent-a/responses/stream", headers: { accept: "*/*" } });
     return observer.violations({ requirement: "CLIENT-5" }).map((v) => v.message);
   };
-  expect(messageFor("fake")).toEqual(["stream request without Accept: text/event-stream (the spec requires clients to send it; the fake serves the stream anyway)"]);
-  expect(messageFor("service")).toEqual(["stream request without Accept: text/event-stream (the spec requires clients to send it)"]);
+  expect(messageFor("fake")).toEqual([
+    "stream request without Accept: text/event-stream (the spec requires clients to send it; the fake serves the stream anyway)",
+  ]);
+  expect(messageFor("service")).toEqual([
+    "stream request without Accept: text/event-stream (the spec requires clients to send it)",
+  ]);
 });

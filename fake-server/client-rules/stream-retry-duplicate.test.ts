@@ -7,7 +7,11 @@ const QUESTION = { message: "How do I export my data?" };
 
 test("CLIENT-4: a stream that ended in an error event, re-sent at once under a new key, is recorded with both requests", async () => {
   const { fake } = await fakeWithClock();
-  const failed = await streamResponse(fake.url, { idempotencyKey: "first", body: QUESTION, headers: { "x-fake-fault": "error-after=1" } });
+  const failed = await streamResponse(fake.url, {
+    idempotencyKey: "first",
+    body: QUESTION,
+    headers: { "x-fake-fault": "error-after=1" },
+  });
   expect(parseStream(failed.events).terminal.type).toBe("error");
   await createResponse(fake.url, { idempotencyKey: "second", body: QUESTION });
   const violation = onlyViolation(fake, "CLIENT-4");
@@ -20,7 +24,9 @@ test("CLIENT-4: a stream that ended in an error event, re-sent at once under a n
 
 test("CLIENT-4: a dropped stream re-sent under a new key is recorded", async () => {
   const { fake } = await fakeWithClock();
-  await expect(streamResponse(fake.url, { idempotencyKey: "first", body: QUESTION, headers: { "x-fake-fault": "drop-after=1" } })).rejects.toThrow();
+  await expect(
+    streamResponse(fake.url, { idempotencyKey: "first", body: QUESTION, headers: { "x-fake-fault": "drop-after=1" } }),
+  ).rejects.toThrow();
   await settled(fake);
   await streamResponse(fake.url, { idempotencyKey: "second", body: QUESTION });
   expect(onlyViolation(fake, "CLIENT-4").message).toContain("was cut before its terminal event");
@@ -28,7 +34,11 @@ test("CLIENT-4: a dropped stream re-sent under a new key is recorded", async () 
 
 test("CLIENT-4: a stream the client hung up on, re-sent under a new key, is recorded", async () => {
   const { fake } = await fakeWithClock();
-  const stream = await openStream(fake.url, { idempotencyKey: "first", body: QUESTION, headers: { "x-fake-fault": "delta-delay=60000" } });
+  const stream = await openStream(fake.url, {
+    idempotencyKey: "first",
+    body: QUESTION,
+    headers: { "x-fake-fault": "delta-delay=60000" },
+  });
   expect((await stream.next())?.event).toBe("response.created");
   stream.abort();
   await settled(fake);
@@ -38,7 +48,9 @@ test("CLIENT-4: a stream the client hung up on, re-sent under a new key, is reco
 
 test("CLIENT-4: a dropped stream retried with its own key is not recorded, and the retry gets the whole answer", async () => {
   const { fake } = await fakeWithClock();
-  await expect(streamResponse(fake.url, { idempotencyKey: "first", body: QUESTION, headers: { "x-fake-fault": "drop-after=1" } })).rejects.toThrow();
+  await expect(
+    streamResponse(fake.url, { idempotencyKey: "first", body: QUESTION, headers: { "x-fake-fault": "drop-after=1" } }),
+  ).rejects.toThrow();
   await settled(fake);
   const retry = await streamResponse(fake.url, { idempotencyKey: "first", body: QUESTION });
   expect(retry.headers["idempotent-replayed"]).toBe("true");
@@ -55,7 +67,11 @@ test("CLIENT-4: the same message sent again as a second operation after a comple
 
 test("CLIENT-4: after a failed stream, the same message sent deliberately later than the window is not recorded", async () => {
   const { fake, clock } = await fakeWithClock();
-  await streamResponse(fake.url, { idempotencyKey: "first", body: QUESTION, headers: { "x-fake-fault": "error-after=0" } });
+  await streamResponse(fake.url, {
+    idempotencyKey: "first",
+    body: QUESTION,
+    headers: { "x-fake-fault": "error-after=0" },
+  });
   clock.advance(fake.app.internals.clientRules.options.duplicateWindowMs + 1);
   await createResponse(fake.url, { idempotencyKey: "second", body: QUESTION });
   expect(fake.clientViolations()).toEqual([]);
@@ -63,15 +79,30 @@ test("CLIENT-4: after a failed stream, the same message sent deliberately later 
 
 test("CLIENT-4: after a failed stream, another message, or the same one for another conversation, is not recorded", async () => {
   const { fake } = await fakeWithClock();
-  const failed = parseStream((await streamResponse(fake.url, { idempotencyKey: "first", body: QUESTION, headers: { "x-fake-fault": "error-after=0" } })).events);
+  const failed = parseStream(
+    (
+      await streamResponse(fake.url, {
+        idempotencyKey: "first",
+        body: QUESTION,
+        headers: { "x-fake-fault": "error-after=0" },
+      })
+    ).events,
+  );
   await createResponse(fake.url, { idempotencyKey: "second", body: { message: "How do reminders work?" } });
-  await createResponse(fake.url, { idempotencyKey: "third", body: { ...QUESTION, conversation_id: failed.created.conversation_id } });
+  await createResponse(fake.url, {
+    idempotencyKey: "third",
+    body: { ...QUESTION, conversation_id: failed.created.conversation_id },
+  });
   expect(fake.clientViolations()).toEqual([]);
 });
 
 test("CLIENT-4: the same message sent as another operation while the stream was still running is not recorded", async () => {
   const { fake } = await fakeWithClock();
-  const stream = await openStream(fake.url, { idempotencyKey: "first", body: QUESTION, headers: { "x-fake-fault": "delta-delay=60000" } });
+  const stream = await openStream(fake.url, {
+    idempotencyKey: "first",
+    body: QUESTION,
+    headers: { "x-fake-fault": "delta-delay=60000" },
+  });
   expect((await stream.next())?.event).toBe("response.created");
   await createResponse(fake.url, { idempotencyKey: "second", body: QUESTION });
   stream.abort();

@@ -12,10 +12,12 @@ const TSX = fileURLToPath(new URL("../../node_modules/.bin/tsx", import.meta.url
 
 test("the summary names each violated requirement with its level, title and count", () => {
   expect(summaryLines([])).toEqual(["client violations: none"]);
-  expect(summaryLines([
-    { requirement: "CLIENT-2", title: "create without an Idempotency-Key", count: 2 },
-    { requirement: "CLIENT-7", title: "retry storm", count: 1 },
-  ])).toEqual([
+  expect(
+    summaryLines([
+      { requirement: "CLIENT-2", title: "create without an Idempotency-Key", count: 2 },
+      { requirement: "CLIENT-7", title: "retry storm", count: 1 },
+    ]),
+  ).toEqual([
     "client violations: 3 (details: GET /__fake/client-violations while the fake runs)",
     "  CLIENT-2 MUST create without an Idempotency-Key: 2",
     "  CLIENT-7 SHOULD retry storm: 1",
@@ -23,11 +25,16 @@ test("the summary names each violated requirement with its level, title and coun
 });
 
 test("the counts of several sessions add up per requirement, in requirement order", () => {
-  expect(mergedCounts([
-    [{ requirement: "CLIENT-10", title: "ten", count: 1 }, { requirement: "CLIENT-2", title: "two", count: 2 }],
-    [],
-    [{ requirement: "CLIENT-2", title: "two", count: 3 }],
-  ])).toEqual([
+  expect(
+    mergedCounts([
+      [
+        { requirement: "CLIENT-10", title: "ten", count: 1 },
+        { requirement: "CLIENT-2", title: "two", count: 2 },
+      ],
+      [],
+      [{ requirement: "CLIENT-2", title: "two", count: 3 }],
+    ]),
+  ).toEqual([
     { requirement: "CLIENT-2", title: "two", count: 5 },
     { requirement: "CLIENT-10", title: "ten", count: 1 },
   ]);

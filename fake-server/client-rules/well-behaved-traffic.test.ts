@@ -13,7 +13,11 @@ const HEADERS = { authorization: "Bearer sk-fake-a", "content-type": "applicatio
 test("CLIENT-3 CLIENT-7: retries after 409 idempotency_key_in_use that wait for its Retry-After are not recorded", async () => {
   const { fake, clock } = await fakeWithClock();
   const body = { message: "How do I share a list?" };
-  const running = await openStream(fake.url, { idempotencyKey: "op-1", body, headers: { "x-fake-fault": "delta-delay=60000" } });
+  const running = await openStream(fake.url, {
+    idempotencyKey: "op-1",
+    body,
+    headers: { "x-fake-fault": "delta-delay=60000" },
+  });
   expect((await running.next())?.event).toBe("response.created");
   for (let i = 0; i < 8; i++) {
     const busy = await createResponse(fake.url, { idempotencyKey: "op-1", body });
@@ -44,7 +48,11 @@ test("CLIENT-1..7: distinct operations over one keep-alive connection are not re
     conversationIds.push(((await response.body.json()) as { conversation_id: string }).conversation_id);
   }
   for (const id of conversationIds) {
-    const response = await pool.request({ method: "GET", path: `/v1/agents/agent-a/conversations/${id}/messages`, headers: { authorization: HEADERS.authorization } });
+    const response = await pool.request({
+      method: "GET",
+      path: `/v1/agents/agent-a/conversations/${id}/messages`,
+      headers: { authorization: HEADERS.authorization },
+    });
     expect(response.statusCode).toBe(200);
     await response.body.dump();
   }
@@ -55,8 +63,12 @@ test("CLIENT-1..7: distinct operations over one keep-alive connection are not re
 test("CLIENT-1..7: concurrent distinct operations, some with the same message, are not recorded", async () => {
   const fake = await fakeServer();
   const messages = ["How do reminders work?", "How do I export my data?"];
-  const streams = Array.from({ length: 10 }, (_, i) => streamResponse(fake.url, { idempotencyKey: `s-${i}`, body: { message: messages[i % 2] } }));
-  const creates = Array.from({ length: 10 }, (_, i) => createResponse(fake.url, { idempotencyKey: `c-${i}`, body: { message: messages[i % 2] } }));
+  const streams = Array.from({ length: 10 }, (_, i) =>
+    streamResponse(fake.url, { idempotencyKey: `s-${i}`, body: { message: messages[i % 2] } }),
+  );
+  const creates = Array.from({ length: 10 }, (_, i) =>
+    createResponse(fake.url, { idempotencyKey: `c-${i}`, body: { message: messages[i % 2] } }),
+  );
   for (const stream of await Promise.all(streams)) completedOf(parseStream(stream.events));
   for (const create of await Promise.all(creates)) expectResult(create);
   expect(fake.clientViolations()).toEqual([]);
@@ -76,9 +88,13 @@ test("CLIENT-4: the same message as two logical operations far apart in time, ev
 test("CLIENT-4 CLIENT-7: a dropped stream retried once at once with its key, then listed, is not recorded", async () => {
   const fake = await fakeServer();
   const body = { message: "sync between devices" };
-  await expect(streamResponse(fake.url, { idempotencyKey: "op", body, headers: { "x-fake-fault": "drop-after=2" } })).rejects.toThrow();
+  await expect(
+    streamResponse(fake.url, { idempotencyKey: "op", body, headers: { "x-fake-fault": "drop-after=2" } }),
+  ).rejects.toThrow();
   await settled(fake);
-  const { response } = completedOf(parseStream((await streamResponse(fake.url, { idempotencyKey: "op", body })).events));
+  const { response } = completedOf(
+    parseStream((await streamResponse(fake.url, { idempotencyKey: "op", body })).events),
+  );
   expect((await listMessages(fake.url, response.conversation_id)).status).toBe(200);
   expect(fake.clientViolations()).toEqual([]);
 });

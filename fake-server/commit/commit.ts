@@ -116,7 +116,8 @@ export function commitAnswered(
   answer: Answer,
   append = true,
 ): AnsweredOutcome {
-  if (append && (exchange.operation !== "stream" || ctx.behavior.broken.streamStored)) appendAnswered(ctx, exchange, conversationId, answer);
+  if (append && (exchange.operation !== "stream" || ctx.behavior.broken.streamStored))
+    appendAnswered(ctx, exchange, conversationId, answer);
   const outcome = new AnsweredOutcome(successStatus(ctx.behavior, "create"), conversationId, answer);
   ctx.idempotency.complete(exchange.reservation, outcome);
   return outcome;
@@ -137,7 +138,12 @@ function appendAnswered(ctx: AppContext, exchange: FreshExchange, conversationId
  * Mutant only (`refuseAfterCommit`): the exchange is stored, then its key is freed as if it
  * had never run, and the 503 to answer is returned, so a retry under the same key runs it again.
  */
-export function refusedAfterCommit(ctx: AppContext, exchange: FreshExchange, conversationId: string, answer: Answer): ApiError {
+export function refusedAfterCommit(
+  ctx: AppContext,
+  exchange: FreshExchange,
+  conversationId: string,
+  answer: Answer,
+): ApiError {
   appendAnswered(ctx, exchange, conversationId, answer);
   ctx.idempotency.release(exchange.reservation);
   return overloaded();

@@ -16,7 +16,11 @@ export const MESSAGE_COLUMN_CHARS = 1024;
 const ASTRAL = /[\u{10000}-\u{10FFFF}]/gu;
 
 /** The user message as this endpoint's storage keeps it. */
-export function storedUserText(broken: Pick<Behavior["broken"], "messageColumn">, operation: "create" | "stream", message: string): string {
+export function storedUserText(
+  broken: Pick<Behavior["broken"], "messageColumn">,
+  operation: "create" | "stream",
+  message: string,
+): string {
   const column = broken.messageColumn;
   if (column === null || column.on !== operation) return message;
   switch (column.alters) {

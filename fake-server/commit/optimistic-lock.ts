@@ -20,7 +20,11 @@ function versionOf(ctx: AppContext, conversationId: string): number {
 }
 
 /** What a continuation on `operation` reads at its start; undefined when it does not lock (the conforming fake). */
-export function versionAtStart(ctx: AppContext, operation: "create" | "stream", exchange: FreshExchange): VersionRead | undefined {
+export function versionAtStart(
+  ctx: AppContext,
+  operation: "create" | "stream",
+  exchange: FreshExchange,
+): VersionRead | undefined {
   const { conversationId } = exchange;
   if (ctx.behavior.broken.droppedOnConflictOn !== operation || conversationId === undefined) return undefined;
   return { conversationId, version: versionOf(ctx, conversationId) };

@@ -38,7 +38,12 @@ export interface StreamDelays {
  * purpose) the script still runs to its end without further pauses, so the exchange is
  * stored exactly as if it had been watched. Resolves to the terminal event the script reached.
  */
-export async function playStream(ctx: AppContext, res: ServerResponse, script: StreamScript, delays: StreamDelays): Promise<"completed" | "error"> {
+export async function playStream(
+  ctx: AppContext,
+  res: ServerResponse,
+  script: StreamScript,
+  delays: StreamDelays,
+): Promise<"completed" | "error"> {
   const gone = clientGoneSignal(res);
   const atMostAll = (count: number | undefined) =>
     count === undefined ? undefined : Math.min(count, script.deltas.length);

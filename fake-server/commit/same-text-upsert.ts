@@ -10,10 +10,16 @@ import type { AppContext } from "../context.ts";
  * Whether the exchange is merged into an earlier one with the same user text (only the
  * conversation's `updated_at` moves, by at least 1 ms); false stores it as usual.
  */
-export function mergedIntoSameText(ctx: AppContext, operation: "create" | "stream", conversationId: string, userText: string): boolean {
+export function mergedIntoSameText(
+  ctx: AppContext,
+  operation: "create" | "stream",
+  conversationId: string,
+  userText: string,
+): boolean {
   if (ctx.behavior.broken.sameTextMergedOn !== operation) return false;
   const conversation = ctx.conversations.byId(conversationId);
-  if (conversation === undefined || !conversation.messages.some((m) => m.role === "user" && m.content === userText)) return false;
+  if (conversation === undefined || !conversation.messages.some((m) => m.role === "user" && m.content === userText))
+    return false;
   conversation.updatedAt = Math.max(ctx.clock.now(), conversation.updatedAt + 1);
   return true;
 }

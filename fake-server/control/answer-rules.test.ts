@@ -5,31 +5,60 @@ import { expectError, expectPage, expectResult } from "../test-support/expect.ts
 import { fakeServer } from "../test-support/server.ts";
 import { control, inSession } from "../test-support/control-client.ts";
 
-const CITATION = { document_id: "kb-9", title: "Refunds", url: "https://help.example/refunds", snippet: "Refunds take 5 days." };
-const REFUND = { match: { message_regex: "refund|money back" }, answer: { text: "Refunds take **5 days**.", citations: [CITATION] } };
+const CITATION = {
+  document_id: "kb-9",
+  title: "Refunds",
+  url: "https://help.example/refunds",
+  snippet: "Refunds take 5 days.",
+};
+const REFUND = {
+  match: { message_regex: "refund|money back" },
+  answer: { text: "Refunds take **5 days**.", citations: [CITATION] },
+};
 
 const deltasOf = (reply: Awaited<ReturnType<typeof streamResponse>>) =>
-  reply.events.filter((event) => event.event === "response.output_text.delta").map((event) => (JSON.parse(event.data) as { delta: string }).delta);
+  reply.events
+    .filter((event) => event.event === "response.output_text.delta")
+    .map((event) => (JSON.parse(event.data) as { delta: string }).delta);
 
 test("a scripted answer is what create returns and what the listing holds", async () => {
   const fake = await fakeServer();
   const added = await control(fake.url, "POST", "/__fake/answers", REFUND);
   expect(added.status).toBe(201);
-  expect(added.json).toMatchObject({ id: expect.stringMatching(/^answer-\d+$/), times: 0, remaining: null, applied: 0 });
+  expect(added.json).toMatchObject({
+    id: expect.stringMatching(/^answer-\d+$/),
+    times: 0,
+    remaining: null,
+    applied: 0,
+  });
   const result = expectResult(await createResponse(fake.url, { body: { message: "Can I get my money back?" } }));
   expect(result).toMatchObject({ response: "Refunds take **5 days**.", citations: [CITATION] });
   const page = expectPage(await listMessages(fake.url, result.conversation_id));
-  expect(page.items.at(-1)).toMatchObject({ role: "assistant", content: "Refunds take **5 days**.", citations: [CITATION] });
-  expect(expectResult(await createResponse(fake.url, { body: { message: "How do reminders work?" } })).response).not.toContain("Refunds");
+  expect(page.items.at(-1)).toMatchObject({
+    role: "assistant",
+    content: "Refunds take **5 days**.",
+    citations: [CITATION],
+  });
+  expect(
+    expectResult(await createResponse(fake.url, { body: { message: "How do reminders work?" } })).response,
+  ).not.toContain("Refunds");
   // Only the matching create counts.
-  expect((await control(fake.url, "GET", "/__fake/answers")).json).toMatchObject({ answers: [{ remaining: null, applied: 1 }] });
+  expect((await control(fake.url, "GET", "/__fake/answers")).json).toMatchObject({
+    answers: [{ remaining: null, applied: 1 }],
+  });
 });
 
 test("a stream sends the given deltas as they are; without deltas the text is split as usual", async () => {
   const fake = await fakeServer();
   const deltas = ["Refunds take ", "**5 days**.\n\n", "- Open *Billing*"];
-  await control(fake.url, "POST", "/__fake/answers", { match: { message_contains: "given" }, answer: { text: deltas.join(""), deltas } });
-  await control(fake.url, "POST", "/__fake/answers", { match: { message_contains: "split" }, answer: { text: "one two three four five six seven eight nine ten" } });
+  await control(fake.url, "POST", "/__fake/answers", {
+    match: { message_contains: "given" },
+    answer: { text: deltas.join(""), deltas },
+  });
+  await control(fake.url, "POST", "/__fake/answers", {
+    match: { message_contains: "split" },
+    answer: { text: "one two three four five six seven eight nine ten" },
+  });
   expect(deltasOf(await streamResponse(fake.url, { body: { message: "given pieces" } }))).toEqual(deltas);
   const split = deltasOf(await streamResponse(fake.url, { body: { message: "split it" } }));
   expect(split.join("")).toBe("one two three four five six seven eight nine ten");
@@ -38,7 +67,13 @@ test("a stream sends the given deltas as they are; without deltas the text is sp
 
 test("matching by agent, and times counted down; the journal names the rule", async () => {
   const fake = await fakeServer();
-  const { id } = (await control(fake.url, "POST", "/__fake/answers", { match: { agent: "agent-b" }, answer: { text: "scripted for b" }, times: 2 })).json as { id: string };
+  const { id } = (
+    await control(fake.url, "POST", "/__fake/answers", {
+      match: { agent: "agent-b" },
+      answer: { text: "scripted for b" },
+      times: 2,
+    })
+  ).json as { id: string };
   expect(expectResult(await createResponse(fake.url)).response).not.toBe("scripted for b");
   expect(expectResult(await createResponse(fake.url, { agent: "agent-b" })).response).toBe("scripted for b");
   expect(expectResult(await createResponse(fake.url, { agent: "agent-b" })).response).toBe("scripted for b");
@@ -59,7 +94,9 @@ test("a replay under the same key gives the scripted answer again, without using
 
 test("the answers option loads rules at start, and a bad one stops the start", async () => {
   const fake = await fakeServer({ answers: [REFUND] });
-  expect(expectResult(await createResponse(fake.url, { body: { message: "refund?" } })).response).toBe("Refunds take **5 days**.");
+  expect(expectResult(await createResponse(fake.url, { body: { message: "refund?" } })).response).toBe(
+    "Refunds take **5 days**.",
+  );
   await expect(fakeServer({ answers: [{ answer: { text: "a", deltas: ["b"] } }] })).rejects.toThrow(/rule 0: .*deltas/);
 });
 
@@ -67,8 +104,11 @@ test("loaded rules are every session's starting state: they apply in any session
   const fake = await fakeServer({ answers: [REFUND] });
   const refund = { body: { message: "refund?" } };
   const answered = async (session?: string) =>
-    expectResult(await createResponse(fake.url, session === undefined ? refund : { ...refund, ...inSession(session) })).response;
-  const rulesOf = async (session?: string) => ((await control(fake.url, "GET", "/__fake/answers", undefined, session)).json as { answers: { applied: number }[] }).answers;
+    expectResult(await createResponse(fake.url, session === undefined ? refund : { ...refund, ...inSession(session) }))
+      .response;
+  const rulesOf = async (session?: string) =>
+    ((await control(fake.url, "GET", "/__fake/answers", undefined, session)).json as { answers: { applied: number }[] })
+      .answers;
 
   expect(await answered("checkout-tests")).toBe("Refunds take **5 days**.");
   expect((await rulesOf("checkout-tests")).map((rule) => rule.applied)).toEqual([1]);
@@ -98,13 +138,20 @@ test.each([
 ])("%s is a 400 naming the field, and no rule is added", async (_, body, field) => {
   const fake = await fakeServer();
   const full = "answer" in body ? body : { answer: { text: "abc" }, ...body };
-  const message = expectError(await control(fake.url, "POST", "/__fake/answers", field === "answer" ? body : full), 400, "invalid_request").error.message;
+  const message = expectError(
+    await control(fake.url, "POST", "/__fake/answers", field === "answer" ? body : full),
+    400,
+    "invalid_request",
+  ).error.message;
   expect(message).toContain(field);
   expect((await control(fake.url, "GET", "/__fake/answers")).json).toEqual({ answers: [] });
 });
 
-test.each(["/__fake/answers", "/__fake/faults", "/__fake/conversations"])("malformed JSON to %s is 400 invalid_json, and nothing is added", async (path) => {
-  const fake = await fakeServer();
-  expectError(await control(fake.url, "POST", path, '{"answer": {'), 400, "invalid_json");
-  expect((await control(fake.url, "GET", "/__fake/answers")).json).toEqual({ answers: [] });
-});
+test.each(["/__fake/answers", "/__fake/faults", "/__fake/conversations"])(
+  "malformed JSON to %s is 400 invalid_json, and nothing is added",
+  async (path) => {
+    const fake = await fakeServer();
+    expectError(await control(fake.url, "POST", path, '{"answer": {'), 400, "invalid_json");
+    expect((await control(fake.url, "GET", "/__fake/answers")).json).toEqual({ answers: [] });
+  },
+);

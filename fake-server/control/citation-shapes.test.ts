@@ -15,12 +15,17 @@ const SHAPES = [
   {},
 ];
 // Parsed from JSON text, so "__proto__" is an own key, as any request body would carry it.
-const HOSTILE = JSON.parse('{"__proto__": {"polluted": true}, "constructor": {"prototype": {"polluted": true}}, "title": "x"}') as object;
+const HOSTILE = JSON.parse(
+  '{"__proto__": {"polluted": true}, "constructor": {"prototype": {"polluted": true}}, "title": "x"}',
+) as object;
 const CITATIONS = [...SHAPES, HOSTILE];
 /** The citations as they must come back: the same JSON text. */
 const WIRE = JSON.stringify(CITATIONS);
 
-const rule = (citations: unknown) => ({ match: { message_contains: "cite" }, answer: { text: "Scripted.", citations } });
+const rule = (citations: unknown) => ({
+  match: { message_contains: "cite" },
+  answer: { text: "Scripted.", citations },
+});
 const body = (message: string) => ({ body: { message } });
 const json = (value: unknown) => JSON.stringify(value);
 
@@ -43,7 +48,12 @@ async function listedCitations(url: string, conversationId: string): Promise<str
 
 test("an answer rule's citations of any shape come back unchanged on create, replay, stream and listing", async () => {
   const fake = await fakeServer();
-  const added = await control(fake.url, "POST", "/__fake/answers", `{"match":{"message_contains":"cite"},"answer":{"text":"Scripted.","citations":${WIRE}}}`);
+  const added = await control(
+    fake.url,
+    "POST",
+    "/__fake/answers",
+    `{"match":{"message_contains":"cite"},"answer":{"text":"Scripted.","citations":${WIRE}}}`,
+  );
   expect(added.status, added.text).toBe(201);
   expect(added.text).toContain(`"citations":${WIRE}`);
   expect((await control(fake.url, "GET", "/__fake/answers")).text).toContain(`"citations":${WIRE}`);
@@ -78,7 +88,12 @@ test("the answers option takes any shape, and a caller's later change to its obj
 test("a fixture's citations of any shape come back unchanged on export and listing", async () => {
   const fake = await fakeServer();
   const messages = `[{"role":"user","content":"q"},{"role":"assistant","content":"a","citations":${WIRE}}]`;
-  const imported = await control(fake.url, "POST", "/__fake/conversations", `{"agent":"agent-a","messages":${messages}}`);
+  const imported = await control(
+    fake.url,
+    "POST",
+    "/__fake/conversations",
+    `{"agent":"agent-a","messages":${messages}}`,
+  );
   expect(imported.status, imported.text).toBe(201);
   const id = (imported.json as { conversation_id: string }).conversation_id;
   expect((await control(fake.url, "GET", `/__fake/conversations/${id}`)).text).toContain(`"citations":${WIRE}`);
@@ -111,7 +126,11 @@ test("citations of any shape survive a --state file round trip", async () => {
   const stateFile = join(folder, "state.json");
   const first = await fakeServer({ stateFile });
   const messages = `[{"role":"user","content":"q"},{"role":"assistant","content":"a","citations":${WIRE}}]`;
-  const id = (JSON.parse((await control(first.url, "POST", "/__fake/conversations", `{"agent":"agent-a","messages":${messages}}`)).text) as { conversation_id: string }).conversation_id;
+  const id = (
+    JSON.parse(
+      (await control(first.url, "POST", "/__fake/conversations", `{"agent":"agent-a","messages":${messages}}`)).text,
+    ) as { conversation_id: string }
+  ).conversation_id;
   await first.close();
   const second = await fakeServer({ stateFile });
   expect(await listedCitations(second.url, id)).toBe(WIRE);

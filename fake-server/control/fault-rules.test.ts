@@ -18,20 +18,37 @@ async function streamMayBeCut(url: string, options: Parameters<typeof streamResp
 
 test("a rule cuts the next stream of a request without X-Fake-Fault, once, and counts down", async () => {
   const fake = await fakeServer();
-  const added = await control(fake.url, "POST", "/__fake/faults", { match: { operation: "stream" }, fault: "drop-after=1" });
+  const added = await control(fake.url, "POST", "/__fake/faults", {
+    match: { operation: "stream" },
+    fault: "drop-after=1",
+  });
   expect(added.status).toBe(201);
-  expect(added.json).toEqual({ id: expect.stringMatching(/^fault-\d+$/), match: { operation: "stream" }, fault: "drop-after=1", times: 1, remaining: 1, applied: 0 });
+  expect(added.json).toEqual({
+    id: expect.stringMatching(/^fault-\d+$/),
+    match: { operation: "stream" },
+    fault: "drop-after=1",
+    times: 1,
+    remaining: 1,
+    applied: 0,
+  });
   expect((await streamMayBeCut(fake.url)).cut).toBe(true);
   expect((await streamMayBeCut(fake.url)).types.at(-1)).toBe("response.completed");
-  const { faults } = (await control(fake.url, "GET", "/__fake/faults")).json as { faults: { remaining: number; applied: number }[] };
+  const { faults } = (await control(fake.url, "GET", "/__fake/faults")).json as {
+    faults: { remaining: number; applied: number }[];
+  };
   expect(faults.map((rule) => [rule.remaining, rule.applied])).toEqual([[0, 1]]);
 });
 
 test("times 0 applies until removed; DELETE of one rule and of all are 204, an unknown id 404", async () => {
   const fake = await fakeServer();
-  const { id } = (await control(fake.url, "POST", "/__fake/faults", { match: { operation: "create" }, fault: "status=503", times: 0 })).json as { id: string };
+  const { id } = (
+    await control(fake.url, "POST", "/__fake/faults", { match: { operation: "create" }, fault: "status=503", times: 0 })
+  ).json as { id: string };
   for (let i = 0; i < 3; i++) expectError(await createResponse(fake.url), 503, "service_unavailable");
-  expect(((await control(fake.url, "GET", "/__fake/faults")).json as { faults: unknown[] }).faults[0]).toMatchObject({ remaining: null, applied: 3 });
+  expect(((await control(fake.url, "GET", "/__fake/faults")).json as { faults: unknown[] }).faults[0]).toMatchObject({
+    remaining: null,
+    applied: 3,
+  });
   expect((await control(fake.url, "DELETE", `/__fake/faults/${id}`)).status).toBe(204);
   expect((await createResponse(fake.url)).status).toBe(200);
   expectError(await control(fake.url, "DELETE", `/__fake/faults/${id}`), 404, "not_found");
@@ -43,8 +60,16 @@ test("times 0 applies until removed; DELETE of one rule and of all are 204, an u
 test("rules match by agent, operation and message; the oldest matching one applies", async () => {
   const fake = await fakeServer();
   await control(fake.url, "POST", "/__fake/faults", { match: { agent: "agent-b" }, fault: "status=500", times: 0 });
-  await control(fake.url, "POST", "/__fake/faults", { match: { message_contains: "invoice" }, fault: "status=429,retry-after=7", times: 0 });
-  await control(fake.url, "POST", "/__fake/faults", { match: { message_contains: "invoice" }, fault: "status=503", times: 0 });
+  await control(fake.url, "POST", "/__fake/faults", {
+    match: { message_contains: "invoice" },
+    fault: "status=429,retry-after=7",
+    times: 0,
+  });
+  await control(fake.url, "POST", "/__fake/faults", {
+    match: { message_contains: "invoice" },
+    fault: "status=503",
+    times: 0,
+  });
   expect((await createResponse(fake.url, { body: { message: "hello" } })).status).toBe(200);
   expectError(await createResponse(fake.url, { agent: "agent-b" }), 500, "internal_error");
   const limited = await createResponse(fake.url, { body: { message: "where is my invoice?" } });
@@ -55,8 +80,15 @@ test("rules match by agent, operation and message; the oldest matching one appli
 test("list and delete take rules too; a message rule never matches them", async () => {
   const fake = await fakeServer();
   const { conversation_id } = expectResult(await createResponse(fake.url));
-  await control(fake.url, "POST", "/__fake/faults", { match: { message_contains: "a" }, fault: "status=500", times: 0 });
-  await control(fake.url, "POST", "/__fake/faults", { match: { operation: "list" }, fault: "status=429,retry-after=2" });
+  await control(fake.url, "POST", "/__fake/faults", {
+    match: { message_contains: "a" },
+    fault: "status=500",
+    times: 0,
+  });
+  await control(fake.url, "POST", "/__fake/faults", {
+    match: { operation: "list" },
+    fault: "status=429,retry-after=2",
+  });
   await control(fake.url, "POST", "/__fake/faults", { match: { operation: "delete" }, fault: "status=503" });
   const listed = await listMessages(fake.url, conversation_id);
   expectError(listed, 429, "rate_limited");
@@ -94,7 +126,7 @@ test("with fault injection off, rules are refused and the fault option cannot st
 });
 
 test.each([
-  ["malformed JSON", "{\"fault\": "],
+  ["malformed JSON", '{"fault": '],
   ["a body that is not an object", [1, 2]],
   ["an unknown field", { fault: "status=503", colour: "red" }],
   ["an unknown match field", { match: { path: "/v1" }, fault: "status=503" }],
@@ -115,7 +147,8 @@ test.each([
 
 test("the error names the field", async () => {
   const fake = await fakeServer();
-  const named = async (body: unknown) => expectError(await control(fake.url, "POST", "/__fake/faults", body), 400, "invalid_request").error.message;
+  const named = async (body: unknown) =>
+    expectError(await control(fake.url, "POST", "/__fake/faults", body), 400, "invalid_request").error.message;
   expect(await named({ fault: "status=503", colour: "red" })).toContain("colour");
   expect(await named({ match: { operation: "lis" }, fault: "status=503" })).toContain("match.operation");
   expect(await named({ fault: "status=503", times: -1 })).toContain("times");

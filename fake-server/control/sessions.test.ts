@@ -30,14 +30,17 @@ test("the request log, client violations and rules are per session", async () =>
   await createResponse(fake.url, { idempotencyKey: null, ...inSession("b") }); // CLIENT-2 in b
   await control(fake.url, "POST", "/__fake/faults", { fault: "status=503" }, "b");
 
-  const logOf = async (session?: string) => RequestLogPage.parse((await control(fake.url, "GET", "/__fake/requests", undefined, session)).json).requests;
+  const logOf = async (session?: string) =>
+    RequestLogPage.parse((await control(fake.url, "GET", "/__fake/requests", undefined, session)).json).requests;
   expect((await logOf("a")).map((entry) => [entry.session, entry.status])).toEqual([["a", 200]]);
   expect((await logOf("b")).map((entry) => [entry.session, entry.status])).toEqual([["b", 400]]);
   expect(await logOf()).toEqual([]);
 
   expect(fake.clientViolations({ session: "a" })).toEqual([]);
   expect(fake.clientViolations({ session: "b" }).map((v) => v.requirement)).toEqual(["CLIENT-2"]);
-  const overHttp = (await control(fake.url, "GET", "/__fake/client-violations", undefined, "b")).json as { violations: unknown[] };
+  const overHttp = (await control(fake.url, "GET", "/__fake/client-violations", undefined, "b")).json as {
+    violations: unknown[];
+  };
   expect(overHttp.violations).toHaveLength(1);
   expect((await control(fake.url, "GET", "/__fake/client-violations")).json).toEqual({ counts: [], violations: [] });
 

@@ -17,7 +17,9 @@ test("conversations of every session are written on close and served again after
   const stateFile = join(await folder(), "state.json");
   const first = await startFakeServer({ port: 0, stateFile });
   const a = expectResult(await createResponse(first.url, { body: { message: "kept in default" } })).conversation_id;
-  const b = expectResult(await createResponse(first.url, { body: { message: "kept in team-b" }, key: "sk-fake-b", ...inSession("team-b") })).conversation_id;
+  const b = expectResult(
+    await createResponse(first.url, { body: { message: "kept in team-b" }, key: "sk-fake-b", ...inSession("team-b") }),
+  ).conversation_id;
   const before = expectPage(await listMessages(first.url, a));
   await first.close();
 
@@ -42,7 +44,13 @@ test("without the file the fake starts empty and writes it on close", async () =
 test.each([
   ["not JSON", "{"],
   ["another shape", JSON.stringify({ conversations: [] })],
-  ["a bad conversation", JSON.stringify({ version: 1, sessions: { default: [{ agent: "agent-a", messages: [{ role: "robot", content: "x" }] }] } })],
+  [
+    "a bad conversation",
+    JSON.stringify({
+      version: 1,
+      sessions: { default: [{ agent: "agent-a", messages: [{ role: "robot", content: "x" }] }] },
+    }),
+  ],
   ["a bad session name", JSON.stringify({ version: 1, sessions: { "a b": [] } })],
 ])("a state file that is %s stops the start, naming the file, and is left as it was", async (_, text) => {
   const stateFile = join(await folder(), "broken.json");

@@ -26,7 +26,8 @@ export function newUuid(): string {
   let at = 0;
   for (let i = 0; i < 16; i++) {
     let byte = random[nextRandom + i] ?? 0;
-    if (i === 6) byte = (byte & 0x0f) | 0x40; // version 4
+    if (i === 6)
+      byte = (byte & 0x0f) | 0x40; // version 4
     else if (i === 8) byte = (byte & 0x3f) | 0x80; // RFC 4122 variant
     if (i === 4 || i === 6 || i === 8 || i === 10) text[at++] = 0x2d; // "-"
     text[at++] = DIGITS[byte >> 4] ?? 0x30;

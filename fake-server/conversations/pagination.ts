@@ -19,7 +19,13 @@ function invalid(message: string): ApiError {
  * `page` and `page_size` from the query: absent means the default; otherwise a plain
  * decimal integer in range, given once. "1.5", "1e2", "-1", "", "abc" and repeats are 400.
  */
-function readInteger(query: Readonly<Record<string, unknown>>, name: string, min: number, max: number, fallback: number): number {
+function readInteger(
+  query: Readonly<Record<string, unknown>>,
+  name: string,
+  min: number,
+  max: number,
+  fallback: number,
+): number {
   const raw = Object.hasOwn(query, name) ? query[name] : undefined;
   if (raw === undefined) return fallback;
   const range = max === Number.MAX_SAFE_INTEGER ? `an integer of at least ${min}` : `an integer from ${min} to ${max}`;
@@ -32,7 +38,10 @@ function readInteger(query: Readonly<Record<string, unknown>>, name: string, min
 export function parsePagination(
   query: Readonly<Record<string, unknown>>,
   behavior: Pick<Behavior, "pageSize" | "oversizePageSize"> & {
-    readonly broken?: Pick<Behavior["broken"], "pageZeroServed" | "pageZeroAsFirst" | "pageAloneDefaultSize" | "pageSizeCap">;
+    readonly broken?: Pick<
+      Behavior["broken"],
+      "pageZeroServed" | "pageZeroAsFirst" | "pageAloneDefaultSize" | "pageSizeCap"
+    >;
   },
 ): PageRequest {
   const { max } = behavior.pageSize;
@@ -44,7 +53,13 @@ export function parsePagination(
   const pageSize = readInteger(query, "page_size", 1, clamp ? Number.MAX_SAFE_INTEGER : max, fallbackSize);
   // Two mutants take page=0: one serves it as is, one silently as page 1.
   const zeroAsFirst = behavior.broken?.pageZeroAsFirst === true;
-  const page = readInteger(query, "page", behavior.broken?.pageZeroServed || zeroAsFirst ? 0 : 1, Number.MAX_SAFE_INTEGER, 1);
+  const page = readInteger(
+    query,
+    "page",
+    behavior.broken?.pageZeroServed || zeroAsFirst ? 0 : 1,
+    Number.MAX_SAFE_INTEGER,
+    1,
+  );
   // A mutant caps the size one below the maximum, an exclusive bound where the spec's is inclusive.
   const cap = behavior.broken?.pageSizeCap ?? max;
   return {

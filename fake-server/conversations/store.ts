@@ -95,7 +95,9 @@ export class ConversationStore {
 
   find(id: string, agentId: string, channel: string): StoredConversation | undefined {
     const conversation = this.conversations.get(id);
-    return conversation && conversation.agentId === agentId && conversation.channel === channel ? conversation : undefined;
+    return conversation && conversation.agentId === agentId && conversation.channel === channel
+      ? conversation
+      : undefined;
   }
 
   /** A conversation by id alone, whatever its scope: for the fake's own export (`/__fake/conversations/ID`). */
@@ -123,13 +125,20 @@ export class ConversationStore {
    * exists; returns false when it was deleted meanwhile. Each exchange moves `updatedAt`
    * forward by at least 1 ms, so it advances even within one millisecond.
    */
-  appendExchange(id: string, userText: string, answerText: string, citations: readonly Citation[], note?: string): boolean {
+  appendExchange(
+    id: string,
+    userText: string,
+    answerText: string,
+    citations: readonly Citation[],
+    note?: string,
+  ): boolean {
     const conversation = this.conversations.get(id);
     if (!conversation) return false;
     const now = this.clock.now();
-    const stamp = conversation.messages.length === 0
-      ? Math.max(now, conversation.createdAt)
-      : Math.max(now, conversation.updatedAt + 1);
+    const stamp =
+      conversation.messages.length === 0
+        ? Math.max(now, conversation.createdAt)
+        : Math.max(now, conversation.updatedAt + 1);
     const user = new StoredMessage(this.newId(), "user", userText, stamp, undefined);
     // A tool note between question and answer: the three-messages variant.
     const between = note === undefined ? undefined : new StoredMessage(this.newId(), "tool", note, stamp, undefined);

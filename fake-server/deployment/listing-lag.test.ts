@@ -15,7 +15,9 @@ test("listing-lag: a new conversation is not listed until its first exchange lan
   const { fake, clock } = await lagging();
   const { conversation_id: id } = expectResult(await createResponse(fake.url));
   expectError(await listMessages(fake.url, id), 404, "conversation_not_found");
-  const continued = expectResult(await createResponse(fake.url, { body: { message: "And reminders?", conversation_id: id } }));
+  const continued = expectResult(
+    await createResponse(fake.url, { body: { message: "And reminders?", conversation_id: id } }),
+  );
   expect(continued.conversation_id).toBe(id);
   clock.advance(LISTING_LAG_MS - 1);
   expectError(await listMessages(fake.url, id), 404, "conversation_not_found");
@@ -37,7 +39,8 @@ test("listing-lag: a new conversation is not listed until its first exchange lan
 test("listing-lag: a streamed exchange lags the same way; replaying and deleting work at once", async () => {
   const { fake, clock } = await lagging();
   const stream = await streamResponse(fake.url, { idempotencyKey: "s-1" });
-  const id = (JSON.parse(stream.events.at(-1)?.data ?? "{}") as { response: { conversation_id: string } }).response.conversation_id;
+  const id = (JSON.parse(stream.events.at(-1)?.data ?? "{}") as { response: { conversation_id: string } }).response
+    .conversation_id;
   expectError(await listMessages(fake.url, id), 404, "conversation_not_found");
   const replay = await createResponse(fake.url, { idempotencyKey: "s-1" });
   expect(expectResult(replay).conversation_id).toBe(id);
@@ -69,7 +72,11 @@ test("listing-lag: a deleted conversation stays listed, whole, for the lag, to i
   // Another key's scope never saw it, and does not now.
   expectError(await listMessages(fake.url, id, { key: "sk-fake-b" }), 404, "conversation_not_found");
   expectError(await deleteConversation(fake.url, id), 404, "conversation_not_found");
-  expectError(await createResponse(fake.url, { body: { message: "Still there?", conversation_id: id } }), 404, "conversation_not_found");
+  expectError(
+    await createResponse(fake.url, { body: { message: "Still there?", conversation_id: id } }),
+    404,
+    "conversation_not_found",
+  );
   clock.advance(LISTING_LAG_MS - 1);
   expect(expectPage(await listMessages(fake.url, id)).total).toBe(2);
   clock.advance(1);

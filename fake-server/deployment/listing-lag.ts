@@ -19,7 +19,11 @@ export const NOT_LISTED = -1;
  * NOT_LISTED for a conversation whose first exchange has not reached it. An exchange's
  * messages share one timestamp, the moment it was stored, so they appear together.
  */
-export function listedCount(behavior: Pick<Behavior, "listingLagMs" | "broken">, conversation: StoredConversation, now: number): number {
+export function listedCount(
+  behavior: Pick<Behavior, "listingLagMs" | "broken">,
+  conversation: StoredConversation,
+  now: number,
+): number {
   const lag = behavior.listingLagMs;
   const { messages } = conversation;
   if (lag === 0) return messages.length;

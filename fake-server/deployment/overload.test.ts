@@ -7,14 +7,21 @@ import { OVERLOAD_EVERY } from "./overload.ts";
 test("overloaded: every Nth create of a key is 503 service_unavailable with Retry-After: 1, and stores nothing", async () => {
   const fake = await fakeServer({ variants: ["overloaded"] });
   const { conversation_id } = expectResult(await createResponse(fake.url));
-  for (let i = 2; i < OVERLOAD_EVERY; i++) expectResult(await createResponse(fake.url, { body: { message: `more ${i}`, conversation_id } }));
+  for (let i = 2; i < OVERLOAD_EVERY; i++)
+    expectResult(await createResponse(fake.url, { body: { message: `more ${i}`, conversation_id } }));
   const before = fake.app.internals.snapshot();
-  const refused = await createResponse(fake.url, { idempotencyKey: "retry-me", body: { message: "and more", conversation_id } });
+  const refused = await createResponse(fake.url, {
+    idempotencyKey: "retry-me",
+    body: { message: "and more", conversation_id },
+  });
   expectError(refused, 503, "service_unavailable");
   expect(refused.headers["retry-after"]).toBe("1");
   expect(fake.app.internals.snapshot()).toEqual(before);
   // The retry under the same key is the next create: it runs, once.
-  const retried = await createResponse(fake.url, { idempotencyKey: "retry-me", body: { message: "and more", conversation_id } });
+  const retried = await createResponse(fake.url, {
+    idempotencyKey: "retry-me",
+    body: { message: "and more", conversation_id },
+  });
   expectResult(retried);
   expect(retried.headers["idempotent-replayed"]).toBeUndefined();
   expect(expectPage(await listMessages(fake.url, conversation_id)).total).toBe(2 * OVERLOAD_EVERY);

@@ -36,12 +36,19 @@ export class Overload {
 
 /** The 503 of an overloaded create. */
 export function overloaded(): ApiError {
-  return new ApiError(503, "service_unavailable", "the service is overloaded; retry after 1 s with the same Idempotency-Key", {
-    "Retry-After": "1",
-  });
+  return new ApiError(
+    503,
+    "service_unavailable",
+    "the service is overloaded; retry after 1 s with the same Idempotency-Key",
+    {
+      "Retry-After": "1",
+    },
+  );
 }
 
 /** The create counter of this behavior, or undefined when it is never overloaded. */
 export function overloadFor(behavior: Pick<Behavior, "overloadEvery" | "broken">): Overload | undefined {
-  return behavior.overloadEvery === 0 ? undefined : new Overload(behavior.overloadEvery, behavior.broken.overloadAfterCommit);
+  return behavior.overloadEvery === 0
+    ? undefined
+    : new Overload(behavior.overloadEvery, behavior.broken.overloadAfterCommit);
 }

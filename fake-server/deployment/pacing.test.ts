@@ -18,7 +18,8 @@ async function timedStream(url: string, headers: Record<string, string> = {}) {
   const start = Date.now();
   const stream = await openStream(url, { body: LONG, headers });
   const events: { event: string | undefined; at: number }[] = [];
-  for (let event = await stream.next(); event !== undefined; event = await stream.next()) events.push({ event: event.event, at: Date.now() - start });
+  for (let event = await stream.next(); event !== undefined; event = await stream.next())
+    events.push({ event: event.event, at: Date.now() - start });
   const deltas = events.filter((e) => e.event === "response.output_text.delta").length;
   return { events, deltas, first: events[0]?.at ?? Number.NaN, total: Date.now() - start };
 }
@@ -31,7 +32,9 @@ test("llm-pacing: the first event after the thinking pause, then 20 to 30 deltas
   expect(first).toBeGreaterThanOrEqual(LLM_PACING.firstEventMs - SLACK_MS);
   expect(deltas).toBeGreaterThanOrEqual(LLM_PACING.minDeltas);
   expect(deltas).toBeLessThanOrEqual(LLM_PACING.maxDeltas);
-  expect(total).toBeGreaterThanOrEqual(streamLengthMs(LLM_PACING.firstEventMs, LLM_PACING.deltaDelayMs, deltas) - SLACK_MS);
+  expect(total).toBeGreaterThanOrEqual(
+    streamLengthMs(LLM_PACING.firstEventMs, LLM_PACING.deltaDelayMs, deltas) - SLACK_MS,
+  );
 });
 
 test("llm-pacing: a plain create waits as long as the stream of its answer, in one pause of the fake's timers", async () => {
@@ -41,7 +44,9 @@ test("llm-pacing: a plain create waits as long as the stream of its answer, in o
   const creating = createResponse(fake.url, { body: LONG });
   await until(() => fake.app.internals.timers.active === 1, "the create's pause");
   expectResult(await creating);
-  expect(Date.now() - start).toBeGreaterThanOrEqual(streamLengthMs(LLM_PACING.firstEventMs, LLM_PACING.deltaDelayMs, deltas) - SLACK_MS);
+  expect(Date.now() - start).toBeGreaterThanOrEqual(
+    streamLengthMs(LLM_PACING.firstEventMs, LLM_PACING.deltaDelayMs, deltas) - SLACK_MS,
+  );
 });
 
 test("llm-pacing: an X-Fake-Fault item replaces the pacing's, the rest stays paced", async () => {
@@ -71,9 +76,15 @@ test("the pacing option defaults to the variant's numbers and is checked", () =>
   const option = resolveOptions({ pacing: {} }).behavior;
   expect(option.pacing).toEqual(variant.pacing);
   expect(option.deltaCount).toEqual(variant.deltaCount);
-  expect(baseFaultPlan(option)).toMatchObject({ firstEventDelayMs: LLM_PACING.firstEventMs, deltaDelayMs: LLM_PACING.deltaDelayMs, paced: true });
+  expect(baseFaultPlan(option)).toMatchObject({
+    firstEventDelayMs: LLM_PACING.firstEventMs,
+    deltaDelayMs: LLM_PACING.deltaDelayMs,
+    paced: true,
+  });
   expect(resolveOptions({}).behavior.pacing).toBeNull();
   expect(() => resolveOptions({ pacing: { minDeltas: 5, maxDeltas: 2 } })).toThrow(OptionsError);
-  expect(() => resolveOptions({ pacing: { firstEventMs: -1 } })).toThrow("pacing.firstEventMs must be an integer from 0 to 60000");
+  expect(() => resolveOptions({ pacing: { firstEventMs: -1 } })).toThrow(
+    "pacing.firstEventMs must be an integer from 0 to 60000",
+  );
   expect(() => resolveOptions({ pacing: "slow" } as never)).toThrow("pacing must be an object");
 });

@@ -17,7 +17,12 @@ export interface PacingSettings {
  * The variant's numbers: a create takes about 150 + 26 × 6 ≈ 300 ms, so a full suite run of
  * about 150 creates, even one after another, adds under 50 s.
  */
-export const LLM_PACING: PacingSettings = Object.freeze({ firstEventMs: 150, deltaDelayMs: 6, minDeltas: 20, maxDeltas: 30 });
+export const LLM_PACING: PacingSettings = Object.freeze({
+  firstEventMs: 150,
+  deltaDelayMs: 6,
+  minDeltas: 20,
+  maxDeltas: 30,
+});
 
 /** The behavior change that paces answers this way. */
 export function pacingPatch(settings: PacingSettings): BehaviorPatch {

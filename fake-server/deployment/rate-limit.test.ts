@@ -17,7 +17,11 @@ async function drained() {
 
 test("rate-limited: a burst up to the capacity is served; then every operation is 429 rate_limited with Retry-After: 1", async () => {
   const { fake } = await drained();
-  for (const reply of [await listMessages(fake.url, UNKNOWN), await createResponse(fake.url), await streamResponse(fake.url)]) {
+  for (const reply of [
+    await listMessages(fake.url, UNKNOWN),
+    await createResponse(fake.url),
+    await streamResponse(fake.url),
+  ]) {
     expect(expectError(reply, 429, "rate_limited").error.message).toContain("retry after 1 s");
     expect(reply.headers["retry-after"]).toBe("1");
   }
@@ -57,5 +61,9 @@ test("Retry-After is the whole seconds until a token is back, at least 1", () =>
   expect(buckets.take("k")).toBeUndefined();
   // The bucket never holds more than its capacity, however long it rested.
   clock.advance(3_600_000);
-  expect([buckets.take("k"), buckets.take("k"), buckets.take("k")].map((refusal) => refusal?.status)).toEqual([undefined, undefined, 429]);
+  expect([buckets.take("k"), buckets.take("k"), buckets.take("k")].map((refusal) => refusal?.status)).toEqual([
+    undefined,
+    undefined,
+    429,
+  ]);
 });

@@ -13,7 +13,10 @@ import { readExchangeBody } from "./prepare.ts";
  * `req.grant` set to the conversation's key; the key check's refusal is thrown otherwise.
  * Undefined for a request that showed a valid key.
  */
-export async function authenticatedByBody(ctx: AppContext, req: FakeRequest): Promise<{ readonly body: unknown } | undefined> {
+export async function authenticatedByBody(
+  ctx: AppContext,
+  req: FakeRequest,
+): Promise<{ readonly body: unknown } | undefined> {
   if (req.refusedKey === undefined) return undefined;
   const refusal = req.refusedKey;
   let body: unknown;
@@ -22,9 +25,13 @@ export async function authenticatedByBody(ctx: AppContext, req: FakeRequest): Pr
   } catch {
     throw refusal;
   }
-  const named = typeof body === "object" && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>)["conversation_id"] : undefined;
+  const named =
+    typeof body === "object" && body !== null && !Array.isArray(body)
+      ? (body as Record<string, unknown>)["conversation_id"]
+      : undefined;
   const owner = typeof named === "string" ? ctx.conversations.ownerOf(named) : undefined;
-  const grant = owner && [...ctx.options.keys.values()].find((g) => g.channel === owner.channel && g.agents.has(owner.agentId));
+  const grant =
+    owner && [...ctx.options.keys.values()].find((g) => g.channel === owner.channel && g.agents.has(owner.agentId));
   if (grant === undefined) throw refusal;
   req.grant = grant;
   return { body };

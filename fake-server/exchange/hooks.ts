@@ -12,11 +12,22 @@ import { ApiError } from "../http/api-error.ts";
 import { droppedStreamLookup } from "../idempotency/dropped-streams.ts";
 import { canonicalJson } from "../../schemas/canonical-json.ts";
 import { fingerprintOfCanonical } from "../idempotency/fingerprint.ts";
-import type { IdempotencyLookup, IdempotencyScope, ReservationVisibility, StoredOutcome } from "../idempotency/store.ts";
+import type {
+  IdempotencyLookup,
+  IdempotencyScope,
+  ReservationVisibility,
+  StoredOutcome,
+} from "../idempotency/store.ts";
 import { reopenedByReference } from "./external-reference.ts";
 import { collidingOutcome } from "./key-collation.ts";
 import { looseReplay, rememberLooseFingerprint } from "./loose-fingerprint.ts";
-import { appendAgain, latestTurnOutcome, redoWriteOnOtherReplica, regeneratedOutcome, restoreFromRecord } from "./replay-mutants.ts";
+import {
+  appendAgain,
+  latestTurnOutcome,
+  redoWriteOnOtherReplica,
+  regeneratedOutcome,
+  restoreFromRecord,
+} from "./replay-mutants.ts";
 
 /** A create as its idempotency checks know it, once its body passed validation. */
 export interface KeyedCreate {
@@ -73,10 +84,15 @@ function visibilityOf(broken: Behavior["broken"], operation: "create" | "stream"
 }
 
 const lockFailure = (): ApiError =>
-  new ApiError(500, "internal_error", "the idempotency record of this key could not be locked: it is held by another request");
+  new ApiError(
+    500,
+    "internal_error",
+    "the idempotency record of this key could not be locked: it is held by another request",
+  );
 
 /** What the refusal of a key reused with another payload says: the conforming 409, or a mutant's 422. */
-export const KEY_REUSED_MESSAGE = "this Idempotency-Key was already used with a different request body; use a new key for a new operation";
+export const KEY_REUSED_MESSAGE =
+  "this Idempotency-Key was already used with a different request body; use a new key for a new operation";
 
 function conflictOf(conflict: Behavior["broken"]["conflict"]): PrepareHooks["conflict"] {
   if (conflict === "422") return () => new ApiError(422, "idempotency_key_reused", KEY_REUSED_MESSAGE);
@@ -89,7 +105,12 @@ function conflictOf(conflict: Behavior["broken"]["conflict"]): PrepareHooks["con
  * conversation restored from the record on both endpoints; on the plain one only, the
  * exchange written again (by another replica, or by every replay), and another answer given.
  */
-function replayOf(broken: Behavior["broken"], ctx: AppContext, create: KeyedCreate, outcome: StoredOutcome): StoredOutcome {
+function replayOf(
+  broken: Behavior["broken"],
+  ctx: AppContext,
+  create: KeyedCreate,
+  outcome: StoredOutcome,
+): StoredOutcome {
   const { caller, request, operation } = create;
   if (broken.replayRestoresDeleted) restoreFromRecord(ctx, caller, request, outcome);
   if (operation !== "create") return outcome;
@@ -121,20 +142,40 @@ function hooksFor(behavior: Behavior): PrepareHooks {
     hooks.lookup = (create, found) => {
       const { records, idempotencyKey, operation } = create;
       if (found.kind === "absent") {
-        const colliding = collidingOutcome(broken, records, idempotencyKey, create.fingerprint, operation, create.request);
+        const colliding = collidingOutcome(
+          broken,
+          records,
+          idempotencyKey,
+          create.fingerprint,
+          operation,
+          create.request,
+        );
         return colliding === undefined ? found : { kind: "replay", outcome: colliding };
       }
-      return droppedStreamLookup(behavior, records, idempotencyKey, operation, looseReplay(broken, records, idempotencyKey, create.body, operation, found));
+      return droppedStreamLookup(
+        behavior,
+        records,
+        idempotencyKey,
+        operation,
+        looseReplay(broken, records, idempotencyKey, create.body, operation, found),
+      );
     };
   }
   if (broken.inFlightLoserFails) hooks.inFlight = lockFailure;
   const conflict = conflictOf(broken.conflict);
   if (conflict !== undefined) hooks.conflict = conflict;
-  if (broken.replayRestoresDeleted || broken.replayAnswersLatestTurn || broken.replayAppends || broken.replayAltersAnswer || replicated) {
+  if (
+    broken.replayRestoresDeleted ||
+    broken.replayAnswersLatestTurn ||
+    broken.replayAppends ||
+    broken.replayAltersAnswer ||
+    replicated
+  ) {
     hooks.replay = (ctx, create, outcome) => replayOf(broken, ctx, create, outcome);
   }
   if (broken.continueStartsNew) hooks.continued = () => undefined;
-  else if (broken.externalReferenceReopens) hooks.continued = (ctx, caller, request) => request.conversation_id ?? reopenedByReference(ctx, caller, request);
+  else if (broken.externalReferenceReopens)
+    hooks.continued = (ctx, caller, request) => request.conversation_id ?? reopenedByReference(ctx, caller, request);
   if (broken.fingerprintSkips !== null || replicated) {
     hooks.reserved = (ctx, create) => {
       rememberLooseFingerprint(broken, create.records, create.idempotencyKey, create.body);

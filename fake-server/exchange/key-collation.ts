@@ -20,7 +20,8 @@ function folded(
   request: Pick<FakeResponseRequest, "conversation_id">,
 ): string | undefined {
   const continuing = typeof request.conversation_id === "string";
-  if (collation === "case-insensitive-turns") return operation === "create" && continuing ? key.toLowerCase() : undefined;
+  if (collation === "case-insensitive-turns")
+    return operation === "create" && continuing ? key.toLowerCase() : undefined;
   if (collation === "first-40-new-conversations") return continuing ? undefined : key.slice(0, KEY_COLUMN_CHARS);
   return undefined;
 }

@@ -16,13 +16,19 @@ const looseFingerprints = new WeakMap<IdempotencyScope, Map<string, string>>();
 function looseFingerprint(broken: Behavior["broken"], body: unknown): string | undefined {
   const skipped = broken.fingerprintSkips?.field;
   if (skipped === undefined) return undefined;
-  if (typeof body !== "object" || body === null || Array.isArray(body)) return fingerprintOfCanonical(canonicalJson(body));
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    return fingerprintOfCanonical(canonicalJson(body));
   const rest = Object.fromEntries(Object.entries(body).filter(([name]) => name !== skipped));
   return fingerprintOfCanonical(canonicalJson(rest));
 }
 
 /** Keeps the older fingerprint beside a key just reserved, on either endpoint. */
-export function rememberLooseFingerprint(broken: Behavior["broken"], records: IdempotencyScope, key: string, body: unknown): void {
+export function rememberLooseFingerprint(
+  broken: Behavior["broken"],
+  records: IdempotencyScope,
+  key: string,
+  body: unknown,
+): void {
   const loose = looseFingerprint(broken, body);
   if (loose === undefined) return;
   let ofScope = looseFingerprints.get(records);

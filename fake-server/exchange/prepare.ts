@@ -32,7 +32,12 @@ export interface FreshExchange {
 }
 
 export type PreparedExchange =
-  | { readonly kind: "replay"; readonly outcome: StoredOutcome; readonly request: FakeResponseRequest; readonly faults: FaultPlan }
+  | {
+      readonly kind: "replay";
+      readonly outcome: StoredOutcome;
+      readonly request: FakeResponseRequest;
+      readonly faults: FaultPlan;
+    }
   | { readonly kind: "fresh"; readonly exchange: FreshExchange; readonly faults: FaultPlan };
 
 /** The answer to a request whose key is still running. */
@@ -102,7 +107,9 @@ export function prepareExchange(
   const { caller, idempotencyKey } = headers;
   const hooks = prepareHooksOf(ctx.behavior);
   const request = validated(ctx, hooks, headers, body, operation);
-  const faults = headers.faults ?? ruleFaults(ctx, req, { agent: caller.agentId, operation, message: request.message }, ctx.baseFaults);
+  const faults =
+    headers.faults ??
+    ruleFaults(ctx, req, { agent: caller.agentId, operation, message: request.message }, ctx.baseFaults);
   // The canonical text and its digest serve both the observer and the idempotency record.
   const canonical = canonicalJson(body);
   const fingerprint = fingerprintOfCanonical(canonical);
@@ -132,12 +139,20 @@ export function prepareExchange(
     throw new ApiError(409, "idempotency_key_reused", KEY_REUSED_MESSAGE);
   }
   if (found.kind === "in_flight") throw hooks.inFlight?.() ?? keyInUse();
-  const conversationId = hooks.continued === undefined ? (request.conversation_id ?? undefined) : hooks.continued(ctx, caller, request);
+  const conversationId =
+    hooks.continued === undefined ? (request.conversation_id ?? undefined) : hooks.continued(ctx, caller, request);
   const continuing = operation === "stream" ? "continue-stream" : "continue";
-  if (conversationId !== undefined && !(findInScope(ctx, conversationId, caller, continuing) ?? reviveDeleted(ctx, conversationId, caller))) {
+  if (
+    conversationId !== undefined &&
+    !(findInScope(ctx, conversationId, caller, continuing) ?? reviveDeleted(ctx, conversationId, caller))
+  ) {
     throw conversationNotFound(conversationId);
   }
   const reservation = records.reserve(idempotencyKey, fingerprint, visible, operation);
   hooks.reserved?.(ctx, create);
-  return { kind: "fresh", exchange: { caller, operation, request, reservation, conversationId, refuseAfterCommit }, faults };
+  return {
+    kind: "fresh",
+    exchange: { caller, operation, request, reservation, conversationId, refuseAfterCommit },
+    faults,
+  };
 }

@@ -21,7 +21,11 @@ export function latestTurnOutcome(ctx: AppContext, outcome: StoredOutcome): Stor
   const messages = ctx.conversations.byId(conversationId)?.messages ?? [];
   const latest = messages.findLast((message) => message.role === "assistant");
   if (latest === undefined) return outcome;
-  const body = JSON.stringify({ conversation_id: conversationId, response: latest.content, citations: latest.citations ?? [] });
+  const body = JSON.stringify({
+    conversation_id: conversationId,
+    response: latest.content,
+    citations: latest.citations ?? [],
+  });
   return { kind: "answered", status: outcome.status, body };
 }
 
@@ -29,11 +33,18 @@ export function latestTurnOutcome(ctx: AppContext, outcome: StoredOutcome): Stor
  * The record is taken as the source of truth: replaying a key whose conversation was deleted
  * writes the conversation back, holding that exchange, for the caller's agent and channel.
  */
-export function restoreFromRecord(ctx: AppContext, caller: Caller, request: { readonly message: string }, outcome: StoredOutcome): void {
+export function restoreFromRecord(
+  ctx: AppContext,
+  caller: Caller,
+  request: { readonly message: string },
+  outcome: StoredOutcome,
+): void {
   if (outcome.kind !== "answered") return;
   const result = storedResult(outcome);
   if (ctx.conversations.has(result.conversation_id)) return;
-  ctx.conversations.admit(new StoredConversation(result.conversation_id, caller.agentId, caller.grant.channel, ctx.clock.now()));
+  ctx.conversations.admit(
+    new StoredConversation(result.conversation_id, caller.agentId, caller.grant.channel, ctx.clock.now()),
+  );
   ctx.conversations.appendExchange(result.conversation_id, request.message, result.response, result.citations);
 }
 
@@ -42,7 +53,12 @@ export function restoreFromRecord(ctx: AppContext, caller: Caller, request: { re
  * exchanges they wrote (an at-least-once writer with a per-process dedupe set): a plain replay
  * on a replica that did not write it answers the stored result, and writes the exchange again.
  */
-export function redoWriteOnOtherReplica(ctx: AppContext, appliedKey: string, request: { readonly message: string }, outcome: StoredOutcome): void {
+export function redoWriteOnOtherReplica(
+  ctx: AppContext,
+  appliedKey: string,
+  request: { readonly message: string },
+  outcome: StoredOutcome,
+): void {
   if (ctx.appliedKeys === undefined || ctx.appliedKeys.has(appliedKey)) return;
   ctx.appliedKeys.add(appliedKey);
   if (outcome.kind !== "answered") return;
@@ -62,5 +78,9 @@ export function appendAgain(ctx: AppContext, request: { readonly message: string
 export function regeneratedOutcome(outcome: StoredOutcome): StoredOutcome {
   if (outcome.kind !== "answered") return outcome;
   const result = storedResult(outcome);
-  return { kind: "answered", status: outcome.status, body: JSON.stringify({ ...result, response: `${result.response} (regenerated)` }) };
+  return {
+    kind: "answered",
+    status: outcome.status,
+    body: JSON.stringify({ ...result, response: `${result.response} (regenerated)` }),
+  };
 }

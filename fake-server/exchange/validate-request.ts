@@ -22,7 +22,8 @@ export function validateResponseRequest(
   operation: "create" | "stream" = "create",
 ): FakeResponseRequest {
   const { broken } = behavior;
-  const fields = typeof body === "object" && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
+  const fields =
+    typeof body === "object" && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
   // Two mutants: one refuses any metadata, one answers a body without a string message.
   if (broken.metadataRejected && fields !== undefined && Object.hasOwn(fields, "metadata")) {
     throw new ApiError(400, "invalid_metadata", "metadata is not accepted by this server");
@@ -35,7 +36,11 @@ export function validateResponseRequest(
     return parsed.data;
   }
   const onlyMetadata = parsed.error.issues.every((issue) => issue.path[0] === "metadata");
-  const detail = z.prettifyError(parsed.error).split("\n").map((line) => line.trim()).join(" ");
+  const detail = z
+    .prettifyError(parsed.error)
+    .split("\n")
+    .map((line) => line.trim())
+    .join(" ");
   throw new ApiError(
     400,
     onlyMetadata ? "invalid_metadata" : "invalid_request",
@@ -48,13 +53,32 @@ export function validateResponseRequest(
  * object for a missing one), and `external_reference: null` refused by the stream's own request
  * schema, which declares the field a string but not nullable.
  */
-function refuseAllowedShapes(broken: Behavior["broken"], fields: Record<string, unknown> | undefined, operation: "create" | "stream"): void {
+function refuseAllowedShapes(
+  broken: Behavior["broken"],
+  fields: Record<string, unknown> | undefined,
+  operation: "create" | "stream",
+): void {
   if (fields === undefined) return;
   const metadata = fields["metadata"];
-  if (broken.emptyMetadataRefused && typeof metadata === "object" && metadata !== null && !Array.isArray(metadata) && Object.keys(metadata).length === 0) {
+  if (
+    broken.emptyMetadataRefused &&
+    typeof metadata === "object" &&
+    metadata !== null &&
+    !Array.isArray(metadata) &&
+    Object.keys(metadata).length === 0
+  ) {
     throw new ApiError(400, "invalid_metadata", `the request body is invalid: metadata can't be blank (${FIELDS})`);
   }
-  if (broken.streamNullReferenceRefused && operation === "stream" && Object.hasOwn(fields, "external_reference") && fields["external_reference"] === null) {
-    throw new ApiError(400, "invalid_request", `the request body is invalid: external_reference must be a string (${FIELDS})`);
+  if (
+    broken.streamNullReferenceRefused &&
+    operation === "stream" &&
+    Object.hasOwn(fields, "external_reference") &&
+    fields["external_reference"] === null
+  ) {
+    throw new ApiError(
+      400,
+      "invalid_request",
+      `the request body is invalid: external_reference must be a string (${FIELDS})`,
+    );
   }
 }

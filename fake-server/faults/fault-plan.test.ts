@@ -13,7 +13,11 @@ test("a paced behavior gives every create a base plan; header items replace its 
   const base = baseFaultPlan({ pacing: { firstEventMs: 150, deltaDelayMs: 6 } });
   expect(base).toEqual({ ...NO_FAULTS, firstEventDelayMs: 150, deltaDelayMs: 6, paced: true });
   expect(parseFaultHeader(undefined, true, base)).toBe(base);
-  expect(parseFaultHeader("delta-delay=50,error-after=2", true, base)).toEqual({ ...base, deltaDelayMs: 50, errorAfter: 2 });
+  expect(parseFaultHeader("delta-delay=50,error-after=2", true, base)).toEqual({
+    ...base,
+    deltaDelayMs: 50,
+    errorAfter: 2,
+  });
 });
 
 test("every item is read, with spaces around items and values allowed", () => {
@@ -68,5 +72,9 @@ test("injected statuses carry their code, and 429 and 503 a Retry-After", () => 
     code: "service_unavailable",
     headers: { "Retry-After": "9" },
   });
-  expect(injectedStatusError(parseFaultHeader("status=500", true))).toMatchObject({ status: 500, code: "internal_error", headers: {} });
+  expect(injectedStatusError(parseFaultHeader("status=500", true))).toMatchObject({
+    status: 500,
+    code: "internal_error",
+    headers: {},
+  });
 });

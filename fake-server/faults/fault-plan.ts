@@ -45,7 +45,12 @@ export const NO_FAULTS: FaultPlan = Object.freeze({
 export function baseFaultPlan(behavior: Pick<Behavior, "pacing">): FaultPlan {
   const { pacing } = behavior;
   if (pacing === null) return NO_FAULTS;
-  return Object.freeze({ ...NO_FAULTS, firstEventDelayMs: pacing.firstEventMs, deltaDelayMs: pacing.deltaDelayMs, paced: true });
+  return Object.freeze({
+    ...NO_FAULTS,
+    firstEventDelayMs: pacing.firstEventMs,
+    deltaDelayMs: pacing.deltaDelayMs,
+    paced: true,
+  });
 }
 
 const MAX_DELAY_MS = 60_000;
@@ -73,10 +78,18 @@ function integer(item: string, value: string, max: number): number {
  * malformed, unknown or repeated item is a 400 naming it; with fault injection disabled,
  * the header itself is a 400.
  */
-export function parseFaultHeader(header: string | string[] | undefined, enabled: boolean, base: FaultPlan = NO_FAULTS): FaultPlan {
+export function parseFaultHeader(
+  header: string | string[] | undefined,
+  enabled: boolean,
+  base: FaultPlan = NO_FAULTS,
+): FaultPlan {
   if (header === undefined) return base;
   if (!enabled) {
-    throw new ApiError(400, "invalid_request", "fault injection is disabled on this server; remove the X-Fake-Fault header");
+    throw new ApiError(
+      400,
+      "invalid_request",
+      "fault injection is disabled on this server; remove the X-Fake-Fault header",
+    );
   }
   const items = (Array.isArray(header) ? header.join(",") : header).split(",").map((item) => item.trim());
   const plan: { -readonly [K in keyof FaultPlan]: FaultPlan[K] } = { ...base };
@@ -105,7 +118,8 @@ export function parseFaultHeader(header: string | string[] | undefined, enabled:
         break;
       case "status": {
         const status = Number(value);
-        if (!STATUS_CODES.has(status) || !/^\d+$/.test(value)) throw invalid(`"${item}": status must be 429, 500 or 503`);
+        if (!STATUS_CODES.has(status) || !/^\d+$/.test(value))
+          throw invalid(`"${item}": status must be 429, 500 or 503`);
         plan.status = status as InjectedStatus;
         break;
       }
@@ -130,5 +144,10 @@ export function injectedStatusError(plan: FaultPlan): ApiError | undefined {
   const code = STATUS_CODES.get(plan.status) ?? "internal_error";
   const retryAfter = plan.retryAfterSeconds ?? (plan.status === 500 ? undefined : 1);
   const headers: Record<string, string> = retryAfter === undefined ? {} : { "Retry-After": String(retryAfter) };
-  return new ApiError(plan.status, code, `status ${plan.status} injected on purpose (X-Fake-Fault, a fault rule or --fault); nothing was changed`, headers);
+  return new ApiError(
+    plan.status,
+    code,
+    `status ${plan.status} injected on purpose (X-Fake-Fault, a fault rule or --fault); nothing was changed`,
+    headers,
+  );
 }

@@ -42,7 +42,8 @@ export function parseFaultSpec(spec: string, base: FaultPlan, where: string): Fa
   try {
     return parseFaultHeader(spec, true, base);
   } catch (error) {
-    if (error instanceof ApiError) throw new ApiError(400, "invalid_request", error.message.replace(/^X-Fake-Fault:/, `${where}:`));
+    if (error instanceof ApiError)
+      throw new ApiError(400, "invalid_request", error.message.replace(/^X-Fake-Fault:/, `${where}:`));
     throw error;
   }
 }
@@ -71,14 +72,24 @@ export class FaultRules extends RuleBook<FaultRule> {
   /** The oldest rule matching the request, counted down; undefined when none does. */
   planFor(target: FaultTarget): FaultRule | undefined {
     if (this.size === 0) return undefined;
-    return this.take(({ match }) =>
-      (match.agent === undefined || match.agent === target.agent) &&
-      (match.operation === undefined || match.operation === target.operation) &&
-      (match.message_contains === undefined || (target.message !== undefined && target.message.includes(match.message_contains))));
+    return this.take(
+      ({ match }) =>
+        (match.agent === undefined || match.agent === target.agent) &&
+        (match.operation === undefined || match.operation === target.operation) &&
+        (match.message_contains === undefined ||
+          (target.message !== undefined && target.message.includes(match.message_contains))),
+    );
   }
 }
 
 /** A rule as the control endpoints show it. */
 export function faultRuleView(rule: FaultRule) {
-  return { id: rule.id, match: rule.match, fault: rule.fault, times: rule.times, remaining: rule.remaining, applied: rule.applied };
+  return {
+    id: rule.id,
+    match: rule.match,
+    fault: rule.fault,
+    times: rule.times,
+    remaining: rule.remaining,
+    applied: rule.applied,
+  };
 }

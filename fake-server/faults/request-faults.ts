@@ -13,7 +13,11 @@ export interface FaultContext {
 }
 
 /** The request's own X-Fake-Fault, parsed over `base`; undefined when it sent none. */
-export function headerFaults(ctx: Pick<FaultContext, "options">, req: { readonly headers: IncomingHttpHeaders }, base: FaultPlan): FaultPlan | undefined {
+export function headerFaults(
+  ctx: Pick<FaultContext, "options">,
+  req: { readonly headers: IncomingHttpHeaders },
+  base: FaultPlan,
+): FaultPlan | undefined {
   const header = req.headers[FAULT_HEADER];
   return header === undefined ? undefined : parseFaultHeader(header, ctx.options.faults, base);
 }
@@ -24,7 +28,12 @@ export function headerFaults(ctx: Pick<FaultContext, "options">, req: { readonly
  * `--fault`, else `base`. Like the header's, their items replace those of `base` (the pacing
  * of creates) one by one.
  */
-export function ruleFaults(ctx: FaultContext, req: { faultRule?: string }, target: FaultTarget, base: FaultPlan): FaultPlan {
+export function ruleFaults(
+  ctx: FaultContext,
+  req: { faultRule?: string },
+  target: FaultTarget,
+  base: FaultPlan,
+): FaultPlan {
   const rule = ctx.faultRules.planFor(target);
   if (rule !== undefined) {
     req.faultRule = rule.id;

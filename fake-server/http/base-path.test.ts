@@ -20,7 +20,11 @@ test("base-path: the API without the prefix is 404 not_found naming it; /__fake 
   const root = `http://127.0.0.1:${fake.port}`;
   const outside = await call(root, "GET", `/v1/agents/agent-a/conversations/${crypto.randomUUID()}/messages`, AUTH);
   expect(expectError(outside, 404, "not_found").error.message).toContain("/gateway/agents/v1");
-  expectError(await call(root, "GET", "/gateway/agentsv1/agents/agent-a/conversations/x/messages", AUTH), 404, "not_found");
+  expectError(
+    await call(root, "GET", "/gateway/agentsv1/agents/agent-a/conversations/x/messages", AUTH),
+    404,
+    "not_found",
+  );
   expect((await call(root, "GET", "/__fake/health", {})).status).toBe(200);
   expectError(await call(fake.url, "GET", "/__fake/health", {}), 404, "not_found");
   // Under the prefix the fake's own answers hold: the key check, then the route.
@@ -43,7 +47,7 @@ test.each([
   expect(() => resolveOptions({ basePath: path })).toThrow(OptionsError);
 });
 
-test("good base paths are kept, a trailing slash dropped, and \"/\" means none", () => {
+test('good base paths are kept, a trailing slash dropped, and "/" means none', () => {
   expect(basePathProblem("/api/agents-service")).toBeUndefined();
   expect(basePathProblem("/tenant%2Fa/x~y")).toBeUndefined();
   expect(resolveOptions({ basePath: "/api/" }).basePath).toBe("/api");

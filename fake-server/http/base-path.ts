@@ -20,8 +20,10 @@ export function basePathProblem(path: string): string | undefined {
   if (!path.startsWith("/")) return `it must start with "/"`;
   if (path.includes("?") || path.includes("#")) return "it must not carry a query or a fragment";
   const segments = path.slice(1).split("/");
-  if (segments.some((segment) => segment === "." || segment === "..")) return `it must not contain "." or ".." segments`;
-  if (segments.some((segment) => !SEGMENT.test(segment))) return "its segments must be non-empty and made of URL path characters";
+  if (segments.some((segment) => segment === "." || segment === ".."))
+    return `it must not contain "." or ".." segments`;
+  if (segments.some((segment) => !SEGMENT.test(segment)))
+    return "its segments must be non-empty and made of URL path characters";
   if (segments[0]?.toLowerCase() === "__fake") return "/__fake is where the fake's control endpoints are";
   if (segments.at(-1)?.toLowerCase() === "v1") return "it comes before /v1, so it must not end with /v1 itself";
   return undefined;

@@ -9,22 +9,39 @@ import { call, createResponse, deleteConversation, streamResponse, type Reply } 
 import { fakeServer } from "../test-support/server.ts";
 
 const EXPOSED = "Idempotent-Replayed, Retry-After, WWW-Authenticate";
-const REQUIRED_HEADERS = ["authorization", "content-type", "idempotency-key", "accept", "x-fake-fault", "x-fake-session"];
+const REQUIRED_HEADERS = [
+  "authorization",
+  "content-type",
+  "idempotency-key",
+  "accept",
+  "x-fake-fault",
+  "x-fake-session",
+];
 const UNKNOWN_CONVERSATION = "0190f5a0-0000-7000-8000-000000000000";
 
 /** What a browser sends before a cross-origin POST with the app's headers: no key, no body. */
-async function preflight(url: string, requestedHeaders = "authorization, content-type, idempotency-key, x-fake-session") {
+async function preflight(
+  url: string,
+  requestedHeaders = "authorization, content-type, idempotency-key, x-fake-session",
+) {
   const reply = await request(url, {
     method: "OPTIONS",
     headersTimeout: 5_000,
     bodyTimeout: 5_000,
-    headers: { origin: "http://app.example", "access-control-request-method": "POST", "access-control-request-headers": requestedHeaders },
+    headers: {
+      origin: "http://app.example",
+      "access-control-request-method": "POST",
+      "access-control-request-headers": requestedHeaders,
+    },
   });
   const text = await reply.body.text();
   return { status: reply.statusCode, headers: reply.headers as Record<string, string | undefined>, text };
 }
 
-const names = (list: string | undefined) => String(list).toLowerCase().split(/\s*,\s*/);
+const names = (list: string | undefined) =>
+  String(list)
+    .toLowerCase()
+    .split(/\s*,\s*/);
 
 function expectCors(reply: Pick<Reply, "headers">) {
   expect(reply.headers["access-control-allow-origin"]).toBe("*");
@@ -35,7 +52,9 @@ function expectPreflightAnswer(reply: Awaited<ReturnType<typeof preflight>>) {
   expect(reply.status).toBe(204);
   expect(reply.text).toBe("");
   expect(reply.headers["access-control-allow-origin"]).toBe("*");
-  expect(names(reply.headers["access-control-allow-methods"])).toEqual(expect.arrayContaining(["get", "post", "delete"]));
+  expect(names(reply.headers["access-control-allow-methods"])).toEqual(
+    expect.arrayContaining(["get", "post", "delete"]),
+  );
   expect(names(reply.headers["access-control-allow-headers"])).toEqual(expect.arrayContaining(REQUIRED_HEADERS));
 }
 
@@ -80,19 +99,31 @@ test("a page on a public origin may reach the fake on localhost: Private Network
   const fake = await fakeServer();
   const reply = await request(`${fake.url}/v1/agents/agent-a/responses`, {
     method: "OPTIONS",
-    headers: { origin: "https://preview.app.example", "access-control-request-method": "POST", "access-control-request-private-network": "true" },
+    headers: {
+      origin: "https://preview.app.example",
+      "access-control-request-method": "POST",
+      "access-control-request-private-network": "true",
+    },
   });
   await reply.body.text();
   expect(reply.statusCode).toBe(204);
   expect(reply.headers["access-control-allow-private-network"]).toBe("true");
-  expect((await preflight(`${fake.url}/v1/agents/agent-a/responses`)).headers["access-control-allow-private-network"]).toBeUndefined();
+  expect(
+    (await preflight(`${fake.url}/v1/agents/agent-a/responses`)).headers["access-control-allow-private-network"],
+  ).toBeUndefined();
 });
 
 test("a header the browser asks for beyond the list is allowed; markup or a huge list is not echoed", async () => {
   const fake = await fakeServer();
   const url = `${fake.url}/v1/agents/agent-a/responses`;
-  expect(names((await preflight(url, "authorization, x-request-id")).headers["access-control-allow-headers"])).toContain("x-request-id");
-  for (const hostile of [`authorization, <script>`, `authorization, ${"x".repeat(10_000)}`, Array.from({ length: 800 }, (_, i) => `x-h${i}`).join(",")]) {
+  expect(
+    names((await preflight(url, "authorization, x-request-id")).headers["access-control-allow-headers"]),
+  ).toContain("x-request-id");
+  for (const hostile of [
+    `authorization, <script>`,
+    `authorization, ${"x".repeat(10_000)}`,
+    Array.from({ length: 800 }, (_, i) => `x-h${i}`).join(","),
+  ]) {
     const reply = await preflight(url, hostile);
     expectPreflightAnswer(reply);
     expect(names(reply.headers["access-control-allow-headers"]).sort()).toEqual([...REQUIRED_HEADERS].sort());
@@ -129,7 +160,9 @@ test("a header list with CR or LF is refused on the wire, and never echoed if a 
     server.close();
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const reply = await preflight(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/agents/agent-a/responses`);
+  const reply = await preflight(
+    `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/agents/agent-a/responses`,
+  );
   expectPreflightAnswer(reply);
   expect(reply.headers["set-cookie"]).toBeUndefined();
   expect(String(reply.headers["access-control-allow-headers"])).not.toMatch(/stolen|[\r\n]/);
@@ -149,13 +182,19 @@ test("under a base path the API and the control endpoints carry CORS headers and
   expectPreflightAnswer(await preflight(`${origin}/api/x/v1/agents/agent-a/responses`));
   expectPreflightAnswer(await preflight(`${origin}/__fake/requests`));
   // The keyless POST is the one violation: the preflights are not.
-  expect(fake.clientViolations().flatMap((violation) => violation.requests.map((entry) => entry.method))).toEqual(["POST"]);
+  expect(fake.clientViolations().flatMap((violation) => violation.requests.map((entry) => entry.method))).toEqual([
+    "POST",
+  ]);
   expect((await requestLog(origin)).map((entry) => entry.method)).toEqual(["POST", "POST"]);
 });
 
 test("with cors off there are no CORS headers and a preflight is not answered as one", async () => {
   const fake = await fakeServer({ cors: false });
-  for (const reply of [await createResponse(fake.url), await createResponse(fake.url, { key: null }), await call(fake.url, "GET", "/__fake/health", {})]) {
+  for (const reply of [
+    await createResponse(fake.url),
+    await createResponse(fake.url, { key: null }),
+    await call(fake.url, "GET", "/__fake/health", {}),
+  ]) {
     expect(reply.headers["access-control-allow-origin"]).toBeUndefined();
     expect(reply.headers["access-control-expose-headers"]).toBeUndefined();
   }

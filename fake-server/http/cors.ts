@@ -9,7 +9,14 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 
 const ALLOWED_METHODS = "GET, HEAD, POST, DELETE, OPTIONS";
-const ALLOWED_HEADERS = ["Authorization", "Content-Type", "Idempotency-Key", "Accept", "X-Fake-Fault", "X-Fake-Session"];
+const ALLOWED_HEADERS = [
+  "Authorization",
+  "Content-Type",
+  "Idempotency-Key",
+  "Accept",
+  "X-Fake-Fault",
+  "X-Fake-Session",
+];
 const EXPOSED_HEADERS = "Idempotent-Replayed, Retry-After, WWW-Authenticate";
 /** Header names a preflight may ask for: tokens only, so an echo cannot inject anything. */
 const HEADER_LIST = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+(?:\s*,\s*[A-Za-z0-9!#$%&'*+.^_`|~-]+)*$/;
@@ -31,7 +38,10 @@ function allowedHeaders(requested: string | undefined): string {
     return ALLOWED_HEADERS.join(", ");
   }
   const known = new Set(ALLOWED_HEADERS.map((name) => name.toLowerCase()));
-  const extra = requested.split(",").map((name) => name.trim()).filter((name) => !known.has(name.toLowerCase()));
+  const extra = requested
+    .split(",")
+    .map((name) => name.trim())
+    .filter((name) => !known.has(name.toLowerCase()));
   return [...ALLOWED_HEADERS, ...extra].join(", ");
 }
 
@@ -57,7 +67,9 @@ export function withCors(basePath: string, handler: Listener): Listener {
       "Access-Control-Max-Age": PREFLIGHT_CACHE_SECONDS,
       // Chrome's Private Network Access: a page on a public origin (a deployed preview of the
       // app) may call the fake on localhost only when the preflight says so.
-      ...(req.headers["access-control-request-private-network"] === "true" ? { "Access-Control-Allow-Private-Network": "true" } : {}),
+      ...(req.headers["access-control-request-private-network"] === "true"
+        ? { "Access-Control-Allow-Private-Network": "true" }
+        : {}),
     });
     res.end();
     // The request body, if any, is not read: drain it so the connection stays usable.

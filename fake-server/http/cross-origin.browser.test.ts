@@ -44,11 +44,20 @@ async function fakeServer(options: FakeServerOptions = {}): Promise<FakeServer> 
 
 const app = (page: Page) => ({
   converse: (fakeUrl: string, session: string | null, run: string) =>
-    page.evaluate(([url, name, id]) => (globalThis as unknown as { chatApp: ChatApp }).chatApp.converse(url, name, id), [fakeUrl, session, run] as const),
+    page.evaluate(
+      ([url, name, id]) => (globalThis as unknown as { chatApp: ChatApp }).chatApp.converse(url, name, id),
+      [fakeUrl, session, run] as const,
+    ),
   createOnce: (fakeUrl: string, session: string | null, key: string) =>
-    page.evaluate(([url, name, id]) => (globalThis as unknown as { chatApp: ChatApp }).chatApp.createOnce(url, name, id), [fakeUrl, session, key] as const),
+    page.evaluate(
+      ([url, name, id]) => (globalThis as unknown as { chatApp: ChatApp }).chatApp.createOnce(url, name, id),
+      [fakeUrl, session, key] as const,
+    ),
   requestLog: (fakeUrl: string, session: string) =>
-    page.evaluate(([origin, name]) => (globalThis as unknown as { chatApp: ChatApp }).chatApp.requestLog(origin, name), [new URL(fakeUrl).origin, session] as const),
+    page.evaluate(
+      ([origin, name]) => (globalThis as unknown as { chatApp: ChatApp }).chatApp.requestLog(origin, name),
+      [new URL(fakeUrl).origin, session] as const,
+    ),
 });
 
 /**
@@ -78,7 +87,13 @@ test("a page on another origin creates, streams chunk by chunk, replays, lists a
   // Deltas 30 ms apart, so a reader that gets the stream as it is written sees them in several chunks.
   const fake = await fakeServer({ deltaDelayMs: 30 });
   const deltas = ["Exports ", "are CSV files, ", "sent by email ", "within ", "a minute."];
-  const rule = await control(fake.url, "POST", "/__fake/answers", { match: { message_contains: "exports" }, answer: { text: deltas.join(""), deltas } }, SESSION);
+  const rule = await control(
+    fake.url,
+    "POST",
+    "/__fake/answers",
+    { match: { message_contains: "exports" }, answer: { text: deltas.join(""), deltas } },
+    SESSION,
+  );
   expect(rule.status).toBe(201);
   const page = await appPage();
   const network = await watchNetwork(page);
@@ -89,7 +104,11 @@ test("a page on another origin creates, streams chunk by chunk, replays, lists a
   expect(created.status).toBe(200);
   expect(created.contentType).toMatch(/^application\/json/);
   expect(created.replayed).not.toBe("true");
-  expect(created.body).toEqual({ conversation_id: expect.stringMatching(/^[0-9a-f-]{36}$/), response: expect.any(String), citations: expect.any(Array) });
+  expect(created.body).toEqual({
+    conversation_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    response: expect.any(String),
+    citations: expect.any(Array),
+  });
   const conversationId = created.body.conversation_id;
 
   expect(stream.status).toBe(200);
@@ -101,13 +120,23 @@ test("a page on another origin creates, streams chunk by chunk, replays, lists a
   const received = stream.events.filter((event) => event.data.type === "response.output_text.delta");
   expect(received.map((event) => event.data.delta)).toEqual(deltas);
   const completed = stream.events.at(-1)?.data.response;
-  expect(completed).toEqual({ conversation_id: conversationId, output_text: deltas.join(""), citations: expect.any(Array) });
+  expect(completed).toEqual({
+    conversation_id: conversationId,
+    output_text: deltas.join(""),
+    citations: expect.any(Array),
+  });
   // The deltas reached the page in more than one read: the body was not buffered to its end.
   expect(new Set(received.map((event) => event.chunk)).size).toBeGreaterThan(1);
 
   expect(replay).toEqual({ status: 200, replayed: "true", body: created.body });
   expect(listed.status).toBe(200);
-  expect(listed.body).toMatchObject({ conversation: { id: conversationId }, page: 1, page_size: 10, total: 4, has_more: false });
+  expect(listed.body).toMatchObject({
+    conversation: { id: conversationId },
+    page: 1,
+    page_size: 10,
+    total: 4,
+    has_more: false,
+  });
   expect(listed.body.items).toHaveLength(4);
   expect(deleted).toEqual({ status: 204, text: "" });
   expect(deletedAgain.status).toBe(404);
@@ -138,11 +167,18 @@ test("requests with X-Fake-Session land in that session; those without stay in t
 
   const inSession = await app(page).createOnce(fake.url, SESSION, "in-session");
   const outside = await app(page).createOnce(fake.url, null, "no-session");
-  expect([inSession, outside]).toEqual([expect.objectContaining({ status: 200 }), expect.objectContaining({ status: 200 })]);
+  expect([inSession, outside]).toEqual([
+    expect.objectContaining({ status: 200 }),
+    expect.objectContaining({ status: 200 }),
+  ]);
 
   const path = "/v1/agents/agent-a/responses";
-  expect((await app(page).requestLog(fake.url, SESSION)).requests).toEqual([{ session: SESSION, method: "POST", path, status: 200 }]);
-  expect((await app(page).requestLog(fake.url, "default")).requests).toEqual([{ session: "default", method: "POST", path, status: 200 }]);
+  expect((await app(page).requestLog(fake.url, SESSION)).requests).toEqual([
+    { session: SESSION, method: "POST", path, status: 200 },
+  ]);
+  expect((await app(page).requestLog(fake.url, "default")).requests).toEqual([
+    { session: "default", method: "POST", path, status: 200 },
+  ]);
   expect(fake.sessions()).toEqual(["default", SESSION]);
   expect(fake.clientViolations({ session: SESSION })).toEqual([]);
   expect(fake.clientViolations()).toEqual([]);
@@ -159,6 +195,9 @@ test("with CORS off the same page's create fails in the browser, though the fake
   await expect.poll(() => network.corsErrors, POLL).toEqual(["PreflightMissingAllowOriginHeader"]);
   // The browser stopped at the preflight: the fake saw it (an OPTIONS without a key) and no create.
   expect((await requestLog(fake)).map((entry) => entry.method)).toEqual(["OPTIONS"]);
-  const direct = await createResponse(fake.url, { idempotencyKey: "blocked", body: { message: "Hello from the page" } });
+  const direct = await createResponse(fake.url, {
+    idempotencyKey: "blocked",
+    body: { message: "Hello from the page" },
+  });
   expect(direct.status).toBe(200);
 });

@@ -10,7 +10,8 @@ import { ApiError, ClientGoneError, ServerClosingError } from "./api-error.ts";
 import { sendError, sendJson } from "./respond.ts";
 import { endEventStream, writeEvent } from "./sse.ts";
 
-const INTERNAL_MESSAGE = "the fake server hit an unexpected error (it is logged on the server side); the request may be retried";
+const INTERNAL_MESSAGE =
+  "the fake server hit an unexpected error (it is logged on the server side); the request may be retried";
 
 /** What the error writer uses: the behavior's error shape, and where an unexpected error is logged. */
 export interface FailContext {
@@ -43,7 +44,11 @@ export function fail(ctx: FailContext, req: FailedRequest, res: ServerResponse, 
   ctx.log(`fake-server: unexpected error in ${req.method} ${req.path}: ${detail}`);
   if (!res.headersSent) {
     sendError(res, ctx.behavior, 500, "internal_error", INTERNAL_MESSAGE);
-  } else if (String(res.getHeader("content-type")).startsWith("text/event-stream") && !res.writableEnded && !res.destroyed) {
+  } else if (
+    String(res.getHeader("content-type")).startsWith("text/event-stream") &&
+    !res.writableEnded &&
+    !res.destroyed
+  ) {
     writeEvent(res, ctx.behavior, { type: EVENT.error, code: "internal_error", message: INTERNAL_MESSAGE });
     endEventStream(res);
   } else {

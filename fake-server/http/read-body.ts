@@ -15,7 +15,11 @@ export function isJsonMediaType(contentType: string | undefined): boolean {
 }
 
 function tooLarge(maxBytes: number): ApiError {
-  return new ApiError(413, "payload_too_large", `the request body is larger than ${maxBytes} bytes; send a smaller body`);
+  return new ApiError(
+    413,
+    "payload_too_large",
+    `the request body is larger than ${maxBytes} bytes; send a smaller body`,
+  );
 }
 
 /** A body being read; kept on the request so the listeners below are shared, not built per request. */
@@ -51,7 +55,9 @@ function onData(this: ReadRequest, chunk: Buffer): void {
   if (read.size > read.maxBytes) {
     stopReading(this);
     read.chunks.length = 0;
-    refuseOnceDrained(this, tooLarge(read.maxBytes), read.size, read.maxBytes + DRAIN_BYTES_PAST_CAP).catch(read.reject);
+    refuseOnceDrained(this, tooLarge(read.maxBytes), read.size, read.maxBytes + DRAIN_BYTES_PAST_CAP).catch(
+      read.reject,
+    );
     return;
   }
   read.chunks.push(chunk);
@@ -62,7 +68,10 @@ function onEnd(this: ReadRequest): void {
   if (read === undefined) return;
   let body: unknown;
   try {
-    body = parseJson(read.chunks.length === 1 && read.chunks[0] !== undefined ? read.chunks[0] : Buffer.concat(read.chunks, read.size), this);
+    body = parseJson(
+      read.chunks.length === 1 && read.chunks[0] !== undefined ? read.chunks[0] : Buffer.concat(read.chunks, read.size),
+      this,
+    );
   } catch (error) {
     read.reject(error as Error);
     return;

@@ -99,7 +99,12 @@ export function sendError(
       return;
     }
     case "problem": {
-      const body: z.infer<typeof ProblemBody> = { type: `${PROBLEM_TYPE_BASE}${code}`, title: code.replaceAll("_", " "), status, detail: message };
+      const body: z.infer<typeof ProblemBody> = {
+        type: `${PROBLEM_TYPE_BASE}${code}`,
+        title: code.replaceAll("_", " "),
+        status,
+        detail: message,
+      };
       const text = JSON.stringify(withExtraFields(behavior, body));
       sendJsonText(res, status, text, headers, "application/problem+json");
       return;
@@ -110,7 +115,9 @@ export function sendError(
       return;
     }
     case "jsonapi": {
-      const body: JsonApiErrorBody = { errors: [{ status: String(status), code, title: code.replaceAll("_", " "), detail: message }] };
+      const body: JsonApiErrorBody = {
+        errors: [{ status: String(status), code, title: code.replaceAll("_", " "), detail: message }],
+      };
       sendJsonText(res, status, JSON.stringify(withExtraFields(behavior, body)), headers, "application/vnd.api+json");
       return;
     }

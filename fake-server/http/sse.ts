@@ -88,7 +88,10 @@ async function writePieces(res: ServerResponse, pieces: readonly Buffer[]): Prom
  */
 export function writeEvent(
   res: ServerResponse,
-  behavior: Pick<Behavior, "sseLineEnding" | "sseHeartbeats" | "sseEventIds" | "sseSplitWrites" | "extraFields" | "broken">,
+  behavior: Pick<
+    Behavior,
+    "sseLineEnding" | "sseHeartbeats" | "sseEventIds" | "sseSplitWrites" | "extraFields" | "broken"
+  >,
   event: StreamEvent,
   onFlushed?: () => void,
 ): boolean {

@@ -14,9 +14,13 @@ test("a long payload's fingerprint is a fixed-size digest; a short one is its ca
 test("payloads around the length where digests take over keep apart exactly when their canonical JSON differs", () => {
   // Messages sized so that the canonical text is just under, at or just over the limit.
   const frame = canonicalJson({ message: "" }).length;
-  const sized = fc.integer({ min: SHORT_PAYLOAD_CHARS - 16, max: SHORT_PAYLOAD_CHARS + 2 }).chain((length) =>
-    fc.string({ minLength: 0, maxLength: 3 }).map((tail) => ({ message: "m".repeat(Math.max(0, length - frame)) + tail })),
-  );
+  const sized = fc
+    .integer({ min: SHORT_PAYLOAD_CHARS - 16, max: SHORT_PAYLOAD_CHARS + 2 })
+    .chain((length) =>
+      fc
+        .string({ minLength: 0, maxLength: 3 })
+        .map((tail) => ({ message: "m".repeat(Math.max(0, length - frame)) + tail })),
+    );
   fc.assert(
     fc.property(sized, sized, (a, b) => {
       const same = canonicalJson(a) === canonicalJson(b);

@@ -44,7 +44,9 @@ function prepared(ctx: AppContext, req: FakeRequest, operation: "create" | "stre
   // Mutant only (stream-auth-by-conversation): a request the key check let on to its body is
   // authenticated by the conversation that body names, before anything else.
   if (req.refusedKey !== undefined) {
-    return authenticatedByBody(ctx, req).then((early) => prepareExchange(ctx, req, operation, checkExchangeHeaders(ctx, req), early?.body));
+    return authenticatedByBody(ctx, req).then((early) =>
+      prepareExchange(ctx, req, operation, checkExchangeHeaders(ctx, req), early?.body),
+    );
   }
   const headers = checkExchangeHeaders(ctx, req);
   return readExchangeBody(ctx, req).then((body) => prepareExchange(ctx, req, operation, headers, body));

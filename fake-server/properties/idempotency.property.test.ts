@@ -33,7 +33,10 @@ async function send(url: string, options: CreateCallOptions, operation: Step["op
   if (operation === "create") {
     const reply = await createResponse(url, options);
     if (reply.status !== 200) return { replayed: false, error: ErrorBody.parse(reply.json).error.code };
-    return { replayed: reply.headers["idempotent-replayed"] === "true", text: ResponseResult.parse(reply.json).response };
+    return {
+      replayed: reply.headers["idempotent-replayed"] === "true",
+      text: ResponseResult.parse(reply.json).response,
+    };
   }
   const reply = await streamResponse(url, options);
   if (reply.status !== 200) return { replayed: false, error: ErrorBody.parse(reply.json).error.code };

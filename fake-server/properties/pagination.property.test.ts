@@ -15,7 +15,9 @@ test("pages partition the messages in order, with exact total and has_more, and 
       const lastPage = Math.max(1, Math.ceil(total / pageSize));
       const seen: string[] = [];
       for (let page = 1; page <= lastPage + 1; page++) {
-        const body = expectPage(await listMessages(fake.url, conversation.id, { query: `page=${page}&page_size=${pageSize}` }));
+        const body = expectPage(
+          await listMessages(fake.url, conversation.id, { query: `page=${page}&page_size=${pageSize}` }),
+        );
         expect(body).toMatchObject({ page, page_size: pageSize, total, has_more: page * pageSize < total });
         expect(body.items).toHaveLength(Math.min(pageSize, Math.max(0, total - (page - 1) * pageSize)));
         seen.push(...body.items.map((item) => item.id));

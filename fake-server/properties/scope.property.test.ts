@@ -9,7 +9,10 @@ import { DeleteCommand } from "../test-support/scope-model/delete-command.ts";
 import { ListCommand } from "../test-support/scope-model/list-command.ts";
 import { AGENTS, KEYS, keySpecs, type Identity, type ScopeModel } from "../test-support/scope-model/model.ts";
 
-const identity: fc.Arbitrary<Identity> = fc.record({ key: fc.constantFrom(...KEYS), agent: fc.constantFrom(...AGENTS) });
+const identity: fc.Arbitrary<Identity> = fc.record({
+  key: fc.constantFrom(...KEYS),
+  agent: fc.constantFrom(...AGENTS),
+});
 const target = fc.tuple(fc.nat(20), fc.uuid({ version: 4 }));
 
 const commands = [
@@ -28,8 +31,16 @@ test("no read, delete or continue ever crosses an (agent, channel) scope", async
       await fc.asyncModelRun(() => ({ model, real: { url: fake.url } }), cmds);
       // Every surviving conversation still holds exactly what its own scope put in it.
       for (const conversation of model.live) {
-        const owner = KEYS.find((key) => key.channel === conversation.channel && key.agents.includes(conversation.agent));
-        const page = expectPage(await listMessages(fake.url, conversation.id, { key: owner?.token ?? null, agent: conversation.agent, query: "page_size=100" }));
+        const owner = KEYS.find(
+          (key) => key.channel === conversation.channel && key.agents.includes(conversation.agent),
+        );
+        const page = expectPage(
+          await listMessages(fake.url, conversation.id, {
+            key: owner?.token ?? null,
+            agent: conversation.agent,
+            query: "page_size=100",
+          }),
+        );
         expect(page.total).toBe(conversation.messages);
       }
     }),

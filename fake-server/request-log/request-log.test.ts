@@ -10,8 +10,17 @@ const entry = (status: number): LoggedRequest => {
 test("an entry is formatted when read: RFC 3339 time, duration in microsecond steps, redacted key, headers and body, warnings, rules", () => {
   const log = new RequestLog(2);
   const headers = { authorization: "Bearer sk-fake-a", "content-type": "application/json", "x-many": ["1", "2"] };
-  const logged = new LoggedRequest(Date.parse("2026-01-02T03:04:05.678Z"), 10, "POST", "/v1/agents/a/responses", headers, "team-1");
-  logged.closed(200, 11.23456, { bodyText: '{"message":"hi"}', faultRule: "fault-3", answerRule: "answer-1" }, ["CLIENT-2: no key"]);
+  const logged = new LoggedRequest(
+    Date.parse("2026-01-02T03:04:05.678Z"),
+    10,
+    "POST",
+    "/v1/agents/a/responses",
+    headers,
+    "team-1",
+  );
+  logged.closed(200, 11.23456, { bodyText: '{"message":"hi"}', faultRule: "fault-3", answerRule: "answer-1" }, [
+    "CLIENT-2: no key",
+  ]);
   log.add(logged);
   log.add(entry(404));
   expect(log.recent()).toEqual([

@@ -119,9 +119,10 @@ export class RequestLog {
 
   /** The most recent `limit` entries, oldest first. */
   recent(limit: number = this.capacity): RequestLogEntry[] {
-    const ordered = this.entries.length < this.capacity
-      ? this.entries
-      : [...this.entries.slice(this.next), ...this.entries.slice(0, this.next)];
+    const ordered =
+      this.entries.length < this.capacity
+        ? this.entries
+        : [...this.entries.slice(this.next), ...this.entries.slice(0, this.next)];
     return ordered.slice(Math.max(0, ordered.length - limit)).map(formatted);
   }
 

@@ -66,51 +66,69 @@ async function startStream(pool: Pool, i: number): Promise<Started> {
   };
 }
 
-test(`${CLIENTS} clients disconnecting mid-stream leak no timer or socket; each exchange is stored once and replays`, { timeout: 60_000 }, async () => {
-  // A minute between deltas: only the hang-ups can let these exchanges finish.
-  const fake = await fakeServer({ deltaDelayMs: 60_000 });
-  const warnings: string[] = [];
-  const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
-  process.on("warning", onWarning);
-  onTestFinished(() => void process.off("warning", onWarning));
-  const { internals } = fake.app;
-  const baseline = activeResources();
-  const pool = new Pool(fake.url, { connections: CLIENTS, pipelining: 1 });
-  onTestFinished(() => pool.destroy());
+test(
+  `${CLIENTS} clients disconnecting mid-stream leak no timer or socket; each exchange is stored once and replays`,
+  { timeout: 60_000 },
+  async () => {
+    // A minute between deltas: only the hang-ups can let these exchanges finish.
+    const fake = await fakeServer({ deltaDelayMs: 60_000 });
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+    process.on("warning", onWarning);
+    onTestFinished(() => void process.off("warning", onWarning));
+    const { internals } = fake.app;
+    const baseline = activeResources();
+    const pool = new Pool(fake.url, { connections: CLIENTS, pipelining: 1 });
+    onTestFinished(() => pool.destroy());
 
-  const streams = await Promise.all(Array.from({ length: CLIENTS }, (_, i) => startStream(pool, i)));
-  // Every stream is paused before its first delta, each holding one timer.
-  await until(() => internals.timers.active === CLIENTS, "every stream to pause before its first delta");
-  expect(internals.inFlight.size).toBe(CLIENTS);
+    const streams = await Promise.all(Array.from({ length: CLIENTS }, (_, i) => startStream(pool, i)));
+    // Every stream is paused before its first delta, each holding one timer.
+    await until(() => internals.timers.active === CLIENTS, "every stream to pause before its first delta");
+    expect(internals.inFlight.size).toBe(CLIENTS);
 
-  for (const stream of streams) stream.hangUp();
-  await until(() => internals.inFlight.size === 0, "every abandoned exchange to settle");
-  expect(internals.timers.active).toBe(0);
-  await pool.close();
-  const sockets = (counts: Map<string, number>) => counts.get("TCPSocketWrap") ?? 0;
-  const timers = (counts: Map<string, number>) => counts.get("Timeout") ?? 0;
-  await until(() => sockets(activeResources()) <= sockets(baseline), "both ends of every connection to close", 100_000, 10_000);
-  expect(timers(activeResources())).toBeLessThanOrEqual(timers(baseline));
+    for (const stream of streams) stream.hangUp();
+    await until(() => internals.inFlight.size === 0, "every abandoned exchange to settle");
+    expect(internals.timers.active).toBe(0);
+    await pool.close();
+    const sockets = (counts: Map<string, number>) => counts.get("TCPSocketWrap") ?? 0;
+    const timers = (counts: Map<string, number>) => counts.get("Timeout") ?? 0;
+    await until(
+      () => sockets(activeResources()) <= sockets(baseline),
+      "both ends of every connection to close",
+      100_000,
+      10_000,
+    );
+    expect(timers(activeResources())).toBeLessThanOrEqual(timers(baseline));
 
-  // Stored once each: one conversation and one exchange per abandoned stream.
-  expect(internals.snapshot()).toEqual({ conversations: CLIENTS, messages: 2 * CLIENTS, idempotencyRecords: CLIENTS });
-  for (const { conversationId } of streams) {
-    expect(internals.conversations.find(conversationId, "agent-a", "web")?.messages).toHaveLength(2);
-  }
+    // Stored once each: one conversation and one exchange per abandoned stream.
+    expect(internals.snapshot()).toEqual({
+      conversations: CLIENTS,
+      messages: 2 * CLIENTS,
+      idempotencyRecords: CLIENTS,
+    });
+    for (const { conversationId } of streams) {
+      expect(internals.conversations.find(conversationId, "agent-a", "web")?.messages).toHaveLength(2);
+    }
 
-  // Each key replays its exchange, and replays consume nothing.
-  const replays = new Pool(fake.url, { connections: 16, pipelining: 1 });
-  onTestFinished(() => replays.destroy());
-  const before = internals.snapshot();
-  for (const { key, body, conversationId } of streams) {
-    const response = await replays.request({ method: "POST", path: "/v1/agents/agent-a/responses", headers: { ...HEADERS, "idempotency-key": key }, body });
-    const text = await response.body.text();
-    expect(response.statusCode, text).toBe(200);
-    expect(response.headers["idempotent-replayed"]).toBe("true");
-    expect(ResponseResult.parse(JSON.parse(text)).conversation_id).toBe(conversationId);
-  }
-  expect(internals.snapshot()).toEqual(before);
-  await replays.close();
-  // Hundreds of pauses at once are the fake's normal load, not a listener leak to warn about.
-  expect(warnings).toEqual([]);
-});
+    // Each key replays its exchange, and replays consume nothing.
+    const replays = new Pool(fake.url, { connections: 16, pipelining: 1 });
+    onTestFinished(() => replays.destroy());
+    const before = internals.snapshot();
+    for (const { key, body, conversationId } of streams) {
+      const response = await replays.request({
+        method: "POST",
+        path: "/v1/agents/agent-a/responses",
+        headers: { ...HEADERS, "idempotency-key": key },
+        body,
+      });
+      const text = await response.body.text();
+      expect(response.statusCode, text).toBe(200);
+      expect(response.headers["idempotent-replayed"]).toBe("true");
+      expect(ResponseResult.parse(JSON.parse(text)).conversation_id).toBe(conversationId);
+    }
+    expect(internals.snapshot()).toEqual(before);
+    await replays.close();
+    // Hundreds of pauses at once are the fake's normal load, not a listener leak to warn about.
+    expect(warnings).toEqual([]);
+  },
+);

@@ -41,17 +41,35 @@ async function send(pool: Pool, operation: Operation, key: string): Promise<Outc
   const raw = await response.body.text();
   const replayed = response.headers["idempotent-replayed"] === "true";
   if (response.statusCode !== 200) {
-    return { status: response.statusCode, replayed, text: undefined, conversationId: undefined, errorCode: ErrorBody.parse(JSON.parse(raw)).error.code };
+    return {
+      status: response.statusCode,
+      replayed,
+      text: undefined,
+      conversationId: undefined,
+      errorCode: ErrorBody.parse(JSON.parse(raw)).error.code,
+    };
   }
   if (operation === "plain") {
     const result = ResponseResult.parse(JSON.parse(raw));
-    return { status: 200, replayed, text: result.response, conversationId: result.conversation_id, errorCode: undefined };
+    return {
+      status: 200,
+      replayed,
+      text: result.response,
+      conversationId: result.conversation_id,
+      errorCode: undefined,
+    };
   }
   const events: EventSourceMessage[] = [];
   const parser = createParser({ onEvent: (event) => events.push(event) });
   parser.feed(raw);
   const { response: completed } = completedOf(parseStream(events));
-  return { status: 200, replayed, text: completed.output_text, conversationId: completed.conversation_id, errorCode: undefined };
+  return {
+    status: 200,
+    replayed,
+    text: completed.output_text,
+    conversationId: completed.conversation_id,
+    errorCode: undefined,
+  };
 }
 
 /** Runs the contenders at once, racing freely, and checks the verdict. */
@@ -60,7 +78,9 @@ async function contend(operations: (i: number) => Operation): Promise<void> {
   const pool = new Pool(fake.url, { connections: CONTENDERS, pipelining: 1 });
   onTestFinished(() => pool.close());
   const before = fake.app.internals.snapshot();
-  const outcomes = await Promise.all(Array.from({ length: CONTENDERS }, (_, i) => send(pool, operations(i), "contended-key")));
+  const outcomes = await Promise.all(
+    Array.from({ length: CONTENDERS }, (_, i) => send(pool, operations(i), "contended-key")),
+  );
 
   await fake.app.internals.inFlight.whenIdle();
   const after = fake.app.internals.snapshot();
@@ -75,9 +95,15 @@ async function contend(operations: (i: number) => Operation): Promise<void> {
   const winner = fresh[0];
   for (const outcome of outcomes) {
     if (outcome.status === 200) {
-      expect({ text: outcome.text, conversationId: outcome.conversationId }).toEqual({ text: winner?.text, conversationId: winner?.conversationId });
+      expect({ text: outcome.text, conversationId: outcome.conversationId }).toEqual({
+        text: winner?.text,
+        conversationId: winner?.conversationId,
+      });
     } else {
-      expect({ status: outcome.status, code: outcome.errorCode }).toEqual({ status: 409, code: "idempotency_key_in_use" });
+      expect({ status: outcome.status, code: outcome.errorCode }).toEqual({
+        status: 409,
+        code: "idempotency_key_in_use",
+      });
     }
   }
 }
@@ -104,7 +130,12 @@ test("while one holder is in flight, all 49 others meet the key in use; afterwar
   const holder = pool.request({
     method: "POST",
     path: "/v1/agents/agent-a/responses",
-    headers: { authorization: "Bearer sk-fake-a", "content-type": "application/json", "idempotency-key": "held", "x-fake-fault": "first-event-delay=60000" },
+    headers: {
+      authorization: "Bearer sk-fake-a",
+      "content-type": "application/json",
+      "idempotency-key": "held",
+      "x-fake-fault": "first-event-delay=60000",
+    },
     body: BODY,
     signal: hangUp.signal,
   });

@@ -25,7 +25,13 @@ test("a /V1 path in capitals, which the router matches like /v1, still needs a v
   const logged: string[] = [];
   const fake = await fakeServer({ log: (line) => logged.push(line) });
   const headers = { "content-type": "application/json", "idempotency-key": "caps" };
-  const reply = await call(fake.url, "POST", "/V1/AGENTS/agent-a/responses", headers, JSON.stringify({ message: "hi" }));
+  const reply = await call(
+    fake.url,
+    "POST",
+    "/V1/AGENTS/agent-a/responses",
+    headers,
+    JSON.stringify({ message: "hi" }),
+  );
   expectError(reply, 401, "unauthorized");
   expect(fake.app.internals.snapshot()).toMatchObject({ conversations: 0, messages: 0 });
   expect(logged).toEqual([]);

@@ -25,7 +25,8 @@ export function requestsRoute(ctx: AppContext, req: FakeRequest, res: ServerResp
   let limit = capacity;
   if (raw !== undefined) {
     limit = typeof raw === "string" && /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
-    if (!(limit >= 1)) throw new ApiError(400, "invalid_request", `limit must be a positive integer, not ${JSON.stringify(raw)}`);
+    if (!(limit >= 1))
+      throw new ApiError(400, "invalid_request", `limit must be a positive integer, not ${JSON.stringify(raw)}`);
   }
   const body: RequestLogPage = { requests: ctx.requestLog.recent(Math.min(limit, capacity)) };
   sendJson(res, 200, body);

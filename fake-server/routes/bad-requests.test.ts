@@ -1,7 +1,15 @@
 import { Readable } from "node:stream";
 import { expect, test } from "vitest";
 import type { FakeErrorCode } from "../../schemas/index.ts";
-import { call, createResponse, deleteConversation, listMessages, streamResponse, type CreateCallOptions, type Reply } from "../test-support/client.ts";
+import {
+  call,
+  createResponse,
+  deleteConversation,
+  listMessages,
+  streamResponse,
+  type CreateCallOptions,
+  type Reply,
+} from "../test-support/client.ts";
 import { expectError, expectPage, expectResult } from "../test-support/expect.ts";
 import { fakeServer } from "../test-support/server.ts";
 
@@ -41,9 +49,24 @@ const badCreates: [string, CreateCallOptions, number, FakeErrorCode][] = [
   ["metadata as null", { body: { message: "hi", metadata: null } }, 400, "invalid_metadata"],
   ["nested metadata", { body: { message: "hi", metadata: { a: { b: "c" } } } }, 400, "invalid_metadata"],
   ["a numeric metadata value", { body: { message: "hi", metadata: { a: 1 } } }, 400, "invalid_metadata"],
-  ["17 metadata keys", { body: { message: "hi", metadata: Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`k${i}`, "v"])) } }, 400, "invalid_metadata"],
-  ["a 65-character metadata key", { body: { message: "hi", metadata: { ["k".repeat(65)]: "v" } } }, 400, "invalid_metadata"],
-  ["a 513-character metadata value", { body: { message: "hi", metadata: { k: "v".repeat(513) } } }, 400, "invalid_metadata"],
+  [
+    "17 metadata keys",
+    { body: { message: "hi", metadata: Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`k${i}`, "v"])) } },
+    400,
+    "invalid_metadata",
+  ],
+  [
+    "a 65-character metadata key",
+    { body: { message: "hi", metadata: { ["k".repeat(65)]: "v" } } },
+    400,
+    "invalid_metadata",
+  ],
+  [
+    "a 513-character metadata value",
+    { body: { message: "hi", metadata: { k: "v".repeat(513) } } },
+    400,
+    "invalid_metadata",
+  ],
   ["a bad message and bad metadata together", { body: { message: 1, metadata: [] } }, 400, "invalid_request"],
 ];
 
@@ -68,7 +91,11 @@ test.each(badCreates.filter(([name]) => !name.includes("metadata")))(
 test("a body over the cap sent without Content-Length is cut off at the cap: 413", async () => {
   const { fake, unchanged } = await seededFake();
   const chunk = Buffer.alloc(64 * 1024, "x");
-  const body = Readable.from((function* () { for (let i = 0; i < 32; i++) yield chunk; })());
+  const body = Readable.from(
+    (function* () {
+      for (let i = 0; i < 32; i++) yield chunk;
+    })(),
+  );
   const headers = { authorization: "Bearer sk-fake-a", "content-type": "application/json", "idempotency-key": "big" };
   expectError(await call(fake.url, "POST", "/v1/agents/agent-a/responses", headers, body), 413, "payload_too_large");
   unchanged();
@@ -93,7 +120,11 @@ test("a 255-character Idempotency-Key is accepted", async () => {
 
 test("validation messages name the field that failed", async () => {
   const { fake } = await seededFake();
-  const body = expectError(await createResponse(fake.url, { body: { message: "hi", metadata: { a: 1 } } }), 400, "invalid_metadata");
+  const body = expectError(
+    await createResponse(fake.url, { body: { message: "hi", metadata: { a: 1 } } }),
+    400,
+    "invalid_metadata",
+  );
   expect(body.error.message).toContain("metadata.a");
   expect(body.error.message).toContain("metadata values must be strings");
 });
@@ -108,38 +139,56 @@ test.each(["abc", "123", "__proto__", "0b7e2c3a-2f4e-4c1e-9d8a-5b6c7d8e9f0"])(
   },
 );
 
-test.each(["page=0", "page=-1", "page=1.5", "page=abc", "page=", "page=1e2", "page_size=0", "page_size=-1", "page_size=1.5", "page_size=abc", "page_size=101", "page_size=", "page=1&page=2", "page_size=5&page_size=5"])(
-  "listing with %s is 400 invalid_pagination",
-  async (query) => {
-    const { fake, conversationId, unchanged } = await seededFake();
-    const body = expectError(await listMessages(fake.url, conversationId, { query }), 400, "invalid_pagination");
-    expect(body.error.message).toMatch(/page/);
-    unchanged();
-  },
-);
+test.each([
+  "page=0",
+  "page=-1",
+  "page=1.5",
+  "page=abc",
+  "page=",
+  "page=1e2",
+  "page_size=0",
+  "page_size=-1",
+  "page_size=1.5",
+  "page_size=abc",
+  "page_size=101",
+  "page_size=",
+  "page=1&page=2",
+  "page_size=5&page_size=5",
+])("listing with %s is 400 invalid_pagination", async (query) => {
+  const { fake, conversationId, unchanged } = await seededFake();
+  const body = expectError(await listMessages(fake.url, conversationId, { query }), 400, "invalid_pagination");
+  expect(body.error.message).toMatch(/page/);
+  unchanged();
+});
 
-const endpoints: [string, (url: string, key: string | null, conversationId: string, headers?: Record<string, string>) => Promise<Reply>][] = [
+const endpoints: [
+  string,
+  (url: string, key: string | null, conversationId: string, headers?: Record<string, string>) => Promise<Reply>,
+][] = [
   ["create", (url, key, _id, headers) => createResponse(url, { key, headers })],
   ["stream", (url, key, _id, headers) => streamResponse(url, { key, headers })],
   ["list", (url, key, id, headers) => listMessages(url, id, { key, headers })],
   ["delete", (url, key, id, headers) => deleteConversation(url, id, { key, headers })],
 ];
 
-test.each(endpoints)("%s without a key, with a malformed one, or an unknown one is 401 with WWW-Authenticate: Bearer", async (_name, send) => {
-  const { fake, conversationId, unchanged } = await seededFake();
-  const replies = [
-    await send(fake.url, null, conversationId),
-    await send(fake.url, null, conversationId, { authorization: "sk-fake-a" }),
-    await send(fake.url, null, conversationId, { authorization: "Basic c2stZmFrZS1hOg==" }),
-    await send(fake.url, null, conversationId, { authorization: "Bearer" }),
-    await send(fake.url, "sk-unknown", conversationId),
-  ];
-  for (const reply of replies) {
-    expectError(reply, 401, "unauthorized");
-    expect(reply.headers["www-authenticate"]).toBe("Bearer");
-  }
-  unchanged();
-});
+test.each(endpoints)(
+  "%s without a key, with a malformed one, or an unknown one is 401 with WWW-Authenticate: Bearer",
+  async (_name, send) => {
+    const { fake, conversationId, unchanged } = await seededFake();
+    const replies = [
+      await send(fake.url, null, conversationId),
+      await send(fake.url, null, conversationId, { authorization: "sk-fake-a" }),
+      await send(fake.url, null, conversationId, { authorization: "Basic c2stZmFrZS1hOg==" }),
+      await send(fake.url, null, conversationId, { authorization: "Bearer" }),
+      await send(fake.url, "sk-unknown", conversationId),
+    ];
+    for (const reply of replies) {
+      expectError(reply, 401, "unauthorized");
+      expect(reply.headers["www-authenticate"]).toBe("Bearer");
+    }
+    unchanged();
+  },
+);
 
 test("auth comes before routing under /v1, and is not asked for elsewhere", async () => {
   const { fake, unchanged } = await seededFake();
@@ -166,14 +215,24 @@ test.each([
 
 test("list and delete through an agent the key does not grant are 404 conversation_not_found", async () => {
   const { fake, conversationId, unchanged } = await seededFake();
-  expectError(await listMessages(fake.url, conversationId, { key: "sk-fake-b", agent: "agent-b" }), 404, "conversation_not_found");
-  expectError(await deleteConversation(fake.url, conversationId, { key: "sk-fake-b", agent: "agent-b" }), 404, "conversation_not_found");
+  expectError(
+    await listMessages(fake.url, conversationId, { key: "sk-fake-b", agent: "agent-b" }),
+    404,
+    "conversation_not_found",
+  );
+  expectError(
+    await deleteConversation(fake.url, conversationId, { key: "sk-fake-b", agent: "agent-b" }),
+    404,
+    "conversation_not_found",
+  );
   unchanged();
 });
 
 test("the list route answers HEAD like GET, without a body", async () => {
   const { fake, conversationId } = await seededFake();
-  const reply = await call(fake.url, "HEAD", `/v1/agents/agent-a/conversations/${conversationId}/messages`, { authorization: "Bearer sk-fake-a" });
+  const reply = await call(fake.url, "HEAD", `/v1/agents/agent-a/conversations/${conversationId}/messages`, {
+    authorization: "Bearer sk-fake-a",
+  });
   expect(reply.status).toBe(200);
   expect(reply.text).toBe("");
   expectPage(await listMessages(fake.url, conversationId));

@@ -19,12 +19,20 @@ function queryValue(query: Readonly<Record<string, unknown>>, name: string): str
 }
 
 /** GET /__fake/client-violations?key=<API key or prefix…>&requirement=CLIENT-n */
-export function clientViolationsRoute(ctx: Pick<AppContext, "clientRules">, req: FakeRequest, res: ServerResponse): void {
+export function clientViolationsRoute(
+  ctx: Pick<AppContext, "clientRules">,
+  req: FakeRequest,
+  res: ServerResponse,
+): void {
   const query: Readonly<Record<string, unknown>> = req.query;
   const key = queryValue(query, "key");
   const requirement = queryValue(query, "requirement");
   if (requirement !== undefined && !ClientRequirementId.safeParse(requirement).success) {
-    throw new ApiError(400, "invalid_request", `requirement must look like CLIENT-4, not ${JSON.stringify(requirement.slice(0, 40))}`);
+    throw new ApiError(
+      400,
+      "invalid_request",
+      `requirement must look like CLIENT-4, not ${JSON.stringify(requirement.slice(0, 40))}`,
+    );
   }
   const filter: ClientViolationFilter = { key, requirement };
   const body: ClientViolationReport = {

@@ -53,7 +53,9 @@ test("simultaneous creates and streams under one key take effect once between th
   const body = { message: "mixed", conversation_id };
   await Promise.all(
     Array.from({ length: CONCURRENT }, (_, i) =>
-      i % 2 === 0 ? createResponse(fake.url, { idempotencyKey: "same", body }) : streamResponse(fake.url, { idempotencyKey: "same", body }),
+      i % 2 === 0
+        ? createResponse(fake.url, { idempotencyKey: "same", body })
+        : streamResponse(fake.url, { idempotencyKey: "same", body }),
     ),
   );
   expect(expectPage(await listMessages(fake.url, conversation_id)).total).toBe(4);

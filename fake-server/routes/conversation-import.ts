@@ -21,7 +21,11 @@ export function exportConversationRoute(ctx: AppContext, req: FakeRequest, res: 
   const id = (req.params["conversation_id"] ?? "").toLowerCase();
   const conversation = ctx.conversations.byId(id);
   if (conversation === undefined) {
-    throw new ApiError(404, "conversation_not_found", `no conversation ${JSON.stringify(id.slice(0, 80))} in session ${JSON.stringify(ctx.session.name)}`);
+    throw new ApiError(
+      404,
+      "conversation_not_found",
+      `no conversation ${JSON.stringify(id.slice(0, 80))} in session ${JSON.stringify(ctx.session.name)}`,
+    );
   }
   sendJson(res, 200, exportConversation(conversation));
 }

@@ -26,7 +26,9 @@ export async function conversationRequest<T>(
   validate: () => T,
 ): Promise<{ caller: Caller; conversation: StoredConversation; checked: T }> {
   const caller = conversationCaller(req);
-  const faults = headerFaults(ctx, req, NO_FAULTS) ?? ruleFaults(ctx, req, { agent: caller.agentId, operation, message: undefined }, NO_FAULTS);
+  const faults =
+    headerFaults(ctx, req, NO_FAULTS) ??
+    ruleFaults(ctx, req, { agent: caller.agentId, operation, message: undefined }, NO_FAULTS);
   const checked = validate();
   const injected = injectedStatusError(faults);
   if (injected) throw injected;
@@ -34,7 +36,8 @@ export async function conversationRequest<T>(
   if (pausing) await pausing;
   const id = req.params["conversation_id"] ?? "";
   const conversation = Uuid.safeParse(id).success
-    ? findInScope(ctx, id, caller, operation) ?? (operation === "list" ? ctx.conversations.lingeringListing(id, caller.agentId, caller.grant.channel) : undefined)
+    ? (findInScope(ctx, id, caller, operation) ??
+      (operation === "list" ? ctx.conversations.lingeringListing(id, caller.agentId, caller.grant.channel) : undefined))
     : undefined;
   if (!conversation) throw conversationNotFound(id);
   return { caller, conversation, checked };

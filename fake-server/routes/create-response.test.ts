@@ -78,7 +78,10 @@ test("a replay returns the stored body byte for byte, marked Idempotent-Replayed
 
 test("the same payload with other key order and whitespace is a replay", async () => {
   const fake = await fakeServer();
-  const first = await createResponse(fake.url, { idempotencyKey: "k", rawBody: '{"message":"hi","metadata":{"a":"1","b":"2"}}' });
+  const first = await createResponse(fake.url, {
+    idempotencyKey: "k",
+    rawBody: '{"message":"hi","metadata":{"a":"1","b":"2"}}',
+  });
   const replay = await createResponse(fake.url, {
     idempotencyKey: "k",
     rawBody: '{ "metadata": { "b": "2", "a": "1" },\n  "message": "hi" }',
@@ -89,7 +92,9 @@ test("the same payload with other key order and whitespace is a replay", async (
 
 test("the same key with another payload is 409 idempotency_key_reused and consumes nothing", async () => {
   const fake = await fakeServer();
-  const { conversation_id } = expectResult(await createResponse(fake.url, { idempotencyKey: "k", body: { message: "a" } }));
+  const { conversation_id } = expectResult(
+    await createResponse(fake.url, { idempotencyKey: "k", body: { message: "a" } }),
+  );
   const before = fake.app.internals.snapshot();
   const reply = await createResponse(fake.url, { idempotencyKey: "k", body: { message: "b", conversation_id } });
   expectError(reply, 409, "idempotency_key_reused");

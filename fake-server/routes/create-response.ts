@@ -27,7 +27,9 @@ function sendResult(res: ServerResponse, behavior: Behavior, committed: Answered
     return;
   }
   const { result } = committed;
-  const shown = behavior.broken.createIdNotUuid ? { ...result, conversation_id: result.conversation_id.replaceAll("-", "") } : result;
+  const shown = behavior.broken.createIdNotUuid
+    ? { ...result, conversation_id: result.conversation_id.replaceAll("-", "") }
+    : result;
   sendJsonText(res, status, JSON.stringify(withExtraFields(behavior, shown)));
 }
 
@@ -57,7 +59,11 @@ const AS_JSON: Presentation = {
     const { faults, answer } = exchange;
     // Paced (llm-pacing): as long as the stream of this answer would take.
     const thinkingMs = faults.paced
-      ? streamLengthMs(faults.firstEventDelayMs, faults.deltaDelayMs ?? ctx.options.deltaDelayMs, deltasOf(answer, ctx.options.seed, ctx.behavior).length)
+      ? streamLengthMs(
+          faults.firstEventDelayMs,
+          faults.deltaDelayMs ?? ctx.options.deltaDelayMs,
+          deltasOf(answer, ctx.options.seed, ctx.behavior).length,
+        )
       : faults.firstEventDelayMs;
     // A client that hangs up during the pause does not cancel the exchange: it completes now.
     const pausing = pauseBeforeAnswer(ctx, thinkingMs + ctx.behavior.createLatencyMs, res);

@@ -1,5 +1,11 @@
 import { expect, test } from "vitest";
-import { createResponse, deleteConversation, listMessages, openStream, streamResponse } from "../test-support/client.ts";
+import {
+  createResponse,
+  deleteConversation,
+  listMessages,
+  openStream,
+  streamResponse,
+} from "../test-support/client.ts";
 import { expectError, expectPage, expectResult } from "../test-support/expect.ts";
 import { fakeServer } from "../test-support/server.ts";
 
@@ -11,8 +17,16 @@ test("delete is 204 without a body; afterwards the conversation is gone for ever
   expect(reply.text).toBe("");
   expectError(await listMessages(fake.url, conversation_id), 404, "conversation_not_found");
   expectError(await deleteConversation(fake.url, conversation_id), 404, "conversation_not_found");
-  expectError(await createResponse(fake.url, { body: { message: "hi", conversation_id } }), 404, "conversation_not_found");
-  expectError(await streamResponse(fake.url, { body: { message: "hi", conversation_id } }), 404, "conversation_not_found");
+  expectError(
+    await createResponse(fake.url, { body: { message: "hi", conversation_id } }),
+    404,
+    "conversation_not_found",
+  );
+  expectError(
+    await streamResponse(fake.url, { body: { message: "hi", conversation_id } }),
+    404,
+    "conversation_not_found",
+  );
   expect(fake.app.internals.snapshot()).toMatchObject({ conversations: 0, messages: 0 });
 });
 

@@ -30,7 +30,13 @@ export async function deleteConversation(ctx: AppContext, req: FakeRequest, res:
   // Deleted as its owner: a scope mutant may have reached another agent's conversation.
   if (ctx.behavior.broken.deleteRemoves) {
     // Under listing-lag the delete reaches the listing as late as an exchange does.
-    ctx.conversations.delete(conversation.id, conversation.agentId, conversation.channel, keepsDeleted(ctx.behavior), ctx.behavior.listingLagMs);
+    ctx.conversations.delete(
+      conversation.id,
+      conversation.agentId,
+      conversation.channel,
+      keepsDeleted(ctx.behavior),
+      ctx.behavior.listingLagMs,
+    );
   }
   const status = successStatus(ctx.behavior, "delete");
   if (ctx.behavior.deleteBody === "conversation") {

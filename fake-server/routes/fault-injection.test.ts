@@ -1,5 +1,11 @@
 import { expect, test } from "vitest";
-import { createResponse, deleteConversation, listMessages, openStream, streamResponse } from "../test-support/client.ts";
+import {
+  createResponse,
+  deleteConversation,
+  listMessages,
+  openStream,
+  streamResponse,
+} from "../test-support/client.ts";
 import { completedOf, parseStream } from "../test-support/events.ts";
 import { expectError, expectPage, expectResult } from "../test-support/expect.ts";
 import { fakeServer } from "../test-support/server.ts";
@@ -33,7 +39,11 @@ test("status=500 works on list and delete too, and the conversation is untouched
   const listed = await listMessages(fake.url, conversation_id, { headers: fault("status=500") });
   expectError(listed, 500, "internal_error");
   expect(listed.headers["retry-after"]).toBeUndefined();
-  expectError(await deleteConversation(fake.url, conversation_id, { headers: fault("status=500") }), 500, "internal_error");
+  expectError(
+    await deleteConversation(fake.url, conversation_id, { headers: fault("status=500") }),
+    500,
+    "internal_error",
+  );
   expect(expectPage(await listMessages(fake.url, conversation_id)).total).toBe(2);
 });
 

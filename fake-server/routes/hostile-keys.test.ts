@@ -27,7 +27,11 @@ test("hostile keys at the top of the body are unknown fields and ignored", async
   // They are part of the payload, though: the same key with them removed is another payload.
   const reply = await createResponse(fake.url, { idempotencyKey: "k", rawBody });
   expectResult(reply);
-  expectError(await createResponse(fake.url, { idempotencyKey: "k", body: { message: "hi" } }), 409, "idempotency_key_reused");
+  expectError(
+    await createResponse(fake.url, { idempotencyKey: "k", body: { message: "hi" } }),
+    409,
+    "idempotency_key_reused",
+  );
 });
 
 test.each(HOSTILE)("%s as an Idempotency-Key is an ordinary key", async (key) => {
@@ -67,5 +71,9 @@ test("a server whose keys grant an agent named __proto__ serves it like any othe
   const fake = await fakeServer({ keys: ["constructor=__proto__,prototype@__proto__"] });
   const result = expectResult(await createResponse(fake.url, { key: "constructor", agent: "__proto__" }));
   expectPage(await listMessages(fake.url, result.conversation_id, { key: "constructor", agent: "__proto__" }));
-  expectError(await listMessages(fake.url, result.conversation_id, { key: "constructor", agent: "prototype" }), 404, "conversation_not_found");
+  expectError(
+    await listMessages(fake.url, result.conversation_id, { key: "constructor", agent: "prototype" }),
+    404,
+    "conversation_not_found",
+  );
 });

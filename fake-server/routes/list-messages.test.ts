@@ -17,7 +17,11 @@ test("no parameters means page 1 of 50, oldest first", async () => {
 test("the last page is partial, and a page past it is empty with has_more false", async () => {
   const fake = await fakeServer();
   const { id } = fake.app.internals.conversations.seed("agent-a", "web", 30);
-  expect(expectPage(await listMessages(fake.url, id, { query: "page=2" }))).toMatchObject({ page: 2, total: 60, has_more: false });
+  expect(expectPage(await listMessages(fake.url, id, { query: "page=2" }))).toMatchObject({
+    page: 2,
+    total: 60,
+    has_more: false,
+  });
   expect(expectPage(await listMessages(fake.url, id, { query: "page=2" })).items).toHaveLength(10);
   const past = expectPage(await listMessages(fake.url, id, { query: "page=3&page_size=50" }));
   expect(past).toMatchObject({ items: [], page: 3, page_size: 50, total: 60, has_more: false });
@@ -51,12 +55,17 @@ test("timestamps are RFC 3339 with milliseconds, and updated_at advances with ea
   const fake = await fakeServer({}, { clock });
   const { conversation_id } = expectResult(await createResponse(fake.url));
   const first = expectPage(await listMessages(fake.url, conversation_id)).conversation;
-  expect(first).toEqual({ id: conversation_id, created_at: "2026-01-02T03:04:05.678Z", updated_at: "2026-01-02T03:04:05.678Z" });
+  expect(first).toEqual({
+    id: conversation_id,
+    created_at: "2026-01-02T03:04:05.678Z",
+    updated_at: "2026-01-02T03:04:05.678Z",
+  });
   expectResult(await createResponse(fake.url, { body: { message: "again", conversation_id } }));
   const second = expectPage(await listMessages(fake.url, conversation_id));
   expect(second.conversation.created_at).toBe(first.created_at);
   expect(Date.parse(second.conversation.updated_at)).toBeGreaterThan(Date.parse(first.updated_at));
-  for (const item of second.items) expect(Date.parse(item.created_at)).toBeLessThanOrEqual(Date.parse(second.conversation.updated_at));
+  for (const item of second.items)
+    expect(Date.parse(item.created_at)).toBeLessThanOrEqual(Date.parse(second.conversation.updated_at));
 });
 
 test("listing an unknown conversation is 404 conversation_not_found", async () => {
@@ -70,6 +79,10 @@ test("a conversation is listed only through its own agent with a key on its own 
   expectPage(await listMessages(fake.url, conversation_id, { key: "sk-web" }));
   // Another key on the same channel granting the same agent shares the scope.
   expectPage(await listMessages(fake.url, conversation_id, { key: "sk-web2" }));
-  expectError(await listMessages(fake.url, conversation_id, { key: "sk-web", agent: "agent-b" }), 404, "conversation_not_found");
+  expectError(
+    await listMessages(fake.url, conversation_id, { key: "sk-web", agent: "agent-b" }),
+    404,
+    "conversation_not_found",
+  );
   expectError(await listMessages(fake.url, conversation_id, { key: "sk-sms" }), 404, "conversation_not_found");
 });

@@ -26,14 +26,20 @@ export async function listMessages(ctx: AppContext, req: FakeRequest, res: Serve
   if (listed === NOT_LISTED) throw conversationNotFound(conversation.id);
   const { broken } = ctx.behavior;
   const page = slicePage(messages, pageRequest, broken, listed);
-  const summary = toConversation(conversation, ctx.behavior, listed === messages.length ? conversation.updatedAt : messages[listed - 1]?.createdAt);
+  const summary = toConversation(
+    conversation,
+    ctx.behavior,
+    listed === messages.length ? conversation.updatedAt : messages[listed - 1]?.createdAt,
+  );
   const body: SpecMessagePage = {
     // Two mutants: one names another conversation, one counts the whole scope's messages.
     conversation: broken.listingOtherId ? { ...summary, id: randomUUID() } : summary,
     items: page.items.map((message) => toMessageItem(message, ctx.behavior)),
     page: pageRequest.page,
     page_size: pageRequest.pageSize,
-    total: broken.totalCountsScope ? ctx.conversations.messagesInScope(conversation.agentId, conversation.channel) : page.total,
+    total: broken.totalCountsScope
+      ? ctx.conversations.messagesInScope(conversation.agentId, conversation.channel)
+      : page.total,
     has_more: page.hasMore,
   };
   sendJson(res, successStatus(ctx.behavior, "list"), withExtraFields(ctx.behavior, body));

@@ -15,7 +15,11 @@ import { controlBody } from "./control-body.ts";
 export async function addFaultRule(ctx: AppContext, req: FakeRequest, res: ServerResponse): Promise<void> {
   const body = await controlBody(ctx, req);
   if (!ctx.options.faults) {
-    throw new ApiError(400, "invalid_request", "fault injection is disabled on this server (--no-faults); fault rules cannot be added");
+    throw new ApiError(
+      400,
+      "invalid_request",
+      "fault injection is disabled on this server (--no-faults); fault rules cannot be added",
+    );
   }
   sendJson(res, 201, faultRuleView(ctx.faultRules.addFromBody(body)));
 }
@@ -51,7 +55,11 @@ export function removeRule(book: Book, kind: string) {
   return (ctx: AppContext, req: FakeRequest, res: ServerResponse): void => {
     const id = req.params["rule_id"] ?? "";
     if (!book(ctx).remove(id)) {
-      throw new ApiError(404, "not_found", `no ${kind} rule ${JSON.stringify(id.slice(0, 80))} in session ${JSON.stringify(ctx.session.name)}`);
+      throw new ApiError(
+        404,
+        "not_found",
+        `no ${kind} rule ${JSON.stringify(id.slice(0, 80))} in session ${JSON.stringify(ctx.session.name)}`,
+      );
     }
     sendEmpty(res, 204);
   };

@@ -26,9 +26,15 @@ test("a streamed exchange belongs to its conversation and can be continued", asy
   const first = completedOf(parseStream((await streamResponse(fake.url)).events)).response;
   const page = expectPage(await listMessages(fake.url, first.conversation_id));
   expect(page.items.map((m) => m.content)).toEqual(["How do I reset my password?", first.output_text]);
-  const next = completedOf(parseStream((await streamResponse(fake.url, {
-    body: { message: "thanks", conversation_id: first.conversation_id },
-  })).events)).response;
+  const next = completedOf(
+    parseStream(
+      (
+        await streamResponse(fake.url, {
+          body: { message: "thanks", conversation_id: first.conversation_id },
+        })
+      ).events,
+    ),
+  ).response;
   expect(next.conversation_id).toBe(first.conversation_id);
   expect(expectPage(await listMessages(fake.url, first.conversation_id)).total).toBe(4);
 });
@@ -36,7 +42,9 @@ test("a streamed exchange belongs to its conversation and can be continued", asy
 test("plain and streamed answers to the same message are the same", async () => {
   const fake = await fakeServer();
   const plain = expectResult(await createResponse(fake.url, { body: { message: "cancel my plan" } }));
-  const streamed = completedOf(parseStream((await streamResponse(fake.url, { body: { message: "cancel my plan" } })).events));
+  const streamed = completedOf(
+    parseStream((await streamResponse(fake.url, { body: { message: "cancel my plan" } })).events),
+  );
   expect(streamed.response.output_text).toBe(plain.response);
   expect(streamed.response.citations).toEqual(plain.citations);
 });
@@ -63,12 +71,20 @@ test("one key works across both operations: each replays the other's result", as
   const fake = await fakeServer();
   const plain = expectResult(await createResponse(fake.url, { idempotencyKey: "p" }));
   const asStream = completedOf(parseStream((await streamResponse(fake.url, { idempotencyKey: "p" })).events)).response;
-  expect(asStream).toEqual({ conversation_id: plain.conversation_id, output_text: plain.response, citations: plain.citations });
+  expect(asStream).toEqual({
+    conversation_id: plain.conversation_id,
+    output_text: plain.response,
+    citations: plain.citations,
+  });
 
   const streamed = completedOf(parseStream((await streamResponse(fake.url, { idempotencyKey: "s" })).events)).response;
   const asPlain = await createResponse(fake.url, { idempotencyKey: "s" });
   expect(asPlain.headers["idempotent-replayed"]).toBe("true");
-  expect(expectResult(asPlain)).toEqual({ conversation_id: streamed.conversation_id, response: streamed.output_text, citations: streamed.citations });
+  expect(expectResult(asPlain)).toEqual({
+    conversation_id: streamed.conversation_id,
+    response: streamed.output_text,
+    citations: streamed.citations,
+  });
   expect(fake.app.internals.snapshot().messages).toBe(4);
 });
 

@@ -35,7 +35,11 @@ function replayScript(ctx: AppContext, outcome: StoredOutcome): StreamScript {
     deltas: splitIntoDeltas(result.response, ctx.options.seed, ctx.behavior),
     errorAfter: failure?.deltasBeforeError,
     dropAfter: undefined,
-    complete: () => ({ conversation_id: result.conversation_id, output_text: result.response, citations: result.citations }),
+    complete: () => ({
+      conversation_id: result.conversation_id,
+      output_text: result.response,
+      citations: result.citations,
+    }),
     fail: () => {
       if (!failure) throw new Error("the replay of a completed exchange reached an error point");
       return failure;
@@ -64,7 +68,8 @@ function freshScript(ctx: AppContext, exchange: RunningExchange): StreamScript {
 const AS_EVENTS: Presentation = {
   refused(ctx, res, error) {
     // Mutant only: a validation failure becomes a 200 event stream holding one error event.
-    if (!(ctx.behavior.broken.streamValidationAsEvents && error instanceof ApiError && error.status === 400)) return false;
+    if (!(ctx.behavior.broken.streamValidationAsEvents && error instanceof ApiError && error.status === 400))
+      return false;
     startEventStream(res, ctx.behavior, 200);
     writeEvent(res, ctx.behavior, { type: EVENT.error, code: error.code, message: error.message });
     endEventStream(res);

@@ -21,9 +21,16 @@ test.each([
   const fake = await fakeServer();
   const reply = await call(fake.url, method, path, { authorization: "Bearer sk-fake-a" });
   const { message } = expectError(reply, 404, "not_found").error;
-  const served = buildRoutes(() => {}).flatMap((route) => [...route.methods.keys()].map((verb) => `${verb} ${route.pattern.replace(/:(\w+)/g, "{$1}")}`));
+  const served = buildRoutes(() => {}).flatMap((route) =>
+    [...route.methods.keys()].map((verb) => `${verb} ${route.pattern.replace(/:(\w+)/g, "{$1}")}`),
+  );
   expect(listed(message).sort()).toEqual(served.sort());
-  for (const endpoint of ["GET /__fake/faults", "DELETE /__fake/faults", "GET /__fake/answers", "DELETE /__fake/answers"]) {
+  for (const endpoint of [
+    "GET /__fake/faults",
+    "DELETE /__fake/faults",
+    "GET /__fake/answers",
+    "DELETE /__fake/answers",
+  ]) {
     expect(listed(message)).toContain(endpoint);
   }
 });

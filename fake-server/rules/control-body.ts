@@ -17,7 +17,11 @@ export function parseControlBody<S extends z.ZodType>(schema: S, body: unknown, 
   const field = issue.path.length === 0 ? "the body" : issue.path.map(String).join(".");
   if (issue.code === "unrecognized_keys") {
     const prefix = issue.path.length === 0 ? "" : `${field}.`;
-    throw new ApiError(400, "invalid_request", `${what}: unknown field ${issue.keys.map((key) => JSON.stringify(prefix + key)).join(", ")}`);
+    throw new ApiError(
+      400,
+      "invalid_request",
+      `${what}: unknown field ${issue.keys.map((key) => JSON.stringify(prefix + key)).join(", ")}`,
+    );
   }
   throw new ApiError(400, "invalid_request", `${what}: ${field}: ${issue.message}`);
 }

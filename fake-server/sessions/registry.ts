@@ -59,7 +59,8 @@ export class SessionRegistry {
   private evictLeastRecentlyUsed(): void {
     let oldest: Session | undefined;
     for (const session of this.sessions.values()) {
-      if (session !== this.defaultSession && (oldest === undefined || session.lastUsed < oldest.lastUsed)) oldest = session;
+      if (session !== this.defaultSession && (oldest === undefined || session.lastUsed < oldest.lastUsed))
+        oldest = session;
     }
     if (oldest !== undefined) this.sessions.delete(oldest.name);
   }

@@ -18,5 +18,9 @@ export function sessionName(value: unknown, where: string): string {
   if (value === undefined) return DEFAULT_SESSION;
   if (typeof value === "string" && SESSION_NAME.test(value)) return value;
   const shown = typeof value === "string" ? JSON.stringify(value.slice(0, 80)) : "given more than once";
-  throw new ApiError(400, "invalid_request", `${where} must be 1 to 64 of the characters A-Z a-z 0-9 . _ -, not ${shown}`);
+  throw new ApiError(
+    400,
+    "invalid_request",
+    `${where} must be 1 to 64 of the characters A-Z a-z 0-9 . _ -, not ${shown}`,
+  );
 }

@@ -44,14 +44,25 @@ function channelOf(fixture: z.output<typeof ConversationFixture>, keys: Readonly
   const grants = [...keys.values()].filter((grant) => grant.agents.has(agent));
   if (api_key !== undefined) {
     const grant = keys.get(api_key);
-    if (grant === undefined) throw new ApiError(400, "invalid_request", "conversation: api_key is not one of the fake's keys");
-    if (!grant.agents.has(agent)) throw new ApiError(400, "invalid_request", `conversation: api_key does not grant agent ${JSON.stringify(agent)}`);
+    if (grant === undefined)
+      throw new ApiError(400, "invalid_request", "conversation: api_key is not one of the fake's keys");
+    if (!grant.agents.has(agent))
+      throw new ApiError(400, "invalid_request", `conversation: api_key does not grant agent ${JSON.stringify(agent)}`);
     return grant.channel;
   }
-  if (grants.length === 0) throw new ApiError(400, "invalid_request", `conversation: agent ${JSON.stringify(agent)} is granted by none of the fake's keys`);
+  if (grants.length === 0)
+    throw new ApiError(
+      400,
+      "invalid_request",
+      `conversation: agent ${JSON.stringify(agent)} is granted by none of the fake's keys`,
+    );
   if (channel === undefined) return grants[0]?.channel ?? "";
   if (!grants.some((grant) => grant.channel === channel)) {
-    throw new ApiError(400, "invalid_request", `conversation: channel ${JSON.stringify(channel)}: no key grants agent ${JSON.stringify(agent)} on it`);
+    throw new ApiError(
+      400,
+      "invalid_request",
+      `conversation: channel ${JSON.stringify(channel)}: no key grants agent ${JSON.stringify(agent)} on it`,
+    );
   }
   return channel;
 }
@@ -63,7 +74,11 @@ function stampsOf(messages: readonly z.output<typeof FixtureMessage>[], now: num
   messages.forEach((message, index) => {
     const given = message.created_at === undefined ? undefined : Date.parse(message.created_at);
     if (given !== undefined && given < (stamps.at(-1) ?? Number.NEGATIVE_INFINITY)) {
-      throw new ApiError(400, "invalid_request", `conversation: messages.${index}.created_at is earlier than the message before it; messages go oldest first`);
+      throw new ApiError(
+        400,
+        "invalid_request",
+        `conversation: messages.${index}.created_at is earlier than the message before it; messages go oldest first`,
+      );
     }
     const stamp = given ?? (stamps.length === 0 ? previous : (stamps.at(-1) ?? previous) + 1);
     stamps.push(stamp);
@@ -82,19 +97,37 @@ export function importConversation(
   const newId = () => store.newId();
   const fixture = parseControlBody(ConversationFixture, body, "conversation");
   const channel = channelOf(fixture, keys);
-  const misplaced = fixture.messages.findIndex((message) => message.citations !== undefined && message.role !== "assistant");
+  const misplaced = fixture.messages.findIndex(
+    (message) => message.citations !== undefined && message.role !== "assistant",
+  );
   if (misplaced !== -1) {
     const index = misplaced;
-    throw new ApiError(400, "invalid_request", `conversation: messages.${index}.citations: only assistant messages carry citations`);
+    throw new ApiError(
+      400,
+      "invalid_request",
+      `conversation: messages.${index}.citations: only assistant messages carry citations`,
+    );
   }
   const id = fixture.id?.toLowerCase() ?? newId();
-  if (store.has(id)) throw new ApiError(409, "conversation_exists", `conversation: id ${id} is taken in this session; leave id out to get a new one`);
+  if (store.has(id))
+    throw new ApiError(
+      409,
+      "conversation_exists",
+      `conversation: id ${id} is taken in this session; leave id out to get a new one`,
+    );
   const stamps = stampsOf(fixture.messages, clock.now());
   const created = stamps[0] ?? clock.now();
   const conversation = new StoredConversation(id, fixture.agent, channel, created);
-  conversation.messages = fixture.messages.map((message, index) =>
-    new StoredMessage(message.id?.toLowerCase() ?? newId(), message.role, message.content, stamps[index] ?? created,
-      message.role === "assistant" ? asStoredCitations(message.citations ?? []) : undefined));
+  conversation.messages = fixture.messages.map(
+    (message, index) =>
+      new StoredMessage(
+        message.id?.toLowerCase() ?? newId(),
+        message.role,
+        message.content,
+        stamps[index] ?? created,
+        message.role === "assistant" ? asStoredCitations(message.citations ?? []) : undefined,
+      ),
+  );
   conversation.updatedAt = stamps.at(-1) ?? created;
   return store.admit(conversation);
 }

@@ -19,20 +19,27 @@ const StateFile = z.strictObject({
 });
 
 /** Loads the file into the sessions when it exists; an OptionsError naming the file and the place otherwise. */
-export function loadState(path: string, sessions: SessionRegistry, keys: ReadonlyMap<string, ApiKeyGrant>, clock: Clock): number {
+export function loadState(
+  path: string,
+  sessions: SessionRegistry,
+  keys: ReadonlyMap<string, ApiKeyGrant>,
+  clock: Clock,
+): number {
   if (!existsSync(path)) return 0;
   let parsed: z.output<typeof StateFile>;
   try {
     parsed = StateFile.parse(JSON.parse(readFileSync(path, "utf8")));
   } catch (error) {
-    const reason = error instanceof z.ZodError ? z.prettifyError(error) : error instanceof Error ? error.message : String(error);
+    const reason =
+      error instanceof z.ZodError ? z.prettifyError(error) : error instanceof Error ? error.message : String(error);
     throw new OptionsError(`state file ${path} cannot be read: ${reason}`);
   }
   for (const name of Object.keys(parsed.sessions)) {
     try {
       sessionName(name, "session");
     } catch (error) {
-      if (error instanceof ApiError) throw new OptionsError(`state file ${path}: ${JSON.stringify(name)} is not a session name: ${error.message}`);
+      if (error instanceof ApiError)
+        throw new OptionsError(`state file ${path}: ${JSON.stringify(name)} is not a session name: ${error.message}`);
       throw error;
     }
   }
@@ -45,7 +52,9 @@ export function loadState(path: string, sessions: SessionRegistry, keys: Readonl
         loaded++;
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
-        throw new OptionsError(`state file ${path}: session ${JSON.stringify(name)}, conversation ${index}: ${error.message}`);
+        throw new OptionsError(
+          `state file ${path}: session ${JSON.stringify(name)}, conversation ${index}: ${error.message}`,
+        );
       }
     });
   }

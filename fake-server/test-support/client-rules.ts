@@ -10,7 +10,9 @@ import type { InspectableFakeServer } from "../server.ts";
 import { fakeServer } from "./server.ts";
 
 /** A fake whose clock moves only when a test says so: windows and Retry-After without sleeping. */
-export async function fakeWithClock(options: FakeServerOptions = {}): Promise<{ fake: InspectableFakeServer; clock: ManualClock }> {
+export async function fakeWithClock(
+  options: FakeServerOptions = {},
+): Promise<{ fake: InspectableFakeServer; clock: ManualClock }> {
   const clock = new ManualClock();
   const fake = await fakeServer(options, { clock });
   return { fake, clock };

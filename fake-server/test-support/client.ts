@@ -75,7 +75,10 @@ function createRequest(options: CreateCallOptions): { headers: Record<string, st
   if (contentType !== null) headers["content-type"] = contentType;
   const key = options.idempotencyKey === undefined ? `test-${crypto.randomUUID()}` : options.idempotencyKey;
   if (key !== null) headers["idempotency-key"] = key;
-  return { headers, body: options.rawBody ?? JSON.stringify(options.body ?? { message: "How do I reset my password?" }) };
+  return {
+    headers,
+    body: options.rawBody ?? JSON.stringify(options.body ?? { message: "How do I reset my password?" }),
+  };
 }
 
 export function createResponse(baseUrl: string, options: CreateCallOptions = {}): Promise<Reply> {
@@ -121,11 +124,21 @@ export function listMessages(
   options: CallOptions & { query?: string } = {},
 ): Promise<Reply> {
   const query = options.query === undefined ? "" : `?${options.query}`;
-  return call(baseUrl, "GET", `/v1/agents/${options.agent ?? "agent-a"}/conversations/${conversationId}/messages${query}`, requestHeaders(options));
+  return call(
+    baseUrl,
+    "GET",
+    `/v1/agents/${options.agent ?? "agent-a"}/conversations/${conversationId}/messages${query}`,
+    requestHeaders(options),
+  );
 }
 
 export function deleteConversation(baseUrl: string, conversationId: string, options: CallOptions = {}): Promise<Reply> {
-  return call(baseUrl, "DELETE", `/v1/agents/${options.agent ?? "agent-a"}/conversations/${conversationId}`, requestHeaders(options));
+  return call(
+    baseUrl,
+    "DELETE",
+    `/v1/agents/${options.agent ?? "agent-a"}/conversations/${conversationId}`,
+    requestHeaders(options),
+  );
 }
 
 /** A stream read event by event, for tests that act in the middle of it. */

@@ -8,7 +8,13 @@ import { call, type Reply } from "./client.ts";
 const originOf = (url: string) => new URL(url).origin;
 
 /** A request to one of the fake's control endpoints, in `session` when one is named. */
-export function control(fakeUrl: string, method: string, path: string, body?: unknown, session?: string): Promise<Reply> {
+export function control(
+  fakeUrl: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  session?: string,
+): Promise<Reply> {
   const query = session === undefined ? "" : `${path.includes("?") ? "&" : "?"}session=${encodeURIComponent(session)}`;
   const text = body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body);
   return call(originOf(fakeUrl), method, `${path}${query}`, {}, text);

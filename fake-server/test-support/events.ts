@@ -29,7 +29,8 @@ export function parseStream(events: readonly EventSourceMessage[]): ParsedStream
     throw new Error(`last event is ${terminal?.type}, not a terminal event`);
   }
   const deltas = rest.map((event) => {
-    if (event.type !== "response.output_text.delta") throw new Error(`${event.type} between created and the terminal event`);
+    if (event.type !== "response.output_text.delta")
+      throw new Error(`${event.type} between created and the terminal event`);
     return event.delta;
   });
   return { created, deltas, terminal };

@@ -27,29 +27,38 @@ async function logged(server: FakeServer, suffix: string): Promise<number[]> {
 // the caller's own headers stay (without the Bearer key the fake would answer 401 before it
 // reads the fault).
 type FetchCall = (server: FakeServer) => Parameters<typeof fetch>;
-const create = (headers: (own: Record<string, string>) => RequestInit["headers"]): FetchCall => (s) => [
-  createUrl(s),
-  { method: "POST", headers: headers({ ...CREATE_HEADERS, "idempotency-key": "k-1" }), body: body("hi") },
-];
+const create =
+  (headers: (own: Record<string, string>) => RequestInit["headers"]): FetchCall =>
+  (s) => [
+    createUrl(s),
+    { method: "POST", headers: headers({ ...CREATE_HEADERS, "idempotency-key": "k-1" }), body: body("hi") },
+  ];
 const FETCH_CALLS: [string, FetchCall, number][] = [
   ["a record", create((own) => own), 200],
   ["a Headers object", create((own) => new Headers(own)), 200],
   ["pairs", create((own) => Object.entries(own)), 200],
   ["a Request", (s) => [new Request(...create((own) => own)(s))], 200],
-  ["a URL, on a GET", (s) => [new URL(`${s.url}/v1/agents/helper/conversations/${crypto.randomUUID()}/messages`), { headers: AUTH }], 404],
+  [
+    "a URL, on a GET",
+    (s) => [new URL(`${s.url}/v1/agents/helper/conversations/${crypto.randomUUID()}/messages`), { headers: AUTH }],
+    404,
+  ],
 ];
 
-test.for(FETCH_CALLS)("fetch, headers given as %s: the fault rides on the next matching request only", async ([, call, clean]) => {
-  const server = await fake();
-  const faults = faultInjector();
-  faults.next("", "status=503,retry-after=1");
-  expect(faults.pending).toBe(1);
-  const first = await faults.fetch(...call(server));
-  expect(first.status).toBe(503);
-  expect(first.headers.get("retry-after")).toBe("1");
-  expect(faults.pending).toBe(0);
-  expect((await faults.fetch(...call(server))).status).toBe(clean);
-});
+test.for(FETCH_CALLS)(
+  "fetch, headers given as %s: the fault rides on the next matching request only",
+  async ([, call, clean]) => {
+    const server = await fake();
+    const faults = faultInjector();
+    faults.next("", "status=503,retry-after=1");
+    expect(faults.pending).toBe(1);
+    const first = await faults.fetch(...call(server));
+    expect(first.status).toBe(503);
+    expect(first.headers.get("retry-after")).toBe("1");
+    expect(faults.pending).toBe(0);
+    expect((await faults.fetch(...call(server))).status).toBe(clean);
+  },
+);
 
 test("fetch: a fault waits for its own path, query aside, and faults for one path go out in order", async () => {
   const server = await fake();
@@ -58,7 +67,11 @@ test("fetch: a fault waits for its own path, query aside, and faults for one pat
   faults.next("/responses", "status=429,retry-after=2");
   faults.next("/responses", "status=503");
   const create = (key: string) =>
-    faults.fetch(`${createUrl(server)}?trace=1`, { method: "POST", headers: { ...CREATE_HEADERS, "idempotency-key": key }, body: body("hi") });
+    faults.fetch(`${createUrl(server)}?trace=1`, {
+      method: "POST",
+      headers: { ...CREATE_HEADERS, "idempotency-key": key },
+      body: body("hi"),
+    });
   expect((await create("a")).status).toBe(429);
   expect((await create("a")).status).toBe(503);
   expect((await create("a")).status).toBe(200);
@@ -105,30 +118,48 @@ const UNDICI_HEADER_FORMS: [string, (key: string) => NonNullable<Parameters<type
   ["a Map", (key) => new Map([...Object.entries(CREATE_HEADERS), ["idempotency-key", key]])],
 ];
 
-test.for(UNDICI_HEADER_FORMS)("undici dispatcher, headers given as %s: the fault rides on the next matching request only", async ([, headers]) => {
-  const server = await fake();
-  const faults = faultInjector();
-  faults.next("/responses", "status=429,retry-after=3");
-  const send = () => request(createUrl(server), { method: "POST", headers: headers("u-1"), body: body("hi"), dispatcher: faults.dispatcher });
-  const first = await send();
-  expect(first.statusCode).toBe(429);
-  expect(first.headers["retry-after"]).toBe("3");
-  await first.body.dump();
-  expect(faults.pending).toBe(0);
-  const second = await send();
-  expect(second.statusCode).toBe(200);
-  await second.body.dump();
-  expect(await logged(server, "/responses")).toEqual([429, 200]);
-});
+test.for(UNDICI_HEADER_FORMS)(
+  "undici dispatcher, headers given as %s: the fault rides on the next matching request only",
+  async ([, headers]) => {
+    const server = await fake();
+    const faults = faultInjector();
+    faults.next("/responses", "status=429,retry-after=3");
+    const send = () =>
+      request(createUrl(server), {
+        method: "POST",
+        headers: headers("u-1"),
+        body: body("hi"),
+        dispatcher: faults.dispatcher,
+      });
+    const first = await send();
+    expect(first.statusCode).toBe(429);
+    expect(first.headers["retry-after"]).toBe("3");
+    await first.body.dump();
+    expect(faults.pending).toBe(0);
+    const second = await send();
+    expect(second.statusCode).toBe(200);
+    await second.body.dump();
+    expect(await logged(server, "/responses")).toEqual([429, 200]);
+  },
+);
 
 test("undici dispatcher and fetch share one queue", async () => {
   const server = await fake();
   const faults = faultInjector();
   faults.next("/responses", "status=500");
   faults.next("/responses", "status=503");
-  const viaUndici = await request(createUrl(server), { method: "POST", headers: { ...CREATE_HEADERS, "idempotency-key": "s-1" }, body: body("hi"), dispatcher: faults.dispatcher });
+  const viaUndici = await request(createUrl(server), {
+    method: "POST",
+    headers: { ...CREATE_HEADERS, "idempotency-key": "s-1" },
+    body: body("hi"),
+    dispatcher: faults.dispatcher,
+  });
   await viaUndici.body.dump();
-  const viaFetch = await faults.fetch(createUrl(server), { method: "POST", headers: { ...CREATE_HEADERS, "idempotency-key": "s-1" }, body: body("hi") });
+  const viaFetch = await faults.fetch(createUrl(server), {
+    method: "POST",
+    headers: { ...CREATE_HEADERS, "idempotency-key": "s-1" },
+    body: body("hi"),
+  });
   expect([viaUndici.statusCode, viaFetch.status]).toEqual([500, 503]);
   expect(faults.pending).toBe(0);
 });

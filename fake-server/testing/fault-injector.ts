@@ -37,7 +37,9 @@ function withHeader(headers: UndiciHeaders, name: string, value: string): Undici
   if (headers === null || headers === undefined) return { [name]: value };
   if (Array.isArray(headers)) return [...headers, name, value];
   const entries: [string, string | string[] | undefined][] =
-    Symbol.iterator in headers ? [...(headers as Iterable<[string, string | string[] | undefined]>)] : Object.entries(headers);
+    Symbol.iterator in headers
+      ? [...(headers as Iterable<[string, string | string[] | undefined]>)]
+      : Object.entries(headers);
   const kept = entries.filter((entry): entry is [string, string | string[]] => entry[1] !== undefined);
   return Object.fromEntries([...kept, [name, value]]);
 }

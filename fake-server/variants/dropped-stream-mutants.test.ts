@@ -16,7 +16,10 @@ const EXPORT = "How do I export my data?";
 const REMINDERS = "How do reminders work?";
 
 /** A stream read up to response.created and dropped there; resolves once its exchange was stored. */
-async function droppedAfterCreated(fake: InspectableFakeServer, options: { idempotencyKey: string; body: unknown }): Promise<string> {
+async function droppedAfterCreated(
+  fake: InspectableFakeServer,
+  options: { idempotencyKey: string; body: unknown },
+): Promise<string> {
   const stream = await openStream(fake.url, { ...options, headers: { "x-fake-fault": "delta-delay=60000" } });
   expect(stream.status).toBe(200);
   const created = await stream.next();
@@ -64,7 +67,10 @@ test("undelivered-stream-reruns: a dropped new conversation's key starts another
     const fake = await fakeServer(options);
     const dropped = { idempotencyKey: "new", body: { message: EXPORT } };
     const first = await droppedAfterCreated(fake, dropped);
-    return { first, again: completedOf(parseStream((await streamResponse(fake.url, dropped)).events)).response.conversation_id };
+    return {
+      first,
+      again: completedOf(parseStream((await streamResponse(fake.url, dropped)).events)).response.conversation_id,
+    };
   };
   const conforming = await steps({});
   expect(conforming.again).toBe(conforming.first);

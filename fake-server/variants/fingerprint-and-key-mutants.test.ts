@@ -17,13 +17,22 @@ const REMINDERS = "How do reminders work?";
 test("metadata-outside-fingerprint (IDEM-3): a plain reuse differing only in metadata replays; the stream answers 409", async () => {
   const steps = async (options: FakeServerOptions) => {
     const fake = await fakeServer(options);
-    const first = expectResult(await createResponse(fake.url, { idempotencyKey: "k", body: { message: EXPORT, metadata: { order: "1" } } }));
+    const first = expectResult(
+      await createResponse(fake.url, { idempotencyKey: "k", body: { message: EXPORT, metadata: { order: "1" } } }),
+    );
     const reused = { idempotencyKey: "k", body: { message: EXPORT, metadata: { order: "2" } } };
     // The same metadata in another key order is the same payload everywhere.
-    const reordered = await createResponse(fake.url, { idempotencyKey: "k", body: { metadata: { order: "1" }, message: EXPORT } });
+    const reordered = await createResponse(fake.url, {
+      idempotencyKey: "k",
+      body: { metadata: { order: "1" }, message: EXPORT },
+    });
     expect(reordered.headers["idempotent-replayed"]).toBe("true");
     expectError(await streamResponse(fake.url, reused), 409, "idempotency_key_reused");
-    expectError(await createResponse(fake.url, { ...reused, body: { message: REMINDERS, metadata: { order: "1" } } }), 409, "idempotency_key_reused");
+    expectError(
+      await createResponse(fake.url, { ...reused, body: { message: REMINDERS, metadata: { order: "1" } } }),
+      409,
+      "idempotency_key_reused",
+    );
     const plain = await createResponse(fake.url, reused);
     expect(expectPage(await listMessages(fake.url, first.conversation_id)).total).toBe(2);
     return { first, plain };
@@ -37,10 +46,19 @@ test("metadata-outside-fingerprint (IDEM-3): a plain reuse differing only in met
 test("stream-fingerprint-skips-reference (IDEM-4): a stream reuse differing only in external_reference replays; the plain endpoint answers 409", async () => {
   const steps = async (options: FakeServerOptions) => {
     const fake = await fakeServer(options);
-    const first = completedOf(parseStream((await streamResponse(fake.url, { idempotencyKey: "k", body: { message: EXPORT, external_reference: "a" } })).events)).response;
+    const first = completedOf(
+      parseStream(
+        (await streamResponse(fake.url, { idempotencyKey: "k", body: { message: EXPORT, external_reference: "a" } }))
+          .events,
+      ),
+    ).response;
     const reused = { idempotencyKey: "k", body: { message: EXPORT, external_reference: "b" } };
     expectError(await createResponse(fake.url, reused), 409, "idempotency_key_reused");
-    expectError(await streamResponse(fake.url, { ...reused, body: { message: REMINDERS, external_reference: "a" } }), 409, "idempotency_key_reused");
+    expectError(
+      await streamResponse(fake.url, { ...reused, body: { message: REMINDERS, external_reference: "a" } }),
+      409,
+      "idempotency_key_reused",
+    );
     const streamed = await streamResponse(fake.url, reused);
     expect(expectPage(await listMessages(fake.url, first.conversation_id)).total).toBe(2);
     return { first, streamed };
@@ -54,7 +72,9 @@ test("stream-fingerprint-skips-reference (IDEM-4): a stream reuse differing only
 test("turn-keys-case-insensitive (RESP-2): a plain continuation under a key differing only in case replays instead of running", async () => {
   const steps = async (options: FakeServerOptions) => {
     const fake = await fakeServer(options);
-    const { conversation_id } = expectResult(await createResponse(fake.url, { idempotencyKey: "Start-Key", body: { message: EXPORT } }));
+    const { conversation_id } = expectResult(
+      await createResponse(fake.url, { idempotencyKey: "Start-Key", body: { message: EXPORT } }),
+    );
     const total = async () => expectPage(await listMessages(fake.url, conversation_id)).total;
     const body = { message: REMINDERS, conversation_id };
     expectResult(await createResponse(fake.url, { idempotencyKey: "Turn-Key-7", body }));
@@ -62,7 +82,9 @@ test("turn-keys-case-insensitive (RESP-2): a plain continuation under a key diff
     const afterNearMiss = await total();
     // A streamed near-miss and a new conversation's near-miss run, on the mutant too.
     completedOf(parseStream((await streamResponse(fake.url, { idempotencyKey: "TURN-KEY-7", body })).events));
-    const fresh = expectResult(await createResponse(fake.url, { idempotencyKey: "start-key", body: { message: EXPORT } }));
+    const fresh = expectResult(
+      await createResponse(fake.url, { idempotencyKey: "start-key", body: { message: EXPORT } }),
+    );
     expect(fresh.conversation_id).not.toBe(conversation_id);
     return { nearMiss, afterNearMiss, final: await total() };
   };
@@ -79,11 +101,21 @@ test("new-conversation-keys-truncated (RESP-3): a new key sharing its first 40 c
   expect(prefix.length).toBe(KEY_COLUMN_CHARS - 1);
   const steps = async (options: FakeServerOptions) => {
     const fake = await fakeServer(options);
-    const first = expectResult(await createResponse(fake.url, { idempotencyKey: `${prefix}c-first`, body: { message: EXPORT } }));
-    const plain = expectResult(await createResponse(fake.url, { idempotencyKey: `${prefix}c-second`, body: { message: EXPORT } }));
-    const streamed = completedOf(parseStream((await streamResponse(fake.url, { idempotencyKey: `${prefix}c-third`, body: { message: EXPORT } })).events)).response;
+    const first = expectResult(
+      await createResponse(fake.url, { idempotencyKey: `${prefix}c-first`, body: { message: EXPORT } }),
+    );
+    const plain = expectResult(
+      await createResponse(fake.url, { idempotencyKey: `${prefix}c-second`, body: { message: EXPORT } }),
+    );
+    const streamed = completedOf(
+      parseStream(
+        (await streamResponse(fake.url, { idempotencyKey: `${prefix}c-third`, body: { message: EXPORT } })).events,
+      ),
+    ).response;
     // Keys that differ within the first 40 characters, and continuations, are told apart on the mutant too.
-    const shorter = expectResult(await createResponse(fake.url, { idempotencyKey: `${prefix}d-first`, body: { message: EXPORT } }));
+    const shorter = expectResult(
+      await createResponse(fake.url, { idempotencyKey: `${prefix}d-first`, body: { message: EXPORT } }),
+    );
     expect(shorter.conversation_id).not.toBe(first.conversation_id);
     const turn = { message: REMINDERS, conversation_id: first.conversation_id };
     expectResult(await createResponse(fake.url, { idempotencyKey: `${prefix}c-turn-1`, body: turn }));
@@ -91,7 +123,10 @@ test("new-conversation-keys-truncated (RESP-3): a new key sharing its first 40 c
     return { first, plain, streamed, total: expectPage(await listMessages(fake.url, first.conversation_id)).total };
   };
   const conforming = await steps({});
-  expect(new Set([conforming.first.conversation_id, conforming.plain.conversation_id, conforming.streamed.conversation_id]).size).toBe(3);
+  expect(
+    new Set([conforming.first.conversation_id, conforming.plain.conversation_id, conforming.streamed.conversation_id])
+      .size,
+  ).toBe(3);
   expect(conforming.total).toBe(6);
   const mutant = await steps({ mutant: "new-conversation-keys-truncated" });
   expect(mutant.plain).toEqual(mutant.first);

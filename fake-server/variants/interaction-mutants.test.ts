@@ -9,7 +9,14 @@ import { expect, test } from "vitest";
 import { MessagePage } from "../../schemas/index.ts";
 import type { FakeServerOptions } from "../options.ts";
 import type { InspectableFakeServer } from "../server.ts";
-import { createResponse, deleteConversation, listMessages, openStream, streamResponse, type CreateCallOptions } from "../test-support/client.ts";
+import {
+  createResponse,
+  deleteConversation,
+  listMessages,
+  openStream,
+  streamResponse,
+  type CreateCallOptions,
+} from "../test-support/client.ts";
 import { completedOf, parseStream } from "../test-support/events.ts";
 import { expectError, expectPage, expectResult } from "../test-support/expect.ts";
 import { fakeServer } from "../test-support/server.ts";
@@ -45,7 +52,10 @@ async function heldStream(fake: InspectableFakeServer, options: CreateCallOption
 }
 
 /** A plain create held for a minute before it answers; resolves once it pauses, its key reserved. */
-async function heldCreate(fake: InspectableFakeServer, options: { idempotencyKey: string; body: unknown }): Promise<Held> {
+async function heldCreate(
+  fake: InspectableFakeServer,
+  options: { idempotencyKey: string; body: unknown },
+): Promise<Held> {
   const { timers } = fake.app.internals;
   const pausedBefore = timers.active;
   const abort = new AbortController();
@@ -74,7 +84,9 @@ async function heldCreate(fake: InspectableFakeServer, options: { idempotencyKey
 /** A fake with one conversation of one exchange. */
 async function withConversation(options: FakeServerOptions) {
   const fake = await fakeServer(options);
-  const { conversation_id } = expectResult(await createResponse(fake.url, { idempotencyKey: "first", body: { message: EXPORT } }));
+  const { conversation_id } = expectResult(
+    await createResponse(fake.url, { idempotencyKey: "first", body: { message: EXPORT } }),
+  );
   const total = async () => expectPage(await listMessages(fake.url, conversation_id)).total;
   return { fake, conversationId: conversation_id, total };
 }
@@ -84,7 +96,9 @@ test("continuation-dropped-on-conflict (RESP-2): a plain continuation overtaken 
     const { fake, conversationId, total } = await withConversation(options);
     const slow = { idempotencyKey: "slow", body: { message: REMINDERS, conversation_id: conversationId } };
     const held = await heldCreate(fake, slow);
-    expectResult(await createResponse(fake.url, { body: { message: "And on my phone?", conversation_id: conversationId } }));
+    expectResult(
+      await createResponse(fake.url, { body: { message: "And on my phone?", conversation_id: conversationId } }),
+    );
     await held.release();
     // The held continuation did answer: its key replays its result.
     const replay = await createResponse(fake.url, slow);
@@ -99,7 +113,9 @@ test("continuation-dropped-on-conflict (RESP-2): a plain continuation overtaken 
 test("continuation-dropped-on-conflict: a stream overtaken the same way is still stored", async () => {
   const { fake, conversationId, total } = await withConversation({ mutant: "continuation-dropped-on-conflict" });
   const held = await heldStream(fake, { body: { message: REMINDERS, conversation_id: conversationId } });
-  expectResult(await createResponse(fake.url, { body: { message: "And on my phone?", conversation_id: conversationId } }));
+  expectResult(
+    await createResponse(fake.url, { body: { message: "And on my phone?", conversation_id: conversationId } }),
+  );
   await held.release();
   expect(await total()).toBe(6);
 });
@@ -109,7 +125,9 @@ test("stream-dropped-on-conflict (SSE-8): a streamed continuation overtaken by a
     const { fake, conversationId, total } = await withConversation(options);
     const streamed = { idempotencyKey: "streamed", body: { message: REMINDERS, conversation_id: conversationId } };
     const held = await heldStream(fake, streamed);
-    expectResult(await createResponse(fake.url, { body: { message: "And on my phone?", conversation_id: conversationId } }));
+    expectResult(
+      await createResponse(fake.url, { body: { message: "And on my phone?", conversation_id: conversationId } }),
+    );
     await held.release();
     const replay = await streamResponse(fake.url, streamed);
     expect(completedOf(parseStream(replay.events)).response.conversation_id).toBe(conversationId);
@@ -143,9 +161,11 @@ test("delete-undone-by-exchange (DEL-1): a delete during an exchange, on either 
     const { fake, conversationId: existing } = await withConversation(options);
     const continuation = { idempotencyKey: "during", body: { message: REMINDERS, conversation_id: existing } };
     const held =
-      hold === "create" ? await heldCreate(fake, continuation)
-      : hold === "stream" ? await heldStream(fake, continuation)
-      : await heldStream(fake, { body: { message: REMINDERS } });
+      hold === "create"
+        ? await heldCreate(fake, continuation)
+        : hold === "stream"
+          ? await heldStream(fake, continuation)
+          : await heldStream(fake, { body: { message: REMINDERS } });
     const conversationId = held.conversationId ?? existing;
     expect((await deleteConversation(fake.url, conversationId)).status).toBe(204);
     await held.release();
@@ -165,7 +185,9 @@ test("replay-answers-latest-turn (IDEM-1): a plain replay after a later turn ans
     const original = expectResult(await createResponse(fake.url, first));
     // Right after the first request the replay is still right.
     expect(expectResult(await createResponse(fake.url, first))).toEqual(original);
-    const later = expectResult(await createResponse(fake.url, { body: { message: REMINDERS, conversation_id: original.conversation_id } }));
+    const later = expectResult(
+      await createResponse(fake.url, { body: { message: REMINDERS, conversation_id: original.conversation_id } }),
+    );
     expect(later.response).not.toBe(original.response);
     const plain = expectResult(await createResponse(fake.url, first));
     const streamed = completedOf(parseStream((await streamResponse(fake.url, first)).events)).response;
@@ -176,7 +198,11 @@ test("replay-answers-latest-turn (IDEM-1): a plain replay after a later turn ans
   expect(conforming.plain).toEqual(conforming.original);
   expect(conforming.streamed.output_text).toBe(conforming.original.response);
   const mutant = await steps({ mutant: "replay-answers-latest-turn" });
-  expect(mutant.plain).toEqual({ ...mutant.original, response: mutant.later.response, citations: mutant.later.citations });
+  expect(mutant.plain).toEqual({
+    ...mutant.original,
+    response: mutant.later.response,
+    citations: mutant.later.citations,
+  });
   expect(mutant.streamed.output_text).toBe(mutant.original.response);
 });
 
@@ -184,8 +210,12 @@ test("page-alone-default-size (LIST-2): page without page_size is served with 20
   const steps = async (options: FakeServerOptions) => {
     const fake = await fakeServer(options);
     const conversation = fake.app.internals.conversations.seed("agent-a", "web", 11);
-    const list = async (query: string) => MessagePage.parse((await listMessages(fake.url, conversation.id, { query })).json);
-    return { pageAlone: await list("page=1"), others: [await list(""), await list("page_size=50"), await list("page=1&page_size=50")] };
+    const list = async (query: string) =>
+      MessagePage.parse((await listMessages(fake.url, conversation.id, { query })).json);
+    return {
+      pageAlone: await list("page=1"),
+      others: [await list(""), await list("page_size=50"), await list("page=1&page_size=50")],
+    };
   };
   const conforming = await steps({});
   expect(conforming.pageAlone).toMatchObject({ page: 1, page_size: 50, total: 22, has_more: false });
@@ -201,9 +231,16 @@ test("page-alone-default-size (LIST-2): page without page_size is served with 20
 
 test("stream-scope-unchecked (SCOPE-4): another agent's or channel's stream appends to the conversation; the plain create does not", async () => {
   for (const other of [{ agent: "agent-b" }, { key: "sk-fake-b" }]) {
-    const body = (conversationId: string) => ({ body: { message: REMINDERS, conversation_id: conversationId }, ...other });
+    const body = (conversationId: string) => ({
+      body: { message: REMINDERS, conversation_id: conversationId },
+      ...other,
+    });
     const conforming = await withConversation({});
-    expectError(await streamResponse(conforming.fake.url, body(conforming.conversationId)), 404, "conversation_not_found");
+    expectError(
+      await streamResponse(conforming.fake.url, body(conforming.conversationId)),
+      404,
+      "conversation_not_found",
+    );
     expect(await conforming.total()).toBe(2);
 
     const mutant = await withConversation({ mutant: "stream-scope-unchecked" });
@@ -217,11 +254,18 @@ test("stream-scope-unchecked (SCOPE-4): another agent's or channel's stream appe
 test("stream-updated-at-frozen (LIST-8): a streamed exchange leaves updated_at where it was; a plain one moves it", async () => {
   const steps = async (options: FakeServerOptions) => {
     const { fake, conversationId } = await withConversation(options);
-    const updatedAt = async () => Date.parse(expectPage(await listMessages(fake.url, conversationId)).conversation.updated_at);
+    const updatedAt = async () =>
+      Date.parse(expectPage(await listMessages(fake.url, conversationId)).conversation.updated_at);
     const before = await updatedAt();
-    completedOf(parseStream((await streamResponse(fake.url, { body: { message: REMINDERS, conversation_id: conversationId } })).events));
+    completedOf(
+      parseStream(
+        (await streamResponse(fake.url, { body: { message: REMINDERS, conversation_id: conversationId } })).events,
+      ),
+    );
     const afterStream = await updatedAt();
-    expectResult(await createResponse(fake.url, { body: { message: "And on my phone?", conversation_id: conversationId } }));
+    expectResult(
+      await createResponse(fake.url, { body: { message: "And on my phone?", conversation_id: conversationId } }),
+    );
     const afterPlain = await updatedAt();
     expect(afterPlain).toBeGreaterThan(afterStream);
     return afterStream - before;
@@ -242,7 +286,10 @@ test("idempotency-per-replica (IDEM-2): a replay on a connection of the other re
         headers: { authorization: "Bearer sk-fake-a", "content-type": "application/json", "idempotency-key": "k" },
         body: JSON.stringify(body),
       });
-      return { replayed: response.headers["idempotent-replayed"] === "true", result: expectResult({ status: response.statusCode, headers: {}, text: "", json: await response.body.json() }) };
+      return {
+        replayed: response.headers["idempotent-replayed"] === "true",
+        result: expectResult({ status: response.statusCode, headers: {}, text: "", json: await response.body.json() }),
+      };
     };
     try {
       const [first, second] = connections as [Client, Client];

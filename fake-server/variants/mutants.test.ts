@@ -14,7 +14,11 @@ import { fakeServer } from "../test-support/server.ts";
 test("validation-consumes-key (RESP-4): a refused body still holds its key, so the valid request under it is 409", async () => {
   const steps = async (options: FakeServerOptions) => {
     const fake = await fakeServer(options);
-    expectError(await createResponse(fake.url, { idempotencyKey: "k", body: { conversation_id: null } }), 400, "invalid_request");
+    expectError(
+      await createResponse(fake.url, { idempotencyKey: "k", body: { conversation_id: null } }),
+      400,
+      "invalid_request",
+    );
     return createResponse(fake.url, { idempotencyKey: "k" });
   };
   expectResult(await steps({}));
@@ -25,7 +29,8 @@ test("validation-consumes-key (RESP-4): a refused body still holds its key, so t
 async function overloadedContinuation(options: FakeServerOptions) {
   const fake = await fakeServer(options);
   const { conversation_id } = expectResult(await createResponse(fake.url));
-  for (let i = 2; i < OVERLOAD_EVERY; i++) expectResult(await createResponse(fake.url, { body: { message: `more ${i}`, conversation_id } }));
+  for (let i = 2; i < OVERLOAD_EVERY; i++)
+    expectResult(await createResponse(fake.url, { body: { message: `more ${i}`, conversation_id } }));
   const request = { idempotencyKey: "continue", body: { message: "the overloaded one", conversation_id } };
   expectError(await createResponse(fake.url, request), 503, "service_unavailable");
   expect(expectResult(await createResponse(fake.url, request)).conversation_id).toBe(conversation_id);
@@ -56,7 +61,9 @@ test("retry-counted-twice: among 50 continuations of one conversation, several a
     }
   }
   expect(hits).toBeGreaterThanOrEqual(5);
-  expect(expectPage(await listMessages(fake.url, conversation_id, { query: "page_size=100" })).total).toBe(2 * (1 + 50 + hits));
+  expect(expectPage(await listMessages(fake.url, conversation_id, { query: "page_size=100" })).total).toBe(
+    2 * (1 + 50 + hits),
+  );
 });
 
 test("listing-never-settles (RESP-2): continuations are answered but never reach the listing", async () => {
@@ -64,7 +71,9 @@ test("listing-never-settles (RESP-2): continuations are answered but never reach
     const clock = new ManualClock();
     const fake = await fakeServer(options, { clock });
     const { conversation_id } = expectResult(await createResponse(fake.url));
-    expect(expectResult(await createResponse(fake.url, { body: { message: "And then?", conversation_id } })).conversation_id).toBe(conversation_id);
+    expect(
+      expectResult(await createResponse(fake.url, { body: { message: "And then?", conversation_id } })).conversation_id,
+    ).toBe(conversation_id);
     clock.advance(10 * LISTING_LAG_MS);
     return expectPage(await listMessages(fake.url, conversation_id)).total;
   };

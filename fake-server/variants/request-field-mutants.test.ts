@@ -17,12 +17,23 @@ const REMINDERS = "How do reminders work?";
 test("external-reference-reopens (RESP-3): a new conversation with a used external_reference continues the earlier one", async () => {
   const steps = async (options: FakeServerOptions) => {
     const fake = await fakeServer(options);
-    const first = expectResult(await createResponse(fake.url, { body: { message: EXPORT, external_reference: "order-1" } }));
-    const plain = expectResult(await createResponse(fake.url, { body: { message: REMINDERS, external_reference: "order-1" } }));
-    const streamed = completedOf(parseStream((await streamResponse(fake.url, { body: { message: "And on my phone?", external_reference: "order-1" } })).events)).response;
+    const first = expectResult(
+      await createResponse(fake.url, { body: { message: EXPORT, external_reference: "order-1" } }),
+    );
+    const plain = expectResult(
+      await createResponse(fake.url, { body: { message: REMINDERS, external_reference: "order-1" } }),
+    );
+    const streamed = completedOf(
+      parseStream(
+        (await streamResponse(fake.url, { body: { message: "And on my phone?", external_reference: "order-1" } }))
+          .events,
+      ),
+    ).response;
     // Another channel, another reference, or none never meet it, on the mutant too.
     const others = [
-      expectResult(await createResponse(fake.url, { key: "sk-fake-b", body: { message: EXPORT, external_reference: "order-1" } })),
+      expectResult(
+        await createResponse(fake.url, { key: "sk-fake-b", body: { message: EXPORT, external_reference: "order-1" } }),
+      ),
       expectResult(await createResponse(fake.url, { body: { message: EXPORT, external_reference: "order-2" } })),
       expectResult(await createResponse(fake.url, { body: { message: EXPORT, external_reference: null } })),
     ];
@@ -30,7 +41,9 @@ test("external-reference-reopens (RESP-3): a new conversation with a used extern
     const total = expectPage(await listMessages(fake.url, first.conversation_id)).total;
     // A deleted conversation is not found again.
     expect((await deleteConversation(fake.url, first.conversation_id)).status).toBe(204);
-    const afterDelete = expectResult(await createResponse(fake.url, { body: { message: EXPORT, external_reference: "order-1" } }));
+    const afterDelete = expectResult(
+      await createResponse(fake.url, { body: { message: EXPORT, external_reference: "order-1" } }),
+    );
     expect(afterDelete.conversation_id).not.toBe(first.conversation_id);
     return { first: first.conversation_id, plain: plain.conversation_id, streamed: streamed.conversation_id, total };
   };
@@ -45,7 +58,10 @@ test("external-reference-reopens (RESP-3): a new conversation with a used extern
 test("empty-metadata-refused (RESP-6): metadata {} is refused on both endpoints; absent or non-empty metadata is accepted", async () => {
   const conforming = await fakeServer();
   expectResult(await createResponse(conforming.url, { body: { message: EXPORT, metadata: {} } }));
-  expect(completedOf(parseStream((await streamResponse(conforming.url, { body: { message: EXPORT, metadata: {} } })).events)).response.output_text).not.toBe("");
+  expect(
+    completedOf(parseStream((await streamResponse(conforming.url, { body: { message: EXPORT, metadata: {} } })).events))
+      .response.output_text,
+  ).not.toBe("");
 
   const mutant = await fakeServer({ mutant: "empty-metadata-refused" });
   expectError(await createResponse(mutant.url, { body: { message: EXPORT, metadata: {} } }), 400, "invalid_metadata");
@@ -63,7 +79,11 @@ test("stream-null-reference-refused (RESP-6): the stream refuses external_refere
   const mutant = await fakeServer({ mutant: "stream-null-reference-refused" });
   expectError(await streamResponse(mutant.url, { body }), 400, "invalid_request");
   expectResult(await createResponse(mutant.url, { body }));
-  completedOf(parseStream((await streamResponse(mutant.url, { body: { message: EXPORT, external_reference: "order-1" } })).events));
+  completedOf(
+    parseStream(
+      (await streamResponse(mutant.url, { body: { message: EXPORT, external_reference: "order-1" } })).events,
+    ),
+  );
   completedOf(parseStream((await streamResponse(mutant.url, { body: { message: EXPORT } })).events));
 });
 
@@ -94,14 +114,23 @@ test("page-size-100-as-99 (LIST-5): page_size=100 is served and echoed as 99; ot
   const steps = async (options: FakeServerOptions) => {
     const fake = await fakeServer(options);
     const conversation = fake.app.internals.conversations.seed("agent-a", "web", 60);
-    const list = async (query: string) => MessagePage.parse((await listMessages(fake.url, conversation.id, { query })).json);
+    const list = async (query: string) =>
+      MessagePage.parse((await listMessages(fake.url, conversation.id, { query })).json);
     const others = [await list("page_size=99"), await list("page=2&page_size=50")];
-    expect(others.map((p) => [p.page_size, p.items.length])).toEqual([[99, 99], [50, 50]]);
+    expect(others.map((p) => [p.page_size, p.items.length])).toEqual([
+      [99, 99],
+      [50, 50],
+    ]);
     expectError(await listMessages(fake.url, conversation.id, { query: "page_size=101" }), 400, "invalid_pagination");
     return [await list("page_size=100"), await list("page=2&page_size=100")];
   };
   const [first, second] = await steps({});
   expect([first?.page_size, first?.items.length, first?.has_more, second?.items.length]).toEqual([100, 100, true, 20]);
   const [mutantFirst, mutantSecond] = await steps({ mutant: "page-size-100-as-99" });
-  expect([mutantFirst?.page_size, mutantFirst?.items.length, mutantFirst?.has_more, mutantSecond?.items.length]).toEqual([99, 99, true, 21]);
+  expect([
+    mutantFirst?.page_size,
+    mutantFirst?.items.length,
+    mutantFirst?.has_more,
+    mutantSecond?.items.length,
+  ]).toEqual([99, 99, true, 21]);
 });

@@ -14,7 +14,10 @@ import { fakeServer } from "../test-support/server.ts";
 const EXPORT = "How do I export my data?";
 
 /** The user messages a conversation lists, after one exchange per text on each endpoint. */
-async function storedTexts(options: FakeServerOptions, texts: { readonly plain: string; readonly stream: string }): Promise<string[]> {
+async function storedTexts(
+  options: FakeServerOptions,
+  texts: { readonly plain: string; readonly stream: string },
+): Promise<string[]> {
   const fake = await fakeServer(options);
   const { conversation_id } = expectResult(await createResponse(fake.url, { body: { message: texts.plain } }));
   const streamed = await streamResponse(fake.url, { body: { message: texts.stream, conversation_id } });
@@ -23,7 +26,7 @@ async function storedTexts(options: FakeServerOptions, texts: { readonly plain: 
   return page.items.filter((item) => item.role === "user").map((item) => String(item.content));
 }
 
-test("astral-characters-as-question-marks (RESP-2): the plain path lists 4-byte characters as \"?\"; the stream's are kept", async () => {
+test('astral-characters-as-question-marks (RESP-2): the plain path lists 4-byte characters as "?"; the stream\'s are kept', async () => {
   const text = "Export 😀 my 𝄞 data, 𠜎 and ﬁ é ع stay";
   expect(await storedTexts({}, { plain: text, stream: text })).toEqual([text, text]);
   expect(await storedTexts({ mutant: "astral-characters-as-question-marks" }, { plain: text, stream: text })).toEqual([
@@ -40,7 +43,10 @@ test("messages-escaped-twice (RESP-2): the plain path lists quotes, backslashes 
     text,
   ]);
   // Text without anything to escape is kept as is.
-  expect(await storedTexts({ mutant: "messages-escaped-twice" }, { plain: EXPORT, stream: EXPORT })).toEqual([EXPORT, EXPORT]);
+  expect(await storedTexts({ mutant: "messages-escaped-twice" }, { plain: EXPORT, stream: EXPORT })).toEqual([
+    EXPORT,
+    EXPORT,
+  ]);
 });
 
 test("stream-messages-cut-at-1024 (SSE-8): the stream path lists a long message cut after 1,024 characters; the plain path keeps it whole", async () => {
@@ -53,7 +59,10 @@ test("stream-messages-cut-at-1024 (SSE-8): the stream path lists a long message 
   expect(stream).toBe(`${"𝄞".repeat(10)}${"a".repeat(MESSAGE_COLUMN_CHARS - 10)}`);
   // Up to the limit nothing is lost.
   const exact = "b".repeat(MESSAGE_COLUMN_CHARS);
-  expect(await storedTexts({ mutant: "stream-messages-cut-at-1024" }, { plain: EXPORT, stream: exact })).toEqual([EXPORT, exact]);
+  expect(await storedTexts({ mutant: "stream-messages-cut-at-1024" }, { plain: EXPORT, stream: exact })).toEqual([
+    EXPORT,
+    exact,
+  ]);
 });
 
 test("same-text-merged (RESP-2): a plain continuation repeating a text is answered but only moves updated_at", async () => {

@@ -33,7 +33,11 @@ test("problem-json: errors are RFC 9457 problem details whose type ends in the c
   const reply = await listMessages(fake.url, UNKNOWN);
   expect(reply.status).toBe(404);
   expect(reply.headers["content-type"]).toBe("application/problem+json");
-  expect(reply.json).toMatchObject({ title: "conversation not found", status: 404, detail: expect.stringContaining(UNKNOWN) });
+  expect(reply.json).toMatchObject({
+    title: "conversation not found",
+    status: 404,
+    detail: expect.stringContaining(UNKNOWN),
+  });
   expect((reply.json as { type: string }).type).toMatch(/^https:\/\/.+\/conversation_not_found$/);
   expect(errorCode(reply.json)).toBe("conversation_not_found");
 });
@@ -50,7 +54,9 @@ test("fastapi-errors: errors are FastAPI's {detail: {code, message}}", async () 
   expect(reply.status).toBe(404);
   expect(reply.headers["content-type"]).toBe("application/json");
   expect(reply.json).toEqual({ detail: { code: "conversation_not_found", message: expect.stringContaining(UNKNOWN) } });
-  expect((await createResponse(fake.url, { key: null })).json).toEqual({ detail: { code: "unauthorized", message: expect.any(String) } });
+  expect((await createResponse(fake.url, { key: null })).json).toEqual({
+    detail: { code: "unauthorized", message: expect.any(String) },
+  });
 });
 
 test("jsonapi-errors: errors are a JSON:API document with the status as a string", async () => {
@@ -58,12 +64,22 @@ test("jsonapi-errors: errors are a JSON:API document with the status as a string
   const reply = await createResponse(fake.url, { body: { message: 42 } });
   expect(reply.status).toBe(400);
   expect(reply.headers["content-type"]).toBe("application/vnd.api+json");
-  expect(reply.json).toEqual({ errors: [{ status: "400", code: "invalid_request", title: "invalid request", detail: expect.stringContaining("message") }] });
-  expect((await listMessages(fake.url, UNKNOWN)).json).toMatchObject({ errors: [{ status: "404", code: "conversation_not_found" }] });
+  expect(reply.json).toEqual({
+    errors: [
+      { status: "400", code: "invalid_request", title: "invalid request", detail: expect.stringContaining("message") },
+    ],
+  });
+  expect((await listMessages(fake.url, UNKNOWN)).json).toMatchObject({
+    errors: [{ status: "404", code: "conversation_not_found" }],
+  });
 });
 
 test("the error variants answer the same gap: none combines with another, and `all` keeps problem-json", () => {
-  for (const [a, b] of [["fastapi-errors", "jsonapi-errors"], ["fastapi-errors", "flat-errors"], ["jsonapi-errors", "problem-json"]]) {
+  for (const [a, b] of [
+    ["fastapi-errors", "jsonapi-errors"],
+    ["fastapi-errors", "flat-errors"],
+    ["jsonapi-errors", "problem-json"],
+  ]) {
     expect(() => selectBehavior(undefined, [a ?? "", b ?? ""])).toThrow("both choose errorFormat");
   }
   expect(selectBehavior(undefined, ["all"]).errorFormat).toBe("problem");
@@ -80,7 +96,12 @@ test("microsecond-timestamps: RFC 3339 with six fraction digits and +01:00, the 
   expect(page.conversation.created_at).toBe("2026-11-24T00:30:00.005158+01:00");
   expect(page.conversation.updated_at).toBe("2026-11-24T00:30:01.005158+01:00");
   const stamps = page.items.map((item) => (item as { created_at: string }).created_at);
-  expect(stamps).toEqual([page.conversation.created_at, page.conversation.created_at, page.conversation.updated_at, page.conversation.updated_at]);
+  expect(stamps).toEqual([
+    page.conversation.created_at,
+    page.conversation.created_at,
+    page.conversation.updated_at,
+    page.conversation.updated_at,
+  ]);
   for (const stamp of stamps) expect(stamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}\+01:00$/);
   expect(Date.parse(String(page.conversation.updated_at))).toBe(clock.now());
 });
@@ -88,7 +109,13 @@ test("microsecond-timestamps: RFC 3339 with six fraction digits and +01:00, the 
 test("microsecond-timestamps: the sub-millisecond digits keep the order of instants", () => {
   const start = Date.UTC(2026, 0, 1);
   const texts = Array.from({ length: 2_000 }, (_, i) => formatOffsetMicroseconds(start + i));
-  const micros = texts.map((text) => Number(text.slice(11, 13)) * 3_600e6 + Number(text.slice(14, 16)) * 60e6 + Number(text.slice(17, 19)) * 1e6 + Number(text.slice(20, 26)));
+  const micros = texts.map(
+    (text) =>
+      Number(text.slice(11, 13)) * 3_600e6 +
+      Number(text.slice(14, 16)) * 60e6 +
+      Number(text.slice(17, 19)) * 1e6 +
+      Number(text.slice(20, 26)),
+  );
   expect(micros.every((value, i) => i === 0 || value > (micros[i - 1] ?? 0))).toBe(true);
   expect(new Set(texts.map((text) => text.slice(23, 26))).size).toBeGreaterThan(100);
 });
@@ -97,7 +124,9 @@ test("uuid-v7: conversation and message ids are UUIDv7, in the order they were m
   const fake = await fakeServer({ variants: ["uuid-v7"] });
   const first = SpecResponseResult.parse((await createResponse(fake.url)).json).conversation_id;
   const second = SpecResponseResult.parse((await createResponse(fake.url)).json).conversation_id;
-  const items = SpecMessagePage.parse((await listMessages(fake.url, second)).json).items.map((item) => (item as { id: string }).id);
+  const items = SpecMessagePage.parse((await listMessages(fake.url, second)).json).items.map(
+    (item) => (item as { id: string }).id,
+  );
   const ids = [first, second, ...items];
   for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   expect([...ids].sort()).toEqual(ids);
@@ -106,7 +135,9 @@ test("uuid-v7: conversation and message ids are UUIDv7, in the order they were m
 test("heartbeats, crlf and event-ids change only the framing of the events", async () => {
   const fake = await fakeServer({ variants: ["heartbeats", "crlf", "event-ids"] });
   const reply = await streamResponse(fake.url);
-  expect(reply.text.startsWith("retry: 3000\r\n\r\n: keep-alive\r\n\r\nevent: response.created\r\nid: 1\r\ndata: {")).toBe(true);
+  expect(
+    reply.text.startsWith("retry: 3000\r\n\r\n: keep-alive\r\n\r\nevent: response.created\r\nid: 1\r\ndata: {"),
+  ).toBe(true);
   expect(reply.text.replaceAll("\r\n", "")).not.toMatch(/[\r\n]/);
   expect(reply.events.map((event) => event.id)).toEqual(reply.events.map((_, i) => String(i + 1)));
   expect(reply.events.at(-1)?.event).toBe("response.completed");
@@ -127,7 +158,9 @@ test("split-writes: every event goes out in pieces, one cut inside a multi-byte 
   return new Promise<void>((resolve) => {
     writeEvent(res, behavior, { type: "response.output_text.delta", delta: "à bientôt ☕ 👋🏽" }, () => {
       expect(pieces.length).toBeGreaterThanOrEqual(3);
-      expect(Buffer.concat(pieces).toString()).toBe('event: response.output_text.delta\ndata: {"type":"response.output_text.delta","delta":"à bientôt ☕ 👋🏽"}\n\n');
+      expect(Buffer.concat(pieces).toString()).toBe(
+        'event: response.output_text.delta\ndata: {"type":"response.output_text.delta","delta":"à bientôt ☕ 👋🏽"}\n\n',
+      );
       const cutInsideACharacter = pieces.slice(1).some((piece) => ((piece[0] ?? 0) & 0xc0) === 0x80);
       expect(cutInsideACharacter).toBe(true);
       resolve();
@@ -138,7 +171,9 @@ test("split-writes: every event goes out in pieces, one cut inside a multi-byte 
 test("split-writes: answers end with multi-byte characters and the deltas still reassemble", async () => {
   const fake = await fakeServer({ variants: ["split-writes"] });
   const reply = await streamResponse(fake.url);
-  const payloads = reply.events.map((event) => JSON.parse(event.data) as { delta?: string; response?: { output_text: string } });
+  const payloads = reply.events.map(
+    (event) => JSON.parse(event.data) as { delta?: string; response?: { output_text: string } },
+  );
   const text = payloads.at(-1)?.response?.output_text ?? "";
   expect(text).toMatch(/👋🏽\.$/);
   expect(payloads.flatMap((p) => (p.delta === undefined ? [] : [p.delta])).join("")).toBe(text);
@@ -181,7 +216,11 @@ test("delete-200: delete answers 200 with the deleted conversation", async () =>
 test("single-delta and no-citations: one delta, and no citations anywhere", async () => {
   const fake = await fakeServer({ variants: ["single-delta", "no-citations"] });
   const reply = await streamResponse(fake.url);
-  expect(reply.events.map((event) => event.event)).toEqual(["response.created", "response.output_text.delta", "response.completed"]);
+  expect(reply.events.map((event) => event.event)).toEqual([
+    "response.created",
+    "response.output_text.delta",
+    "response.completed",
+  ]);
   const result = SpecResponseResult.parse((await createResponse(fake.url)).json);
   expect(result.citations).toEqual([]);
   const page = SpecMessagePage.parse((await listMessages(fake.url, result.conversation_id)).json);
@@ -191,11 +230,21 @@ test("single-delta and no-citations: one delta, and no citations anywhere", asyn
 test("extra-fields: every JSON body and event payload carries unknown fields, at every level", async () => {
   const fake = await fakeServer({ variants: ["extra-fields"] });
   const created = await createResponse(fake.url);
-  expect(created.json).toMatchObject({ x_fake_extension: "ignore me", citations: [expect.objectContaining({ x_fake_version: 2 })] });
+  expect(created.json).toMatchObject({
+    x_fake_extension: "ignore me",
+    citations: [expect.objectContaining({ x_fake_version: 2 })],
+  });
   const { conversation_id: id } = SpecResponseResult.parse(created.json);
   const page = (await listMessages(fake.url, id)).json;
-  expect(page).toMatchObject({ x_fake_extension: "ignore me", conversation: { x_fake_version: 2 }, items: [{ x_fake_version: 2 }, { x_fake_version: 2 }] });
-  expect((await listMessages(fake.url, UNKNOWN)).json).toMatchObject({ x_fake_extension: "ignore me", error: { x_fake_version: 2 } });
+  expect(page).toMatchObject({
+    x_fake_extension: "ignore me",
+    conversation: { x_fake_version: 2 },
+    items: [{ x_fake_version: 2 }, { x_fake_version: 2 }],
+  });
+  expect((await listMessages(fake.url, UNKNOWN)).json).toMatchObject({
+    x_fake_extension: "ignore me",
+    error: { x_fake_version: 2 },
+  });
   const stream = await streamResponse(fake.url);
   for (const event of stream.events) expect(JSON.parse(event.data)).toMatchObject({ x_fake_extension: "ignore me" });
 });
@@ -205,6 +254,10 @@ test("all: every combinable variant at once still answers a whole exchange", asy
   const reply = await streamResponse(fake.url);
   expect(reply.status).toBe(201);
   expect(reply.text).toContain("\r\n");
-  expect(reply.events.map((event) => event.event)).toEqual(["response.created", "response.output_text.delta", "response.completed"]);
+  expect(reply.events.map((event) => event.event)).toEqual([
+    "response.created",
+    "response.output_text.delta",
+    "response.completed",
+  ]);
   expect((await listMessages(fake.url, UNKNOWN)).headers["content-type"]).toBe("application/problem+json");
 });

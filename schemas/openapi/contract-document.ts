@@ -68,21 +68,31 @@ const PARAMETERS: Record<string, JsonObject> = {
 
 const REQUEST_BODY: JsonObject = {
   required: true,
-  description: "The user's message: the spec's four fields. Limits are the service's own; it validates `metadata` as it chooses.",
+  description:
+    "The user's message: the spec's four fields. Limits are the service's own; it validates `metadata` as it chooses.",
   content: { "application/json": { schema: schemaRef("ResponseRequest") } },
 };
 
 const RETRY_AFTER: JsonObject = {
-  "Retry-After": { description: "RFC 9110 `Retry-After`, when the service says how long to wait before trying again.", schema: { type: "string" } },
+  "Retry-After": {
+    description: "RFC 9110 `Retry-After`, when the service says how long to wait before trying again.",
+    schema: { type: "string" },
+  },
 };
 
 /** A status with any body or none: the spec shows no error body format. */
-const anyBody = (description: string, headers?: JsonObject): JsonObject => ({ description, ...(headers === undefined ? {} : { headers }) });
+const anyBody = (description: string, headers?: JsonObject): JsonObject => ({
+  description,
+  ...(headers === undefined ? {} : { headers }),
+});
 
 const ANY_BODY =
   "The body is not specified: any, or none. ERR-1 recommends a JSON body with a machine-readable code in one of ErrorBody's shapes.";
 
-const SERVER_ERROR = anyBody(`A failure of the service, e.g. 503 with Retry-After when it is overloaded. ${ANY_BODY}`, RETRY_AFTER);
+const SERVER_ERROR = anyBody(
+  `A failure of the service, e.g. 503 with Retry-After when it is overloaded. ${ANY_BODY}`,
+  RETRY_AFTER,
+);
 
 const CREATE_REFUSALS = [
   "Any other refusal: the spec gives no statuses or codes for authentication, validation, authorization or other failures.",
@@ -119,7 +129,10 @@ const STREAM_DESCRIPTION = [
 ].join("\n");
 
 const CONVERSATION_NOT_FOUND_CONTENT: JsonObject = Object.fromEntries(
-  ["application/json", "application/problem+json", "application/vnd.api+json"].map((type) => [type, { schema: schemaRef("ConversationNotFoundBody") }]),
+  ["application/json", "application/problem+json", "application/vnd.api+json"].map((type) => [
+    type,
+    { schema: schemaRef("ConversationNotFoundBody") },
+  ]),
 );
 
 /** The service's contract: what every conforming service answers (openapi/openapi.json). */
@@ -130,7 +143,8 @@ export function contractDocument(): JsonObject {
     pathParameters: [],
     requestBody: REQUEST_BODY,
     create: {
-      description: "Sends a message to the agent and returns its full answer with citations and the conversation's id. Idempotent under Idempotency-Key.",
+      description:
+        "Sends a message to the agent and returns its full answer with citations and the conversation's id. Idempotent under Idempotency-Key.",
       parameters: [parameterRef("IdempotencyKey")],
       responses: createResponses({
         description: "The agent's answer. The spec does not give the success status: any 2xx.",
@@ -138,11 +152,14 @@ export function contractDocument(): JsonObject {
       }),
     },
     stream: {
-      description: "The same operation as createResponse, delivered as server-sent events. Same body and Idempotency-Key rules.",
+      description:
+        "The same operation as createResponse, delivered as server-sent events. Same body and Idempotency-Key rules.",
       parameters: [parameterRef("IdempotencyKey"), parameterRef("AcceptEventStream")],
       responses: createResponses({
         description: STREAM_DESCRIPTION,
-        content: eventStreamContent("The event stream as text: `event:` and `data:` lines, events separated by a blank line."),
+        content: eventStreamContent(
+          "The event stream as text: `event:` and `data:` lines, events separated by a blank line.",
+        ),
       }),
     },
     list: {
@@ -163,17 +180,23 @@ export function contractDocument(): JsonObject {
       },
     },
     remove: {
-      description: "Deletes the conversation permanently. Only conversations accessible through this agent can be deleted.",
+      description:
+        "Deletes the conversation permanently. Only conversations accessible through this agent can be deleted.",
       parameters: [],
       responses: {
-        "2XX": { description: "Deleted. The spec shows neither the success status nor a body: any 2xx, with any body or none." },
+        "2XX": {
+          description: "Deleted. The spec shows neither the success status nor a body: any 2xx, with any body or none.",
+        },
         "404": {
           description:
             `The conversation does not exist, was deleted, or is outside the authorized scope: the spec's 404 with error code \`${CONVERSATION_NOT_FOUND}\`, ` +
             "carried in a JSON body of any of ErrorBody's shapes.",
           content: CONVERSATION_NOT_FOUND_CONTENT,
         },
-        "4XX": anyBody(`Any other refusal, e.g. of the key (AUTH-2 recommends 401 with \`WWW-Authenticate: Bearer\`). ${ANY_BODY}`, RETRY_AFTER),
+        "4XX": anyBody(
+          `Any other refusal, e.g. of the key (AUTH-2 recommends 401 with \`WWW-Authenticate: Bearer\`). ${ANY_BODY}`,
+          RETRY_AFTER,
+        ),
         "5XX": SERVER_ERROR,
       },
     },

@@ -3,10 +3,23 @@
  * their published names, with the bounds its MUST checks hold a listing to.
  */
 import { z } from "zod";
-import { CONVERSATION_NOT_FOUND, FastApiErrorBody, FlatErrorBody, JsonApiErrorBody, NestedErrorBody, ProblemBody } from "../errors.ts";
+import {
+  CONVERSATION_NOT_FOUND,
+  FastApiErrorBody,
+  FlatErrorBody,
+  JsonApiErrorBody,
+  NestedErrorBody,
+  ProblemBody,
+} from "../errors.ts";
 import { SpecCompletedEvent, SpecCreatedEvent, SpecDeltaEvent, SpecErrorEvent, SpecStreamEvent } from "../events.ts";
 import { ResponseRequest } from "../request.ts";
-import { SpecCitation, SpecCompletedResponse, SpecConversation, SpecMessagePage, SpecResponseResult } from "../resources.ts";
+import {
+  SpecCitation,
+  SpecCompletedResponse,
+  SpecConversation,
+  SpecMessagePage,
+  SpecResponseResult,
+} from "../resources.ts";
 import { errorBodyWithCode } from "./error-shapes.ts";
 import type { NamedSchema } from "./named-schemas.ts";
 
@@ -136,7 +149,8 @@ export const CONTRACT_SCHEMAS: readonly NamedSchema[] = [
     name: "ProblemBody",
     schema: ProblemBody,
     io: "output",
-    description: "RFC 9457 problem details; the code is a `code` member or the last segment of `type` (`about:blank` carries none).",
+    description:
+      "RFC 9457 problem details; the code is a `code` member or the last segment of `type` (`about:blank` carries none).",
   },
   {
     name: "ErrorBody",

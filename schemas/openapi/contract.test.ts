@@ -14,7 +14,11 @@ const doc = contractDocument();
 const operations = Object.entries(doc.paths as JsonObject).flatMap(([path, item]) =>
   Object.entries(item as JsonObject)
     .filter(([key]) => key !== "parameters")
-    .map(([method, op]) => ({ path, method, op: op as JsonObject & { operationId: string; responses: Record<string, JsonObject> } })),
+    .map(([method, op]) => ({
+      path,
+      method,
+      op: op as JsonObject & { operationId: string; responses: Record<string, JsonObject> },
+    })),
 );
 const operation = (id: string) => {
   const found = operations.find((o) => o.op.operationId === id);
@@ -25,13 +29,17 @@ const operation = (id: string) => {
 /** Every value anywhere in the document, with its path. */
 function* walk(node: unknown, path: string[] = []): Generator<[string[], unknown]> {
   yield [path, node];
-  if (typeof node === "object" && node !== null) for (const [key, child] of Object.entries(node)) yield* walk(child, [...path, key]);
+  if (typeof node === "object" && node !== null)
+    for (const [key, child] of Object.entries(node)) yield* walk(child, [...path, key]);
 }
 
 describe("the contract leaves open what the spec leaves open", () => {
   test("successes are any 2xx: no operation names a success status of its own", () => {
     for (const { op } of operations) {
-      expect(Object.keys(op.responses).filter((status) => status.startsWith("2")), op.operationId).toEqual(["2XX"]);
+      expect(
+        Object.keys(op.responses).filter((status) => status.startsWith("2")),
+        op.operationId,
+      ).toEqual(["2XX"]);
     }
   });
 
@@ -54,14 +62,18 @@ describe("the contract leaves open what the spec leaves open", () => {
     }
     const notFound = operation("deleteConversation").responses["404"]?.content as JsonObject;
     expect(Object.keys(notFound)).toEqual(["application/json", "application/problem+json", "application/vnd.api+json"]);
-    for (const media of Object.values(notFound)) expect(media).toEqual({ schema: { $ref: "#/components/schemas/ConversationNotFoundBody" } });
+    for (const media of Object.values(notFound))
+      expect(media).toEqual({ schema: { $ref: "#/components/schemas/ConversationNotFoundBody" } });
   });
 
   test("a delete's success may have any body or none; the stream is text/event-stream, whose parameters no schema pins", () => {
     expect(operation("deleteConversation").responses["2XX"]?.content).toBeUndefined();
     const content = operation("createResponseStream").responses["2XX"]?.content as JsonObject;
     expect(Object.keys(content)).toEqual(["text/event-stream"]);
-    expect(content["text/event-stream"]).toMatchObject({ schema: { type: "string" }, "x-event-data": { $ref: "#/components/schemas/StreamEvent" } });
+    expect(content["text/event-stream"]).toMatchObject({
+      schema: { type: "string" },
+      "x-event-data": { $ref: "#/components/schemas/StreamEvent" },
+    });
   });
 
   test("nothing of the fake's: no closed objects, no fault header, no replay header, no fake limits or codes", () => {
@@ -69,7 +81,11 @@ describe("the contract leaves open what the spec leaves open", () => {
       const key = path.at(-1);
       if (key === "additionalProperties" && value === false) return [`${path.join(".")}: closed object`];
       if (key === "unevaluatedProperties" && value === false) return [`${path.join(".")}: closed object`];
-      if (typeof value === "string" && /X-Fake-Fault|Idempotent-Replayed|idempotency_key_reused|agent_failed/.test(value)) return [`${path.join(".")}: ${value.slice(0, 60)}`];
+      if (
+        typeof value === "string" &&
+        /X-Fake-Fault|Idempotent-Replayed|idempotency_key_reused|agent_failed/.test(value)
+      )
+        return [`${path.join(".")}: ${value.slice(0, 60)}`];
       if (key === "maxLength" || key === "maxProperties") return [`${path.join(".")}: a limit`];
       return [];
     });
@@ -88,9 +104,21 @@ describe("the contract's schemas accept exactly what the suite's spec schemas ac
   };
   const id = "0b7e2c3a-2f4e-4c1e-9d8a-5b6c7d8e9f01";
   const at = "2026-01-02T03:04:05.678Z";
-  const citation = { document_id: "doc-1", title: "Refunds", url: "https://docs.example/refunds", snippet: "Within 30 days." };
+  const citation = {
+    document_id: "doc-1",
+    title: "Refunds",
+    url: "https://docs.example/refunds",
+    snippet: "Within 30 days.",
+  };
   const result = { conversation_id: id, response: "You can get a refund.", citations: [citation] };
-  const page = { conversation: { id, created_at: at, updated_at: at }, items: [{ id, role: "user", content: "x", created_at: at }], page: 1, page_size: 50, total: 1, has_more: false };
+  const page = {
+    conversation: { id, created_at: at, updated_at: at },
+    items: [{ id, role: "user", content: "x", created_at: at }],
+    page: 1,
+    page_size: 50,
+    total: 1,
+    has_more: false,
+  };
 
   // [schema, value, accepted]
   const cases: [string, unknown, boolean][] = [
@@ -103,7 +131,11 @@ describe("the contract's schemas accept exactly what the suite's spec schemas ac
     ["ResponseResult", { ...result, response: 7 }, false],
     ["MessagePage", page, true],
     ["MessagePage", { ...page, conversation: { id, created_at: 1_767_323_045, updated_at: 1_767_323_045 } }, true],
-    ["MessagePage", { ...page, conversation: { id, created_at: "2026-01-02T04:04:05.678901+01:00", updated_at: at } }, true],
+    [
+      "MessagePage",
+      { ...page, conversation: { id, created_at: "2026-01-02T04:04:05.678901+01:00", updated_at: at } },
+      true,
+    ],
     ["MessagePage", { ...page, items: [{ role: "tool", note: "looked it up" }, "free text"], cursor: "abc" }, true],
     ["MessagePage", { ...page, page_size: 100 }, true],
     ["MessagePage", { ...page, page_size: 101 }, false],
@@ -114,12 +146,20 @@ describe("the contract's schemas accept exactly what the suite's spec schemas ac
     ["StreamEvent", { type: "response.created" }, true],
     ["StreamEvent", { type: "response.created", conversation_id: id, response_id: "r-1" }, true],
     ["StreamEvent", { type: "response.output_text.delta", delta: "You ", index: 0 }, true],
-    ["StreamEvent", { type: "response.completed", response: { conversation_id: id, output_text: "x", citations: [{}] } }, true],
+    [
+      "StreamEvent",
+      { type: "response.completed", response: { conversation_id: id, output_text: "x", citations: [{}] } },
+      true,
+    ],
     ["StreamEvent", { type: "error", code: "agent_failed", message: "the agent failed", retryable: false }, true],
     ["StreamEvent", { type: "response.updated" }, false],
     ["StreamEvent", { type: "response.output_text.delta" }, false],
     ["StreamEvent", { type: "response.completed", response: result }, false],
-    ["ResponseRequest", { message: "hi", conversation_id: null, external_reference: null, metadata: { nested: { a: [1] } }, extra: true }, true],
+    [
+      "ResponseRequest",
+      { message: "hi", conversation_id: null, external_reference: null, metadata: { nested: { a: [1] } }, extra: true },
+      true,
+    ],
     ["ResponseRequest", { message: "" }, true],
     ["ResponseRequest", { message: "hi", metadata: ["a"] }, false],
     ["ResponseRequest", { conversation_id: id }, false],
@@ -147,10 +187,14 @@ describe("the contract's schemas accept exactly what the suite's spec schemas ac
   });
 
   test("ConversationNotFoundBody is a body errorCode() reads conversation_not_found from, and only such a body", () => {
-    const bodies: unknown[] = cases.filter(([name]) => name === "ConversationNotFoundBody" || name === "ErrorBody").map(([, value]) => value);
+    const bodies: unknown[] = cases
+      .filter(([name]) => name === "ConversationNotFoundBody" || name === "ErrorBody")
+      .map(([, value]) => value);
     bodies.push(null, "conversation_not_found", { type: "conversation_not_found" }, { errors: [] }, { code: "" });
     for (const body of bodies) {
-      expect(errorBodyWithCode(CONVERSATION_NOT_FOUND).safeParse(body).success, JSON.stringify(body)).toBe(errorCode(body) === CONVERSATION_NOT_FOUND);
+      expect(errorBodyWithCode(CONVERSATION_NOT_FOUND).safeParse(body).success, JSON.stringify(body)).toBe(
+        errorCode(body) === CONVERSATION_NOT_FOUND,
+      );
     }
   });
 });

@@ -30,7 +30,8 @@ const ERROR_HEADERS: Partial<Record<ErrorStatus, JsonObject>> = {
   503: { "Retry-After": header(RETRY_AFTER) },
 };
 
-const INJECTED_WHEN = "Sent by the fake only when the request's `X-Fake-Fault` header asks for this status; nothing is changed.";
+const INJECTED_WHEN =
+  "Sent by the fake only when the request's `X-Fake-Fault` header asks for this status; nothing is changed.";
 
 /** The fault-injection statuses: never sent unless a client asks the fake for them. */
 export const INJECTED: readonly ErrorCase[] = [
@@ -40,7 +41,8 @@ export const INJECTED: readonly ErrorCase[] = [
 ];
 
 /** A malformed `X-Fake-Fault` header, or one sent while fault injection is switched off. */
-export const BAD_FAULT_HEADER = "a malformed `X-Fake-Fault` header, or one sent to a fake started with fault injection off";
+export const BAD_FAULT_HEADER =
+  "a malformed `X-Fake-Fault` header, or one sent to a fake started with fault injection off";
 
 export const UNAUTHORIZED: ErrorCase = {
   status: 401,

@@ -26,7 +26,9 @@ const OPERATIONS: Record<Operation, [path: string, method: string]> = {
 
 function documented(operation: Operation, status: number): JsonObject {
   const [path, method] = OPERATIONS[operation];
-  const responses = ((doc.paths as JsonObject)[path] as JsonObject)[method] as { responses: Record<string, JsonObject> };
+  const responses = ((doc.paths as JsonObject)[path] as JsonObject)[method] as {
+    responses: Record<string, JsonObject>;
+  };
   const response = responses.responses[String(status)];
   if (!response) throw new Error(`${method.toUpperCase()} ${path} does not document status ${status}`);
   return response;
@@ -85,13 +87,18 @@ describe("successful answers", () => {
     expect(check("ResponseRequest", body).valid).toBe(true);
     const answer = await call(createCall(body));
     const response = documented("create", answer.status);
-    expect(response.content).toHaveProperty(["application/json", "schema", "$ref"], "#/components/schemas/ResponseResult");
+    expect(response.content).toHaveProperty(
+      ["application/json", "schema", "$ref"],
+      "#/components/schemas/ResponseResult",
+    );
     const result = check("ResponseResult", JSON.parse(answer.text));
     expect(result.valid, result.errors).toBe(true);
   });
 
   test("stream: text/event-stream whose every data validates as a StreamEvent named by its event line", async () => {
-    const answer = await call(createCall({ message: "how do I reset my password?" }, { accept: "text/event-stream" }, true));
+    const answer = await call(
+      createCall({ message: "how do I reset my password?" }, { accept: "text/event-stream" }, true),
+    );
     documented("stream", answer.status);
     expect(answer.headers["content-type"]).toMatch(/^text\/event-stream/);
     const events = sseEvents(answer.text);
@@ -107,7 +114,11 @@ describe("successful answers", () => {
 
   test("stream: an injected error event validates as an ErrorEvent with the documented code", async () => {
     const answer = await call(
-      createCall({ message: "tell me about shipping" }, { accept: "text/event-stream", "x-fake-fault": "error-after=1" }, true),
+      createCall(
+        { message: "tell me about shipping" },
+        { accept: "text/event-stream", "x-fake-fault": "error-after=1" },
+        true,
+      ),
     );
     const last = sseEvents(answer.text).at(-1);
     expect(last?.event).toBe("error");
@@ -148,13 +159,56 @@ interface ErrorCase {
 
 const unknownId = "7d444840-9dc0-11d1-b245-5ffdce74fad2";
 const ERROR_CASES: ErrorCase[] = [
-  { name: "no key", operation: "list", request: () => ({ path: `/v1/agents/${AGENT}/conversations/${unknownId}/messages`, key: null }), status: 401, code: "unauthorized", header: "www-authenticate" },
-  { name: "body not JSON", operation: "create", request: () => ({ ...createCall(null), body: "{not json" }), status: 400, code: "invalid_json" },
-  { name: "no Idempotency-Key", operation: "create", request: () => ({ ...createCall({ message: "hi" }), headers: { "content-type": "application/json" } }), status: 400, code: "idempotency_key_missing" },
-  { name: "unknown conversation continued", operation: "create", request: () => createCall({ message: "hi", conversation_id: unknownId }), status: 404, code: "conversation_not_found" },
-  { name: "agent not granted to the key", operation: "create", request: () => ({ ...createCall({ message: "hi" }), path: "/v1/agents/agent-z/responses" }), status: 404, code: "not_found" },
-  { name: "text/plain body", operation: "create", request: () => createCall({ message: "hi" }, { "content-type": "text/plain" }), status: 415, code: "unsupported_media_type" },
-  { name: "body over 1 MiB", operation: "create", request: () => ({ ...createCall(null), body: JSON.stringify({ message: "x".repeat(1024 * 1024) }) }), status: 413, code: "payload_too_large" },
+  {
+    name: "no key",
+    operation: "list",
+    request: () => ({ path: `/v1/agents/${AGENT}/conversations/${unknownId}/messages`, key: null }),
+    status: 401,
+    code: "unauthorized",
+    header: "www-authenticate",
+  },
+  {
+    name: "body not JSON",
+    operation: "create",
+    request: () => ({ ...createCall(null), body: "{not json" }),
+    status: 400,
+    code: "invalid_json",
+  },
+  {
+    name: "no Idempotency-Key",
+    operation: "create",
+    request: () => ({ ...createCall({ message: "hi" }), headers: { "content-type": "application/json" } }),
+    status: 400,
+    code: "idempotency_key_missing",
+  },
+  {
+    name: "unknown conversation continued",
+    operation: "create",
+    request: () => createCall({ message: "hi", conversation_id: unknownId }),
+    status: 404,
+    code: "conversation_not_found",
+  },
+  {
+    name: "agent not granted to the key",
+    operation: "create",
+    request: () => ({ ...createCall({ message: "hi" }), path: "/v1/agents/agent-z/responses" }),
+    status: 404,
+    code: "not_found",
+  },
+  {
+    name: "text/plain body",
+    operation: "create",
+    request: () => createCall({ message: "hi" }, { "content-type": "text/plain" }),
+    status: 415,
+    code: "unsupported_media_type",
+  },
+  {
+    name: "body over 1 MiB",
+    operation: "create",
+    request: () => ({ ...createCall(null), body: JSON.stringify({ message: "x".repeat(1024 * 1024) }) }),
+    status: 413,
+    code: "payload_too_large",
+  },
   {
     name: "same key, different payload",
     operation: "create",
@@ -166,26 +220,78 @@ const ERROR_CASES: ErrorCase[] = [
     status: 409,
     code: "idempotency_key_reused",
   },
-  { name: "injected 429", operation: "create", request: () => createCall({ message: "hi" }, { "x-fake-fault": "status=429" }), status: 429, code: "rate_limited", header: "retry-after" },
-  { name: "injected 503 on the stream", operation: "stream", request: () => createCall({ message: "hi" }, { "x-fake-fault": "status=503" }, true), status: 503, code: "service_unavailable", header: "retry-after" },
-  { name: "page 0", operation: "list", request: () => ({ path: `/v1/agents/${AGENT}/conversations/${unknownId}/messages?page=0` }), status: 400, code: "invalid_pagination" },
-  { name: "unknown conversation listed", operation: "list", request: () => ({ path: `/v1/agents/${AGENT}/conversations/${unknownId}/messages` }), status: 404, code: "conversation_not_found" },
-  { name: "unknown conversation deleted", operation: "delete", request: () => ({ method: "DELETE", path: `/v1/agents/${AGENT}/conversations/${unknownId}` }), status: 404, code: "conversation_not_found" },
-  { name: "malformed X-Fake-Fault", operation: "delete", request: () => ({ method: "DELETE", path: `/v1/agents/${AGENT}/conversations/${unknownId}`, headers: { "x-fake-fault": "nonsense" } }), status: 400, code: "invalid_request" },
-  { name: "PUT on the create path", operation: "create", request: () => ({ ...createCall({ message: "hi" }), method: "PUT" }), status: 405, code: "method_not_allowed", header: "allow" },
+  {
+    name: "injected 429",
+    operation: "create",
+    request: () => createCall({ message: "hi" }, { "x-fake-fault": "status=429" }),
+    status: 429,
+    code: "rate_limited",
+    header: "retry-after",
+  },
+  {
+    name: "injected 503 on the stream",
+    operation: "stream",
+    request: () => createCall({ message: "hi" }, { "x-fake-fault": "status=503" }, true),
+    status: 503,
+    code: "service_unavailable",
+    header: "retry-after",
+  },
+  {
+    name: "page 0",
+    operation: "list",
+    request: () => ({ path: `/v1/agents/${AGENT}/conversations/${unknownId}/messages?page=0` }),
+    status: 400,
+    code: "invalid_pagination",
+  },
+  {
+    name: "unknown conversation listed",
+    operation: "list",
+    request: () => ({ path: `/v1/agents/${AGENT}/conversations/${unknownId}/messages` }),
+    status: 404,
+    code: "conversation_not_found",
+  },
+  {
+    name: "unknown conversation deleted",
+    operation: "delete",
+    request: () => ({ method: "DELETE", path: `/v1/agents/${AGENT}/conversations/${unknownId}` }),
+    status: 404,
+    code: "conversation_not_found",
+  },
+  {
+    name: "malformed X-Fake-Fault",
+    operation: "delete",
+    request: () => ({
+      method: "DELETE",
+      path: `/v1/agents/${AGENT}/conversations/${unknownId}`,
+      headers: { "x-fake-fault": "nonsense" },
+    }),
+    status: 400,
+    code: "invalid_request",
+  },
+  {
+    name: "PUT on the create path",
+    operation: "create",
+    request: () => ({ ...createCall({ message: "hi" }), method: "PUT" }),
+    status: 405,
+    code: "method_not_allowed",
+    header: "allow",
+  },
 ];
 
-test.each(ERROR_CASES)("$name: $status $code is documented, with an ErrorBody", async ({ operation, request: build, status, code, header }) => {
-  const answer = await call(await build());
-  expect(answer.status, answer.text).toBe(status);
-  const response = documented(operation, status);
-  expect(String(response.description)).toContain(`\`${code}\``);
-  const body: unknown = JSON.parse(answer.text);
-  const result = check("ErrorBody", body);
-  expect(result.valid, result.errors).toBe(true);
-  expect(body).toMatchObject({ error: { code } });
-  if (header) {
-    expect(answer.headers[header], `${header} header`).toBeDefined();
-    expect(Object.keys(response.headers ?? {}).map((h) => h.toLowerCase())).toContain(header);
-  }
-});
+test.each(ERROR_CASES)(
+  "$name: $status $code is documented, with an ErrorBody",
+  async ({ operation, request: build, status, code, header }) => {
+    const answer = await call(await build());
+    expect(answer.status, answer.text).toBe(status);
+    const response = documented(operation, status);
+    expect(String(response.description)).toContain(`\`${code}\``);
+    const body: unknown = JSON.parse(answer.text);
+    const result = check("ErrorBody", body);
+    expect(result.valid, result.errors).toBe(true);
+    expect(body).toMatchObject({ error: { code } });
+    if (header) {
+      expect(answer.headers[header], `${header} header`).toBeDefined();
+      expect(Object.keys(response.headers ?? {}).map((h) => h.toLowerCase())).toContain(header);
+    }
+  },
+);

@@ -20,7 +20,13 @@ import { PARAMETERS } from "./parameters.ts";
 const CREATE_ERRORS: readonly ErrorCase[] = [
   {
     status: 400,
-    codes: ["invalid_json", "invalid_request", "invalid_metadata", "idempotency_key_missing", "idempotency_key_invalid"],
+    codes: [
+      "invalid_json",
+      "invalid_request",
+      "invalid_metadata",
+      "idempotency_key_missing",
+      "idempotency_key_invalid",
+    ],
     when:
       "The body is not JSON or does not match ResponseRequest, its metadata breaks the fake's limits, the Idempotency-Key " +
       `header is missing or malformed, or ${BAD_FAULT_HEADER}. The spec does not give validation statuses. ` +
@@ -42,7 +48,11 @@ const CREATE_ERRORS: readonly ErrorCase[] = [
       "The spec's 409: the Idempotency-Key was used before with a different payload (`idempotency_key_reused`; the spec gives no code). " +
       "The fake also answers 409 `idempotency_key_in_use` while a request with the same key is still running. Nothing is consumed.",
   },
-  { status: 413, codes: ["payload_too_large"], when: "The body is larger than the fake's limit (1 MiB unless configured otherwise)." },
+  {
+    status: 413,
+    codes: ["payload_too_large"],
+    when: "The body is larger than the fake's limit (1 MiB unless configured otherwise).",
+  },
   { status: 415, codes: ["unsupported_media_type"], when: "The Content-Type is not `application/json`." },
   ...INJECTED,
 ];
@@ -77,7 +87,8 @@ const DELETE_ERRORS: readonly ErrorCase[] = [
 
 const REPLAYED_HEADER: JsonObject = {
   "Idempotent-Replayed": {
-    description: "`true` when this is the stored result of an earlier request with the same Idempotency-Key and payload (sent by the fake).",
+    description:
+      "`true` when this is the stored result of an earlier request with the same Idempotency-Key and payload (sent by the fake).",
     schema: { type: "string", const: "true" },
   },
 };
@@ -90,7 +101,8 @@ const REQUEST_BODY: JsonObject = {
   content: { "application/json": { schema: schemaRef("ResponseRequest") } },
 };
 
-const STREAM_BODY = "The event stream as the fake writes it: `event:` and `data:` lines, events separated by a blank line.";
+const STREAM_BODY =
+  "The event stream as the fake writes it: `event:` and `data:` lines, events separated by a blank line.";
 
 const STREAM_DESCRIPTION = [
   "A server-sent event stream (`Content-Type: text/event-stream`). Each event has an `event:` line naming it and a `data:` line",
@@ -134,7 +146,8 @@ export function fakeDocument(): JsonObject {
     pathParameters: [parameterRef("FakeFault")],
     requestBody: REQUEST_BODY,
     create: {
-      description: "Sends a message to the agent and returns its full answer with citations and the conversation's id. Idempotent under Idempotency-Key.",
+      description:
+        "Sends a message to the agent and returns its full answer with citations and the conversation's id. Idempotent under Idempotency-Key.",
       parameters: [parameterRef("IdempotencyKey")],
       responses: {
         "200": {
@@ -146,7 +159,8 @@ export function fakeDocument(): JsonObject {
       },
     },
     stream: {
-      description: "The same operation as createResponse, delivered as server-sent events. Same body and Idempotency-Key rules.",
+      description:
+        "The same operation as createResponse, delivered as server-sent events. Same body and Idempotency-Key rules.",
       parameters: [parameterRef("IdempotencyKey"), parameterRef("AcceptEventStream")],
       responses: {
         "200": { description: STREAM_DESCRIPTION, headers: REPLAYED_HEADER, content: eventStreamContent(STREAM_BODY) },
@@ -165,10 +179,14 @@ export function fakeDocument(): JsonObject {
       },
     },
     remove: {
-      description: "Deletes the conversation permanently. Only conversations accessible through this agent can be deleted.",
+      description:
+        "Deletes the conversation permanently. Only conversations accessible through this agent can be deleted.",
       parameters: [],
       responses: {
-        "204": { description: "Deleted. The spec shows neither the success status nor a body; the fake answers 204 with no body." },
+        "204": {
+          description:
+            "Deleted. The spec shows neither the success status nor a body; the fake answers 204 with no body.",
+        },
         ...errorResponses(DELETE_ERRORS),
       },
     },

@@ -46,7 +46,13 @@ export function eventStreamContent(description: string): JsonObject {
 
 /** The OpenAPI 3.1 document of the service, from one document's parts. */
 export function documentOf(parts: DocumentParts): JsonObject {
-  const op = (operationId: string, tag: string, summary: string, own: OperationParts, body?: JsonObject): JsonObject => ({
+  const op = (
+    operationId: string,
+    tag: string,
+    summary: string,
+    own: OperationParts,
+    body?: JsonObject,
+  ): JsonObject => ({
     operationId,
     tags: [tag],
     summary,
@@ -65,7 +71,12 @@ export function documentOf(parts: DocumentParts): JsonObject {
       {
         url: "{base_url}",
         description: "The deployment's base address; every path begins with the version segment /v1.",
-        variables: { base_url: { default: "http://127.0.0.1:4010", description: "Base address, e.g. the URL the fake prints on start." } },
+        variables: {
+          base_url: {
+            default: "http://127.0.0.1:4010",
+            description: "Base address, e.g. the URL the fake prints on start.",
+          },
+        },
       },
     ],
     security: [{ bearerAuth: [] }],

@@ -40,8 +40,16 @@ function emit(entries: readonly NamedSchema[], io: NamedSchema["io"], uri: (name
  */
 function namedJsonSchemas(named: readonly NamedSchema[], uri: (name: string) => string): Map<string, JsonSchema> {
   const emitted = {
-    input: emit(named.filter((s) => s.io === "input"), "input", uri),
-    output: emit(named.filter((s) => s.io === "output"), "output", uri),
+    input: emit(
+      named.filter((s) => s.io === "input"),
+      "input",
+      uri,
+    ),
+    output: emit(
+      named.filter((s) => s.io === "output"),
+      "output",
+      uri,
+    ),
   };
   const result = new Map<string, JsonSchema>();
   for (const { name, io } of named) {

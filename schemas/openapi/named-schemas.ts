@@ -99,7 +99,8 @@ export const FAKE_SCHEMAS: readonly NamedSchema[] = [
     name: "CreatedEvent",
     schema: CreatedEvent,
     io: "output",
-    description: "Data of the `response.created` event. Its payload is a gap in the spec; the fake announces the conversation in it.",
+    description:
+      "Data of the `response.created` event. Its payload is a gap in the spec; the fake announces the conversation in it.",
   },
   {
     name: "DeltaEvent",
@@ -129,12 +130,14 @@ export const FAKE_SCHEMAS: readonly NamedSchema[] = [
     name: "ErrorCode",
     schema: FakeErrorCode,
     io: "output",
-    description: "Every code the reference fake sends in an HTTP error body or an `error` event. The spec names only `conversation_not_found`.",
+    description:
+      "Every code the reference fake sends in an HTTP error body or an `error` event. The spec names only `conversation_not_found`.",
   },
   {
     name: "ErrorBody",
     schema: ErrorBody,
     io: "output",
-    description: "The reference fake's HTTP error body. The spec does not show an error body format; the only code it names is `conversation_not_found`.",
+    description:
+      "The reference fake's HTTP error body. The spec does not show an error body format; the only code it names is `conversation_not_found`.",
   },
 ];

@@ -89,13 +89,19 @@ describe("fake.json describes the reference fake", () => {
     for (const op of [create, stream]) {
       const params = (op.parameters as JsonObject[]).map((p) => deref(doc, p));
       expect(params).toContainEqual(expect.objectContaining({ name: "Idempotency-Key", in: "header", required: true }));
-      expect(deref(doc, at(op, "requestBody", "content", "application/json", "schema"))).toBe(at(doc, "components", "schemas", "ResponseRequest"));
+      expect(deref(doc, at(op, "requestBody", "content", "application/json", "schema"))).toBe(
+        at(doc, "components", "schemas", "ResponseRequest"),
+      );
     }
     expect(Object.keys(at(stream, "responses", "200", "content"))).toEqual(["text/event-stream"]);
     // The body is text (validators check the schema against it); each event's data is a StreamEvent.
     expect(at(stream, "responses", "200", "content", "text/event-stream", "schema")).toMatchObject({ type: "string" });
-    expect(at(stream, "responses", "200", "content", "text/event-stream", "x-event-data")).toEqual({ $ref: "#/components/schemas/StreamEvent" });
-    expect((stream.parameters as JsonObject[]).map((p) => deref(doc, p))).toContainEqual(expect.objectContaining({ name: "Accept", in: "header" }));
+    expect(at(stream, "responses", "200", "content", "text/event-stream", "x-event-data")).toEqual({
+      $ref: "#/components/schemas/StreamEvent",
+    });
+    expect((stream.parameters as JsonObject[]).map((p) => deref(doc, p))).toContainEqual(
+      expect.objectContaining({ name: "Accept", in: "header" }),
+    );
   });
 
   test("the listing's query parameters carry the spec's defaults and bounds, and delete answers 204", () => {
@@ -114,7 +120,9 @@ describe("fake.json describes the reference fake", () => {
       for (const [status, response] of Object.entries(at(op, "responses"))) {
         if (!/^[45]/.test(status)) continue;
         statuses.add(status);
-        expect(at(response, "content", "application/json", "schema")).toEqual({ $ref: "#/components/schemas/ErrorBody" });
+        expect(at(response, "content", "application/json", "schema")).toEqual({
+          $ref: "#/components/schemas/ErrorBody",
+        });
         const named = [...String((response as JsonObject).description).matchAll(/`([a-z_]+)`/g)].map((m) => m[1]);
         const codes = named.filter((code) => FakeErrorCode.safeParse(code).success);
         expect(codes.length, `${status} names no error code`).toBeGreaterThan(0);
@@ -132,7 +140,12 @@ describe("the fake's emitted JSON Schemas agree with its Zod schemas", () => {
   });
   const id = "0b7e2c3a-2f4e-4c1e-9d8a-5b6c7d8e9f01";
   const at1 = "2026-01-02T03:04:05.678Z";
-  const citation = { document_id: "doc-1", title: "Refunds", url: "https://docs.example/refunds", snippet: "Within 30 days." };
+  const citation = {
+    document_id: "doc-1",
+    title: "Refunds",
+    url: "https://docs.example/refunds",
+    snippet: "Within 30 days.",
+  };
   const result = { conversation_id: id, response: "You can get a refund.", citations: [citation] };
   const page = {
     conversation: { id, created_at: at1, updated_at: at1 },
@@ -159,14 +172,22 @@ describe("the fake's emitted JSON Schemas agree with its Zod schemas", () => {
     ["MessagePage", { ...page, items: [{ id, role: "system", content: "x", created_at: at1 }] }, false],
     ["StreamEvent", { type: "response.created", conversation_id: id }, true],
     ["StreamEvent", { type: "response.output_text.delta", delta: "You " }, true],
-    ["StreamEvent", { type: "response.completed", response: { conversation_id: id, output_text: "x", citations: [] } }, true],
+    [
+      "StreamEvent",
+      { type: "response.completed", response: { conversation_id: id, output_text: "x", citations: [] } },
+      true,
+    ],
     ["StreamEvent", { type: "error", code: "agent_failed", message: "the agent failed" }, true],
     ["StreamEvent", { type: "response.updated" }, false],
     ["StreamEvent", { type: "response.completed", response: result }, false],
     ["ErrorBody", { error: { code: "conversation_not_found", message: "no such conversation" } }, true],
     ["ErrorBody", { error: { code: "made_up", message: "x" } }, false],
     ["ErrorBody", { code: "invalid_json", message: "x" }, false],
-    ["ResponseRequest", { message: "hi", conversation_id: null, external_reference: "ref-1", metadata: { order: "42" } }, true],
+    [
+      "ResponseRequest",
+      { message: "hi", conversation_id: null, external_reference: "ref-1", metadata: { order: "42" } },
+      true,
+    ],
     ["ResponseRequest", { message: "hi", unknown_field: true }, true],
     ["ResponseRequest", { message: "" }, false],
     ["ResponseRequest", { message: "hi", metadata: manyKeys }, false],

@@ -8,7 +8,10 @@ import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 
-const PRISM_CLI = join(dirname(createRequire(import.meta.url).resolve("@stoplight/prism-cli/package.json")), "dist/index.js");
+const PRISM_CLI = join(
+  dirname(createRequire(import.meta.url).resolve("@stoplight/prism-cli/package.json")),
+  "dist/index.js",
+);
 /** Prism reads and resolves the document before it listens: a few seconds on a busy machine. */
 const START_TIMEOUT_MS = 30_000;
 const ANSI = /\u001b\[[0-9;]*m/g;
@@ -22,12 +25,20 @@ export interface PrismProxy {
 }
 
 /** Prism's log line without its `[time] ›` prefix. */
-const withoutTime = (line: string) => line.replace(ANSI, "").replace(/^\[[^\]]*\]\s*›\s*/, "").trim();
+const withoutTime = (line: string) =>
+  line
+    .replace(ANSI, "")
+    .replace(/^\[[^\]]*\]\s*›\s*/, "")
+    .trim();
 
 export function startPrismProxy(documentPath: string, upstream: string): Promise<PrismProxy> {
-  const child = spawn(process.execPath, [PRISM_CLI, "proxy", documentPath, upstream, "--host", "127.0.0.1", "--port", "0"], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [PRISM_CLI, "proxy", documentPath, upstream, "--host", "127.0.0.1", "--port", "0"],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   const lines: string[] = [];
   let partial = "";
   const read = (chunk: Buffer) => {
@@ -52,10 +63,18 @@ export function startPrismProxy(documentPath: string, upstream: string): Promise
       clearTimeout(timer);
       outcome();
     };
-    const fail = (why: string) => settle(() => void close().then(() => reject(new Error(`prism proxy ${documentPath} ${upstream} ${why}:\n${lines.join("\n")}`))));
+    const fail = (why: string) =>
+      settle(
+        () =>
+          void close().then(() =>
+            reject(new Error(`prism proxy ${documentPath} ${upstream} ${why}:\n${lines.join("\n")}`)),
+          ),
+      );
     const timer = setTimeout(() => fail(`did not listen within ${START_TIMEOUT_MS} ms`), START_TIMEOUT_MS);
     const poll = setInterval(() => {
-      const url = lines.map((line) => /Prism is listening on (http:\/\/\S+)/.exec(line)?.[1]).find((found) => found !== undefined);
+      const url = lines
+        .map((line) => /Prism is listening on (http:\/\/\S+)/.exec(line)?.[1])
+        .find((found) => found !== undefined);
       if (url !== undefined) settle(() => resolve({ url, lines: () => [...lines], close }));
     }, 50);
     child.once("exit", (code, signal) => fail(`exited (${code ?? signal}) before it listened`));

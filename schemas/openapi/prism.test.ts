@@ -29,10 +29,13 @@ const FAKE_DOCUMENT = join(ROOT, "openapi/fake.json");
  * conversations they read (a streamed continuation among them). The run's cleanup deletes what
  * it created: the deletes' successes.
  */
-const SELECTION = "AUTH-*,RESP-4,RESP-5,RESP-6,RESP-8,IDEM-3,IDEM-6,IDEM-8,SSE-6,SSE-10,LIST-4,LIST-6,LIST-9,LIST-10,DEL-2,SCOPE-2,ERR-1";
+const SELECTION =
+  "AUTH-*,RESP-4,RESP-5,RESP-6,RESP-8,IDEM-3,IDEM-6,IDEM-8,SSE-6,SSE-10,LIST-4,LIST-6,LIST-9,LIST-10,DEL-2,SCOPE-2,ERR-1";
 
 /** Every operation answered both ways, so that no part of a document went unchecked. */
-const EXPECTED_ANSWERS = ["createResponse", "createResponseStream", "listMessages", "deleteConversation"].flatMap((op) => [`${op} 2xx`, `${op} 4xx`]);
+const EXPECTED_ANSWERS = ["createResponse", "createResponseStream", "listMessages", "deleteConversation"].flatMap(
+  (op) => [`${op} 2xx`, `${op} 4xx`],
+);
 
 /** A run at most; the rate-limited and paced variants wait for their Retry-After and pacing. */
 const RUN_LIMIT_MS = 150_000;
@@ -58,15 +61,33 @@ interface Run {
 /** The suite's command line, as a user runs it against a standalone service. */
 function runSuite(baseUrl: string, reportDir: string): Promise<Run["suite"]> {
   const args = [
-    TSX, join(ROOT, "scripts/conformance.ts"),
-    "--base-url", baseUrl,
-    "--api-key", DEFAULT_IDENTITIES.apiKey, "--agent-id", DEFAULT_IDENTITIES.agentId,
-    "--other-agent-id", DEFAULT_IDENTITIES.otherAgentId, "--other-api-key", DEFAULT_IDENTITIES.otherApiKey,
-    "--stream-error-header", "X-Fake-Fault: error-after=1",
-    "--only", SELECTION, "--settle-ms", "1000", "--report-dir", reportDir,
+    TSX,
+    join(ROOT, "scripts/conformance.ts"),
+    "--base-url",
+    baseUrl,
+    "--api-key",
+    DEFAULT_IDENTITIES.apiKey,
+    "--agent-id",
+    DEFAULT_IDENTITIES.agentId,
+    "--other-agent-id",
+    DEFAULT_IDENTITIES.otherAgentId,
+    "--other-api-key",
+    DEFAULT_IDENTITIES.otherApiKey,
+    "--stream-error-header",
+    "X-Fake-Fault: error-after=1",
+    "--only",
+    SELECTION,
+    "--settle-ms",
+    "1000",
+    "--report-dir",
+    reportDir,
   ];
   return new Promise((done) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], timeout: RUN_LIMIT_MS });
+    const child = spawn(process.execPath, args, {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: RUN_LIMIT_MS,
+    });
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -80,7 +101,10 @@ async function throughPrism(document: string, variants: readonly string[]): Prom
   try {
     const prism = await startPrismProxy(document, fake.url);
     try {
-      const suite = await runSuite(prism.url, join(await reportRoot, `${document.endsWith("fake.json") ? "fake" : "contract"}-${target}`));
+      const suite = await runSuite(
+        prism.url,
+        join(await reportRoot, `${document.endsWith("fake.json") ? "fake" : "contract"}-${target}`),
+      );
       const lines = prism.lines();
       return { target, violations: responseViolations(lines), seen: [...answersSeen(lines)].sort(), suite };
     } finally {
@@ -105,18 +129,34 @@ async function inPairs<T, R>(items: readonly T[], run: (item: T) => Promise<R>):
  */
 const verdict = (run: Run) => {
   const unreached = EXPECTED_ANSWERS.filter((answer) => !run.seen.includes(answer));
-  return { target: run.target, violations: run.violations, unreached, ...(unreached.length ? { suite: `exit ${run.suite.code}: ${run.suite.tail}` } : {}) };
+  return {
+    target: run.target,
+    violations: run.violations,
+    unreached,
+    ...(unreached.length ? { suite: `exit ${run.suite.code}: ${run.suite.tail}` } : {}),
+  };
 };
 
 const CONFORMING = [[ALL_VARIANTS], ...VARIANTS.filter((v) => !v.inAll).map((v) => [v.name])];
 
-test(`the contract (openapi.json): Prism finds no violation in front of every conforming variant (${CONFORMING.map((v) => v.join()).join(", ")})`, async () => {
-  const runs = await inPairs(CONFORMING, (variants) => throughPrism(CONTRACT, variants));
-  expect(runs.map(verdict)).toEqual(CONFORMING.map((v) => ({ target: v.join(), violations: [], unreached: [] })));
-}, RUN_LIMIT_MS * Math.ceil(CONFORMING.length / 2) + 60_000);
+test(
+  `the contract (openapi.json): Prism finds no violation in front of every conforming variant (${CONFORMING.map((v) => v.join()).join(", ")})`,
+  async () => {
+    const runs = await inPairs(CONFORMING, (variants) => throughPrism(CONTRACT, variants));
+    expect(runs.map(verdict)).toEqual(CONFORMING.map((v) => ({ target: v.join(), violations: [], unreached: [] })));
+  },
+  RUN_LIMIT_MS * Math.ceil(CONFORMING.length / 2) + 60_000,
+);
 
-test("the fake's document (fake.json): Prism finds no violation in front of the plain fake, and finds the flat error bodies it does not describe", async () => {
-  const [plain, flat] = await Promise.all([throughPrism(FAKE_DOCUMENT, []), throughPrism(FAKE_DOCUMENT, ["flat-errors"])]);
-  expect(plain && verdict(plain)).toEqual({ target: "plain", violations: [], unreached: [] });
-  expect(flat?.violations).toContain("response.body Response body must have required property 'error'");
-}, RUN_LIMIT_MS + 60_000);
+test(
+  "the fake's document (fake.json): Prism finds no violation in front of the plain fake, and finds the flat error bodies it does not describe",
+  async () => {
+    const [plain, flat] = await Promise.all([
+      throughPrism(FAKE_DOCUMENT, []),
+      throughPrism(FAKE_DOCUMENT, ["flat-errors"]),
+    ]);
+    expect(plain && verdict(plain)).toEqual({ target: "plain", violations: [], unreached: [] });
+    expect(flat?.violations).toContain("response.body Response body must have required property 'error'");
+  },
+  RUN_LIMIT_MS + 60_000,
+);

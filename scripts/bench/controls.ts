@@ -46,7 +46,8 @@ async function measureVariant(variant: Variant, settings: BenchSettings["through
     const { url } = await worker.call<{ url: string }>("start", { options: variant === "off" ? { cors: false } : {} });
     if (variant === "idleRules") await addIdleRules(url);
     const run = await measured(worker, url, settings, variant === "off" ? {} : { "x-fake-session": SESSION });
-    if (run.non2xx > 0 || run.errors > 0) throw new Error(`the fake (${variant}) answered ${run.non2xx} non-2xx and ${run.errors} errors`);
+    if (run.non2xx > 0 || run.errors > 0)
+      throw new Error(`the fake (${variant}) answered ${run.non2xx} non-2xx and ${run.errors} errors`);
     return run;
   } finally {
     await worker.stop();
@@ -61,15 +62,23 @@ interface HeapSample {
 }
 
 /** A steady rate of creates over `sessions` session names for `seconds`, the heap sampled every `everySeconds`. */
-async function heapOverTime(config: BenchSettings["controls"]): Promise<{ samples: HeapSample[]; creates: number; non2xx: number }> {
+async function heapOverTime(
+  config: BenchSettings["controls"],
+): Promise<{ samples: HeapSample[]; creates: number; non2xx: number }> {
   const worker = startWorker("targets/fake-target.ts", { exposeGc: true });
   try {
-    const options = { maxConversations: config.maxConversations, maxSessions: config.maxSessions, idempotencyTtlMs: config.idempotencyTtlMs };
+    const options = {
+      maxConversations: config.maxConversations,
+      maxSessions: config.maxSessions,
+      idempotencyTtlMs: config.idempotencyTtlMs,
+    };
     const { url } = await worker.call<{ url: string }>("start", { options });
     const samples: HeapSample[] = [];
     const started = performance.now();
     const sampler = setInterval(() => {
-      void worker.call<Omit<HeapSample, "atSeconds">>("heap").then((sample) => samples.push({ atSeconds: round((performance.now() - started) / 1000, 1), ...sample }));
+      void worker
+        .call<Omit<HeapSample, "atSeconds">>("heap")
+        .then((sample) => samples.push({ atSeconds: round((performance.now() - started) / 1000, 1), ...sample }));
     }, config.everySeconds * 1000);
     let sent = 0;
     try {
@@ -85,7 +94,15 @@ async function heapOverTime(config: BenchSettings["controls"]): Promise<{ sample
             headers: { authorization: "Bearer sk-fake-a", "content-type": "application/json" },
             setupRequest: (request) => {
               const n = sent++;
-              return { ...request, body: benchBody(n), headers: { ...request.headers, "idempotency-key": randomUUID(), "x-fake-session": `s${n % config.sessions}` } };
+              return {
+                ...request,
+                body: benchBody(n),
+                headers: {
+                  ...request.headers,
+                  "idempotency-key": randomUUID(),
+                  "x-fake-session": `s${n % config.sessions}`,
+                },
+              };
             },
           },
         ],
@@ -113,7 +130,8 @@ export async function controlsSection(settings: BenchSettings): Promise<Section>
       runs[variant].push(await measureVariant(variant, settings.throughput));
     }
   }
-  const ratio = (variant: Variant) => median(runs[variant].map((run, i) => run.requestsPerSecond / (runs.off[i]?.requestsPerSecond ?? Number.NaN)));
+  const ratio = (variant: Variant) =>
+    median(runs[variant].map((run, i) => run.requestsPerSecond / (runs.off[i]?.requestsPerSecond ?? Number.NaN)));
   const heap = await heapOverTime(config);
   if (heap.non2xx > 0) throw new Error(`the fake answered ${heap.non2xx} non-2xx during the heap run`);
   const second = median(quarter(heap.samples, 1));
@@ -123,10 +141,28 @@ export async function controlsSection(settings: BenchSettings): Promise<Section>
     name: "controls",
     title: "Client developer's features: cost on a plain create, and a shared fake's heap over time",
     figures: [
-      { metric: "session, zero rules / CORS off, default session: creates per second (median of rounds)", value: round(ratio("zeroRules")), unit: "ratio", target: atLeast(0.9) },
-      { metric: `session, ${RULES} fault + ${RULES} answer rules never matching / CORS off (median of rounds)`, value: round(ratio("idleRules")), unit: "ratio" },
-      { metric: "CORS off, default session: creates per second (median of rounds)", value: Math.round(median(runs.off.map((run) => run.requestsPerSecond))), unit: "req/s" },
-      { metric: "heap, last quarter / second quarter of a steady run (median of samples)", value: round(last / second), unit: "ratio", target: atMost(1.1) },
+      {
+        metric: "session, zero rules / CORS off, default session: creates per second (median of rounds)",
+        value: round(ratio("zeroRules")),
+        unit: "ratio",
+        target: atLeast(0.9),
+      },
+      {
+        metric: `session, ${RULES} fault + ${RULES} answer rules never matching / CORS off (median of rounds)`,
+        value: round(ratio("idleRules")),
+        unit: "ratio",
+      },
+      {
+        metric: "CORS off, default session: creates per second (median of rounds)",
+        value: Math.round(median(runs.off.map((run) => run.requestsPerSecond))),
+        unit: "req/s",
+      },
+      {
+        metric: "heap, last quarter / second quarter of a steady run (median of samples)",
+        value: round(last / second),
+        unit: "ratio",
+        target: atMost(1.1),
+      },
       { metric: "heap, last quarter (median of samples)", value: round(last / MiB, 1), unit: "MiB" },
       { metric: "creates during the heap run", value: heap.creates, unit: "creates" },
     ],

@@ -11,16 +11,27 @@ import { startWorker } from "./worker.ts";
 
 const MiB = 1024 * 1024;
 
-export async function judgeCostFigures(conversations: number): Promise<{ figures: Figure[]; details: Record<string, unknown> }> {
+export async function judgeCostFigures(
+  conversations: number,
+): Promise<{ figures: Figure[]; details: Record<string, unknown> }> {
   const worker = startWorker("targets/judge-probe.ts", { exposeGc: true });
   try {
     const result = await worker.call<JudgeProbeResult>("judge", { conversations });
-    if (result.violations > 0) throw new Error(`the traffic judge found ${result.violations} violation(s) in conforming traffic`);
+    if (result.violations > 0)
+      throw new Error(`the traffic judge found ${result.violations} violation(s) in conforming traffic`);
     const heapPerThousand = (result.heapAfterBytes - result.heapBeforeBytes) / MiB / (conversations / 1000);
     return {
       figures: [
-        { metric: `traffic judge: microseconds per exchange (${result.exchanges} exchanges of ${conversations} conversations)`, value: round((result.judgeMs * 1000) / result.exchanges, 1), unit: "µs" },
-        { metric: "traffic judge: heap per 1,000 conversations remembered", value: round(heapPerThousand, 2), unit: "MiB" },
+        {
+          metric: `traffic judge: microseconds per exchange (${result.exchanges} exchanges of ${conversations} conversations)`,
+          value: round((result.judgeMs * 1000) / result.exchanges, 1),
+          unit: "µs",
+        },
+        {
+          metric: "traffic judge: heap per 1,000 conversations remembered",
+          value: round(heapPerThousand, 2),
+          unit: "MiB",
+        },
       ],
       details: { judge: result },
     };

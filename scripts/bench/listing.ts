@@ -27,7 +27,11 @@ interface Case {
 
 async function getPage(client: Client, path: string): Promise<{ status: number; text: string; ms: number }> {
   const started = performance.now();
-  const response = await client.request({ method: "GET", path, headers: { authorization: `Bearer ${KEY}`, accept: "application/json" } });
+  const response = await client.request({
+    method: "GET",
+    path,
+    headers: { authorization: `Bearer ${KEY}`, accept: "application/json" },
+  });
   const text = await response.body.text();
   return { status: response.statusCode, text, ms: performance.now() - started };
 }
@@ -55,10 +59,34 @@ export async function listingSection(settings: BenchSettings): Promise<Section> 
     const lastPage = (messages: number) => Math.ceil(messages / config.pageSize);
     const itemsOnLast = (messages: number) => messages - (lastPage(messages) - 1) * config.pageSize;
     const cases: Case[] = [
-      { label: "small, first page", path: pathOf(small.conversationId, 1), expectedItems: config.pageSize, expectedTotal: config.smallMessages, samples: [] },
-      { label: "small, last page", path: pathOf(small.conversationId, lastPage(config.smallMessages)), expectedItems: itemsOnLast(config.smallMessages), expectedTotal: config.smallMessages, samples: [] },
-      { label: "large, first page", path: pathOf(large.conversationId, 1), expectedItems: config.pageSize, expectedTotal: config.largeMessages, samples: [] },
-      { label: "large, last page", path: pathOf(large.conversationId, lastPage(config.largeMessages)), expectedItems: itemsOnLast(config.largeMessages), expectedTotal: config.largeMessages, samples: [] },
+      {
+        label: "small, first page",
+        path: pathOf(small.conversationId, 1),
+        expectedItems: config.pageSize,
+        expectedTotal: config.smallMessages,
+        samples: [],
+      },
+      {
+        label: "small, last page",
+        path: pathOf(small.conversationId, lastPage(config.smallMessages)),
+        expectedItems: itemsOnLast(config.smallMessages),
+        expectedTotal: config.smallMessages,
+        samples: [],
+      },
+      {
+        label: "large, first page",
+        path: pathOf(large.conversationId, 1),
+        expectedItems: config.pageSize,
+        expectedTotal: config.largeMessages,
+        samples: [],
+      },
+      {
+        label: "large, last page",
+        path: pathOf(large.conversationId, lastPage(config.largeMessages)),
+        expectedItems: itemsOnLast(config.largeMessages),
+        expectedTotal: config.largeMessages,
+        samples: [],
+      },
     ];
     client = new Client(url, { pipelining: 1 });
     for (let round = 0; round < WARMUP_ROUNDS + config.samples; round++) {
@@ -79,8 +107,18 @@ export async function listingSection(settings: BenchSettings): Promise<Section> 
       name: "listing",
       title: `Page latency: ${config.largeMessages.toLocaleString("en-US")} vs ${config.smallMessages} messages`,
       figures: [
-        { metric: "last page p50, large / small", value: round(p50(largeLast) / p50(smallLast)), unit: "ratio", target: atMost(1.5) },
-        { metric: "first page p50, large / small", value: round(p50(largeFirst) / p50(smallFirst)), unit: "ratio", target: atMost(1.5) },
+        {
+          metric: "last page p50, large / small",
+          value: round(p50(largeLast) / p50(smallLast)),
+          unit: "ratio",
+          target: atMost(1.5),
+        },
+        {
+          metric: "first page p50, large / small",
+          value: round(p50(largeFirst) / p50(smallFirst)),
+          unit: "ratio",
+          target: atMost(1.5),
+        },
         { metric: "last page p99, large / small", value: round(p99(largeLast) / p99(smallLast)), unit: "ratio" },
         { metric: "last page p50, large", value: round(p50(largeLast)), unit: "ms" },
         { metric: "last page p50, small", value: round(p50(smallLast)), unit: "ms" },

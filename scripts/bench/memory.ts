@@ -37,9 +37,23 @@ export async function memorySection(settings: BenchSettings): Promise<Section> {
       name: "memory",
       title: `Heap: ${result.storedMessages.toLocaleString("en-US")} stored messages of ${config.textLength} characters`,
       figures: [
-        { metric: "heap per stored message", value: Math.round(result.bytesPerMessage), unit: "bytes", target: atMost(1024) },
-        { metric: "heap after deleting all / before storing", value: round(result.emptiedVsBaseline), unit: "ratio", target: atMost(1.1) },
-        { metric: "heap per plain create over HTTP (2 messages + idempotency record)", value: Math.round(result.bytesPerCreate), unit: "bytes" },
+        {
+          metric: "heap per stored message",
+          value: Math.round(result.bytesPerMessage),
+          unit: "bytes",
+          target: atMost(1024),
+        },
+        {
+          metric: "heap after deleting all / before storing",
+          value: round(result.emptiedVsBaseline),
+          unit: "ratio",
+          target: atMost(1.1),
+        },
+        {
+          metric: "heap per plain create over HTTP (2 messages + idempotency record)",
+          value: Math.round(result.bytesPerCreate),
+          unit: "bytes",
+        },
         { metric: "heap before storing", value: round(result.baselineBytes / MiB, 1), unit: "MiB" },
         { metric: "heap with every message stored", value: round(result.filledBytes / MiB, 1), unit: "MiB" },
       ],

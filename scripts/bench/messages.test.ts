@@ -13,6 +13,7 @@ test("the throughput messages are distinct over a whole cycle, then repeat", () 
 test("the throughput messages make the fake cite every document of its corpus", () => {
   const engine = createAnswerEngine(1);
   const cited = new Set<string>();
-  for (let i = 0; i < 200; i++) for (const citation of engine.answer(benchMessage(i)).citations) cited.add(citation.document_id);
+  for (let i = 0; i < 200; i++)
+    for (const citation of engine.answer(benchMessage(i)).citations) cited.add(citation.document_id);
   expect(cited.size).toBe(CORPUS.length);
 });

@@ -20,7 +20,10 @@ test("--quick shrinks the run; --only (repeated or comma-separated) picks sectio
 });
 
 test("an unknown section or flag is refused with a message naming it", () => {
-  expect(parseSettings(["--only", "speed"])).toEqual({ ok: false, error: expect.stringContaining("--only speed: not a section") });
+  expect(parseSettings(["--only", "speed"])).toEqual({
+    ok: false,
+    error: expect.stringContaining("--only speed: not a section"),
+  });
   expect(parseSettings(["--fast"])).toMatchObject({ ok: false, error: expect.stringContaining("--fast") });
   expect(parseSettings(["--help"])).toEqual({ ok: "help" });
 });

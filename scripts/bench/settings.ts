@@ -6,7 +6,16 @@
 
 import { parseArgs } from "node:util";
 
-export const SECTION_NAMES = ["throughput", "listing", "streams", "memory", "suite", "controls", "startup", "proxy"] as const;
+export const SECTION_NAMES = [
+  "throughput",
+  "listing",
+  "streams",
+  "memory",
+  "suite",
+  "controls",
+  "startup",
+  "proxy",
+] as const;
 export type SectionName = (typeof SECTION_NAMES)[number];
 
 export interface BenchSettings {
@@ -18,7 +27,17 @@ export interface BenchSettings {
   readonly streams: { streams: number; deltas: number; deltaDelayMs: number };
   readonly memory: { messages: number; conversations: number; textLength: number };
   readonly suite: { runs: number };
-  readonly proxy: { streams: number; deltas: number; delayMs: number; rounds: number; pacedConnections: number; harExchanges: number; harConnections: number; harLimitSeconds: number; judgeConversations: number };
+  readonly proxy: {
+    streams: number;
+    deltas: number;
+    delayMs: number;
+    rounds: number;
+    pacedConnections: number;
+    harExchanges: number;
+    harConnections: number;
+    harLimitSeconds: number;
+    judgeConversations: number;
+  };
   readonly startup: { inProcessRounds: number; processRounds: number; npmRounds: number };
   readonly controls: {
     seconds: number;
@@ -37,9 +56,27 @@ const FULL: Omit<BenchSettings, "quick" | "only" | "out"> = {
   streams: { streams: 1_000, deltas: 20, deltaDelayMs: 50 },
   memory: { messages: 1_000_000, conversations: 1_000, textLength: 100 },
   suite: { runs: 3 },
-  proxy: { streams: 100, deltas: 20, delayMs: 50, rounds: 9, pacedConnections: 100, harExchanges: 100_000, harConnections: 16, harLimitSeconds: 300, judgeConversations: 20_000 },
+  proxy: {
+    streams: 100,
+    deltas: 20,
+    delayMs: 50,
+    rounds: 9,
+    pacedConnections: 100,
+    harExchanges: 100_000,
+    harConnections: 16,
+    harLimitSeconds: 300,
+    judgeConversations: 20_000,
+  },
   startup: { inProcessRounds: 50, processRounds: 15, npmRounds: 5 },
-  controls: { seconds: 60, ratePerSecond: 800, everySeconds: 2, sessions: 40, maxSessions: 20, maxConversations: 200, idempotencyTtlMs: 5_000 },
+  controls: {
+    seconds: 60,
+    ratePerSecond: 800,
+    everySeconds: 2,
+    sessions: 40,
+    maxSessions: 20,
+    maxConversations: 200,
+    idempotencyTtlMs: 5_000,
+  },
 };
 
 const QUICK: typeof FULL = {
@@ -48,9 +85,27 @@ const QUICK: typeof FULL = {
   streams: { streams: 200, deltas: 20, deltaDelayMs: 50 },
   memory: { messages: 100_000, conversations: 100, textLength: 100 },
   suite: { runs: 1 },
-  proxy: { streams: 100, deltas: 20, delayMs: 50, rounds: 3, pacedConnections: 100, harExchanges: 20_000, harConnections: 16, harLimitSeconds: 120, judgeConversations: 5_000 },
+  proxy: {
+    streams: 100,
+    deltas: 20,
+    delayMs: 50,
+    rounds: 3,
+    pacedConnections: 100,
+    harExchanges: 20_000,
+    harConnections: 16,
+    harLimitSeconds: 120,
+    judgeConversations: 5_000,
+  },
   startup: { inProcessRounds: 10, processRounds: 3, npmRounds: 1 },
-  controls: { seconds: 16, ratePerSecond: 800, everySeconds: 1, sessions: 40, maxSessions: 20, maxConversations: 200, idempotencyTtlMs: 5_000 },
+  controls: {
+    seconds: 16,
+    ratePerSecond: 800,
+    everySeconds: 1,
+    sessions: 40,
+    maxSessions: 20,
+    maxConversations: 200,
+    idempotencyTtlMs: 5_000,
+  },
 };
 
 export const USAGE = `Usage: npm run bench -- [--quick] [--only NAME]... [--out FILE]

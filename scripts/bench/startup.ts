@@ -35,7 +35,9 @@ async function timeToListening(command: string, args: readonly string[], cwd: st
   } finally {
     // The whole group: npm runs the fake under a shell.
     if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
-    await new Promise((resolve) => (child.exitCode === null && child.signalCode === null ? child.once("exit", resolve) : resolve(null)));
+    await new Promise((resolve) =>
+      child.exitCode === null && child.signalCode === null ? child.once("exit", resolve) : resolve(null),
+    );
   }
 }
 
@@ -60,17 +62,39 @@ export async function startupSection(settings: BenchSettings): Promise<Section> 
   try {
     const file = join(folder, BUNDLE_NAME);
     await bundleFake(file);
-    const bundle = await repeated(config.processRounds, () => timeToListening(process.execPath, [file, "--port", "0"], folder));
-    const npm = await repeated(config.npmRounds, () => timeToListening("npm", ["run", "--silent", "fake", "--", "--port", "0"], PROJECT_ROOT));
+    const bundle = await repeated(config.processRounds, () =>
+      timeToListening(process.execPath, [file, "--port", "0"], folder),
+    );
+    const npm = await repeated(config.npmRounds, () =>
+      timeToListening("npm", ["run", "--silent", "fake", "--", "--port", "0"], PROJECT_ROOT),
+    );
     return {
       name: "startup",
       title: "Fake start: in process to the first answered create; as a process to its listening line",
       figures: [
-        { metric: "createFakeServer to the first answered create (median of rounds)", value: round(median(warmInProcess), 2), unit: "ms", target: atMost(25) },
-        { metric: "createFakeServer to the first answered create, p95", value: round(percentile(warmInProcess, 95), 2), unit: "ms" },
+        {
+          metric: "createFakeServer to the first answered create (median of rounds)",
+          value: round(median(warmInProcess), 2),
+          unit: "ms",
+          target: atMost(25),
+        },
+        {
+          metric: "createFakeServer to the first answered create, p95",
+          value: round(percentile(warmInProcess, 95), 2),
+          unit: "ms",
+        },
         { metric: "the same, first round in the process (cold)", value: round(coldInProcess, 2), unit: "ms" },
-        { metric: "node agent-service-fake.mjs to its listening line (median)", value: round(median(bundle), 1), unit: "ms", target: atMost(300) },
-        { metric: "npm run --silent fake to its listening line (median, for comparison)", value: round(median(npm), 1), unit: "ms" },
+        {
+          metric: "node agent-service-fake.mjs to its listening line (median)",
+          value: round(median(bundle), 1),
+          unit: "ms",
+          target: atMost(300),
+        },
+        {
+          metric: "npm run --silent fake to its listening line (median, for comparison)",
+          value: round(median(npm), 1),
+          unit: "ms",
+        },
       ],
       details: { ...config, inProcessMs: inProcess, bundleMs: bundle, npmMs: npm },
     };

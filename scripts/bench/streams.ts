@@ -64,7 +64,8 @@ async function oneStream(pool: Pool, index: number, deltas: number): Promise<Str
       return outcome(`status ${response.statusCode}`);
     }
     const decoder = new TextDecoder();
-    for await (const chunk of response.body as AsyncIterable<Buffer>) parser.feed(decoder.decode(chunk, { stream: true }));
+    for await (const chunk of response.body as AsyncIterable<Buffer>)
+      parser.feed(decoder.decode(chunk, { stream: true }));
   } catch (error) {
     return outcome(error instanceof Error ? error.message : String(error));
   }
@@ -93,7 +94,9 @@ async function load(url: string, config: BenchSettings["streams"]): Promise<Load
     const warm = await oneStream(pool, 0, config.deltas);
     if (warm.failure) throw new Error(`a single stream already fails: ${warm.failure}`);
     const began = performance.now();
-    const outcomes = await Promise.all(Array.from({ length: config.streams }, (_, i) => oneStream(pool, i, config.deltas)));
+    const outcomes = await Promise.all(
+      Array.from({ length: config.streams }, (_, i) => oneStream(pool, i, config.deltas)),
+    );
     return {
       wallMs: performance.now() - began,
       failures: outcomes.flatMap((o) => (o.failure === undefined ? [] : [o.failure])),
@@ -108,7 +111,10 @@ async function load(url: string, config: BenchSettings["streams"]): Promise<Load
 async function measureFake(config: BenchSettings["streams"]): Promise<LoadResult & { stored: unknown }> {
   const worker = startWorker("targets/fake-target.ts");
   try {
-    const { url } = await worker.call<{ url: string }>("start", { options: { deltaDelayMs: config.deltaDelayMs }, deltas: config.deltas });
+    const { url } = await worker.call<{ url: string }>("start", {
+      options: { deltaDelayMs: config.deltaDelayMs },
+      deltas: config.deltas,
+    });
     const result = await load(url, config);
     return { ...result, stored: await worker.call("stats") };
   } finally {
@@ -119,7 +125,10 @@ async function measureFake(config: BenchSettings["streams"]): Promise<LoadResult
 async function measureBare(config: BenchSettings["streams"]): Promise<LoadResult> {
   const worker = startWorker("targets/bare-sse-target.ts");
   try {
-    const { url } = await worker.call<{ url: string }>("start", { deltas: config.deltas, delayMs: config.deltaDelayMs });
+    const { url } = await worker.call<{ url: string }>("start", {
+      deltas: config.deltas,
+      delayMs: config.deltaDelayMs,
+    });
     return await load(url, config);
   } finally {
     await worker.stop();
@@ -148,13 +157,29 @@ export async function streamsSection(settings: BenchSettings): Promise<Section> 
     title: `${config.streams} concurrent streams of ${config.deltas} deltas, ${config.deltaDelayMs} ms apart: fake vs bare SSE handler`,
     figures: [
       { metric: "failed streams (fake)", value: fake.failures.length, unit: "streams", target: atMost(0) },
-      { metric: "time to first event p50, fake / bare", value: ratio(median(fake.firstEvent), median(bare.firstEvent)), unit: "ratio" },
-      { metric: "time to first event p99, fake / bare", value: ratio(percentile(fake.firstEvent, 99), percentile(bare.firstEvent, 99)), unit: "ratio" },
+      {
+        metric: "time to first event p50, fake / bare",
+        value: ratio(median(fake.firstEvent), median(bare.firstEvent)),
+        unit: "ratio",
+      },
+      {
+        metric: "time to first event p99, fake / bare",
+        value: ratio(percentile(fake.firstEvent, 99), percentile(bare.firstEvent, 99)),
+        unit: "ratio",
+      },
       { metric: "time to first event p50 (fake)", value: round(median(fake.firstEvent), 1), unit: "ms" },
       { metric: "time to first event p99 (fake)", value: round(percentile(fake.firstEvent, 99), 1), unit: "ms" },
       { metric: "time to first event p50 (bare)", value: round(median(bare.firstEvent), 1), unit: "ms" },
-      { metric: "median gap between events / configured delay (fake)", value: ratio(median(fake.gaps), config.deltaDelayMs), unit: "ratio" },
-      { metric: "median gap between events / configured delay (bare)", value: ratio(median(bare.gaps), config.deltaDelayMs), unit: "ratio" },
+      {
+        metric: "median gap between events / configured delay (fake)",
+        value: ratio(median(fake.gaps), config.deltaDelayMs),
+        unit: "ratio",
+      },
+      {
+        metric: "median gap between events / configured delay (bare)",
+        value: ratio(median(bare.gaps), config.deltaDelayMs),
+        unit: "ratio",
+      },
     ],
     details: { ...config, fake: { ...summary(fake), storedAfterwards: fake.stored }, bare: summary(bare) },
   };

@@ -51,7 +51,8 @@ async function runSuiteOnce(args: readonly string[] = []): Promise<SuiteRun> {
       child.on("close", (exitCode) => resolve({ code: exitCode, output: text }));
     });
     const wallMs = performance.now() - started;
-    if (code !== 0) throw new Error(`the suite exited ${code} (${args.join(" ") || "embedded fake"}):\n${output.slice(-2_000)}`);
+    if (code !== 0)
+      throw new Error(`the suite exited ${code} (${args.join(" ") || "embedded fake"}):\n${output.slice(-2_000)}`);
     const report = JSON.parse(await readFile(join(reportDir, "conformance.json"), "utf8")) as ConformanceReport;
     return { wallMs, report };
   } finally {
@@ -76,10 +77,18 @@ async function pacedRun(): Promise<PacedRun> {
   const fake = await createFakeServer({ port: 0, variants: ["llm-pacing"], requestLogSize: REQUEST_LOG_SIZE });
   try {
     const { report } = await runSuiteOnce([
-      "--base-url", fake.url,
-      "--api-key", "sk-fake-a", "--agent-id", "agent-a",
-      "--other-agent-id", "agent-b", "--other-api-key", "sk-fake-b",
-      "--stream-error-header", "X-Fake-Fault: error-after=1",
+      "--base-url",
+      fake.url,
+      "--api-key",
+      "sk-fake-a",
+      "--agent-id",
+      "agent-a",
+      "--other-agent-id",
+      "agent-b",
+      "--other-api-key",
+      "sk-fake-b",
+      "--stream-error-header",
+      "X-Fake-Fault: error-after=1",
     ]);
     const response = await fetch(`${fake.url}/__fake/requests?limit=${REQUEST_LOG_SIZE}`);
     const { requests } = (await response.json()) as { requests: { at: string; duration_ms: number; path: string }[] };
@@ -112,14 +121,48 @@ export async function suiteSection(settings: BenchSettings): Promise<Section> {
     name: "suite",
     title: "Conformance runs against the embedded fake (full, smoke) and an LLM-paced fake",
     figures: [
-      { metric: "full run: wall time, process start to exit (median of runs)", value: round(wall / 1000, 2), unit: "s", target: atMost(15) },
-      { metric: "full run: create operations spent (most of any run)", value: spent, unit: "creates", target: atMost(100) },
+      {
+        metric: "full run: wall time, process start to exit (median of runs)",
+        value: round(wall / 1000, 2),
+        unit: "s",
+        target: atMost(15),
+      },
+      {
+        metric: "full run: create operations spent (most of any run)",
+        value: spent,
+        unit: "creates",
+        target: atMost(100),
+      },
       { metric: "full run: checks skipped for lack of budget (most of any run)", value: budgetSkips, unit: "checks" },
-      { metric: "smoke run: create operations spent", value: smoke.report.creates.spent, unit: "creates", target: atMost(25) },
-      { metric: "interaction property alone (--only interactions): create operations spent", value: interactions.report.creates.spent, unit: "creates", target: atMost(24) },
-      { metric: "interaction property alone, smoke profile: create operations spent", value: interactionsSmoke.report.creates.spent, unit: "creates", target: atMost(6) },
-      { metric: "interaction property alone: wall time, process start to exit", value: round(interactions.wallMs / 1000, 2), unit: "s" },
-      { metric: "LLM-paced full run: checks' wall time / critical path", value: round(paced.checksMs / paced.critical.ms, 3), unit: "ratio", target: atMost(1.5) },
+      {
+        metric: "smoke run: create operations spent",
+        value: smoke.report.creates.spent,
+        unit: "creates",
+        target: atMost(25),
+      },
+      {
+        metric: "interaction property alone (--only interactions): create operations spent",
+        value: interactions.report.creates.spent,
+        unit: "creates",
+        target: atMost(24),
+      },
+      {
+        metric: "interaction property alone, smoke profile: create operations spent",
+        value: interactionsSmoke.report.creates.spent,
+        unit: "creates",
+        target: atMost(6),
+      },
+      {
+        metric: "interaction property alone: wall time, process start to exit",
+        value: round(interactions.wallMs / 1000, 2),
+        unit: "s",
+      },
+      {
+        metric: "LLM-paced full run: checks' wall time / critical path",
+        value: round(paced.checksMs / paced.critical.ms, 3),
+        unit: "ratio",
+        target: atMost(1.5),
+      },
       { metric: "LLM-paced full run: critical path", value: round(paced.critical.ms / 1000, 2), unit: "s" },
     ],
     details: {
@@ -131,8 +174,16 @@ export async function suiteSection(settings: BenchSettings): Promise<Section> {
         result: run.report.result,
       })),
       smoke: { wallMs: round(smoke.wallMs, 1), counts: smoke.report.counts, creates: smoke.report.creates },
-      interactions: { wallMs: round(interactions.wallMs, 1), counts: interactions.report.counts, creates: interactions.report.creates },
-      interactionsSmoke: { wallMs: round(interactionsSmoke.wallMs, 1), counts: interactionsSmoke.report.counts, creates: interactionsSmoke.report.creates },
+      interactions: {
+        wallMs: round(interactions.wallMs, 1),
+        counts: interactions.report.counts,
+        creates: interactions.report.creates,
+      },
+      interactionsSmoke: {
+        wallMs: round(interactionsSmoke.wallMs, 1),
+        counts: interactionsSmoke.report.counts,
+        creates: interactionsSmoke.report.creates,
+      },
       paced: {
         checksMs: round(paced.checksMs, 1),
         criticalPathMs: round(paced.critical.ms, 1),

@@ -22,7 +22,11 @@ export function renderTable(sections: readonly Section[]): string {
     }
   }
   const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => row[column]?.length ?? 0))) ?? [];
-  const line = (row: string[]) => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join("  ").trimEnd();
+  const line = (row: string[]) =>
+    row
+      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+      .join("  ")
+      .trimEnd();
   const [header, ...body] = rows;
   return [line(header ?? []), widths.map((width) => "-".repeat(width)).join("  "), ...body.map(line)].join("\n");
 }

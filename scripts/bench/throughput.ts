@@ -46,7 +46,12 @@ export async function load(
       {
         method: "POST",
         path: PATH,
-        headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json", accept: "application/json", ...extraHeaders },
+        headers: {
+          authorization: `Bearer ${KEY}`,
+          "content-type": "application/json",
+          accept: "application/json",
+          ...extraHeaders,
+        },
         // A fresh key per request: every create is a new operation the fake must run and store.
         setupRequest: (request) => ({
           ...request,
@@ -146,7 +151,9 @@ export async function throughputSection(settings: BenchSettings): Promise<Sectio
   }
   for (const run of fake) {
     if (run.non2xx > 0 || run.errors > 0) {
-      throw new Error(`the fake answered ${run.non2xx} non-2xx and ${run.errors} errors under load; the figure would be meaningless`);
+      throw new Error(
+        `the fake answered ${run.non2xx} non-2xx and ${run.errors} errors under load; the figure would be meaningless`,
+      );
     }
   }
   const bareRps = median(bare.map((run) => run.requestsPerSecond));
@@ -158,21 +165,60 @@ export async function throughputSection(settings: BenchSettings): Promise<Sectio
     name: "throughput",
     title: "Create throughput: fake vs bare polka JSON handler",
     figures: [
-      { metric: "fake / bare requests per second (median of rounds)", value: round(median(roundRatios)), unit: "ratio", target: atLeast(0.7) },
-      { metric: "fake / bare requests per second, lowest round", value: round(Math.min(...roundRatios)), unit: "ratio" },
-      { metric: "fake / bare requests per second, highest round", value: round(Math.max(...roundRatios)), unit: "ratio" },
+      {
+        metric: "fake / bare requests per second (median of rounds)",
+        value: round(median(roundRatios)),
+        unit: "ratio",
+        target: atLeast(0.7),
+      },
+      {
+        metric: "fake / bare requests per second, lowest round",
+        value: round(Math.min(...roundRatios)),
+        unit: "ratio",
+      },
+      {
+        metric: "fake / bare requests per second, highest round",
+        value: round(Math.max(...roundRatios)),
+        unit: "ratio",
+      },
       { metric: "fake requests per second (median of rounds)", value: Math.round(fakeRps), unit: "req/s" },
       { metric: "bare requests per second (median of rounds)", value: Math.round(bareRps), unit: "req/s" },
       {
         metric: "server CPU per request, fake / bare",
-        value: round(median(fake.map((run) => run.serverCpuPerRequestUs)) / median(bare.map((run) => run.serverCpuPerRequestUs)), 2),
+        value: round(
+          median(fake.map((run) => run.serverCpuPerRequestUs)) / median(bare.map((run) => run.serverCpuPerRequestUs)),
+          2,
+        ),
         unit: "ratio",
       },
-      { metric: "fake server CPU per request (median of rounds)", value: round(median(fake.map((run) => run.serverCpuPerRequestUs)), 1), unit: "µs" },
-      { metric: "bare server CPU per request (median of rounds)", value: round(median(bare.map((run) => run.serverCpuPerRequestUs)), 1), unit: "µs" },
-      { metric: "fake latency p99 (median of rounds)", value: round(median(fake.map((run) => run.latencyP99Ms)), 2), unit: "ms" },
-      { metric: "bare latency p99 (median of rounds)", value: round(median(bare.map((run) => run.latencyP99Ms)), 2), unit: "ms" },
+      {
+        metric: "fake server CPU per request (median of rounds)",
+        value: round(median(fake.map((run) => run.serverCpuPerRequestUs)), 1),
+        unit: "µs",
+      },
+      {
+        metric: "bare server CPU per request (median of rounds)",
+        value: round(median(bare.map((run) => run.serverCpuPerRequestUs)), 1),
+        unit: "µs",
+      },
+      {
+        metric: "fake latency p99 (median of rounds)",
+        value: round(median(fake.map((run) => run.latencyP99Ms)), 2),
+        unit: "ms",
+      },
+      {
+        metric: "bare latency p99 (median of rounds)",
+        value: round(median(bare.map((run) => run.latencyP99Ms)), 2),
+        unit: "ms",
+      },
     ],
-    details: { ...config, distinctMessages: MESSAGE_COUNT, responseBytes: Buffer.byteLength(body), roundRatios, bare, fake },
+    details: {
+      ...config,
+      distinctMessages: MESSAGE_COUNT,
+      responseBytes: Buffer.byteLength(body),
+      roundRatios,
+      bare,
+      fake,
+    },
   };
 }

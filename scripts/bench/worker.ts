@@ -42,7 +42,8 @@ export function startWorker(entry: string, options: WorkerOptions = {}): Worker 
   const exitedPromise = new Promise<void>((done) => {
     child.once("exit", (code, signal) => {
       exited = true;
-      for (const waiter of pending.values()) waiter.reject(new Error(`${entry} exited (code ${code}, signal ${signal})`));
+      for (const waiter of pending.values())
+        waiter.reject(new Error(`${entry} exited (code ${code}, signal ${signal})`));
       pending.clear();
       done();
     });
@@ -95,7 +96,8 @@ export function serveCalls(handlers: Record<string, (args: never) => unknown>): 
       .then(() => handler(args as never))
       .then(
         (value) => answer({ id, ok: true, value }),
-        (error: unknown) => answer({ id, ok: false, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
+        (error: unknown) =>
+          answer({ id, ok: false, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
       );
   });
   process.once("disconnect", () => process.exit(0));

@@ -24,7 +24,10 @@ const Step = z.strictObject({
 export const CompositeAction = z.looseObject({
   name: z.string(),
   description: z.string(),
-  inputs: z.record(z.string(), z.strictObject({ description: z.string(), required: z.boolean().default(false), default: z.string().optional() })),
+  inputs: z.record(
+    z.string(),
+    z.strictObject({ description: z.string(), required: z.boolean().default(false), default: z.string().optional() }),
+  ),
   outputs: z.record(z.string(), z.strictObject({ description: z.string(), value: z.string() })),
   runs: z.strictObject({ using: z.literal("composite"), steps: z.array(Step).min(1) }),
 });
@@ -123,6 +126,8 @@ export async function runAction(actionPath: string, options: ActionRunOptions): 
       break;
     }
   }
-  const outputs = Object.fromEntries(Object.entries(action.outputs).map(([name, output]) => [name, evaluate(output.value)]));
+  const outputs = Object.fromEntries(
+    Object.entries(action.outputs).map(([name, output]) => [name, evaluate(output.value)]),
+  );
   return { code, outputs, steps: ran };
 }

@@ -10,13 +10,19 @@ import { isAbsolute, join } from "node:path";
 /** `*` and `?` within one path segment, as the snippets use them (`shard-*`, `conformance-*`). */
 function segmentPattern(segment: string): RegExp {
   if (segment === "**") throw new Error("a ** path in a CI snippet, which the emulation does not match");
-  const body = segment.replace(/[.+^${}()|[\]\\]/g, "\\$&").replaceAll("*", "[^/]*").replaceAll("?", "[^/]");
+  const body = segment
+    .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+    .replaceAll("*", "[^/]*")
+    .replaceAll("?", "[^/]");
   return new RegExp(`^${body}$`);
 }
 
 /** The paths under `root` that `pattern` names (relative, existing), e.g. "shard-*\/" or "reports/junit.xml". */
 export async function matchPaths(root: string, pattern: string): Promise<string[]> {
-  const segments = pattern.replace(/\/+$/, "").split("/").filter((s) => s !== "" && s !== ".");
+  const segments = pattern
+    .replace(/\/+$/, "")
+    .split("/")
+    .filter((s) => s !== "" && s !== ".");
   let found = [""];
   for (const segment of segments) {
     const next: string[] = [];

@@ -6,4 +6,3 @@
 export function substitute(text: string, resolve: (expression: string) => string): string {
   return text.replace(/\$\{\{\s*(.*?)\s*\}\}/g, (_, expression: string) => resolve(expression));
 }
-

@@ -40,21 +40,27 @@ const INSTALL_INTO = [
  */
 export async function snippetCommands(folder: string, log = join(folder, "npm.log")): Promise<string> {
   await mkdir(folder, { recursive: true });
-  await script(join(folder, "npm"), [
-    INSTALL_INTO,
-    `printf '%s\\n' "$*" >> ${quoted(log)}`,
-    'prefix=""; for arg in "$@"; do [ "$previous" = "--prefix" ] && prefix="$arg"; previous="$arg"; done',
-    'case "$1" in',
-    '  ci) install_into "$PWD"; echo "(npm ci: the service\'s devDependencies, agent-service-conformance among them)" ;;',
-    '  install) [ -n "$prefix" ] || { echo "npm $*: the stand-in installs with --prefix only" >&2; exit 127; }',
-    '    case "${!#}" in agent-service-conformance@*) install_into "$prefix" ;; *) echo "npm $*: not this package" >&2; exit 127 ;; esac ;;',
-    '  *) echo "npm $*: not a command the CI snippets may use" >&2; exit 127 ;;',
-    "esac",
-  ].join("\n"));
-  await script(join(folder, "npx"), [
-    `if [ "$1" = "agent-conformance" ]; then shift; ${SUITE_COMMAND}; fi`,
-    'echo "npx $*: not a command the CI snippets may use" >&2; exit 127',
-  ].join("\n"));
+  await script(
+    join(folder, "npm"),
+    [
+      INSTALL_INTO,
+      `printf '%s\\n' "$*" >> ${quoted(log)}`,
+      'prefix=""; for arg in "$@"; do [ "$previous" = "--prefix" ] && prefix="$arg"; previous="$arg"; done',
+      'case "$1" in',
+      '  ci) install_into "$PWD"; echo "(npm ci: the service\'s devDependencies, agent-service-conformance among them)" ;;',
+      '  install) [ -n "$prefix" ] || { echo "npm $*: the stand-in installs with --prefix only" >&2; exit 127; }',
+      '    case "${!#}" in agent-service-conformance@*) install_into "$prefix" ;; *) echo "npm $*: not this package" >&2; exit 127 ;; esac ;;',
+      '  *) echo "npm $*: not a command the CI snippets may use" >&2; exit 127 ;;',
+      "esac",
+    ].join("\n"),
+  );
+  await script(
+    join(folder, "npx"),
+    [
+      `if [ "$1" = "agent-conformance" ]; then shift; ${SUITE_COMMAND}; fi`,
+      'echo "npx $*: not a command the CI snippets may use" >&2; exit 127',
+    ].join("\n"),
+  );
   return folder;
 }
 

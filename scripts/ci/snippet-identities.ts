@@ -13,7 +13,10 @@ const STREAM_ERROR_HEADER = "X-Fake-Fault: error-after=1";
 
 /** `CONFORMANCE_OTHER_API_KEY` and the action's `other-api-key` alike become "other-api-key". */
 export function settingName(name: string): string {
-  return name.replace(/^CONFORMANCE_/, "").toLowerCase().replaceAll("_", "-");
+  return name
+    .replace(/^CONFORMANCE_/, "")
+    .toLowerCase()
+    .replaceAll("_", "-");
 }
 
 /** A value that reads a CI variable or secret rather than stating itself. */
@@ -32,10 +35,15 @@ export interface SnippetFake {
 export async function fakeFor(settings: Readonly<Record<string, string>>): Promise<SnippetFake> {
   const named = Object.fromEntries(Object.entries(settings).map(([name, value]) => [settingName(name), value]));
   const agent = named["agent-id"];
-  if (agent === undefined || isReference(agent)) throw new Error(`the snippet's agent id must be printed as a literal, not ${JSON.stringify(agent)}`);
+  if (agent === undefined || isReference(agent))
+    throw new Error(`the snippet's agent id must be printed as a literal, not ${JSON.stringify(agent)}`);
   const other = named["other-agent-id"];
   const agents = other === undefined ? agent : `${agent},${other}`;
-  const fake = await createFakeServer({ host: "127.0.0.1", port: 0, keys: [`${PRIMARY_KEY}=${agents}@web`, `${OTHER_KEY}=${agent}@sms`] });
+  const fake = await createFakeServer({
+    host: "127.0.0.1",
+    port: 0,
+    keys: [`${PRIMARY_KEY}=${agents}@web`, `${OTHER_KEY}=${agent}@sms`],
+  });
   const valueOf = (name: string, printed: string): string => {
     switch (settingName(name)) {
       case "base-url":
@@ -47,7 +55,8 @@ export async function fakeFor(settings: Readonly<Record<string, string>>): Promi
       case "stream-error-header":
         return STREAM_ERROR_HEADER;
       default:
-        if (isReference(printed)) throw new Error(`${name}: ${JSON.stringify(printed)} reads a CI variable the test cannot map to the fake`);
+        if (isReference(printed))
+          throw new Error(`${name}: ${JSON.stringify(printed)} reads a CI variable the test cannot map to the fake`);
         return printed;
     }
   };

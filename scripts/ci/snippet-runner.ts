@@ -50,11 +50,13 @@ const GitLabJob = z.looseObject({
   allow_failure: z.union([z.boolean(), z.looseObject({ exit_codes: z.union([z.int(), z.array(z.int())]) })]).optional(),
   variables: z.record(z.string(), scalar).default({}),
   script: z.array(z.string()).min(1),
-  artifacts: z.looseObject({
-    when: z.enum(["on_success", "on_failure", "always"]).default("on_success"),
-    paths: z.array(z.string()).default([]),
-    reports: z.looseObject({ junit: z.string().optional() }).optional(),
-  }).optional(),
+  artifacts: z
+    .looseObject({
+      when: z.enum(["on_success", "on_failure", "always"]).default("on_success"),
+      paths: z.array(z.string()).default([]),
+      reports: z.looseObject({ junit: z.string().optional() }).optional(),
+    })
+    .optional(),
 });
 const GitLabPipeline = z.looseObject({ stages: z.array(z.string()).default(["build", "test", "deploy"]) });
 
@@ -78,7 +80,11 @@ async function workspace(): Promise<Workspace> {
   const folder = join(base, "service");
   await mkdir(folder);
   const commands = await snippetCommands(join(base, "commands"));
-  return { folder, path: `${commands}${delimiter}${process.env["PATH"] ?? ""}`, remove: () => rm(base, { recursive: true, force: true }) };
+  return {
+    folder,
+    path: `${commands}${delimiter}${process.env["PATH"] ?? ""}`,
+    remove: () => rm(base, { recursive: true, force: true }),
+  };
 }
 
 /** Where a run keeps the artifacts its jobs hand on. */
@@ -96,12 +102,20 @@ function isAlways(condition: string | undefined): boolean {
 
 /** Every combination of a matrix, as `matrix.NAME` values; one empty combination without a matrix. */
 function combinations(matrix: Readonly<Record<string, readonly string[]>> | undefined): Record<string, string>[] {
-  return Object.entries(matrix ?? {}).reduce<Record<string, string>[]>((all, [name, values]) => all.flatMap((c) => values.map((value) => ({ ...c, [name]: value }))), [{}]);
+  return Object.entries(matrix ?? {}).reduce<Record<string, string>[]>(
+    (all, [name, values]) => all.flatMap((c) => values.map((value) => ({ ...c, [name]: value }))),
+    [{}],
+  );
 }
 
 /** Every setting a workflow states for the suite: step env and the action's `with`. */
 function workflowSettings(workflow: z.infer<typeof GitHubWorkflow>): Record<string, string> {
-  return Object.assign({}, ...Object.values(workflow.jobs).flatMap((job) => job.steps.flatMap((step) => [step.env, step.uses === undefined || PLUMBING.test(step.uses) ? {} : step.with])));
+  return Object.assign(
+    {},
+    ...Object.values(workflow.jobs).flatMap((job) =>
+      job.steps.flatMap((step) => [step.env, step.uses === undefined || PLUMBING.test(step.uses) ? {} : step.with]),
+    ),
+  );
 }
 
 interface GitHubContext {
@@ -112,7 +126,11 @@ interface GitHubContext {
 }
 
 /** One instance of a GitHub job (one matrix combination) in a workspace of its own. */
-async function runGitHubJob(job: z.infer<typeof GitHubJob>, matrix: Readonly<Record<string, string>>, context: GitHubContext): Promise<SnippetRun> {
+async function runGitHubJob(
+  job: z.infer<typeof GitHubJob>,
+  matrix: Readonly<Record<string, string>>,
+  context: GitHubContext,
+): Promise<SnippetRun> {
   const space = await workspace();
   try {
     const outputs: Record<string, Record<string, string>> = {};
@@ -133,25 +151,45 @@ async function runGitHubJob(job: z.infer<typeof GitHubJob>, matrix: Readonly<Rec
       if (!isAlways(step.if) && (step.if !== undefined || failed !== undefined)) continue;
       const softFailure = step["continue-on-error"] === true || step["continue-on-error"] === "true";
       if (step.uses !== undefined && PLUMBING.test(step.uses)) {
-        await plumbing(step.uses, Object.fromEntries(Object.entries(step.with).map(([name, value]) => [name, evaluate(value)])), space.folder, context.store, missing);
+        await plumbing(
+          step.uses,
+          Object.fromEntries(Object.entries(step.with).map(([name, value]) => [name, evaluate(value)])),
+          space.folder,
+          context.store,
+          missing,
+        );
         continue;
       }
-      const env = Object.fromEntries(Object.entries(step.env).map(([name, value]) => [name, context.valueOf(name, value)]));
+      const env = Object.fromEntries(
+        Object.entries(step.env).map(([name, value]) => [name, context.valueOf(name, value)]),
+      );
       let code: number | null;
       if (step.uses !== undefined) {
-        if (!step.uses.startsWith(`${context.actionName}@`)) throw new Error(`a step uses ${step.uses}, which the test cannot run`);
-        const given = Object.fromEntries(Object.entries(step.with).map(([name, value]) => [name, context.valueOf(name, value)]));
-        const run = await runAction(ACTION, { with: given, workspace: space.folder, env: { ...env, PATH: space.path }, timeoutMs: context.timeoutMs });
+        if (!step.uses.startsWith(`${context.actionName}@`))
+          throw new Error(`a step uses ${step.uses}, which the test cannot run`);
+        const given = Object.fromEntries(
+          Object.entries(step.with).map(([name, value]) => [name, context.valueOf(name, value)]),
+        );
+        const run = await runAction(ACTION, {
+          with: given,
+          workspace: space.folder,
+          env: { ...env, PATH: space.path },
+          timeoutMs: context.timeoutMs,
+        });
         output += run.steps.map((ran) => ran.output).join("\n");
         if (step.id !== undefined) outputs[step.id] = { ...run.outputs };
         code = run.code;
       } else {
         if (step.run === undefined) throw new Error("a step with neither uses nor run");
-        const result = await runCommand("bash", ["--noprofile", "--norc", "-eo", "pipefail", "-c", evaluate(step.run)], {
-          cwd: space.folder,
-          timeoutMs: context.timeoutMs,
-          env: { ...env, PATH: space.path, CI: "true", GITHUB_ACTIONS: "true" },
-        });
+        const result = await runCommand(
+          "bash",
+          ["--noprofile", "--norc", "-eo", "pipefail", "-c", evaluate(step.run)],
+          {
+            cwd: space.folder,
+            timeoutMs: context.timeoutMs,
+            env: { ...env, PATH: space.path, CI: "true", GITHUB_ACTIONS: "true" },
+          },
+        );
         output += result.output;
         code = result.code;
       }
@@ -164,9 +202,18 @@ async function runGitHubJob(job: z.infer<typeof GitHubJob>, matrix: Readonly<Rec
 }
 
 /** actions/upload-artifact and actions/download-artifact against the run's store; checkout and setup-node do nothing here. */
-async function plumbing(uses: string, given: Readonly<Record<string, string>>, folder: string, store: ArtifactStore, missing: string[]): Promise<void> {
+async function plumbing(
+  uses: string,
+  given: Readonly<Record<string, string>>,
+  folder: string,
+  store: ArtifactStore,
+  missing: string[],
+): Promise<void> {
   if (uses.startsWith("actions/upload-artifact")) {
-    const paths = (given["path"] ?? "").split("\n").map((p) => p.trim()).filter((p) => p !== "");
+    const paths = (given["path"] ?? "")
+      .split("\n")
+      .map((p) => p.trim())
+      .filter((p) => p !== "");
     missing.push(...(await store.save(given["name"] ?? "artifact", folder, paths, true)));
     return;
   }
@@ -174,9 +221,12 @@ async function plumbing(uses: string, given: Readonly<Record<string, string>>, f
   const into = join(folder, given["path"] ?? ".");
   const name = given["name"];
   if (name !== undefined) return store.restore(name, into);
-  const pattern = new RegExp(`^${(given["pattern"] ?? "*").replace(/[.+^${}()|[\]\\]/g, "\\$&").replaceAll("*", ".*")}$`);
+  const pattern = new RegExp(
+    `^${(given["pattern"] ?? "*").replace(/[.+^${}()|[\]\\]/g, "\\$&").replaceAll("*", ".*")}$`,
+  );
   const together = given["merge-multiple"] === "true";
-  for (const artifact of store.names.filter((n) => pattern.test(n))) await store.restore(artifact, together ? into : join(into, artifact));
+  for (const artifact of store.names.filter((n) => pattern.test(n)))
+    await store.restore(artifact, together ? into : join(into, artifact));
 }
 
 export async function runGitHubWorkflow(text: string, timeoutMs: number, actionName: string): Promise<SnippetRun> {
@@ -202,7 +252,11 @@ export async function runGitHubWorkflow(text: string, timeoutMs: number, actionN
         continue;
       }
       // A matrix's jobs run side by side, as a runner starts them.
-      const runs = await Promise.all(combinations(job.strategy?.matrix).map((matrix) => runGitHubJob(job, matrix, { valueOf, store: artifacts.store, timeoutMs, actionName })));
+      const runs = await Promise.all(
+        combinations(job.strategy?.matrix).map((matrix) =>
+          runGitHubJob(job, matrix, { valueOf, store: artifacts.store, timeoutMs, actionName }),
+        ),
+      );
       for (const run of runs) {
         output += run.output;
         missing.push(...run.missing);
@@ -237,7 +291,8 @@ export async function runGitLabJobs(text: string, timeoutMs: number): Promise<Sn
     .filter(([, value]) => typeof value === "object" && value !== null && "script" in value)
     .map(([name, value]) => ({ name, job: GitLabJob.parse(value) }));
   if (jobs.length === 0) throw new Error("a GitLab CI snippet without a job");
-  for (const { name, job } of jobs) if (!pipeline.stages.includes(job.stage)) throw new Error(`job ${name}: stage ${job.stage} is not in stages`);
+  for (const { name, job } of jobs)
+    if (!pipeline.stages.includes(job.stage)) throw new Error(`job ${name}: stage ${job.stage} is not in stages`);
   // `$NAME` in variables reads the project's CI/CD variables: mapped to the fake by the setting's name.
   const { fake, valueOf } = await fakeFor(Object.assign({}, ...jobs.map(({ job }) => job.variables)));
   const artifacts = await artifactStore();
@@ -246,27 +301,56 @@ export async function runGitLabJobs(text: string, timeoutMs: number): Promise<Sn
     let failed: number | null | undefined;
     const missing: string[] = [];
     for (const stage of pipeline.stages) {
-      const instances = jobs.filter(({ job }) => job.stage === stage).flatMap(({ name, job }) =>
-        Array.from({ length: job.parallel ?? 1 }, (_, i) => ({ name: job.parallel === undefined ? name : `${name} ${i + 1}/${job.parallel}`, job, node: job.parallel === undefined ? undefined : { index: i + 1, total: job.parallel } })));
+      const instances = jobs
+        .filter(({ job }) => job.stage === stage)
+        .flatMap(({ name, job }) =>
+          Array.from({ length: job.parallel ?? 1 }, (_, i) => ({
+            name: job.parallel === undefined ? name : `${name} ${i + 1}/${job.parallel}`,
+            job,
+            node: job.parallel === undefined ? undefined : { index: i + 1, total: job.parallel },
+          })),
+        );
       const before = [...artifacts.store.names];
-      const runs = await Promise.all(instances.map(async ({ name, job, node }) => {
-        if (failed !== undefined && job.when !== "always") return { code: 0, output: "", missing: [], passed: true };
-        const space = await workspace();
-        try {
-          for (const artifact of before) await artifacts.store.restore(artifact, space.folder);
-          const env = Object.fromEntries(Object.entries(job.variables).map(([variable, value]) => [variable, valueOf(variable, value)]));
-          const ci = { CI: "true", GITLAB_CI: "true", CI_JOB_NAME: name, ...(node === undefined ? {} : { CI_NODE_INDEX: String(node.index), CI_NODE_TOTAL: String(node.total) }) };
-          // GitLab runs the script's lines in one shell that stops at the first failing line.
-          const result = await runCommand("bash", ["--noprofile", "--norc", "-eo", "pipefail", "-c", job.script.join("\n")], { cwd: space.folder, timeoutMs, env: { ...env, ...ci, PATH: space.path } });
-          const when = job.artifacts?.when ?? "on_success";
-          const keep = when === "always" || (when === "on_success") === (result.code === 0);
-          const uploads = [...(job.artifacts?.paths ?? []), ...(job.artifacts?.reports?.junit === undefined ? [] : [job.artifacts.reports.junit])];
-          const lost = keep && uploads.length > 0 ? await artifacts.store.save(name, space.folder, uploads, false) : [];
-          return { code: result.code, output: result.output, missing: lost, passed: result.code === 0 || allowed(job, result.code) };
-        } finally {
-          await space.remove();
-        }
-      }));
+      const runs = await Promise.all(
+        instances.map(async ({ name, job, node }) => {
+          if (failed !== undefined && job.when !== "always") return { code: 0, output: "", missing: [], passed: true };
+          const space = await workspace();
+          try {
+            for (const artifact of before) await artifacts.store.restore(artifact, space.folder);
+            const env = Object.fromEntries(
+              Object.entries(job.variables).map(([variable, value]) => [variable, valueOf(variable, value)]),
+            );
+            const ci = {
+              CI: "true",
+              GITLAB_CI: "true",
+              CI_JOB_NAME: name,
+              ...(node === undefined ? {} : { CI_NODE_INDEX: String(node.index), CI_NODE_TOTAL: String(node.total) }),
+            };
+            // GitLab runs the script's lines in one shell that stops at the first failing line.
+            const result = await runCommand(
+              "bash",
+              ["--noprofile", "--norc", "-eo", "pipefail", "-c", job.script.join("\n")],
+              { cwd: space.folder, timeoutMs, env: { ...env, ...ci, PATH: space.path } },
+            );
+            const when = job.artifacts?.when ?? "on_success";
+            const keep = when === "always" || (when === "on_success") === (result.code === 0);
+            const uploads = [
+              ...(job.artifacts?.paths ?? []),
+              ...(job.artifacts?.reports?.junit === undefined ? [] : [job.artifacts.reports.junit]),
+            ];
+            const lost =
+              keep && uploads.length > 0 ? await artifacts.store.save(name, space.folder, uploads, false) : [];
+            return {
+              code: result.code,
+              output: result.output,
+              missing: lost,
+              passed: result.code === 0 || allowed(job, result.code),
+            };
+          } finally {
+            await space.remove();
+          }
+        }),
+      );
       for (const run of runs) {
         output += run.output;
         missing.push(...run.missing);

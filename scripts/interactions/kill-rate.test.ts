@@ -30,15 +30,27 @@ function interactions(args: string[]): Promise<{ code: number | null; output: st
 }
 
 describe.concurrent("npm run interactions", { timeout: 125_000 }, () => {
-  test("--kill-rate --runs 1 --mutant prints the mutant's line and the total, and writes the table", async ({ onTestFinished }) => {
+  test("--kill-rate --runs 1 --mutant prints the mutant's line and the total, and writes the table", async ({
+    onTestFinished,
+  }) => {
     const json = join(await tempDir("kill-rate-", onTestFinished), "kill-rate.json");
     const run = await interactions(["--kill-rate", "--runs", "1", "--mutant", MUTANT, "--json", json]);
-    expect(run.output).toMatch(/^kill rate: 1 mutant\(s\) × 1 run\(s\), seeds from \d+, profile full \(24 creates per run\)/m);
+    expect(run.output).toMatch(
+      /^kill rate: 1 mutant\(s\) × 1 run\(s\), seeds from \d+, profile full \(24 creates per run\)/m,
+    );
     expect(run.output).toMatch(new RegExp(`^  ${MUTANT}  LIST-2 +1/1$`, "m"));
-    expect(run.output).toContain("total: 1/1 runs caught their mutant by its own requirement; 1 of 1 mutant(s) in every run");
+    expect(run.output).toContain(
+      "total: 1/1 runs caught their mutant by its own requirement; 1 of 1 mutant(s) in every run",
+    );
     expect(run.code, run.output).toBe(0);
     const table = JSON.parse(await readFile(json, "utf8")) as KillRateTable;
-    expect(table).toMatchObject({ profile: "full", createsPerRun: 24, runsPerMutant: 1, total: { runs: 1, caught: 1 }, mutants: [{ mutant: MUTANT, requirement: "LIST-2", runs: 1, caught: 1, missed: [] }] });
+    expect(table).toMatchObject({
+      profile: "full",
+      createsPerRun: 24,
+      runsPerMutant: 1,
+      total: { runs: 1, caught: 1 },
+      mutants: [{ mutant: MUTANT, requirement: "LIST-2", runs: 1, caught: 1, missed: [] }],
+    });
   });
 
   test("the replay line of a finding names the mutant it was found against", async () => {
@@ -50,7 +62,10 @@ describe.concurrent("npm run interactions", { timeout: 125_000 }, () => {
   test.for([
     [["--kill-rate", "--mutant", "no-such-mutant"], "--mutant no-such-mutant: no such mutant"],
     [["--kill-rate", "--profile", "deep"], '--profile must be full or smoke, not "deep"'],
-    [["--mutant", MUTANT, "--mutant", "race-loser-500"], "--mutant: one mutant at a time (several only with --kill-rate)"],
+    [
+      ["--mutant", MUTANT, "--mutant", "race-loser-500"],
+      "--mutant: one mutant at a time (several only with --kill-rate)",
+    ],
   ] as const)("%j is a usage error", async ([args, message]) => {
     const run = await interactions([...args]);
     expect(run.code).toBe(2);
@@ -60,7 +75,10 @@ describe.concurrent("npm run interactions", { timeout: 125_000 }, () => {
 
 describe("the table", () => {
   const outcome = (failure: string | undefined, warnings: string[] = []) =>
-    ({ failure: failure === undefined ? undefined : { requirement: failure }, warnings: warnings.map((requirement) => ({ violation: { requirement } })) }) as unknown as PropertyOutcome;
+    ({
+      failure: failure === undefined ? undefined : { requirement: failure },
+      warnings: warnings.map((requirement) => ({ violation: { requirement } })),
+    }) as unknown as PropertyOutcome;
 
   test("a run catches a mutant by its own requirement only; a SHOULD's by a warning too", () => {
     expect(caughtBy(outcome("IDEM-5"), "IDEM-5")).toBe(true);
@@ -71,10 +89,19 @@ describe("the table", () => {
 
   test("prints each mutant's rate with the seeds it escaped, then the total", () => {
     const lines = killRateLines({
-      profile: "smoke", createsPerRun: 6, runsPerMutant: 2, baseSeed: 10,
+      profile: "smoke",
+      createsPerRun: 6,
+      runsPerMutant: 2,
+      baseSeed: 10,
       mutants: [
         { mutant: "race-loser-500", requirement: "IDEM-9", runs: 2, caught: 2, missed: [] },
-        { mutant: "page-size-100-as-99", requirement: "LIST-5", runs: 2, caught: 1, missed: [{ seed: 11, found: ["RESP-2"] }] },
+        {
+          mutant: "page-size-100-as-99",
+          requirement: "LIST-5",
+          runs: 2,
+          caught: 1,
+          missed: [{ seed: 11, found: ["RESP-2"] }],
+        },
       ],
       total: { runs: 4, caught: 3 },
     });

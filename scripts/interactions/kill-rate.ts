@@ -38,11 +38,17 @@ export const interactionMutants = (): readonly Mutant[] => MUTANTS.filter((m) =>
 /** Whether a run caught the mutant by its own requirement (or one the mutant says the same bug breaks). */
 export function caughtBy(outcome: PropertyOutcome, requirement: string, also: readonly string[] = []): boolean {
   if (outcome.failure !== undefined && [requirement, ...also].includes(outcome.failure.requirement)) return true;
-  return requirementById(requirement)?.level === "SHOULD" && outcome.warnings.some((w) => w.violation.requirement === requirement);
+  return (
+    requirementById(requirement)?.level === "SHOULD" &&
+    outcome.warnings.some((w) => w.violation.requirement === requirement)
+  );
 }
 
 /** What a run found: its failure and its warnings' requirements. */
-const foundIn = (outcome: PropertyOutcome) => [...(outcome.failure === undefined ? [] : [outcome.failure.requirement]), ...outcome.warnings.map((w) => w.violation.requirement)];
+const foundIn = (outcome: PropertyOutcome) => [
+  ...(outcome.failure === undefined ? [] : [outcome.failure.requirement]),
+  ...outcome.warnings.map((w) => w.violation.requirement),
+];
 
 /** Runs `tasks` with at most `limit` at once, in order of start, results in the tasks' order. */
 async function bounded<T>(tasks: readonly (() => Promise<T>)[], limit: number): Promise<T[]> {
@@ -72,13 +78,20 @@ export interface KillRateOptions {
 export async function killRate(options: KillRateOptions): Promise<KillRateTable> {
   const createsPerRun = PROFILE_CREATES[options.profile];
   const seeds = seedsFrom(options.baseSeed, options.runs);
-  const tasks = options.mutants.flatMap((mutant) => seeds.map((seed) => async () => {
-    const [run] = await propertyAgainstFake({ fakeOptions: { mutant: mutant.name }, seeds: [seed], runs: 1, createsPerRun });
-    if (run === undefined) throw new Error(`the property did not run against ${mutant.name} (seed ${seed})`);
-    const caught = caughtBy(run.outcome, mutant.requirement, mutant.also);
-    options.onRun?.(mutant, seed, caught);
-    return { mutant, seed, caught, found: foundIn(run.outcome) };
-  }));
+  const tasks = options.mutants.flatMap((mutant) =>
+    seeds.map((seed) => async () => {
+      const [run] = await propertyAgainstFake({
+        fakeOptions: { mutant: mutant.name },
+        seeds: [seed],
+        runs: 1,
+        createsPerRun,
+      });
+      if (run === undefined) throw new Error(`the property did not run against ${mutant.name} (seed ${seed})`);
+      const caught = caughtBy(run.outcome, mutant.requirement, mutant.also);
+      options.onRun?.(mutant, seed, caught);
+      return { mutant, seed, caught, found: foundIn(run.outcome) };
+    }),
+  );
   const results = await bounded(tasks, options.concurrency ?? 4);
   const mutants = options.mutants.map((mutant): MutantRate => {
     const own = results.filter((r) => r.mutant === mutant);
@@ -104,7 +117,9 @@ export async function killRate(options: KillRateOptions): Promise<KillRateTable>
 export function killRateLines(table: KillRateTable): string[] {
   const width = Math.max(...table.mutants.map((m) => m.mutant.length), 6);
   const lines = table.mutants.map((m) => {
-    const missed = m.missed.map((x) => `${x.seed}${x.found.length > 0 ? ` (found ${x.found.join(", ")})` : ""}`).join(", ");
+    const missed = m.missed
+      .map((x) => `${x.seed}${x.found.length > 0 ? ` (found ${x.found.join(", ")})` : ""}`)
+      .join(", ");
     return `  ${m.mutant.padEnd(width)}  ${m.requirement.padEnd(8)}  ${`${m.caught}/${m.runs}`.padStart(7)}${missed === "" ? "" : `  missed: seed ${missed}`}`;
   });
   const always = table.mutants.filter((m) => m.caught === m.runs).length;

@@ -13,8 +13,15 @@ const LIMIT_MS = 30_000;
 test.each([
   ["agent-conformance", /--base-url/],
   ["agent-service-fake", /^Usage: agent-service-fake/m],
-])("bin/%s.js --help prints its usage and exits 0", async (bin, usage) => {
-  const run = await runCommand(process.execPath, [resolve(ROOT, `bin/${bin}.js`), "--help"], { cwd: ROOT, timeoutMs: LIMIT_MS });
-  expect(run.code, run.output).toBe(0);
-  expect(run.stdout).toMatch(usage);
-}, LIMIT_MS);
+])(
+  "bin/%s.js --help prints its usage and exits 0",
+  async (bin, usage) => {
+    const run = await runCommand(process.execPath, [resolve(ROOT, `bin/${bin}.js`), "--help"], {
+      cwd: ROOT,
+      timeoutMs: LIMIT_MS,
+    });
+    expect(run.code, run.output).toBe(0);
+    expect(run.stdout).toMatch(usage);
+  },
+  LIMIT_MS,
+);

@@ -25,12 +25,22 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => rm(folder, { recursive: true, force: true }));
 
-const run = (args: string[]) => runCommand(process.execPath, [file, ...args], { cwd: folder, timeoutMs: LIMIT_MS, env: cleanEnv() });
+const run = (args: string[]) =>
+  runCommand(process.execPath, [file, ...args], { cwd: folder, timeoutMs: LIMIT_MS, env: cleanEnv() });
 
 test("the single file serves the API from an empty folder, and stops on SIGTERM", async () => {
-  const fake = await startFake(process.execPath, [file, "--port", "0", "--key", "sk-solo=bot@web"], { cwd: folder, timeoutMs: LIMIT_MS, env: cleanEnv() }, onTestFinished);
+  const fake = await startFake(
+    process.execPath,
+    [file, "--port", "0", "--key", "sk-solo=bot@web"],
+    { cwd: folder, timeoutMs: LIMIT_MS, env: cleanEnv() },
+    onTestFinished,
+  );
   const headers = { authorization: "Bearer sk-solo", "content-type": "application/json", "idempotency-key": "one" };
-  const created = await fetch(new URL("/v1/agents/bot/responses", fake.url), { method: "POST", headers, body: JSON.stringify({ message: "How do reminders work?" }) });
+  const created = await fetch(new URL("/v1/agents/bot/responses", fake.url), {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ message: "How do reminders work?" }),
+  });
   expect(created.status).toBe(200);
   const { conversation_id } = (await created.json()) as { conversation_id: string };
 
@@ -42,9 +52,14 @@ test("the single file serves the API from an empty folder, and stops on SIGTERM"
   expect(stream.headers.get("content-type")).toMatch(/^text\/event-stream/);
   expect(await stream.text()).toContain("event: response.completed");
 
-  const rule = await fetch(new URL("/__fake/faults", fake.url), { method: "POST", body: JSON.stringify({ match: { operation: "list" }, fault: "status=503" }) });
+  const rule = await fetch(new URL("/__fake/faults", fake.url), {
+    method: "POST",
+    body: JSON.stringify({ match: { operation: "list" }, fault: "status=503" }),
+  });
   expect(rule.status).toBe(201);
-  const listed = await fetch(new URL(`/v1/agents/bot/conversations/${conversation_id}/messages`, fake.url), { headers });
+  const listed = await fetch(new URL(`/v1/agents/bot/conversations/${conversation_id}/messages`, fake.url), {
+    headers,
+  });
   expect(listed.status).toBe(503);
 
   process.kill(fake.launcher.pid, "SIGTERM");

@@ -19,7 +19,9 @@ export async function bundleFake(outFile: string): Promise<void> {
     format: "esm",
     target: "node20",
     // A CommonJS dependency inside an ESM file calls require(): give it Node's.
-    banner: { js: "#!/usr/bin/env node\nimport { createRequire as __createRequire } from \"node:module\";\nconst require = __createRequire(import.meta.url);" },
+    banner: {
+      js: '#!/usr/bin/env node\nimport { createRequire as __createRequire } from "node:module";\nconst require = __createRequire(import.meta.url);',
+    },
     legalComments: "linked",
     logLevel: "warning",
   });

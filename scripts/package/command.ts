@@ -21,7 +21,16 @@ export interface CommandOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-const DROPPED = [/^VITEST/, /^NODE_OPTIONS$/, /^NODE_ENV$/, /^TEST$/, /^CONFORMANCE_/, /^npm_lifecycle_/, /^npm_package_/, /^INIT_CWD$/];
+const DROPPED = [
+  /^VITEST/,
+  /^NODE_OPTIONS$/,
+  /^NODE_ENV$/,
+  /^TEST$/,
+  /^CONFORMANCE_/,
+  /^npm_lifecycle_/,
+  /^npm_package_/,
+  /^INIT_CWD$/,
+];
 
 export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
@@ -52,7 +61,9 @@ export function runCommand(command: string, args: readonly string[], options: Co
       output += part.toString();
     });
     child.on("error", reject);
-    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr, output: `$ ${command} ${args.join(" ")}\n${output}` }));
+    child.on("close", (code, signal) =>
+      resolve({ code, signal, stdout, stderr, output: `$ ${command} ${args.join(" ")}\n${output}` }),
+    );
   });
 }
 
@@ -73,7 +84,12 @@ export interface StartedCommand {
 }
 
 export function startCommand(command: string, args: readonly string[], options: CommandOptions): StartedCommand {
-  const child = spawn(command, args, { cwd: options.cwd, env: cleanEnv(options.env), stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: cleanEnv(options.env),
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
   if (child.pid === undefined) throw new Error(`${command} did not start`);
   const pid = child.pid;
   const killGroup = (signal: NodeJS.Signals) => {
@@ -100,7 +116,14 @@ export function startCommand(command: string, args: readonly string[], options: 
     child.on("close", (code, signal) => {
       clearTimeout(limit);
       const status = timedOut ? "killed at the time limit" : `exit: ${code ?? signal}`;
-      resolve({ code, signal, stdout, stderr, output: `$ ${command} ${args.join(" ")}\n${output}[${status}]`, timedOut });
+      resolve({
+        code,
+        signal,
+        stdout,
+        stderr,
+        output: `$ ${command} ${args.join(" ")}\n${output}[${status}]`,
+        timedOut,
+      });
     });
   });
   const firstLine = new Promise<string>((resolve, reject) => {
@@ -110,7 +133,10 @@ export function startCommand(command: string, args: readonly string[], options: 
       const end = stdout.indexOf("\n");
       if (end >= 0) resolve(stdout.slice(0, end));
     });
-    void finished.then((result) => reject(new Error(`the command ended without a line on stdout:\n${result.output}`)), reject);
+    void finished.then(
+      (result) => reject(new Error(`the command ended without a line on stdout:\n${result.output}`)),
+      reject,
+    );
   });
   return { pid, firstLine, finished, killGroup };
 }

@@ -6,10 +6,10 @@ import { GUIDE, guideFiles } from "./consumer-files.ts";
 const block = (text: string) => `Some prose.\n\n\`\`\`ts\n${text}\`\`\`\n\nMore prose.\n`;
 
 test("each ts block of a guide is the file named on its first line", () => {
-  const markdown = `${block("// src/a.ts\nexport const a = 1;\n")}\`\`\`sh\nnpm test\n\`\`\`\n${block("// test/a.test.ts\nimport { a } from \"../src/a.ts\";\n")}`;
+  const markdown = `${block("// src/a.ts\nexport const a = 1;\n")}\`\`\`sh\nnpm test\n\`\`\`\n${block('// test/a.test.ts\nimport { a } from "../src/a.ts";\n')}`;
   expect(guideFiles(markdown)).toEqual([
     { path: "src/a.ts", text: "// src/a.ts\nexport const a = 1;\n" },
-    { path: "test/a.test.ts", text: "// test/a.test.ts\nimport { a } from \"../src/a.ts\";\n" },
+    { path: "test/a.test.ts", text: '// test/a.test.ts\nimport { a } from "../src/a.ts";\n' },
   ]);
 });
 

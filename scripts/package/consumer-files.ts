@@ -79,20 +79,24 @@ export const alsoWrong: Promise<FakeServer> = createFakeServer({ colour: "blue" 
 
 /** A strict project whose Node types come from the repository: the consumer installs nothing but the package. */
 function strictTsconfig(typeRoots: string, extra: Record<string, unknown>, sources: Record<string, string[]>): string {
-  return `${JSON.stringify({
-    compilerOptions: {
-      target: "ES2023",
-      module: "nodenext",
-      moduleResolution: "nodenext",
-      strict: true,
-      noEmit: true,
-      ...extra,
-      skipLibCheck: true,
-      typeRoots: [typeRoots],
-      types: ["node"],
+  return `${JSON.stringify(
+    {
+      compilerOptions: {
+        target: "ES2023",
+        module: "nodenext",
+        moduleResolution: "nodenext",
+        strict: true,
+        noEmit: true,
+        ...extra,
+        skipLibCheck: true,
+        typeRoots: [typeRoots],
+        types: ["node"],
+      },
+      ...sources,
     },
-    ...sources,
-  }, null, 2)}\n`;
+    null,
+    2,
+  )}\n`;
 }
 
 export function consumerTsconfig(typeRoots: string): string {
@@ -114,11 +118,14 @@ export interface GuideFile {
  * so no block can drop out of the test unnoticed.
  */
 export function guideFiles(markdown: string): GuideFile[] {
-  const blocks = [...markdown.matchAll(/^```(?:ts|typescript)[ \t]*\n([\s\S]*?)^```[ \t]*$/gm)].map((match) => match[1] ?? "");
+  const blocks = [...markdown.matchAll(/^```(?:ts|typescript)[ \t]*\n([\s\S]*?)^```[ \t]*$/gm)].map(
+    (match) => match[1] ?? "",
+  );
   const files = blocks.map((text) => {
     const path = /^\/\/ (\S+\.ts)\n/.exec(text)?.[1];
     if (path === undefined) throw new Error(`a ts block of the guide does not start with "// <file>.ts":\n${text}`);
-    if (path.startsWith("/") || path.split("/").includes("..")) throw new Error(`a ts block of the guide names a path outside the project: ${path}`);
+    if (path.startsWith("/") || path.split("/").includes(".."))
+      throw new Error(`a ts block of the guide names a path outside the project: ${path}`);
     return { path, text };
   });
   const paths = files.map((file) => file.path);

@@ -39,7 +39,11 @@ const BAD_CREDENTIALS: readonly BadCredentials[] = [
 /** The refused answer must not carry the conversation's content. */
 function expectNoLeak(res: HttpResult | StreamResult, messages: readonly string[], context: string): void {
   const text = "text" in res ? res.text : (res.http?.text ?? res.events.map((e) => e.data).join("\n"));
-  expectThat(!messages.some((m) => text.includes(m)), `${context}: the refused answer contains the conversation's message text`, res);
+  expectThat(
+    !messages.some((m) => text.includes(m)),
+    `${context}: the refused answer contains the conversation's message text`,
+    res,
+  );
 }
 
 check(
@@ -106,7 +110,11 @@ check(
     for (const [operation, res] of answers) {
       expectStatus(res, 401, `${operation} without a key`);
       const challenge = res.headers["www-authenticate"] ?? "";
-      expectThat(/(^|[\s,])Bearer(\s|,|$)/i.test(challenge), `${operation} without a key: expected WWW-Authenticate: Bearer, got "${challenge}"`, res);
+      expectThat(
+        /(^|[\s,])Bearer(\s|,|$)/i.test(challenge),
+        `${operation} without a key: expected WWW-Authenticate: Bearer, got "${challenge}"`,
+        res,
+      );
     }
   },
 );

@@ -37,14 +37,20 @@ const deletedConversation = sharedFixture("deleted conversation", 1, async (targ
   await listingGrownPast(target, conversationId, 0, "listing the conversation before deleting it");
   const deleted = await target.client.delete(conversationId);
   // A service may drop it from its read model a moment after answering the delete.
-  const listed = await settle(() => target.client.list(conversationId), (http) => is4xx(http.status), target.settleMs);
+  const listed = await settle(
+    () => target.client.list(conversationId),
+    (http) => is4xx(http.status),
+    target.settleMs,
+  );
   const deletedAgain = await target.client.delete(conversationId);
   return { conversationId, message, deleted, listed, deletedAgain };
 });
 
 /** Sends one exchange naming the deleted conversation; whatever it creates is cleaned up. */
 async function continueDeleted(target: Target, conversationId: string, label: string): Promise<HttpResult> {
-  const continued = await target.client.create({ body: { message: target.message(label), conversation_id: conversationId } });
+  const continued = await target.client.create({
+    body: { message: target.message(label), conversation_id: conversationId },
+  });
   trackIfCreated(target, continued, target.primary);
   return continued;
 }
@@ -66,7 +72,12 @@ check(
     if (is2xx(continued.status)) {
       await afterQuietWindow(target);
       const relisted = await target.client.list(conversationId);
-      expectThat(!relisted.text.includes(message), "the deleted conversation's message came back after its id was continued", continued, relisted);
+      expectThat(
+        !relisted.text.includes(message),
+        "the deleted conversation's message came back after its id was continued",
+        continued,
+        relisted,
+      );
     }
   },
 );
@@ -91,6 +102,9 @@ check(
     expect2xx(deleted, "deleting the conversation");
     const continued = await continueDeleted(target, conversationId, "del-3-after");
     expectStatus(continued, 404, "continuing the deleted conversation");
-    expect4xx(await target.client.list(conversationId), "listing the deleted conversation after the attempt to continue it");
+    expect4xx(
+      await target.client.list(conversationId),
+      "listing the deleted conversation after the attempt to continue it",
+    );
   },
 );

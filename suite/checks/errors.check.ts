@@ -24,10 +24,13 @@ check(
       ["401 (list without a key)", await target.client.list(randomUUID(), { as: { ...target.primary, apiKey: null } })],
       ["404 (delete of an unknown conversation)", await target.client.delete(randomUUID())],
       ["400/422 (create without a message)", await target.client.create({ body: { external_reference: "err-1" } })],
-      ["409 (a key reused with a different payload)", await target.client.create({
-        body: { message: `${body.message} (changed)` },
-        idempotencyKey: key,
-      })],
+      [
+        "409 (a key reused with a different payload)",
+        await target.client.create({
+          body: { message: `${body.message} (changed)` },
+          idempotencyKey: key,
+        }),
+      ],
     ];
     for (const [label, res] of errors) {
       trackIfCreated(target, res, target.primary);

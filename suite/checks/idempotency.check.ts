@@ -88,15 +88,28 @@ check(
   { creates: 2, uses: [refusalTarget], smoke: true },
   async (target) => {
     const { conversationId, key, body, prior } = await keyedContinuation(target, "idem-1");
-    const first = acceptExchange(target, await target.client.create({ body, idempotencyKey: key }), "first keyed create");
-    expectThat(sameId(first.conversationId, conversationId), "the keyed create did not continue its conversation", first.http);
+    const first = acceptExchange(
+      target,
+      await target.client.create({ body, idempotencyKey: key }),
+      "first keyed create",
+    );
+    expectThat(
+      sameId(first.conversationId, conversationId),
+      "the keyed create did not continue its conversation",
+      first.http,
+    );
     const before = await settledTotal(target, conversationId, prior, "listing after the first keyed create");
     const replay = await target.client.create({ body, idempotencyKey: key });
     expect2xx(replay, "replay with the same key and payload");
     const replayed = expectJson(SpecResponseResult, replay, "replay with the same key and payload");
     expectSameResult(replayed, first.result, "replay", first.http, replay);
     // The right body is not enough: a replay that appends again is caught here.
-    expectSame(await totalAfterQuietWindow(target, conversationId), before, "the conversation's total after the replay", replay);
+    expectSame(
+      await totalAfterQuietWindow(target, conversationId),
+      before,
+      "the conversation's total after the replay",
+      replay,
+    );
   },
 );
 
@@ -120,7 +133,8 @@ check(
     const retried = exchanges.filter((e) => e.attempts > 1);
     if (retried.length === 0) skipCheck("no create of the long conversation was refused with 429/503 in this run");
     const once = exchanges.filter((e) => e.attempts === 1);
-    if (once.length === 0) skipCheck("every create of the long conversation was retried, so none shows what one exchange adds");
+    if (once.length === 0)
+      skipCheck("every create of the long conversation was retried, so none shows what one exchange adds");
     const most = Math.max(...once.map(growth));
     for (const e of retried) {
       // A retry the target ran again adds the exchange twice: more than any create that was not retried.
@@ -149,7 +163,12 @@ check(
     const res = await target.client.create({ body: changed, idempotencyKey: key, retryInUse: false });
     trackIfCreated(target, res, target.primary);
     expectStatus(res, 409, "the same key with added metadata");
-    expectSame(await totalAfterQuietWindow(target, conversationId), before, "the conversation's total after the 409", res);
+    expectSame(
+      await totalAfterQuietWindow(target, conversationId),
+      before,
+      "the conversation's total after the 409",
+      res,
+    );
   },
 );
 
@@ -163,20 +182,34 @@ check(
     trackStream(target, first);
     expectStreamOk(first, "first keyed stream");
     const firstCompleted = completedOf(first, "first keyed stream");
-    expectThat(sameId(firstCompleted.conversation_id, conversationId), "the keyed stream did not continue its conversation", first);
+    expectThat(
+      sameId(firstCompleted.conversation_id, conversationId),
+      "the keyed stream did not continue its conversation",
+      first,
+    );
     const before = await settledTotal(target, conversationId, prior, "listing after the first keyed stream");
 
     const replay = await openStream(target, { body, idempotencyKey: key });
     trackStream(target, replay);
     expectStreamOk(replay, "stream replay with the same key and payload");
     expectSameResult(completedOf(replay, "stream replay"), firstCompleted, "stream replay", first, replay);
-    expectSame(await totalAfterQuietWindow(target, conversationId), before, "the conversation's total after the stream replay", replay);
+    expectSame(
+      await totalAfterQuietWindow(target, conversationId),
+      before,
+      "the conversation's total after the stream replay",
+      replay,
+    );
 
     const changedBody = { ...body, message: `${body.message} (changed)` };
     const changed = await openStream(target, { body: changedBody, idempotencyKey: key, retryInUse: false });
     trackStream(target, changed);
     expectStatus(changed, 409, "stream with the same key and a different payload");
-    expectSame(await totalAfterQuietWindow(target, conversationId), before, "the conversation's total after the stream 409", changed);
+    expectSame(
+      await totalAfterQuietWindow(target, conversationId),
+      before,
+      "the conversation's total after the stream 409",
+      changed,
+    );
   },
 );
 
@@ -187,7 +220,8 @@ check(
   async (target) => {
     // One exchange's worth of messages, as this target listed the small conversation's plain continuation.
     const measured = (await target.shared(smallConversation)).exchanges.find((e, i) => i > 0 && e.kind === "plain");
-    if (measured === undefined) throw new HarnessError("internal", "the shared small conversation holds no plain continuation");
+    if (measured === undefined)
+      throw new HarnessError("internal", "the shared small conversation holds no plain continuation");
     const worth = growth(measured);
     expectThat(
       worth >= 1,
@@ -201,29 +235,47 @@ check(
     const plainBody = { message: target.message("idem-5-plain"), conversation_id: conversationId };
     const plainKey = target.idempotencyKey("idem-5-plain");
     const plain = await Promise.all(
-      Array.from({ length: BURST }, () => target.client.create({ body: plainBody, idempotencyKey: plainKey, retryInUse: false })),
+      Array.from({ length: BURST }, () =>
+        target.client.create({ body: plainBody, idempotencyKey: plainKey, retryInUse: false }),
+      ),
     );
     plain.forEach((res) => trackIfCreated(target, res, target.primary));
     expectAgreeingWinners(plain, "plain burst");
     const t2 = await settledTotal(target, conversationId, t1, "listing after the plain burst");
-    expectSame(t2 - t1, worth, `growth of the total after ${BURST} concurrent plain creates with one key (one exchange adds ${worth})`, ...plain);
+    expectSame(
+      t2 - t1,
+      worth,
+      `growth of the total after ${BURST} concurrent plain creates with one key (one exchange adds ${worth})`,
+      ...plain,
+    );
 
     const streamBody = { message: target.message("idem-5-stream"), conversation_id: conversationId };
     const streamKey = target.idempotencyKey("idem-5-stream");
     const streams = await Promise.all(
-      Array.from({ length: BURST }, () => openStream(target, { body: streamBody, idempotencyKey: streamKey, retryInUse: false })),
+      Array.from({ length: BURST }, () =>
+        openStream(target, { body: streamBody, idempotencyKey: streamKey, retryInUse: false }),
+      ),
     );
     streams.forEach((s) => trackStream(target, s));
     expectAgreeingStreamWinners(streams, "stream burst");
     const t3 = await settledTotal(target, conversationId, t2, "listing after the stream burst");
-    expectSame(t3 - t2, worth, `growth of the total after ${BURST} concurrent streams with one key (one exchange adds ${worth})`, ...streams);
+    expectSame(
+      t3 - t2,
+      worth,
+      `growth of the total after ${BURST} concurrent streams with one key (one exchange adds ${worth})`,
+      ...streams,
+    );
   },
 );
 
 /** At least one request of a burst succeeded, and every success carries the same result. */
 function expectAgreeingWinners(answers: HttpResult[], context: string): void {
   const winners = answers.filter((res) => is2xx(res.status));
-  expectThat(winners.length >= 1, `${context}: no request succeeded (statuses ${answers.map((r) => r.status).join(", ")})`, ...answers);
+  expectThat(
+    winners.length >= 1,
+    `${context}: no request succeeded (statuses ${answers.map((r) => r.status).join(", ")})`,
+    ...answers,
+  );
   const results = winners.map((res) => expectJson(SpecResponseResult, res, context));
   const [first, ...rest] = results;
   for (const other of rest) if (first) expectSameResult(other, first, `${context}: two successes`, ...winners);
@@ -231,22 +283,21 @@ function expectAgreeingWinners(answers: HttpResult[], context: string): void {
 
 function expectAgreeingStreamWinners(answers: StreamResult[], context: string): void {
   const winners = answers.filter((s) => is2xx(s.status) && s.terminal === "response.completed");
-  expectThat(winners.length >= 1, `${context}: no stream completed (statuses ${answers.map((s) => s.status).join(", ")})`, ...answers);
+  expectThat(
+    winners.length >= 1,
+    `${context}: no stream completed (statuses ${answers.map((s) => s.status).join(", ")})`,
+    ...answers,
+  );
   const results = winners.map((s) => completedOf(s, context));
   const [first, ...rest] = results;
   for (const other of rest) if (first) expectSameResult(other, first, `${context}: two completed streams`, ...winners);
 }
 
-check(
-  ["IDEM-6"],
-  "a create without an Idempotency-Key is rejected with 400 or 422",
-  { creates: 1 },
-  async (target) => {
-    const res = await target.client.create({ body: { message: target.message("idem-6") }, idempotencyKey: null });
-    trackIfCreated(target, res, target.primary);
-    expectValidationRefusal(res, "create without Idempotency-Key");
-  },
-);
+check(["IDEM-6"], "a create without an Idempotency-Key is rejected with 400 or 422", { creates: 1 }, async (target) => {
+  const res = await target.client.create({ body: { message: target.message("idem-6") }, idempotencyKey: null });
+  trackIfCreated(target, res, target.primary);
+  expectValidationRefusal(res, "create without Idempotency-Key");
+});
 
 check(
   ["IDEM-7"],
@@ -270,7 +321,11 @@ async function expectKeyIsScoped(target: Target, scope: string, other: Target["o
   expectThat(other !== undefined, `the ${scope} identity is not configured`);
   const key = target.idempotencyKey("idem-7");
   const body = { message: target.message("idem-7") };
-  const mine = acceptExchange(target, await target.client.create({ body, idempotencyKey: key }), "create under the primary scope");
+  const mine = acceptExchange(
+    target,
+    await target.client.create({ body, idempotencyKey: key }),
+    "create under the primary scope",
+  );
   const theirs = await target.client.create({ as: other, body, idempotencyKey: key });
   expect2xx(theirs, `the same key and payload under the ${scope}`);
   const result = expectJson(SpecResponseResult, theirs, `the same key and payload under the ${scope}`);
@@ -292,13 +347,21 @@ check(
     const message = JSON.stringify(target.message("idem-8"));
     const compact = `{"message":${message},"metadata":{"a":"1","b":"2"}}`;
     const reordered = `{\n  "metadata" : { "b" : "2",\t"a" : "1" },\n  "message" : ${message}\n}\n`;
-    const first = acceptExchange(target, await target.client.create({ rawBody: compact, idempotencyKey: key }), "first keyed create");
+    const first = acceptExchange(
+      target,
+      await target.client.create({ rawBody: compact, idempotencyKey: key }),
+      "first keyed create",
+    );
     const before = await settledTotal(target, first.conversationId, 0, "listing after the first keyed create");
     const replay = await target.client.create({ rawBody: reordered, idempotencyKey: key });
     trackIfCreated(target, replay, target.primary);
     expect2xx(replay, "the same payload with other key order and whitespace");
     expectSameResult(expectJson(SpecResponseResult, replay, "replay"), first.result, "replay", first.http, replay);
-    expectSame(await totalAfterQuietWindow(target, first.conversationId), before, "the conversation's total after the replay", replay);
+    expectSame(
+      await totalAfterQuietWindow(target, first.conversationId),
+      before,
+      "the conversation's total after the replay",
+      replay,
+    );
   },
 );
-

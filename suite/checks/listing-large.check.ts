@@ -21,7 +21,9 @@ import { skipCheck } from "./support/skip.ts";
 /** Skips when the long conversation never got past one page: the page cap cannot be judged on it. */
 function needsMoreThanOnePage(exchanges: number, messages: number): void {
   if (messages <= MAX_PAGE_SIZE) {
-    skipCheck(`the long conversation's ${exchanges} creates built only ${messages} messages; more than 100 are needed to judge the page cap`);
+    skipCheck(
+      `the long conversation's ${exchanges} creates built only ${messages} messages; more than 100 are needed to judge the page cap`,
+    );
   }
 }
 
@@ -30,7 +32,11 @@ check(
   "a conversation of more than 100 messages is never served more than 100 per page",
   { creates: 0, uses: [longConversation] },
   async (target) => {
-    const { conversationId, exchanges, reference: { items: reference } } = await target.shared(longConversation);
+    const {
+      conversationId,
+      exchanges,
+      reference: { items: reference },
+    } = await target.shared(longConversation);
     for (const size of [MAX_PAGE_SIZE + 1, 1000]) {
       const res = await target.client.list(conversationId, { query: { page: 1, page_size: size } });
       const context = `listing with page_size ${size}`;
@@ -49,11 +55,21 @@ check(
   "the pages of a conversation of more than 100 messages partition it, whatever page_size was asked",
   { creates: 0, uses: [longConversation] },
   async (target) => {
-    const { conversationId, exchanges, reference: { items: reference } } = await target.shared(longConversation);
+    const {
+      conversationId,
+      exchanges,
+      reference: { items: reference },
+    } = await target.shared(longConversation);
     // An oversized page_size, refused or clamped (LIST-3 judges which), still serves a consistent page.
     for (const size of [MAX_PAGE_SIZE + 1, 1000]) {
       const res = await target.client.list(conversationId, { query: { page: 1, page_size: size } });
-      if (is2xx(res.status)) expectConsistentPage(expectJson(SpecMessagePage, res, `listing with page_size ${size}`), res, reference, `listing with page_size ${size}`);
+      if (is2xx(res.status))
+        expectConsistentPage(
+          expectJson(SpecMessagePage, res, `listing with page_size ${size}`),
+          res,
+          reference,
+          `listing with page_size ${size}`,
+        );
     }
     const byDefault = await listPage(target, conversationId);
     expectConsistentPage(byDefault.page, byDefault.http, reference, "listing without parameters");

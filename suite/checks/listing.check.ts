@@ -52,23 +52,25 @@ check(
     const res = await target.client.list(conversationId);
     rule.judge({ to: "list", http: res, conversationId }, "listing the small conversation");
     // The listings read after each of its exchanges must name it too.
-    for (const listed of exchanges.map((e) => e.listingAfter)) rule.judge({ to: "list", http: listed.http, conversationId }, "a listing read after an exchange");
+    for (const listed of exchanges.map((e) => e.listingAfter))
+      rule.judge({ to: "list", http: listed.http, conversationId }, "a listing read after an exchange");
   },
 );
 
-check(
-  ["LIST-2"],
-  "without parameters the listing is page 1 with page_size 50",
-  readsSmall,
-  async (target) => {
-    const { conversationId } = await target.shared(smallConversation);
-    const byDefault = await listPage(target, conversationId);
-    expectSame(byDefault.page.page, 1, "the echoed page without parameters", byDefault.http);
-    expectSame(byDefault.page.page_size, DEFAULT_PAGE_SIZE, "the echoed page_size without parameters", byDefault.http);
-    const explicit = await listPage(target, conversationId, { page: 1, page_size: DEFAULT_PAGE_SIZE });
-    expectSame(byDefault.page.items, explicit.page.items, "the items without parameters, compared with page=1&page_size=50", byDefault.http, explicit.http);
-  },
-);
+check(["LIST-2"], "without parameters the listing is page 1 with page_size 50", readsSmall, async (target) => {
+  const { conversationId } = await target.shared(smallConversation);
+  const byDefault = await listPage(target, conversationId);
+  expectSame(byDefault.page.page, 1, "the echoed page without parameters", byDefault.http);
+  expectSame(byDefault.page.page_size, DEFAULT_PAGE_SIZE, "the echoed page_size without parameters", byDefault.http);
+  const explicit = await listPage(target, conversationId, { page: 1, page_size: DEFAULT_PAGE_SIZE });
+  expectSame(
+    byDefault.page.items,
+    explicit.page.items,
+    "the items without parameters, compared with page=1&page_size=50",
+    byDefault.http,
+    explicit.http,
+  );
+});
 
 /** What one requirement holds of a page asked for with `page` and `size` (each maybe invalid or absent). */
 interface PageCase {
@@ -82,11 +84,30 @@ interface PageCase {
   readonly mustServe: boolean;
 }
 
-type PageJudgement = (c: PageCase, res: HttpResult, served: SpecMessagePage | undefined, reference: readonly unknown[]) => void;
+type PageJudgement = (
+  c: PageCase,
+  res: HttpResult,
+  served: SpecMessagePage | undefined,
+  reference: readonly unknown[],
+) => void;
 
 const PAGE_EXAMPLES: [QueryValue, QueryValue][] = [
-  [0, 10], [-1, 10], ["1.5", 10], ["abc", 10], [1, 0], [1, -1], [1, "1.5"], [1, "abc"],
-  [1, 1], [2, 1], [1, 50], [1, 100], [1, 101], [1, 1000], [1000, 10], [undefined, undefined],
+  [0, 10],
+  [-1, 10],
+  ["1.5", 10],
+  ["abc", 10],
+  [1, 0],
+  [1, -1],
+  [1, "1.5"],
+  [1, "abc"],
+  [1, 1],
+  [2, 1],
+  [1, 50],
+  [1, 100],
+  [1, 101],
+  [1, 1000],
+  [1000, 10],
+  [undefined, undefined],
 ];
 
 /**
@@ -94,7 +115,10 @@ const PAGE_EXAMPLES: [QueryValue, QueryValue][] = [
  * requirement's part of the rules, so one bug fails its own requirement and not its neighbours.
  */
 async function pageProperty(target: Target, judge: PageJudgement): Promise<void> {
-  const { conversationId, reference: { items: reference, total } } = await target.shared(smallConversation);
+  const {
+    conversationId,
+    reference: { items: reference, total },
+  } = await target.shared(smallConversation);
   const lastPage = (size: number) => Math.max(1, Math.ceil(total / size));
   await checkProperty(
     fc.asyncProperty(pageParam(), pageSizeParam(), async (page, size) => {
@@ -138,7 +162,9 @@ check(
   readsSmall,
   (target) =>
     pageProperty(target, (c, res, served) => {
-      const invalid = (c.page !== undefined && c.validPage === undefined) || (c.size !== undefined && c.validSize === undefined && (numeric(c.size) ?? 0) <= MAX_PAGE_SIZE);
+      const invalid =
+        (c.page !== undefined && c.validPage === undefined) ||
+        (c.size !== undefined && c.validSize === undefined && (numeric(c.size) ?? 0) <= MAX_PAGE_SIZE);
       if (served === undefined) {
         if (invalid) expect4xx(res, c.context);
         return;
@@ -158,8 +184,10 @@ check(
         expectThat(!c.mustServe, `${c.context}: a valid request was refused with ${res.status}`, res);
         return;
       }
-      if (c.page !== undefined && c.validPage !== undefined) expectSame(served.page, c.validPage, `${c.context}: echoed page`, res);
-      if (c.size !== undefined && c.validSize !== undefined) expectSame(served.page_size, c.validSize, `${c.context}: echoed page_size`, res);
+      if (c.page !== undefined && c.validPage !== undefined)
+        expectSame(served.page, c.validPage, `${c.context}: echoed page`, res);
+      if (c.size !== undefined && c.validSize !== undefined)
+        expectSame(served.page_size, c.validSize, `${c.context}: echoed page_size`, res);
       // What a served page shows must add up, whatever was asked (LIST-3 and LIST-4 judge the bounds).
       if (served.page >= 1 && served.page_size >= 1) expectConsistentPage(served, res, reference, c.context);
     }),
@@ -201,7 +229,10 @@ check(
   async (target) => {
     // Every size from 1 to total + 1 is tried, so totals that are exact multiples of the page
     // size (where has_more goes wrong) are among them.
-    const { conversationId, reference: { items: reference, total } } = await target.shared(smallConversation);
+    const {
+      conversationId,
+      reference: { items: reference, total },
+    } = await target.shared(smallConversation);
     // An exchange that never reached the listing is RESP-2's failure; pages need two messages.
     if (total < 2) skipCheck(`the small conversation lists ${total} message(s), too few to split into pages`);
     for (const size of pageSizesFor(total)) {
@@ -220,23 +251,21 @@ check(
   },
 );
 
-check(
-  ["LIST-6"],
-  "a page past the last is 2xx with no items and has_more false",
-  readsSmall,
-  async (target) => {
-    const { conversationId, reference: { total } } = await target.shared(smallConversation);
-    const pastTheEnd: Record<string, number>[] = [{ page: total + 1, page_size: 1 }, { page: 1000 }];
-    for (const query of pastTheEnd) {
-      const res = await target.client.list(conversationId, { query });
-      const context = `listing ${JSON.stringify(query)} of a conversation of ${total} messages`;
-      expect2xx(res, context);
-      const page = expectJson(SpecMessagePage, res, context);
-      expectSame(page.items, [], `${context}: items`, res);
-      expectSame(page.has_more, false, `${context}: has_more`, res);
-    }
-  },
-);
+check(["LIST-6"], "a page past the last is 2xx with no items and has_more false", readsSmall, async (target) => {
+  const {
+    conversationId,
+    reference: { total },
+  } = await target.shared(smallConversation);
+  const pastTheEnd: Record<string, number>[] = [{ page: total + 1, page_size: 1 }, { page: 1000 }];
+  for (const query of pastTheEnd) {
+    const res = await target.client.list(conversationId, { query });
+    const context = `listing ${JSON.stringify(query)} of a conversation of ${total} messages`;
+    expect2xx(res, context);
+    const page = expectJson(SpecMessagePage, res, context);
+    expectSame(page.items, [], `${context}: items`, res);
+    expectSame(page.has_more, false, `${context}: has_more`, res);
+  }
+});
 
 check(
   ["LIST-7"],
@@ -264,7 +293,11 @@ check(
       throw new HarnessError("internal", "the shared small conversation holds fewer than two exchanges");
     }
     reference.items.forEach((item, i) => {
-      expectThat(typeof item === "object" && item !== null && !Array.isArray(item), `item #${i + 1} is not an object`, last.http);
+      expectThat(
+        typeof item === "object" && item !== null && !Array.isArray(item),
+        `item #${i + 1} is not an object`,
+        last.http,
+      );
       expectShape(SpecMessageItem, item, `item #${i + 1}`, last.http);
     });
     // The listings read after its first and its last exchange.

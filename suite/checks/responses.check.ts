@@ -44,19 +44,26 @@ const RESP6_RUNS = 1;
 /** A payload with a null external_reference and small flat metadata, including a hostile key. */
 const BOTH_OPTIONAL_FIELDS: PayloadParts = {
   text: "café ☕ 日本語",
-  metadata: Object.fromEntries([["source", "conformance"], ["__proto__", "plain data"]]),
+  metadata: Object.fromEntries([
+    ["source", "conformance"],
+    ["__proto__", "plain data"],
+  ]),
   externalReference: null,
   continueConversation: false,
 };
 
 /** The plain answer a shared conversation recorded for one of its exchanges. */
 function plainAnswer(exchange: RecordedExchange): HttpResult {
-  if (exchange.http === undefined) throw new HarnessError("internal", `the recorded exchange "${exchange.message}" holds no plain answer`);
+  if (exchange.http === undefined)
+    throw new HarnessError("internal", `the recorded exchange "${exchange.message}" holds no plain answer`);
   return exchange.http;
 }
 
 /** The conversation's first exchange, judged as a create result. */
-function firstResult(conversation: RecordedConversation, label: string): { result: SpecResponseResult; http: HttpResult } {
+function firstResult(
+  conversation: RecordedConversation,
+  label: string,
+): { result: SpecResponseResult; http: HttpResult } {
   const first = conversation.exchanges[0];
   if (first === undefined) throw new HarnessError("internal", `the shared ${label} holds no exchange`);
   const http = plainAnswer(first);
@@ -66,14 +73,19 @@ function firstResult(conversation: RecordedConversation, label: string): { resul
 }
 
 /** Every plain exchange after the first: they continue the conversation by its id. */
-const plainContinuations = (conversation: RecordedConversation) => conversation.exchanges.slice(1).filter((e) => e.kind === "plain");
+const plainContinuations = (conversation: RecordedConversation) =>
+  conversation.exchanges.slice(1).filter((e) => e.kind === "plain");
 
 /** RESP-2 on one recorded continuation: the answer names the conversation, and its listing grew. */
 function expectContinued(target: Target, conversationId: string, exchange: RecordedExchange, context: string): void {
   const http = plainAnswer(exchange);
   expect2xx(http, context);
   const answered = expectJson(SpecResponseResult, http, context).conversation_id;
-  expectThat(sameId(answered, conversationId), `${context}: continuing ${conversationId} answered for conversation ${answered}`, http);
+  expectThat(
+    sameId(answered, conversationId),
+    `${context}: continuing ${conversationId} answered for conversation ${answered}`,
+    http,
+  );
   const { page, http: listed } = exchange.listingAfter;
   // The fixture read the listing until it grew, so a total that did not grow never did within --settle-ms.
   expectThat(
@@ -107,8 +119,10 @@ check(
   async (target) => {
     const small = await target.shared(smallConversation);
     const continuations = plainContinuations(small);
-    if (continuations.length === 0) throw new HarnessError("internal", "the shared small conversation holds no plain continuation");
-    for (const e of continuations) expectContinued(target, small.conversationId, e, "the small conversation's plain continuation");
+    if (continuations.length === 0)
+      throw new HarnessError("internal", "the shared small conversation holds no plain continuation");
+    for (const e of continuations)
+      expectContinued(target, small.conversationId, e, "the small conversation's plain continuation");
   },
 );
 
@@ -121,7 +135,13 @@ check(
     const continuations = plainContinuations(long);
     if (continuations.length === 0) skipCheck("the long conversation holds no plain continuation");
     continuations.forEach((e, i) =>
-      expectContinued(target, long.conversationId, e, `plain continuation ${i + 1} of ${continuations.length} of the long conversation`));
+      expectContinued(
+        target,
+        long.conversationId,
+        e,
+        `plain continuation ${i + 1} of ${continuations.length} of the long conversation`,
+      ),
+    );
   },
 );
 
@@ -134,9 +154,16 @@ check(
     const small = firstResult(await target.shared(smallConversation), "small conversation");
     const other = firstResult(await target.shared(refusalTarget), "conversation for refused changes");
     const a = small.result.conversation_id;
-    expectThat(!sameId(a, other.result.conversation_id), `two creates without conversation_id got the same id ${a}`, small.http, other.http);
+    expectThat(
+      !sameId(a, other.result.conversation_id),
+      `two creates without conversation_id got the same id ${a}`,
+      small.http,
+      other.http,
+    );
 
-    const nulled = await target.client.create({ body: { message: target.message("resp-3-null"), conversation_id: null } });
+    const nulled = await target.client.create({
+      body: { message: target.message("resp-3-null"), conversation_id: null },
+    });
     const { conversationId: c } = acceptExchange(target, nulled, "create with conversation_id null");
     expectThat(
       !sameId(c, a) && !sameId(c, other.result.conversation_id),
@@ -170,7 +197,12 @@ check(
     }
     // A write-behind service would show a wrongly stored exchange only after its lag.
     await afterQuietWindow(target);
-    expectSame(await totalOf(target, conversationId), before, "the conversation's total after the rejected creates", ...answers);
+    expectSame(
+      await totalOf(target, conversationId),
+      before,
+      "the conversation's total after the rejected creates",
+      ...answers,
+    );
   },
 );
 
@@ -185,22 +217,25 @@ check(
     trackIfCreated(target, refused, target.primary);
     expect4xx(refused, "create with a numeric message");
     // Nothing with this key is running any more, so a 409 is the verdict, not "try later".
-    const valid = await target.client.create({ body: { message: target.message("resp-4-key") }, idempotencyKey: key, retryInUse: false });
-    acceptExchange(target, valid, "a valid create with the Idempotency-Key of the rejected one (a rejected create changes nothing, its key included)");
+    const valid = await target.client.create({
+      body: { message: target.message("resp-4-key") },
+      idempotencyKey: key,
+      retryInUse: false,
+    });
+    acceptExchange(
+      target,
+      valid,
+      "a valid create with the Idempotency-Key of the rejected one (a rejected create changes nothing, its key included)",
+    );
   },
 );
 
-check(
-  ["RESP-5"],
-  "a validation failure is 400 or 422 with a JSON error code",
-  { creates: 1 },
-  async (target) => {
-    const res = await target.client.create({ body: { metadata: { source: "conformance" } } });
-    trackIfCreated(target, res, target.primary);
-    expectValidationRefusal(res, "create without a message");
-    expectSomeErrorCode(res, "create without a message");
-  },
-);
+check(["RESP-5"], "a validation failure is 400 or 422 with a JSON error code", { creates: 1 }, async (target) => {
+  const res = await target.client.create({ body: { metadata: { source: "conformance" } } });
+  trackIfCreated(target, res, target.primary);
+  expectValidationRefusal(res, "create without a message");
+  expectSomeErrorCode(res, "create without a message");
+});
 
 check(
   ["RESP-6"],
@@ -215,7 +250,11 @@ check(
         const res = await target.client.create({ body });
         const exchange = acceptExchange(target, res, "create with optional fields");
         if (continued !== undefined) {
-          expectThat(sameId(exchange.conversationId, continued), `continuing ${continued} answered for ${exchange.conversationId}`, res);
+          expectThat(
+            sameId(exchange.conversationId, continued),
+            `continuing ${continued} answered for ${exchange.conversationId}`,
+            res,
+          );
         }
         conversations.push(exchange.conversationId);
       }),
@@ -226,25 +265,25 @@ check(
   },
 );
 
-check(
-  ["RESP-7"],
-  "metadata that is not a JSON object is rejected with a 4xx",
-  { creates: 2 },
-  async (target) => {
-    for (const [label, metadata] of [["a string", "not an object"], ["an array", ["a", "b"]]] as const) {
-      const res = await target.client.create({ body: { message: target.message("resp-7"), metadata } });
-      trackIfCreated(target, res, target.primary);
-      expect4xx(res, `create with metadata as ${label}`);
-    }
-  },
-);
+check(["RESP-7"], "metadata that is not a JSON object is rejected with a 4xx", { creates: 2 }, async (target) => {
+  for (const [label, metadata] of [
+    ["a string", "not an object"],
+    ["an array", ["a", "b"]],
+  ] as const) {
+    const res = await target.client.create({ body: { message: target.message("resp-7"), metadata } });
+    trackIfCreated(target, res, target.primary);
+    expect4xx(res, `create with metadata as ${label}`);
+  }
+});
 
 check(
   ["RESP-8"],
   "continuing an unknown conversation_id is 404 conversation_not_found",
   { creates: 1 },
   async (target) => {
-    const res = await target.client.create({ body: { message: target.message("resp-8"), conversation_id: randomUUID() } });
+    const res = await target.client.create({
+      body: { message: target.message("resp-8"), conversation_id: randomUUID() },
+    });
     trackIfCreated(target, res, target.primary);
     expectStatus(res, 404, "create continuing an unknown conversation");
     expectErrorCode(res, CONVERSATION_NOT_FOUND, "create continuing an unknown conversation");

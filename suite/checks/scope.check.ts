@@ -31,14 +31,24 @@ async function refusalConversation(target: Target) {
 }
 
 /** The owner still sees the conversation with the same total, also once a write-behind lag has passed. */
-async function expectIntact(target: Target, conversationId: string, total: number, context: string, ...evidence: HttpResult[]) {
+async function expectIntact(
+  target: Target,
+  conversationId: string,
+  total: number,
+  context: string,
+  ...evidence: HttpResult[]
+) {
   await afterQuietWindow(target);
   const after = await listPage(target, conversationId);
   expectSame(after.page.total, total, `${context}: the owner's total`, ...evidence, after.http);
 }
 
 function expectNoLeak(res: HttpResult, messages: readonly string[], context: string): void {
-  expectThat(!messages.some((m) => res.text.includes(m)), `${context}: the answer contains the conversation's message text`, res);
+  expectThat(
+    !messages.some((m) => res.text.includes(m)),
+    `${context}: the answer contains the conversation's message text`,
+    res,
+  );
 }
 
 check(
@@ -49,7 +59,11 @@ check(
     const { conversationId, exchanges } = await target.shared(refusalTarget);
     const res = await target.client.list(conversationId, { as: other(target, "otherAgent") });
     expectNon2xx(res, "listing through the other agent");
-    expectNoLeak(res, exchanges.map((e) => e.message), "listing through the other agent");
+    expectNoLeak(
+      res,
+      exchanges.map((e) => e.message),
+      "listing through the other agent",
+    );
   },
 );
 

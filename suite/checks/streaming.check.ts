@@ -31,10 +31,13 @@ import { streamRule, type StreamRuleId } from "../judgements/stream-rules.ts";
 const SMALL = "the small conversation's streamed continuation";
 
 /** The shared small conversation and its streamed exchange. */
-async function smallStream(target: Target): Promise<{ conversation: RecordedConversation; exchange: RecordedExchange; stream: StreamResult }> {
+async function smallStream(
+  target: Target,
+): Promise<{ conversation: RecordedConversation; exchange: RecordedExchange; stream: StreamResult }> {
   const conversation = await target.shared(smallConversation);
   const exchange = conversation.exchanges.find((e) => e.kind === "stream");
-  if (exchange?.stream === undefined) throw new HarnessError("internal", "the shared small conversation holds no streamed exchange");
+  if (exchange?.stream === undefined)
+    throw new HarnessError("internal", "the shared small conversation holds no streamed exchange");
   return { conversation, exchange, stream: exchange.stream };
 }
 
@@ -81,20 +84,37 @@ check(
   onSmallStream("SSE-2", (s) => expectThat(s.events.length > 0, "the stream carried no events", s)),
 );
 
-check(["SSE-3"], "events come as created, deltas, one terminal event last, and the response then ends", readsSmall, onSmallStream("SSE-3"));
+check(
+  ["SSE-3"],
+  "events come as created, deltas, one terminal event last, and the response then ends",
+  readsSmall,
+  onSmallStream("SSE-3"),
+);
 
 check(["SSE-4"], "every delta payload is {type, delta: string}", readsSmall, onSmallStream("SSE-4"));
 
-check(["SSE-5"], "the completed payload is {type, response: {conversation_id, output_text, citations}}", readsSmall, onSmallStream("SSE-5"));
+check(
+  ["SSE-5"],
+  "the completed payload is {type, response: {conversation_id, output_text, citations}}",
+  readsSmall,
+  onSmallStream("SSE-5"),
+);
 
-check(["SSE-7"], "the deltas concatenated equal output_text (the small conversation's stream)", readsSmall, onSmallStream("SSE-7"));
+check(
+  ["SSE-7"],
+  "the deltas concatenated equal output_text (the small conversation's stream)",
+  readsSmall,
+  onSmallStream("SSE-7"),
+);
 
 check(
   ["SSE-7"],
   "the deltas concatenated equal output_text in every stream of the long conversation",
   { creates: 0, uses: [longConversation] },
   async (target) => {
-    const streams = (await target.shared(longConversation)).exchanges.flatMap((e) => (e.stream === undefined ? [] : [e.stream]));
+    const streams = (await target.shared(longConversation)).exchanges.flatMap((e) =>
+      e.stream === undefined ? [] : [e.stream],
+    );
     if (streams.length === 0) skipCheck("the long conversation holds no streamed exchange");
     const label = (i: number) => `stream ${i + 1} of ${streams.length} of the long conversation`;
     // Judge every stream that finished before calling the run inconclusive for one that did not.
@@ -153,9 +173,17 @@ check(
     inconclusiveIfCutShort(s, SMALL);
     expectStreamOk(s, SMALL);
     const completed = completedOf(s, SMALL);
-    expectThat(sameId(completed.conversation_id, id), `the completed event names conversation ${completed.conversation_id}, not the continued ${id}`, s);
+    expectThat(
+      sameId(completed.conversation_id, id),
+      `the completed event names conversation ${completed.conversation_id}, not the continued ${id}`,
+      s,
+    );
     const { page, http } = exchange.listingAfter;
-    expectThat(sameId(page.conversation.id, id), `the listing of ${id} names conversation ${page.conversation.id}`, http);
+    expectThat(
+      sameId(page.conversation.id, id),
+      `the listing of ${id} names conversation ${page.conversation.id}`,
+      http,
+    );
     expectThat(
       page.total > exchange.totalBefore,
       `the streamed continuation is not in the conversation's listing: total ${exchange.totalBefore} → ${page.total} ` +
@@ -177,15 +205,24 @@ check(
     // Every finished stream of the run counts: a busy machine may deliver one stream's events
     // in a single read, but a server that buffers buffers them all. (Replays may fairly come
     // at once; one stream delivered in pieces is enough.)
-    const judged = [s, ...observedStreams().filter((other) => other !== s)].filter((stream) => deltasOf(stream).length >= 2);
-    if (judged.length === 0) skipCheck(`no stream of this run had two deltas or more, so incremental delivery cannot be judged`);
+    const judged = [s, ...observedStreams().filter((other) => other !== s)].filter(
+      (stream) => deltasOf(stream).length >= 2,
+    );
+    if (judged.length === 0)
+      skipCheck(`no stream of this run had two deltas or more, so incremental delivery cannot be judged`);
     const incremental = judged.some((stream) => {
       const events = [...deltasOf(stream), ...stream.events.filter((e) => e.event === EVENT.completed)];
       const first = events[0];
       const last = events[events.length - 1];
-      return new Set(events.map((e) => e.chunk)).size > 1 && first !== undefined && last !== undefined && last.at > first.at;
+      return (
+        new Set(events.map((e) => e.chunk)).size > 1 && first !== undefined && last !== undefined && last.at > first.at
+      );
     });
-    expectThat(incremental, `each of the ${judged.length} multi-delta stream(s) of this run arrived with all its delta and completed events in one network read: ${BUFFERING_PROXY_HINT}`, s);
+    expectThat(
+      incremental,
+      `each of the ${judged.length} multi-delta stream(s) of this run arrived with all its delta and completed events in one network read: ${BUFFERING_PROXY_HINT}`,
+      s,
+    );
   },
 );
 
@@ -204,12 +241,15 @@ check(
     const failures: [string, StreamResult][] = [
       ["a stream without a key", await openStream(target, { as: { ...target.primary, apiKey: null }, body })],
       ["a stream without a message", await openStream(target, { body: { metadata: { source: "conformance" } } })],
-      ["a stream reusing a key with a different payload", await openStream(target, {
-        body: { message: `${body.message} (changed)` },
-        idempotencyKey: key,
-        // The 409 is the answer asked for, not a "still running" to wait out.
-        retryInUse: false,
-      })],
+      [
+        "a stream reusing a key with a different payload",
+        await openStream(target, {
+          body: { message: `${body.message} (changed)` },
+          idempotencyKey: key,
+          // The 409 is the answer asked for, not a "still running" to wait out.
+          retryInUse: false,
+        }),
+      ],
     ];
     for (const [label, s] of failures) {
       trackStream(target, s);

@@ -26,7 +26,11 @@ interface Seen {
   settled: boolean[];
 }
 
-function clientFor(baseUrl: string, maxRetries: number, extraHeaders: Record<string, string> = {}): { client: ServiceClient; seen: Seen } {
+function clientFor(
+  baseUrl: string,
+  maxRetries: number,
+  extraHeaders: Record<string, string> = {},
+): { client: ServiceClient; seen: Seen } {
   const pool = createPool(baseUrl, 2, LIMITS.requestTimeoutMs);
   pools.push(pool);
   const seen: Seen = { retries: [], settled: [] };
@@ -53,7 +57,12 @@ function clientFor(baseUrl: string, maxRetries: number, extraHeaders: Record<str
 }
 
 /** Answers the first `refusals` requests with `status` and Retry-After 0, then `finally`. */
-function refusingThen(refusals: number, status: number, headers: Record<string, string>, final: (res: import("node:http").ServerResponse) => void) {
+function refusingThen(
+  refusals: number,
+  status: number,
+  headers: Record<string, string>,
+  final: (res: import("node:http").ServerResponse) => void,
+) {
   let count = 0;
   return serveHttp((_req, res) => {
     if (count++ < refusals) {
@@ -65,21 +74,29 @@ function refusingThen(refusals: number, status: number, headers: Record<string, 
 }
 
 const okResult = (res: import("node:http").ServerResponse) =>
-  res.writeHead(200, { "content-type": "application/json" }).end('{"conversation_id":"c","response":"r","citations":[]}');
+  res
+    .writeHead(200, { "content-type": "application/json" })
+    .end('{"conversation_id":"c","response":"r","citations":[]}');
 
 describe("retries of try-later answers", () => {
-  test.each([429, 503])("a create answered %i is retried with the same key and body until it is served", async (status) => {
-    const server = await refusingThen(2, status, { "retry-after": "0" }, okResult);
-    const { client, seen } = clientFor(server.url, 3);
-    const result = await client.create({ body: { message: "hello" } });
-    expect(result.status).toBe(200);
-    expect(server.requests).toHaveLength(3);
-    const keys = new Set(server.requests.map((r) => r.headers["idempotency-key"]));
-    expect(keys.size).toBe(1);
-    expect(new Set(server.requests.map((r) => r.body))).toEqual(new Set(['{"message":"hello"}']));
-    expect(seen.retries).toEqual([{ status, waitMs: 0 }, { status, waitMs: 0 }]);
-    expect(seen.settled).toEqual([true]);
-  });
+  test.each([429, 503])(
+    "a create answered %i is retried with the same key and body until it is served",
+    async (status) => {
+      const server = await refusingThen(2, status, { "retry-after": "0" }, okResult);
+      const { client, seen } = clientFor(server.url, 3);
+      const result = await client.create({ body: { message: "hello" } });
+      expect(result.status).toBe(200);
+      expect(server.requests).toHaveLength(3);
+      const keys = new Set(server.requests.map((r) => r.headers["idempotency-key"]));
+      expect(keys.size).toBe(1);
+      expect(new Set(server.requests.map((r) => r.body))).toEqual(new Set(['{"message":"hello"}']));
+      expect(seen.retries).toEqual([
+        { status, waitMs: 0 },
+        { status, waitMs: 0 },
+      ]);
+      expect(seen.settled).toEqual([true]);
+    },
+  );
 
   test("a stream refused with 503 before it started is retried under the same key", async () => {
     const server = await refusingThen(1, 503, { "retry-after": new Date(Date.now() - 5_000).toUTCString() }, (res) => {
@@ -154,7 +171,9 @@ describe("Retry-After", () => {
   });
 
   test("without it the wait backs off, and no wait is longer than a minute", () => {
-    expect([0, 1, 2, 3, 10].map((attempt) => waitBeforeRetry(attempt, undefined))).toEqual([500, 1000, 2000, 4000, 8000]);
+    expect([0, 1, 2, 3, 10].map((attempt) => waitBeforeRetry(attempt, undefined))).toEqual([
+      500, 1000, 2000, 4000, 8000,
+    ]);
     expect(waitBeforeRetry(0, "86400")).toBe(60_000);
   });
 });

@@ -47,7 +47,10 @@ describe("requests", () => {
   test("paths sit under the base URL's prefix and every segment is encoded", async () => {
     const server = await serveHttp((_req, res) => res.writeHead(204).end());
     const client = clientFor(`${server.url}/api/`);
-    await client.list("id with/slash", { as: { apiKey: KEY, agentId: "a/b?c" }, query: { page: "1.5", page_size: 101 } });
+    await client.list("id with/slash", {
+      as: { apiKey: KEY, agentId: "a/b?c" },
+      query: { page: "1.5", page_size: 101 },
+    });
     await client.delete("..");
     await client.create({ body: { message: "hi" } });
     expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
@@ -62,7 +65,12 @@ describe("requests", () => {
     const client = clientFor(server.url);
     await client.create({ body: { message: "hi" } });
     await client.create({ body: { message: "hi" } });
-    await client.create({ rawBody: "{not json", idempotencyKey: null, contentType: null, as: { apiKey: null, agentId: "agent-a" } });
+    await client.create({
+      rawBody: "{not json",
+      idempotencyKey: null,
+      contentType: null,
+      as: { apiKey: null, agentId: "agent-a" },
+    });
     await client.create({ body: {}, authorization: "Basic abc", idempotencyKey: "mine", contentType: "text/plain" });
     const [first, second, raw, custom] = server.requests;
     expect(first?.headers.authorization).toBe(`Bearer ${KEY}`);
@@ -104,7 +112,9 @@ describe("redaction", () => {
   test("no key appears in a transcript, even when the target echoes it everywhere", async () => {
     const server = await serveHttp((req, res) => {
       res.writeHead(400, { "content-type": "application/json", "x-echo": String(req.headers.authorization) });
-      res.end(JSON.stringify({ error: { code: "bad", message: `your key ${req.headers.authorization} and ${OTHER_KEY}` } }));
+      res.end(
+        JSON.stringify({ error: { code: "bad", message: `your key ${req.headers.authorization} and ${OTHER_KEY}` } }),
+      );
     });
     const client = clientFor(server.url);
     const result = await client.create({ body: { message: `a message that quotes ${KEY}` } });
@@ -121,14 +131,22 @@ describe("redaction", () => {
       // Never answers.
     });
     const seen: Transcript[] = [];
-    const client = clientFor(server.url, { requestTimeoutMs: 150 }, {
-      beforeCreate: () => ({ settle: () => {} }),
-      onExchange: (t) => seen.push(t),
-      signal: () => undefined,
-    });
+    const client = clientFor(
+      server.url,
+      { requestTimeoutMs: 150 },
+      {
+        beforeCreate: () => ({ settle: () => {} }),
+        onExchange: (t) => seen.push(t),
+        signal: () => undefined,
+      },
+    );
     const error = await caught(client.create({ authorization: `Bearer ${OTHER_KEY}`, body: { message: KEY } }));
     expect(error).toBeInstanceOf(InconclusiveError);
-    const everything = JSON.stringify({ message: (error as Error).message, transcript: (error as InconclusiveError).transcript, seen });
+    const everything = JSON.stringify({
+      message: (error as Error).message,
+      transcript: (error as InconclusiveError).transcript,
+      seen,
+    });
     expect(everything).not.toContain(KEY);
     expect(everything).not.toContain(OTHER_KEY);
     expect(seen).toHaveLength(1);
@@ -202,7 +220,11 @@ describe("failures", () => {
       // Never answers.
     });
     const controller = new AbortController();
-    const client = clientFor(server.url, {}, { beforeCreate: () => ({ settle: () => {} }), onExchange: () => {}, signal: () => controller.signal });
+    const client = clientFor(
+      server.url,
+      {},
+      { beforeCreate: () => ({ settle: () => {} }), onExchange: () => {}, signal: () => controller.signal },
+    );
     const pending = caught(client.list("c"));
     setTimeout(() => controller.abort(), 30);
     expect(await pending).toMatchObject({ name: "InconclusiveError", kind: "timeout", flag: "--check-timeout" });
@@ -210,13 +232,17 @@ describe("failures", () => {
 
   test("a create the observer refuses is never sent", async () => {
     const server = await serveHttp((_req, res) => res.writeHead(200).end());
-    const client = clientFor(server.url, {}, {
-      beforeCreate: () => {
-        throw new HarnessError("budget", "no creates left");
+    const client = clientFor(
+      server.url,
+      {},
+      {
+        beforeCreate: () => {
+          throw new HarnessError("budget", "no creates left");
+        },
+        onExchange: () => {},
+        signal: () => undefined,
       },
-      onExchange: () => {},
-      signal: () => undefined,
-    });
+    );
     await expect(client.create({ body: { message: "x" } })).rejects.toMatchObject({ kind: "budget" });
     await expect(client.stream({ body: { message: "x" } })).rejects.toMatchObject({ kind: "budget" });
     await client.list("c");
@@ -231,7 +257,11 @@ describe("streams through the client", () => {
       res.end('event: response.completed\ndata: {"type":"response.completed"}\n\n');
     });
     const seen: Transcript[] = [];
-    const client = clientFor(server.url, {}, { beforeCreate: () => ({ settle: () => {} }), onExchange: (t) => seen.push(t), signal: () => undefined });
+    const client = clientFor(
+      server.url,
+      {},
+      { beforeCreate: () => ({ settle: () => {} }), onExchange: (t) => seen.push(t), signal: () => undefined },
+    );
     const result = await client.stream({ body: { message: "x" } });
     expect(result.terminal).toBe("response.completed");
     expect(server.requests[0]?.url).toBe("/v1/agents/agent-a/responses/stream");

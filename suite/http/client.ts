@@ -20,7 +20,17 @@ import { flattenHeaders, readCappedText, tryParseJson } from "./response-body.ts
 import { isTryLater, sleep, waitBeforeRetry, type Pacer } from "./retry.ts";
 import { readStream, type StreamLimits } from "./stream-reader.ts";
 import { buildTranscript } from "./transcript.ts";
-import type { CreateOptions, HttpResult, Identity, ListOptions, RequestOptions, RetryNote, ServiceClient, StreamResult, Transcript } from "./types.ts";
+import type {
+  CreateOptions,
+  HttpResult,
+  Identity,
+  ListOptions,
+  RequestOptions,
+  RetryNote,
+  ServiceClient,
+  StreamResult,
+  Transcript,
+} from "./types.ts";
 
 export interface ClientLimits extends StreamLimits {
   requestTimeoutMs: number;
@@ -85,7 +95,9 @@ export function createPool(baseUrl: string, concurrency: number, requestTimeoutM
 
 /** An agent with `options`, through the proxy of HTTPS_PROXY / HTTP_PROXY unless NO_PROXY exempts the target. */
 export function dispatcherFromEnvironment(options: Agent.Options): Dispatcher {
-  const proxied = ["HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy"].some((name) => (process.env[name] ?? "") !== "");
+  const proxied = ["HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy"].some(
+    (name) => (process.env[name] ?? "") !== "",
+  );
   return proxied ? new EnvHttpProxyAgent(options) : new Agent(options);
 }
 
@@ -120,23 +132,35 @@ export function createClient(options: ClientOptions): ServiceClient {
       return asCreate(options.observer, request, () => send(plain, request.retryInUse ?? true));
     },
     stream: (request) => {
-      const fixed: CreateOptions = { ...request, idempotencyKey: createHeaders(options, request, "")["idempotency-key"] ?? null };
+      const fixed: CreateOptions = {
+        ...request,
+        idempotencyKey: createHeaders(options, request, "")["idempotency-key"] ?? null,
+      };
       const path = api.stream(agentOf(request));
       return asCreate(options.observer, request, () =>
-        withRetries(options, `POST ${path}`, request.retryInUse ?? true, () => streamOnce(options, api.origin, path, fixed)));
+        withRetries(options, `POST ${path}`, request.retryInUse ?? true, () =>
+          streamOnce(options, api.origin, path, fixed),
+        ),
+      );
     },
     list: (conversationId, request: ListOptions = {}) =>
-      send({
-        method: "GET",
-        path: api.messages(agentOf(request), conversationId, request.query),
-        headers: baseHeaders(options, request, "application/json"),
-      }, request.retryInUse ?? true),
+      send(
+        {
+          method: "GET",
+          path: api.messages(agentOf(request), conversationId, request.query),
+          headers: baseHeaders(options, request, "application/json"),
+        },
+        request.retryInUse ?? true,
+      ),
     delete: (conversationId, request: RequestOptions = {}) =>
-      send({
-        method: "DELETE",
-        path: api.conversation(agentOf(request), conversationId),
-        headers: baseHeaders(options, request, "application/json"),
-      }, request.retryInUse ?? true),
+      send(
+        {
+          method: "DELETE",
+          path: api.conversation(agentOf(request), conversationId),
+          headers: baseHeaders(options, request, "application/json"),
+        },
+        request.retryInUse ?? true,
+      ),
   };
 }
 
@@ -170,17 +194,18 @@ async function acquireSlot(semaphore: Semaphore, signal: AbortSignal | undefined
   try {
     return await semaphore.acquire(signal);
   } catch {
-    throw new InconclusiveError("timeout", "request not sent: the check's time ran out while it waited for a connection slot", "--check-timeout");
+    throw new InconclusiveError(
+      "timeout",
+      "request not sent: the check's time ran out while it waited for a connection slot",
+      "--check-timeout",
+    );
   }
 }
 
 /** Waits out "try later" answers of `attempt`, then returns the last answer. */
-async function withRetries<R extends { status: number; headers: Record<string, string>; transcript: Transcript; attempts?: number }>(
-  options: ClientOptions,
-  what: string,
-  retryInUse: boolean,
-  attempt: () => Promise<R>,
-): Promise<R> {
+async function withRetries<
+  R extends { status: number; headers: Record<string, string>; transcript: Transcript; attempts?: number },
+>(options: ClientOptions, what: string, retryInUse: boolean, attempt: () => Promise<R>): Promise<R> {
   const { observer } = options;
   for (let retry = 0; ; retry++) {
     await options.pacer?.turn(observer?.signal());
@@ -202,13 +227,22 @@ async function withRetries<R extends { status: number; headers: Record<string, s
     try {
       await sleep(waitMs, observer?.signal());
     } catch {
-      throw new InconclusiveError("timeout", `${what}: the check's time ran out while waiting ${waitMs} ms to retry a ${result.status}`, "--check-timeout", result.transcript);
+      throw new InconclusiveError(
+        "timeout",
+        `${what}: the check's time ran out while waiting ${waitMs} ms to retry a ${result.status}`,
+        "--check-timeout",
+        result.transcript,
+      );
     }
   }
 }
 
 /** A create: held against the budget once, retries included, settled by its final answer. */
-async function asCreate<R extends { status: number }>(observer: ClientObserver | undefined, request: CreateOptions, run: () => Promise<R>): Promise<R> {
+async function asCreate<R extends { status: number }>(
+  observer: ClientObserver | undefined,
+  request: CreateOptions,
+  run: () => Promise<R>,
+): Promise<R> {
   const hold = request.replay === true ? undefined : observer?.beforeCreate();
   let status: number | undefined;
   try {
@@ -240,17 +274,21 @@ async function sendOnce(options: ClientOptions, origin: string, request: PlainRe
   let headers: Record<string, string> = {};
   let text = "";
 
-  const record = (failure?: string) => buildTranscript({
-    method: request.method,
-    url: `${origin}${request.path}`,
-    requestHeaders: request.headers,
-    requestBody: request.body,
-    status,
-    responseHeaders: headers,
-    responseBody: text,
-    failure,
-    durationMs: performance.now() - started,
-  }, redactor);
+  const record = (failure?: string) =>
+    buildTranscript(
+      {
+        method: request.method,
+        url: `${origin}${request.path}`,
+        requestHeaders: request.headers,
+        requestBody: request.body,
+        status,
+        responseHeaders: headers,
+        responseBody: text,
+        failure,
+        durationMs: performance.now() - started,
+      },
+      redactor,
+    );
 
   try {
     const response = await dispatcher.request({
@@ -283,26 +321,48 @@ async function sendOnce(options: ClientOptions, origin: string, request: PlainRe
 }
 
 /** The failure of a plain request as it is thrown: redacted, with its exchange where it judges the target. */
-function withTranscript(failed: HarnessError | TargetError | InconclusiveError, message: string, transcript: Transcript, redactor: Redactor): Error {
+function withTranscript(
+  failed: HarnessError | TargetError | InconclusiveError,
+  message: string,
+  transcript: Transcript,
+  redactor: Redactor,
+): Error {
   if (failed instanceof TargetError) return new TargetError(failed.kind, message, transcript);
-  if (failed instanceof InconclusiveError) return new InconclusiveError(failed.kind, redactor.scrub(failed.detail), failed.flag, transcript);
+  if (failed instanceof InconclusiveError)
+    return new InconclusiveError(failed.kind, redactor.scrub(failed.detail), failed.flag, transcript);
   return new HarnessError(failed.kind, message);
 }
 
 /** One attempt of a stream, read by the stream reader under the concurrency cap. */
-async function streamOnce(options: ClientOptions, origin: string, path: string, request: CreateOptions): Promise<StreamResult> {
+async function streamOnce(
+  options: ClientOptions,
+  origin: string,
+  path: string,
+  request: CreateOptions,
+): Promise<StreamResult> {
   const { observer } = options;
   const deadline = observer?.signal();
   const release = await acquireSlot(options.semaphore, deadline);
-  const signal = request.drop === undefined ? deadline : deadline === undefined ? request.drop : AbortSignal.any([deadline, request.drop]);
+  const signal =
+    request.drop === undefined
+      ? deadline
+      : deadline === undefined
+        ? request.drop
+        : AbortSignal.any([deadline, request.drop]);
   try {
-    const result = await readStream(options.dispatcher, {
-      origin,
-      path,
-      method: "POST",
-      headers: createHeaders(options, request, "text/event-stream"),
-      body: createBody(request),
-    }, options.limits, options.redactor, { signal, onEvent: request.onEvent });
+    const result = await readStream(
+      options.dispatcher,
+      {
+        origin,
+        path,
+        method: "POST",
+        headers: createHeaders(options, request, "text/event-stream"),
+        body: createBody(request),
+      },
+      options.limits,
+      options.redactor,
+      { signal, onEvent: request.onEvent },
+    );
     observer?.onExchange(result.transcript, result);
     return result;
   } finally {
@@ -319,18 +379,28 @@ function toFailure(
   if (error instanceof TargetError) return new TargetError(error.kind, `${what}: ${error.message}`);
   if (error instanceof HarnessError || error instanceof InconclusiveError) return error;
   if (context.deadlineHit) {
-    return new InconclusiveError("timeout", `${what}: no complete response within ${context.limits.requestTimeoutMs} ms`, "--request-timeout");
+    return new InconclusiveError(
+      "timeout",
+      `${what}: no complete response within ${context.limits.requestTimeoutMs} ms`,
+      "--request-timeout",
+    );
   }
-  if (context.cancelled) return new InconclusiveError("timeout", `${what}: cancelled because the check's time ran out`, "--check-timeout");
+  if (context.cancelled)
+    return new InconclusiveError("timeout", `${what}: cancelled because the check's time ran out`, "--check-timeout");
   const failure = classifyNetworkError(error);
   if (failure.side === "harness") {
-    const message = failure.kind === "unreachable" || failure.kind === "tls"
-      ? `cannot reach ${context.origin}: ${describeNetworkError(error)}`
-      : `${what}: the harness could not send the request: ${describeNetworkError(error)}`;
+    const message =
+      failure.kind === "unreachable" || failure.kind === "tls"
+        ? `cannot reach ${context.origin}: ${describeNetworkError(error)}`
+        : `${what}: the harness could not send the request: ${describeNetworkError(error)}`;
     return new HarnessError(failure.kind, message);
   }
   if (failure.kind === "timeout") {
-    return new InconclusiveError("timeout", `${what}: no complete response within ${context.limits.requestTimeoutMs} ms (${failure.code})`, "--request-timeout");
+    return new InconclusiveError(
+      "timeout",
+      `${what}: no complete response within ${context.limits.requestTimeoutMs} ms (${failure.code})`,
+      "--request-timeout",
+    );
   }
   return new TargetError(failure.kind, `${what}: ${failure.kind}: ${describeNetworkError(error)}`);
 }

@@ -23,11 +23,13 @@ describe("redaction", () => {
 
   test("headers: Authorization always redacted, other values scrubbed", () => {
     const redactor = new Redactor(["sk-secret-1"]);
-    expect(redactor.headers({ authorization: "Basic dXNlcjpwYXNz", "x-echo": "got sk-secret-1", accept: "x" })).toEqual({
-      authorization: "Basic dXNl…(redacted)",
-      "x-echo": "got sk-s…(redacted)",
-      accept: "x",
-    });
+    expect(redactor.headers({ authorization: "Basic dXNlcjpwYXNz", "x-echo": "got sk-secret-1", accept: "x" })).toEqual(
+      {
+        authorization: "Basic dXNl…(redacted)",
+        "x-echo": "got sk-s…(redacted)",
+        accept: "x",
+      },
+    );
   });
 
   test("displayUrl drops user info", () => {

@@ -23,8 +23,9 @@ export class Redactor {
 
   constructor(secrets: readonly (string | null | undefined)[]) {
     // Longest first, so a key that contains another key is replaced whole.
-    this.#secrets = [...new Set(secrets.filter((s): s is string => typeof s === "string" && s.length > 0))]
-      .sort((a, b) => b.length - a.length);
+    this.#secrets = [...new Set(secrets.filter((s): s is string => typeof s === "string" && s.length > 0))].sort(
+      (a, b) => b.length - a.length,
+    );
   }
 
   /** Replaces every occurrence of a known secret, wherever the target echoed it. */
@@ -40,9 +41,10 @@ export class Redactor {
   headers(headers: Record<string, string>): Record<string, string> {
     const out: Record<string, string> = Object.create(null);
     for (const [name, value] of Object.entries(headers)) {
-      out[name] = name === "authorization" || name === "proxy-authorization"
-        ? this.scrub(redactAuthorization(value))
-        : this.scrub(value);
+      out[name] =
+        name === "authorization" || name === "proxy-authorization"
+          ? this.scrub(redactAuthorization(value))
+          : this.scrub(value);
     }
     return out;
   }

@@ -36,7 +36,11 @@ export function tryParseJson(text: string): unknown {
  * Reads the whole body as UTF-8 text, or throws TargetError("size-cap") as soon as it
  * passes `cap` bytes (after destroying the stream). Other read errors propagate unchanged.
  */
-export async function readCappedText(body: Dispatcher.ResponseData["body"], cap: number, declaredLength?: string): Promise<string> {
+export async function readCappedText(
+  body: Dispatcher.ResponseData["body"],
+  cap: number,
+  declaredLength?: string,
+): Promise<string> {
   const declared = declaredLength === undefined ? NaN : Number(declaredLength);
   if (Number.isFinite(declared) && declared > cap) {
     body.destroy();

@@ -81,8 +81,11 @@ export class SseBody {
   ended(): void {
     if (this.terminal !== undefined) return;
     const trailing = this.pendingSinceEvent.trim();
-    this.addProblem("no-terminal", `the body ended without response.completed or error (after ${this.events.length} events)` +
-      (trailing !== "" ? `; it ended inside an unterminated event: ${preview(trailing)}` : ""));
+    this.addProblem(
+      "no-terminal",
+      `the body ended without response.completed or error (after ${this.events.length} events)` +
+        (trailing !== "" ? `; it ended inside an unterminated event: ${preview(trailing)}` : ""),
+    );
   }
 
   reportAfterTerminal(detail: string): void {
@@ -93,10 +96,21 @@ export class SseBody {
 
   private onEvent(message: EventSourceMessage): void {
     const json = tryParseJson(message.data);
-    const event: TimedEvent = { event: message.event, data: message.data, json, id: message.id, at: this.options.elapsed(), chunk: this.currentChunk };
+    const event: TimedEvent = {
+      event: message.event,
+      data: message.data,
+      json,
+      id: message.id,
+      at: this.options.elapsed(),
+      chunk: this.currentChunk,
+    };
     this.events.push(event);
     this.options.onEvent?.(event);
-    if (json === undefined) this.addProblem("non-json-data", `event ${this.events.length} (${message.event ?? "no event line"}) has data that is not JSON: ${preview(message.data)}`);
+    if (json === undefined)
+      this.addProblem(
+        "non-json-data",
+        `event ${this.events.length} (${message.event ?? "no event line"}) has data that is not JSON: ${preview(message.data)}`,
+      );
     // Without an event line, the payload's own type is the best evidence of what the event was.
     const jsonType = typeof json === "object" && json !== null ? (json as { type?: unknown }).type : undefined;
     const name = message.event ?? (typeof jsonType === "string" ? jsonType : undefined);

@@ -25,13 +25,19 @@ const LIMITS: StreamLimits = {
 
 function read(url: string, limits: Partial<StreamLimits> = {}, options: StreamReadOptions = {}): Promise<StreamResult> {
   const { origin, pathname } = new URL(url);
-  return readStream(agent, {
-    origin,
-    path: pathname === "/" ? "/v1/agents/a/responses/stream" : pathname,
-    method: "POST",
-    headers: { authorization: `Bearer ${KEY}`, accept: "text/event-stream", "content-type": "application/json" },
-    body: JSON.stringify({ message: "hi" }),
-  }, { ...LIMITS, ...limits }, redactor, options);
+  return readStream(
+    agent,
+    {
+      origin,
+      path: pathname === "/" ? "/v1/agents/a/responses/stream" : pathname,
+      method: "POST",
+      headers: { authorization: `Bearer ${KEY}`, accept: "text/event-stream", "content-type": "application/json" },
+      body: JSON.stringify({ message: "hi" }),
+    },
+    { ...LIMITS, ...limits },
+    redactor,
+    options,
+  );
 }
 
 const kinds = (result: StreamResult): StreamProblemKind[] => result.problems.map((p) => p.kind);
@@ -114,7 +120,11 @@ describe("a well-formed stream is read event by event", () => {
 
   test("a multi-byte character split across chunks arrives whole", async () => {
     const text = "naïve café 🌍 ✓";
-    const body = [sse("response.created", created), sse("response.output_text.delta", delta(text)), sse("response.completed", completed(text))].join("");
+    const body = [
+      sse("response.created", created),
+      sse("response.output_text.delta", delta(text)),
+      sse("response.completed", completed(text)),
+    ].join("");
     const bytes = Buffer.from(body, "utf8");
     const emoji = bytes.indexOf(Buffer.from("🌍", "utf8"));
     const server = await serveHttp(async (_req, res) => {
@@ -187,7 +197,11 @@ describe("a well-formed stream is read event by event", () => {
 
 describe("what the target did wrong becomes a problem, never an exception", () => {
   test("an event without an event: line is kept with event undefined", async () => {
-    const body = [sse("response.created", created), sse(undefined, delta("x")), sse("response.completed", completed("x"))].join("");
+    const body = [
+      sse("response.created", created),
+      sse(undefined, delta("x")),
+      sse("response.completed", completed("x")),
+    ].join("");
     const server = await serveHttp(async (_req, res) => {
       startEventStream(res);
       await writeParts(res, [body]);
@@ -200,7 +214,11 @@ describe("what the target did wrong becomes a problem, never an exception", () =
   });
 
   test("non-JSON data is a problem and reading goes on", async () => {
-    const body = [sse("response.created", created), sse("response.output_text.delta", "not json {"), sse("response.completed", completed("x"))].join("");
+    const body = [
+      sse("response.created", created),
+      sse("response.output_text.delta", "not json {"),
+      sse("response.completed", completed("x")),
+    ].join("");
     const server = await serveHttp(async (_req, res) => {
       startEventStream(res);
       await writeParts(res, [body]);
@@ -228,7 +246,7 @@ describe("what the target did wrong becomes a problem, never an exception", () =
   test("a body that ends cleanly inside an event is no-terminal and says so", async () => {
     const server = await serveHttp(async (_req, res) => {
       startEventStream(res);
-      await writeParts(res, [sse("response.created", created), "event: response.completed\ndata: {\"type\":"]);
+      await writeParts(res, [sse("response.created", created), 'event: response.completed\ndata: {"type":']);
       res.end();
     });
     const result = await read(server.url);
@@ -240,7 +258,7 @@ describe("what the target did wrong becomes a problem, never an exception", () =
   test("a connection closed mid-event is a connection error without a terminal event", async () => {
     const server = await serveHttp(async (_req, res) => {
       startEventStream(res);
-      await writeParts(res, [sse("response.created", created), "event: response.output_text.delta\ndata: {\"ty"]);
+      await writeParts(res, [sse("response.created", created), 'event: response.output_text.delta\ndata: {"ty']);
       res.socket?.destroy();
     });
     const result = await read(server.url);
@@ -250,7 +268,8 @@ describe("what the target did wrong becomes a problem, never an exception", () =
   });
 
   test("events after the terminal event are after-terminal and still listed", async () => {
-    const body = normalStream("\n") + sse("response.output_text.delta", delta("late")) + sse("response.completed", completed("x"));
+    const body =
+      normalStream("\n") + sse("response.output_text.delta", delta("late")) + sse("response.completed", completed("x"));
     const server = await serveHttp(async (_req, res) => {
       startEventStream(res);
       await writeParts(res, [body]);
@@ -274,7 +293,10 @@ describe("what the target did wrong becomes a problem, never an exception", () =
   });
 
   test("an error event is terminal; blank lines after it are fine", async () => {
-    const body = sse("response.created", created) + sse("error", { type: "error", code: "agent_failed", message: "boom" }) + "\n\n";
+    const body =
+      sse("response.created", created) +
+      sse("error", { type: "error", code: "agent_failed", message: "boom" }) +
+      "\n\n";
     const server = await serveHttp(async (_req, res) => {
       startEventStream(res);
       await writeParts(res, [body]);
@@ -404,7 +426,10 @@ describe("reaching the target", () => {
   test("the transcript never shows the key, even when the server echoes it", async () => {
     const server = await serveHttp(async (req, res) => {
       res.writeHead(200, { "content-type": "text/event-stream", "x-echo": String(req.headers.authorization) });
-      await writeParts(res, [sse("response.created", { type: "response.created", echo: req.headers.authorization }), sse("response.completed", completed(""))]);
+      await writeParts(res, [
+        sse("response.created", { type: "response.created", echo: req.headers.authorization }),
+        sse("response.completed", completed("")),
+      ]);
       res.end();
     });
     const result = await read(server.url);

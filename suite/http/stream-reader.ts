@@ -43,7 +43,10 @@ export const BUFFERING_PROXY_HINT =
 /** How long to wait, after the terminal event, for the server to end the response. */
 const AFTER_TERMINAL_GRACE_MAX_MS = 2000;
 
-type StopReason = Extract<StreamProblemKind, "first-event-timeout" | "idle-timeout" | "total-timeout" | "byte-cap" | "after-terminal">;
+type StopReason = Extract<
+  StreamProblemKind,
+  "first-event-timeout" | "idle-timeout" | "total-timeout" | "byte-cap" | "after-terminal"
+>;
 
 export interface StreamReadOptions {
   /** Aborts the request (the check's deadline). */
@@ -145,11 +148,16 @@ class StreamReading {
   #startDeadlines(): void {
     const { firstEventTimeoutMs, streamTimeoutMs } = this.#limits;
     this.#firstEventTimer = this.#timers.start(firstEventTimeoutMs, () =>
-      this.#stop("first-event-timeout", this.#status === 0
-        ? `no response headers within ${firstEventTimeoutMs} ms (${BUFFERING_PROXY_HINT})`
-        : `no event within ${firstEventTimeoutMs} ms of the request (${BUFFERING_PROXY_HINT})`));
+      this.#stop(
+        "first-event-timeout",
+        this.#status === 0
+          ? `no response headers within ${firstEventTimeoutMs} ms (${BUFFERING_PROXY_HINT})`
+          : `no event within ${firstEventTimeoutMs} ms of the request (${BUFFERING_PROXY_HINT})`,
+      ),
+    );
     this.#timers.start(streamTimeoutMs, () =>
-      this.#stop("total-timeout", `the stream did not finish within ${streamTimeoutMs} ms`));
+      this.#stop("total-timeout", `the stream did not finish within ${streamTimeoutMs} ms`),
+    );
   }
 
   #disarmFirstEvent(): void {
@@ -160,7 +168,11 @@ class StreamReading {
   #armIdle(): void {
     this.#timers.clear(this.#idleTimer);
     this.#idleTimer = this.#timers.start(this.#limits.idleTimeoutMs, () =>
-      this.#stop("idle-timeout", `nothing received for ${this.#limits.idleTimeoutMs} ms (after ${this.#body.events.length} events)`));
+      this.#stop(
+        "idle-timeout",
+        `nothing received for ${this.#limits.idleTimeoutMs} ms (after ${this.#body.events.length} events)`,
+      ),
+    );
   }
 
   // After the terminal event only the end of the response is awaited, and not for long.
@@ -205,9 +217,15 @@ class StreamReading {
       }
       const failure = classifyNetworkError(error);
       if (failure.side === "harness") {
-        throw new HarnessError(failure.kind, this.#redactor.scrub(`cannot reach ${this.#request.origin}: ${describeNetworkError(error)}`));
+        throw new HarnessError(
+          failure.kind,
+          this.#redactor.scrub(`cannot reach ${this.#request.origin}: ${describeNetworkError(error)}`),
+        );
       }
-      this.#body.addProblem(failure.kind === "timeout" ? "first-event-timeout" : "connection-error", `before the response headers: ${describeNetworkError(error)}`);
+      this.#body.addProblem(
+        failure.kind === "timeout" ? "first-event-timeout" : "connection-error",
+        `before the response headers: ${describeNetworkError(error)}`,
+      );
       return undefined;
     }
   }
@@ -223,7 +241,10 @@ class StreamReading {
 
   /** A body that is not an event stream: read it whole (capped) as a plain HTTP answer. */
   async readOtherBody(response: Dispatcher.ResponseData): Promise<void> {
-    this.#body.addProblem("not-event-stream", `Content-Type is ${preview(this.#headers["content-type"] ?? "(none)")}, not text/event-stream`);
+    this.#body.addProblem(
+      "not-event-stream",
+      `Content-Type is ${preview(this.#headers["content-type"] ?? "(none)")}, not text/event-stream`,
+    );
     this.#disarmFirstEvent();
     let text = "";
     try {
@@ -231,7 +252,8 @@ class StreamReading {
       this.#ended = true;
     } catch (error) {
       if (error instanceof TargetError) this.#body.addProblem("byte-cap", error.message);
-      else if (this.#stopReason === undefined) this.#body.addProblem("connection-error", `while reading the body: ${describeNetworkError(error)}`);
+      else if (this.#stopReason === undefined)
+        this.#body.addProblem("connection-error", `while reading the body: ${describeNetworkError(error)}`);
     }
     this.#bodyPreview = text.slice(0, TRANSCRIPT_BODY_CHARS + 1);
     this.#http = {
@@ -267,9 +289,12 @@ class StreamReading {
       }
     } catch (error) {
       if (this.#stopReason === undefined) {
-        body.addProblem("connection-error", this.#signal?.aborted
-          ? `cancelled: ${this.#cancelReason()} while the stream was being read`
-          : `the stream broke after ${body.events.length} events: ${describeNetworkError(error)}`);
+        body.addProblem(
+          "connection-error",
+          this.#signal?.aborted
+            ? `cancelled: ${this.#cancelReason()} while the stream was being read`
+            : `the stream broke after ${body.events.length} events: ${describeNetworkError(error)}`,
+        );
       }
     }
     if (this.#stopReason === undefined && !this.#signal?.aborted) body.ended();
@@ -291,17 +316,20 @@ class StreamReading {
   #transcript() {
     const problems = this.#body.problems;
     const failure = problems.length > 0 ? problems.map((p) => `${p.kind}: ${p.detail}`).join("; ") : undefined;
-    return buildTranscript({
-      method: this.#request.method,
-      url: `${this.#request.origin}${this.#request.path}`,
-      requestHeaders: this.#request.headers,
-      requestBody: this.#request.body,
-      status: this.#status === 0 ? undefined : this.#status,
-      responseHeaders: this.#headers,
-      responseBody: this.#bodyPreview,
-      failure,
-      durationMs: performance.now() - this.#started,
-    }, this.#redactor);
+    return buildTranscript(
+      {
+        method: this.#request.method,
+        url: `${this.#request.origin}${this.#request.path}`,
+        requestHeaders: this.#request.headers,
+        requestBody: this.#request.body,
+        status: this.#status === 0 ? undefined : this.#status,
+        responseHeaders: this.#headers,
+        responseBody: this.#bodyPreview,
+        failure,
+        durationMs: performance.now() - this.#started,
+      },
+      this.#redactor,
+    );
   }
 
   result(): StreamResult {

@@ -5,16 +5,19 @@ import { buildTranscript, capText, formatTranscript, TRANSCRIPT_BODY_CHARS } fro
 const KEY = "sk-transcript-123456";
 
 test("a transcript is redacted and its bodies capped", () => {
-  const t = buildTranscript({
-    method: "POST",
-    url: "http://x/v1/agents/a/responses",
-    requestHeaders: { authorization: `Bearer ${KEY}`, "content-type": "application/json" },
-    requestBody: JSON.stringify({ message: KEY }),
-    status: 200,
-    responseHeaders: { "x-echo": KEY },
-    responseBody: "y".repeat(TRANSCRIPT_BODY_CHARS + 50),
-    durationMs: 12.7,
-  }, new Redactor([KEY]));
+  const t = buildTranscript(
+    {
+      method: "POST",
+      url: "http://x/v1/agents/a/responses",
+      requestHeaders: { authorization: `Bearer ${KEY}`, "content-type": "application/json" },
+      requestBody: JSON.stringify({ message: KEY }),
+      status: 200,
+      responseHeaders: { "x-echo": KEY },
+      responseBody: "y".repeat(TRANSCRIPT_BODY_CHARS + 50),
+      durationMs: 12.7,
+    },
+    new Redactor([KEY]),
+  );
   expect(JSON.stringify(t)).not.toContain(KEY);
   expect(t.request.headers.authorization).toBe("Bearer sk-t…(redacted)");
   expect(t.response?.body).toBe(capText("y".repeat(TRANSCRIPT_BODY_CHARS + 50)));
@@ -23,7 +26,10 @@ test("a transcript is redacted and its bodies capped", () => {
 });
 
 test("a failed exchange without a response keeps the failure", () => {
-  const t = buildTranscript({ method: "GET", url: "http://x/", requestHeaders: {}, failure: `timeout for ${KEY}`, durationMs: 1 }, new Redactor([KEY]));
+  const t = buildTranscript(
+    { method: "GET", url: "http://x/", requestHeaders: {}, failure: `timeout for ${KEY}`, durationMs: 1 },
+    new Redactor([KEY]),
+  );
   expect(t.response).toBeUndefined();
   expect(t.failure).toBe("timeout for sk-t…(redacted)");
 });
@@ -35,7 +41,14 @@ test("formatted, every body line keeps its direction mark", () => {
     durationMs: 3,
   });
   expect(text.split("\n")).toEqual([
-    "> POST http://x/s", "> accept: text/event-stream", ">", "> {}",
-    "< 200", "<", "< event: a", "< data: {}", "(3 ms)",
+    "> POST http://x/s",
+    "> accept: text/event-stream",
+    ">",
+    "> {}",
+    "< 200",
+    "<",
+    "< event: a",
+    "< data: {}",
+    "(3 ms)",
   ]);
 });

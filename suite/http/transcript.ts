@@ -47,7 +47,12 @@ export function buildTranscript(record: ExchangeRecord, redactor: Redactor): Tra
 /** A transcript as a few readable lines (for error messages and the console summary). */
 export function formatTranscript(t: Transcript): string {
   // Every line of a body keeps its direction mark, so a stream body stays readable.
-  const body = (mark: string, text: string) => text.replace(/\r\n|\r|\n/g, "\n").replace(/\n+$/, "").split("\n").map((l) => `${mark} ${l}`);
+  const body = (mark: string, text: string) =>
+    text
+      .replace(/\r\n|\r|\n/g, "\n")
+      .replace(/\n+$/, "")
+      .split("\n")
+      .map((l) => `${mark} ${l}`);
   const lines = [`> ${t.request.method} ${t.request.url}`];
   for (const [name, value] of Object.entries(t.request.headers)) lines.push(`> ${name}: ${value}`);
   if (t.request.body !== undefined) lines.push(">", ...body(">", t.request.body));

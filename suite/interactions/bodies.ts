@@ -47,19 +47,43 @@ const input = (name: string) => `inputs:${name}`;
  * endpoint (`@endpoint` tallies, not reported: a bug may live on one path only); else the ones
  * covered least, weighted up.
  */
-function pickClass<T extends string>(g: fc.GeneratorValue, session: Session, prefix: string, classes: readonly T[], endpoint?: string, cellOf: (c: T) => string = (c) => c): T {
-  return pickWeighted(g, classes.map((c) => {
-    const count = session.covered.count(input(`${prefix}:${cellOf(c)}`));
-    const onEndpoint = endpoint === undefined ? 1 : session.covered.count(input(`${prefix}:${c}@${endpoint}`));
-    return { value: c, weight: count === 0 ? 1000 : onEndpoint === 0 ? 100 : 8 / (1 + 2 * count) };
-  }));
+function pickClass<T extends string>(
+  g: fc.GeneratorValue,
+  session: Session,
+  prefix: string,
+  classes: readonly T[],
+  endpoint?: string,
+  cellOf: (c: T) => string = (c) => c,
+): T {
+  return pickWeighted(
+    g,
+    classes.map((c) => {
+      const count = session.covered.count(input(`${prefix}:${cellOf(c)}`));
+      const onEndpoint = endpoint === undefined ? 1 : session.covered.count(input(`${prefix}:${c}@${endpoint}`));
+      return { value: c, weight: count === 0 ? 1000 : onEndpoint === 0 ? 100 : 8 / (1 + 2 * count) };
+    }),
+  );
 }
 
 /** Kinds of text that sit side by side in one message. */
-const SEGMENTS: readonly MessageClass[] = ["ascii", "two-byte", "three-byte", "four-byte", "combining", "right-to-left", "zero-width", "json-escapes"];
+const SEGMENTS: readonly MessageClass[] = [
+  "ascii",
+  "two-byte",
+  "three-byte",
+  "four-byte",
+  "combining",
+  "right-to-left",
+  "zero-width",
+  "json-escapes",
+];
 
 /** Zero to two segment kinds besides `first`, the ones least covered (on this endpoint) first. */
-function moreSegments(g: fc.GeneratorValue, session: Session, first: MessageClass, endpoint: string | undefined): MessageClass[] {
+function moreSegments(
+  g: fc.GeneratorValue,
+  session: Session,
+  first: MessageClass,
+  endpoint: string | undefined,
+): MessageClass[] {
   const count = g(() => fc.integer({ min: 0, max: 2 }));
   const chosen: MessageClass[] = [];
   for (let i = 0; i < count; i++) {
@@ -70,19 +94,28 @@ function moreSegments(g: fc.GeneratorValue, session: Session, first: MessageClas
 }
 
 /** The message texts a conversation took whose decomposed form differs (precomposed letters). */
-const normalisable = (conversation: ConversationRecord | undefined) => conversation?.messages.find((m) => m.normalize("NFD") !== m && m.normalize("NFC") === m);
+const normalisable = (conversation: ConversationRecord | undefined) =>
+  conversation?.messages.find((m) => m.normalize("NFD") !== m && m.normalize("NFC") === m);
 
 /**
  * A fresh body for `who`: a new conversation (`conversation` undefined) or a continuation, its
  * message, external_reference and metadata each of a drawn class.
  */
-export function freshBody(g: fc.GeneratorValue, session: Session, who: Who, conversation: ConversationRecord | undefined, options: { openAllowed?: boolean; endpoint?: string; distinctFrom?: string } = {}): Body {
+export function freshBody(
+  g: fc.GeneratorValue,
+  session: Session,
+  who: Who,
+  conversation: ConversationRecord | undefined,
+  options: { openAllowed?: boolean; endpoint?: string; distinctFrom?: string } = {},
+): Body {
   const cells: string[] = [];
   // A text the conversation took before, other than the one this body must differ from.
   const repeatable = (conversation?.messages ?? []).filter((m) => m !== options.distinctFrom);
   // A body that must be accepted (openAllowed false) takes no shape a service may refuse.
   const open = options.openAllowed !== false;
-  const classes = MESSAGE_CLASSES.filter((c) => (c !== "same-text-twice" || repeatable.length > 0) && (open || !OPEN_SHAPES.has(`message:${c}`)));
+  const classes = MESSAGE_CLASSES.filter(
+    (c) => (c !== "same-text-twice" || repeatable.length > 0) && (open || !OPEN_SHAPES.has(`message:${c}`)),
+  );
   const cls: MessageClass = pickClass(g, session, "message", classes, options.endpoint);
   let message: string;
   let tag: string;
@@ -98,7 +131,8 @@ export function freshBody(g: fc.GeneratorValue, session: Session, who: Who, conv
   } else {
     tag = session.target.message(cls === "long" ? "long" : "m");
     // Up to two more kinds of text in the same message: a bug in one kind shows wherever it sits, and a create covers several.
-    const extras = cls === "long" || cls === "normalisation-forms" ? [] : moreSegments(g, session, cls, options.endpoint);
+    const extras =
+      cls === "long" || cls === "normalisation-forms" ? [] : moreSegments(g, session, cls, options.endpoint);
     const texts = [cls, ...extras].map((c) => g(() => messageText(c)));
     message = composeMessage(tag, cls, texts.join(" "));
     for (const c of [cls, ...extras]) if (c !== "normalisation-forms") cells.push(input(`message:${c}`));
@@ -117,15 +151,24 @@ export function freshBody(g: fc.GeneratorValue, session: Session, who: Who, conv
 
   // Beside a shape the service may refuse, nothing else it could refuse: a refusal then names its cause.
   const use: ReferenceUse = conversation === undefined ? "new" : "continue";
-  const referenceCell = (cls: ReferenceClass) => ((REUSED_REFERENCE_CLASSES as readonly string[]).includes(cls) ? `${cls}/${use}` : cls);
-  const reference = openShape === undefined ? pickClass(g, session, "external_reference", REFERENCE_CLASSES, undefined, referenceCell) : "absent";
+  const referenceCell = (cls: ReferenceClass) =>
+    (REUSED_REFERENCE_CLASSES as readonly string[]).includes(cls) ? `${cls}/${use}` : cls;
+  const reference =
+    openShape === undefined
+      ? pickClass(g, session, "external_reference", REFERENCE_CLASSES, undefined, referenceCell)
+      : "absent";
   const value = referenceFor(g, session, reference, who, conversation);
   if (value !== undefined) {
     body.external_reference = value.value;
     cells.push(input(`external_reference:${referenceCell(value.cls)}`));
   } else cells.push(input("external_reference:absent"));
 
-  const metadataClasses = METADATA_CLASSES.filter((c) => c !== "reordered-keys" && (openShape === undefined || c === "absent") && (open || !OPEN_SHAPES.has(`metadata:${c}`)));
+  const metadataClasses = METADATA_CLASSES.filter(
+    (c) =>
+      c !== "reordered-keys" &&
+      (openShape === undefined || c === "absent") &&
+      (open || !OPEN_SHAPES.has(`metadata:${c}`)),
+  );
   const metadata = pickClass(g, session, "metadata", metadataClasses);
   if (metadata !== "absent" && metadata !== "reordered-keys") {
     body.metadata = g(() => metadataOf(metadata));
@@ -133,17 +176,34 @@ export function freshBody(g: fc.GeneratorValue, session: Session, who: Who, conv
       openShape = `metadata:${metadata}`;
       if (value !== undefined) {
         delete body.external_reference;
-        cells.splice(cells.indexOf(input(`external_reference:${referenceCell(value.cls)}`)), 1, input("external_reference:absent"));
+        cells.splice(
+          cells.indexOf(input(`external_reference:${referenceCell(value.cls)}`)),
+          1,
+          input("external_reference:absent"),
+        );
       }
     }
   }
   cells.push(input(`metadata:${metadata}`));
   const optionalFields = "external_reference" in body || "metadata" in body;
   if (options.endpoint !== undefined) cells.push(input(`message:${cls}@${options.endpoint}`));
-  return { body, message, tag, ...(openShape === undefined ? {} : { openShape }), optionalFields, acceptedCells: cells };
+  return {
+    body,
+    message,
+    tag,
+    ...(openShape === undefined ? {} : { openShape }),
+    optionalFields,
+    acceptedCells: cells,
+  };
 }
 
-function referenceFor(g: fc.GeneratorValue, session: Session, cls: (typeof REFERENCE_CLASSES)[number], who: Who, conversation: ConversationRecord | undefined) {
+function referenceFor(
+  g: fc.GeneratorValue,
+  session: Session,
+  cls: (typeof REFERENCE_CLASSES)[number],
+  who: Who,
+  conversation: ConversationRecord | undefined,
+) {
   const id = conversation?.id.toLowerCase();
   if (cls === "null") return { value: null, cls } as const;
   if (cls === "reused-in-two-conversations") {
@@ -167,21 +227,42 @@ function referenceFor(g: fc.GeneratorValue, session: Session, cls: (typeof REFER
  * that every create also tries whether the service tells near keys apart (case folded by a
  * collation, keys cut to a column's width).
  */
-export function freshKey(g: fc.GeneratorValue, session: Session, who: Who, starts: "new" | "continue"): { readonly key: string; readonly cell: string } {
+export function freshKey(
+  g: fc.GeneratorValue,
+  session: Session,
+  who: Who,
+  starts: "new" | "continue",
+): { readonly key: string; readonly cell: string } {
   const earlier = session.keys.filter((k) => k.who === who);
-  if (earlier.length > 0 && g(() => fc.boolean())) return nearMissKey(g, session, longFirst(g, earlier), `${starts}/other-body`);
+  if (earlier.length > 0 && g(() => fc.boolean()))
+    return nearMissKey(g, session, longFirst(g, earlier), `${starts}/other-body`);
   const shape = pickClass(g, session, "idempotency-key", KEY_SHAPES);
   return { key: g(() => shapeKey(session.target.idempotencyKey("k"), shape)), cell: input(`idempotency-key:${shape}`) };
 }
 
 /** An earlier key to miss by a little, long ones first: a column that cuts keys confuses them only. */
 export function longFirst(g: fc.GeneratorValue, keys: readonly KeyUse[]): KeyUse {
-  return pickWeighted(g, keys.map((k) => ({ value: k, weight: k.key.length > 40 ? 3 : 1 })));
+  return pickWeighted(
+    g,
+    keys.map((k) => ({ value: k, weight: k.key.length > 40 ? 3 : 1 })),
+  );
 }
 
 /** A key one small step from an earlier one (a prefix only of a key long enough to have been cut), for the use named. */
-export function nearMissKey(g: fc.GeneratorValue, session: Session, earlier: KeyUse, use: NearMissUse): { readonly key: string; readonly cell: string } {
-  const how = pickClass(g, session, "idempotency-key:near-miss", NEAR_MISSES.filter((n) => n !== "prefix" || earlier.key.length > 40), undefined, (c) => `${c}/${use}`);
+export function nearMissKey(
+  g: fc.GeneratorValue,
+  session: Session,
+  earlier: KeyUse,
+  use: NearMissUse,
+): { readonly key: string; readonly cell: string } {
+  const how = pickClass(
+    g,
+    session,
+    "idempotency-key:near-miss",
+    NEAR_MISSES.filter((n) => n !== "prefix" || earlier.key.length > 40),
+    undefined,
+    (c) => `${c}/${use}`,
+  );
   return { key: nearMiss(earlier.key, how), cell: input(`idempotency-key:near-miss:${how}/${use}`) };
 }
 

@@ -38,7 +38,11 @@ export function createsToReplay(entries: readonly Entry[]): number {
   return creates;
 }
 
-export async function confirm(target: InteractionTarget, entries: readonly Entry[], violation: Violation): Promise<Confirmation> {
+export async function confirm(
+  target: InteractionTarget,
+  entries: readonly Entry[],
+  violation: Violation,
+): Promise<Confirmation> {
   const creates = createsToReplay(entries);
   if (creates > target.remainingCreates()) return "not replayed: the create budget is spent";
   const session = new Session(target, creates);
@@ -47,12 +51,19 @@ export async function confirm(target: InteractionTarget, entries: readonly Entry
   for (const group of groupsOf(entries)) {
     const planned = group.map((entry) => ({ entry, request: requestFor(session, entry, rename, conversations) }));
     const sendable = planned.filter((p): p is { entry: Entry; request: Request } => p.request !== undefined);
-    const sent = await Promise.all(sendable.map(({ request }, lane) => send(session, request, lane, { inGroup: group.length > 1 })));
+    const sent = await Promise.all(
+      sendable.map(({ request }, lane) => send(session, request, lane, { inGroup: group.length > 1 })),
+    );
     session.judge(sent);
     // Conversations the original started are known by the ids this replay got.
     sent.forEach((entry, i) => {
       const original = sendable[i]?.entry.op;
-      if (original?.kind === "create" && original.outcome.type === "ok" && entry.op.kind === "create" && entry.op.outcome.type === "ok") {
+      if (
+        original?.kind === "create" &&
+        original.outcome.type === "ok" &&
+        entry.op.kind === "create" &&
+        entry.op.outcome.type === "ok"
+      ) {
         conversations.set(original.outcome.value.conversationId.toLowerCase(), entry.op.outcome.value.conversationId);
       }
     });
@@ -68,7 +79,9 @@ export async function confirm(target: InteractionTarget, entries: readonly Entry
  */
 function renamer(entries: readonly Entry[], target: InteractionTarget): (text: string) => string {
   const runOf = (text: string) => /conf-([^-]+)-/i.exec(text)?.[1];
-  const old = entries.map((e) => (e.op.kind === "create" ? runOf(e.op.message) : undefined)).find((r) => r !== undefined);
+  const old = entries
+    .map((e) => (e.op.kind === "create" ? runOf(e.op.message) : undefined))
+    .find((r) => r !== undefined);
   const fresh = runOf(target.message("confirm"));
   const uuids = new Map<string, string>();
   return (text) => {
@@ -77,24 +90,37 @@ function renamer(entries: readonly Entry[], target: InteractionTarget): (text: s
       if (!uuids.has(lower)) uuids.set(lower, randomUUID());
       return sameCase(uuids.get(lower) ?? lower, uuid);
     });
-    if (old !== undefined && fresh !== undefined) out = out.replace(new RegExp(`conf-${old}-`, "gi"), (found) => sameCase(`conf-${fresh}-`, found));
+    if (old !== undefined && fresh !== undefined)
+      out = out.replace(new RegExp(`conf-${old}-`, "gi"), (found) => sameCase(`conf-${fresh}-`, found));
     return out;
   };
 }
 
 /** `text` with the case of `pattern`, letter by letter. */
-const sameCase = (text: string, pattern: string) => [...text].map((c, i) => (pattern[i] !== undefined && pattern[i] !== pattern[i]?.toLowerCase() ? c.toUpperCase() : c)).join("");
+const sameCase = (text: string, pattern: string) =>
+  [...text]
+    .map((c, i) => (pattern[i] !== undefined && pattern[i] !== pattern[i]?.toLowerCase() ? c.toUpperCase() : c))
+    .join("");
 
-function requestFor(session: Session, entry: Entry, rename: (text: string) => string, conversations: ReadonlyMap<string, string>): Request | undefined {
+function requestFor(
+  session: Session,
+  entry: Entry,
+  rename: (text: string) => string,
+  conversations: ReadonlyMap<string, string>,
+): Request | undefined {
   const { op } = entry;
   const who = op.who;
   // A history the property recorded names only the property's own identities.
   if (!isWho(who) || session.identity(who) === undefined) return undefined;
   const conversation = (id: string) => conversations.get(id.toLowerCase()) ?? id;
-  if (op.kind === "list") return { kind: "list", who, conversationId: conversation(op.conversationId), query: op.query, cells: [] };
+  if (op.kind === "list")
+    return { kind: "list", who, conversationId: conversation(op.conversationId), query: op.query, cells: [] };
   if (op.kind === "delete") return { kind: "delete", who, conversationId: conversation(op.conversationId), cells: [] };
   const create: CreateOp = op;
-  const original = entry.sent?.body ?? { message: create.message, ...(create.conversationId === null ? {} : { conversation_id: create.conversationId }) };
+  const original = entry.sent?.body ?? {
+    message: create.message,
+    ...(create.conversationId === null ? {} : { conversation_id: create.conversationId }),
+  };
   const body = JSON.parse(rename(JSON.stringify(original))) as Record<string, unknown>;
   if (typeof body.conversation_id === "string") body.conversation_id = conversation(body.conversation_id);
   const key = rename(create.key ?? "");
@@ -102,8 +128,18 @@ function requestFor(session: Session, entry: Entry, rename: (text: string) => st
   if (!replay) session.takeCreate();
   const message = typeof body.message === "string" ? body.message : rename(create.message);
   return {
-    kind: "create", who, endpoint: create.endpoint, key, body, message, tag: rename(entry.sent?.tag ?? ""), replay, charged: !replay,
-    optionalFields: create.optionalFields === true, ...(create.openShape === undefined ? {} : { openShape: create.openShape }),
-    ...(entry.sent?.dropped === undefined ? {} : { drop: entry.sent.dropped }), cells: [],
+    kind: "create",
+    who,
+    endpoint: create.endpoint,
+    key,
+    body,
+    message,
+    tag: rename(entry.sent?.tag ?? ""),
+    replay,
+    charged: !replay,
+    optionalFields: create.optionalFields === true,
+    ...(create.openShape === undefined ? {} : { openShape: create.openShape }),
+    ...(entry.sent?.dropped === undefined ? {} : { drop: entry.sent.dropped }),
+    cells: [],
   };
 }

@@ -41,7 +41,13 @@ class Aliases {
 export function buildCounterexample(
   entries: readonly Entry[],
   violation: Violation,
-  context: { historyLength: number; seed: number; path: string; confirmation: Counterexample["confirmation"]; replay: string },
+  context: {
+    historyLength: number;
+    seed: number;
+    path: string;
+    confirmation: Counterexample["confirmation"];
+    replay: string;
+  },
 ): Counterexample {
   const aliases = new Aliases();
   const sorted = [...entries].sort((a, b) => a.op.index - b.op.index);
@@ -60,7 +66,12 @@ export function buildCounterexample(
   const origin = Math.min(...sorted.map((e) => e.op.start));
   const operations = sorted.map((entry): CounterexampleOperation => {
     const { op } = entry;
-    const sent = op.kind === "create" ? ` ${op.who === "primary" ? "" : `as ${op.who} `}key=${aliases.apply(op.key ?? "(none)")} message=${aliases.apply(op.message)}${op.conversationId === null ? "" : ` conversation=${aliases.apply(op.conversationId)}`}${aliases.apply(bodyExtras(entry))}` : op.who === "primary" ? "" : ` as ${op.who}`;
+    const sent =
+      op.kind === "create"
+        ? ` ${op.who === "primary" ? "" : `as ${op.who} `}key=${aliases.apply(op.key ?? "(none)")} message=${aliases.apply(op.message)}${op.conversationId === null ? "" : ` conversation=${aliases.apply(op.conversationId)}`}${aliases.apply(bodyExtras(entry))}`
+        : op.who === "primary"
+          ? ""
+          : ` as ${op.who}`;
     return {
       n: op.index,
       lane: entry.lane,

@@ -48,7 +48,9 @@ export function mergeCoverage(reports: readonly CoverageReport[]): CoverageRepor
   if (reports.length === 0) return undefined;
   const of = (dimension: CoverageDimension): DimensionCoverage => {
     const total = Math.max(...reports.map((r) => r[dimension].total));
-    const missing = reports.map((r) => r[dimension].missing).reduce((kept, next) => kept.filter((cell) => next.includes(cell)));
+    const missing = reports
+      .map((r) => r[dimension].missing)
+      .reduce((kept, next) => kept.filter((cell) => next.includes(cell)));
     return { covered: total - missing.length, total, missing };
   };
   return { transitions: of("transitions"), orderings: of("orderings"), inputs: of("inputs"), client: of("client") };

@@ -14,7 +14,14 @@ import type { HttpResult, StreamResult, Transcript } from "../http/types.ts";
 import { canonicalJson, type CreateOp, type DeleteOp, type ListOp, type Op } from "../model/operation.ts";
 import { describeQuery } from "../model/page.ts";
 import { LANES, type Command, type CreateRequest, type Request, type Timing } from "./commands.ts";
-import { judgeDeletion, judgeListing, judgePlainCreate, judgeStreamCreate, type Answer, type Judged } from "./observed.ts";
+import {
+  judgeDeletion,
+  judgeListing,
+  judgePlainCreate,
+  judgeStreamCreate,
+  type Answer,
+  type Judged,
+} from "./observed.ts";
 import { recordAnswer } from "./record.ts";
 import { arrangementOf } from "./space.ts";
 import type { Entry, Session } from "./session.ts";
@@ -33,7 +40,10 @@ export async function runCommand(session: Session, command: Command): Promise<vo
   if (command.kind === "race" && command.ordering !== undefined) {
     // The race ran (a tally the walk reads, not a reported cell), whichever order it showed.
     session.cover([`race:${command.ordering}`]);
-    const arrangement = command.held.kind === "create" ? arrangementOf(command.ordering, command.held.endpoint, command.timing) : undefined;
+    const arrangement =
+      command.held.kind === "create"
+        ? arrangementOf(command.ordering, command.held.endpoint, command.timing)
+        : undefined;
     if (arrangement !== undefined) session.cover([`orderings:${arrangement}`]);
     coverOrdering(session, command.ordering, entries);
   }
@@ -45,7 +55,8 @@ async function runOne(session: Session, command: Extract<Command, { kind: "one" 
   const entries = [first];
   if (first.sent?.dropped === undefined) return entries;
   // Sent again under the same key at once: the first may still be running (client rule 1).
-  if (command.retrySoon !== undefined && reserve(session, command.retrySoon)) entries.push(await send(session, command.retrySoon, (command.lane + 1) % LANES, { inGroup: true }));
+  if (command.retrySoon !== undefined && reserve(session, command.retrySoon))
+    entries.push(await send(session, command.retrySoon, (command.lane + 1) % LANES, { inGroup: true }));
   // The dropped stream may still take effect (the model takes it in whenever a listing shows it): the read-back waits for a quiet moment first.
   await quiet(session, command.request, command.lane);
   return entries;
@@ -67,16 +78,30 @@ async function runRace(session: Session, command: Extract<Command, { kind: "race
     if (command.held.kind === "create" && !command.held.replay) session.returnCreate();
     return [];
   }
-  const sharesKey = command.held.kind === "create" && others.some((o) => o.kind === "create" && o.key === (command.held as CreateRequest).key);
+  const sharesKey =
+    command.held.kind === "create" &&
+    others.some((o) => o.kind === "create" && o.key === (command.held as CreateRequest).key);
   if (sharesKey) session.races++;
   return sendAtPoint(session, command.held, others, command.timing);
 }
 
 /** Sends the held request, then the others once it reached `timing` (or ended), each on its own lane. */
-async function sendAtPoint(session: Session, held: Request, others: readonly Request[], timing: Timing): Promise<Entry[]> {
+async function sendAtPoint(
+  session: Session,
+  held: Request,
+  others: readonly Request[],
+  timing: Timing,
+): Promise<Entry[]> {
   let release: () => void = () => {};
   const reached = new Promise<void>((resolve) => (release = resolve));
-  const point = timing === "after-created" ? EVENT.created : timing === "after-delta" ? EVENT.delta : timing === "after-completed" ? EVENT.completed : undefined;
+  const point =
+    timing === "after-created"
+      ? EVENT.created
+      : timing === "after-delta"
+        ? EVENT.delta
+        : timing === "after-completed"
+          ? EVENT.completed
+          : undefined;
   const first = send(session, held, 0, { inGroup: true, onEvent: (name) => (name === point ? release() : undefined) });
   if (point === undefined) release();
   // A stream that never reaches the point (refused, broken, no delta) releases the others when it ends.
@@ -87,11 +112,24 @@ async function sendAtPoint(session: Session, held: Request, others: readonly Req
 
 /** Reads every live conversation a race touches until the model accepts it, so the race meets no lag from earlier writes. */
 async function settleConversations(session: Session, requests: readonly Request[]): Promise<void> {
-  const ids = new Set(requests.map((r) => (r.kind === "create" ? (typeof r.body.conversation_id === "string" ? r.body.conversation_id : undefined) : r.conversationId)));
+  const ids = new Set(
+    requests.map((r) =>
+      r.kind === "create"
+        ? typeof r.body.conversation_id === "string"
+          ? r.body.conversation_id
+          : undefined
+        : r.conversationId,
+    ),
+  );
   for (const id of ids) {
     const conversation = session.conversation(id);
     if (conversation === undefined || conversation.deleted) continue;
-    const entry = await send(session, { kind: "list", who: conversation.owner, conversationId: conversation.id, query: {}, cells: [] }, 0, { settle: true });
+    const entry = await send(
+      session,
+      { kind: "list", who: conversation.owner, conversationId: conversation.id, query: {}, cells: [] },
+      0,
+      { settle: true },
+    );
     session.judge([entry]);
     if (session.failure !== undefined) return;
   }
@@ -105,14 +143,24 @@ async function readBack(session: Session, entries: readonly Entry[], lane: numbe
   const touched = new Set<string>();
   for (const { op } of entries) {
     if (op.kind === "list") continue;
-    const id = op.kind === "delete" ? op.conversationId : op.outcome.type === "ok" ? op.outcome.value.conversationId : op.conversationId;
+    const id =
+      op.kind === "delete"
+        ? op.conversationId
+        : op.outcome.type === "ok"
+          ? op.outcome.value.conversationId
+          : op.conversationId;
     if (id !== null) touched.add(id.toLowerCase());
   }
   for (const id of touched) {
     if (session.failure !== undefined) return;
     const conversation = session.conversation(id);
     if (conversation === undefined) continue;
-    const entry = await send(session, { kind: "list", who: conversation.owner, conversationId: conversation.id, query: {}, cells: [] }, lane, { settle: true });
+    const entry = await send(
+      session,
+      { kind: "list", who: conversation.owner, conversationId: conversation.id, query: {}, cells: [] },
+      lane,
+      { settle: true },
+    );
     session.judge([entry]);
   }
 }
@@ -123,7 +171,10 @@ async function readBack(session: Session, entries: readonly Entry[], lane: numbe
  * did for the stream. A new conversation's id was never learned; it waits QUIET_MS.
  */
 async function quiet(session: Session, request: Request, lane: number): Promise<number> {
-  const conversation = request.kind === "create" && typeof request.body.conversation_id === "string" ? session.conversation(request.body.conversation_id) : undefined;
+  const conversation =
+    request.kind === "create" && typeof request.body.conversation_id === "string"
+      ? session.conversation(request.body.conversation_id)
+      : undefined;
   const identity = conversation === undefined ? undefined : session.identity(conversation.owner);
   const client = session.target.lanes[(lane + 1) % session.target.lanes.length];
   if (conversation === undefined || identity === undefined || client === undefined) {
@@ -147,7 +198,8 @@ function coverOrdering(session: Session, cls: string, entries: readonly Entry[])
   const [held, other] = entries.map((e) => e.op);
   if (held === undefined || other === undefined) return;
   const order = session.orderOf(entries.map((e) => e.op.index));
-  const heldFirst = order !== undefined ? order.indexOf(held.index) < order.indexOf(other.index) : loserFirst(held, other);
+  const heldFirst =
+    order !== undefined ? order.indexOf(held.index) < order.indexOf(other.index) : loserFirst(held, other);
   if (heldFirst === undefined) return;
   const [sentFirst] = [held, other].sort((a, b) => a.start - b.start);
   const firstInEffect = heldFirst ? held : other;
@@ -205,31 +257,66 @@ interface SendOptions {
 }
 
 /** The events a dropped stream is cut after: its point, counted in events of that name. */
-const DROP_AFTER = { "after-created": [EVENT.created, 1], "after-delta": [EVENT.delta, 1], "before-completion": [EVENT.delta, 3] } as const;
+const DROP_AFTER = {
+  "after-created": [EVENT.created, 1],
+  "after-delta": [EVENT.delta, 1],
+  "before-completion": [EVENT.delta, 3],
+} as const;
 
 /** Sends one request on one lane, records it and what it changed in the session. */
 export async function send(session: Session, request: Request, lane: number, options: SendOptions): Promise<Entry> {
   const client = session.target.lanes[lane % session.target.lanes.length];
   const identity = session.identity(request.who);
-  if (client === undefined || identity === undefined) throw new Error("the property needs a lane and the identity it chose");
+  if (client === undefined || identity === undefined)
+    throw new Error("the property needs a lane and the identity it chose");
   const index = session.nextIndex();
   const agent = identity.agentId;
 
   if (request.kind === "list") {
     const described = describeQuery(request.query);
     const path = `/v1/agents/${agent}/conversations/${request.conversationId}/messages${described === "no parameters" ? "" : `?${described}`}`;
-    const query = { ...(request.query.page === undefined ? {} : { page: request.query.page }), ...(request.query.pageSize === undefined ? {} : { page_size: request.query.pageSize }) };
+    const query = {
+      ...(request.query.page === undefined ? {} : { page: request.query.page }),
+      ...(request.query.pageSize === undefined ? {} : { page_size: request.query.pageSize }),
+    };
     const deadline = now() + session.target.settleMs;
     for (let wait = 50; ; wait = Math.min(wait * 2, 500)) {
       const start = now();
-      const answer = await answerOf(() => client.list(request.conversationId, { as: identity, query, retryInUse: true }));
+      const answer = await answerOf(() =>
+        client.list(request.conversationId, { as: identity, query, retryInUse: true }),
+      );
       const end = now();
       const judged = judgeListing(answer, index);
-      const op: ListOp = { kind: "list", index, start, end, who: request.who, conversationId: request.conversationId, query: request.query, outcome: judged.outcome, settledBefore: start - session.target.settleMs };
-      const total = judged.outcome.type === "ok" ? ` total ${judged.outcome.value.total}, ${judged.outcome.value.items.length} item(s)` : "";
-      const entry: Entry = { op, lane, method: "GET", path, answer: describeOutcome(judged, total), transcript: transcriptOf(answer) };
+      const op: ListOp = {
+        kind: "list",
+        index,
+        start,
+        end,
+        who: request.who,
+        conversationId: request.conversationId,
+        query: request.query,
+        outcome: judged.outcome,
+        settledBefore: start - session.target.settleMs,
+      };
+      const total =
+        judged.outcome.type === "ok"
+          ? ` total ${judged.outcome.value.total}, ${judged.outcome.value.items.length} item(s)`
+          : "";
+      const entry: Entry = {
+        op,
+        lane,
+        method: "GET",
+        path,
+        answer: describeOutcome(judged, total),
+        transcript: transcriptOf(answer),
+      };
       session.fail(judged.problem);
-      if (options.settle !== true || judged.problem !== undefined || session.accepts(entry) || now() + wait > deadline) {
+      if (
+        options.settle !== true ||
+        judged.problem !== undefined ||
+        session.accepts(entry) ||
+        now() + wait > deadline
+      ) {
         recordAnswer(session, request, judged.outcome);
         return entry;
       }
@@ -243,7 +330,15 @@ export async function send(session: Session, request: Request, lane: number, opt
     const answer = await answerOf(() => client.delete(request.conversationId, { as: identity }));
     const end = now();
     const judged = judgeDeletion(answer);
-    const op: DeleteOp = { kind: "delete", index, start, end, who: request.who, conversationId: request.conversationId, outcome: judged.outcome };
+    const op: DeleteOp = {
+      kind: "delete",
+      index,
+      start,
+      end,
+      who: request.who,
+      conversationId: request.conversationId,
+      outcome: judged.outcome,
+    };
     recordAnswer(session, request, judged.outcome);
     return { op, lane, method: "DELETE", path, answer: describeOutcome(judged, ""), transcript: transcriptOf(answer) };
   }
@@ -254,7 +349,8 @@ export async function send(session: Session, request: Request, lane: number, opt
   let seen = 0;
   const onEvent = (e: { event: string | undefined }) => {
     options.onEvent?.(e.event);
-    if (dropping !== undefined && e.event === dropAt && ++seen === dropCount) dropping.abort(`the client dropped the stream ${request.drop}`);
+    if (dropping !== undefined && e.event === dropAt && ++seen === dropCount)
+      dropping.abort(`the client dropped the stream ${request.drop}`);
   };
   const raw = JSON.stringify(request.body);
   const sending = {
@@ -268,14 +364,32 @@ export async function send(session: Session, request: Request, lane: number, opt
     ...(dropping === undefined ? {} : { drop: dropping.signal }),
   };
   const start = now();
-  const answer = request.endpoint === "stream" ? await answerOf(() => client.stream(sending)) : await answerOf(() => client.create(sending));
+  const answer =
+    request.endpoint === "stream"
+      ? await answerOf(() => client.stream(sending))
+      : await answerOf(() => client.create(sending));
   const end = now();
-  const judged = request.endpoint === "stream" ? judgeStreamCreate(answer as Answer<StreamResult>, index) : judgePlainCreate(answer as Answer<HttpResult>, index);
+  const judged =
+    request.endpoint === "stream"
+      ? judgeStreamCreate(answer as Answer<StreamResult>, index)
+      : judgePlainCreate(answer as Answer<HttpResult>, index);
   const conversationId = typeof request.body.conversation_id === "string" ? request.body.conversation_id : null;
   const op: CreateOp = {
-    kind: "create", index, start, end, who: request.who, endpoint: request.endpoint, key: request.key, message: request.message,
-    conversationId, payload: canonicalJson(request.body), raw, outcome: judged.outcome, exclusive: true,
-    ...(request.openShape === undefined ? {} : { openShape: request.openShape }), optionalFields: request.optionalFields,
+    kind: "create",
+    index,
+    start,
+    end,
+    who: request.who,
+    endpoint: request.endpoint,
+    key: request.key,
+    message: request.message,
+    conversationId,
+    payload: canonicalJson(request.body),
+    raw,
+    outcome: judged.outcome,
+    exclusive: true,
+    ...(request.openShape === undefined ? {} : { openShape: request.openShape }),
+    optionalFields: request.optionalFields,
   };
   const cut = dropping?.signal.aborted === true;
   const dropped = cut && judged.outcome.type === "unknown" ? request.drop : undefined;
@@ -286,7 +400,12 @@ export async function send(session: Session, request: Request, lane: number, opt
   const conversation = judged.outcome.type === "ok" ? ` conversation ${judged.outcome.value.conversationId}` : "";
   const shown = dropped !== undefined ? ` (dropped by the client ${dropped})` : "";
   return {
-    op, lane, method: "POST", path, answer: `${describeOutcome(judged, request.endpoint === "stream" ? ` completed${conversation}` : conversation)}${shown}`, transcript: transcriptOf(answer),
+    op,
+    lane,
+    method: "POST",
+    path,
+    answer: `${describeOutcome(judged, request.endpoint === "stream" ? ` completed${conversation}` : conversation)}${shown}`,
+    transcript: transcriptOf(answer),
     sent: { body: request.body, tag: request.tag, ...(dropped === undefined ? {} : { dropped }) },
   };
 }

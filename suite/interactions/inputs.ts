@@ -8,25 +8,56 @@ import fc from "fast-check";
 import type { KeyShape, MessageClass, MetadataClass, NearMiss } from "./space.ts";
 
 const codePoints = (min: number, max: number, exclude: (cp: number) => boolean = () => false) =>
-  fc.integer({ min, max }).filter((cp) => !exclude(cp)).map((cp) => String.fromCodePoint(cp));
+  fc
+    .integer({ min, max })
+    .filter((cp) => !exclude(cp))
+    .map((cp) => String.fromCodePoint(cp));
 
 /** Noncharacters and surrogates are valid JSON escapes but no text: a service may fairly refuse them. */
-const nonCharacter = (cp: number) => (cp >= 0xd800 && cp <= 0xdfff) || (cp >= 0xfdd0 && cp <= 0xfdef) || (cp & 0xfffe) === 0xfffe;
+const nonCharacter = (cp: number) =>
+  (cp >= 0xd800 && cp <= 0xdfff) || (cp >= 0xfdd0 && cp <= 0xfdef) || (cp & 0xfffe) === 0xfffe;
 
-const textOf = (unit: fc.Arbitrary<string>, min = 1, max = 24) => fc.array(unit, { minLength: min, maxLength: max }).map((parts) => parts.join(""));
+const textOf = (unit: fc.Arbitrary<string>, min = 1, max = 24) =>
+  fc.array(unit, { minLength: min, maxLength: max }).map((parts) => parts.join(""));
 
-const ascii = fc.string({ unit: "grapheme-ascii", minLength: 1, maxLength: 24 }).map((s) => s.replace(/[\x00-\x1f\x7f]/g, "a"));
+const ascii = fc
+  .string({ unit: "grapheme-ascii", minLength: 1, maxLength: 24 })
+  .map((s) => s.replace(/[\x00-\x1f\x7f]/g, "a"));
 const twoByte = textOf(codePoints(0xa0, 0x7ff));
 const threeByte = textOf(codePoints(0x800, 0xffff, nonCharacter));
 /** Astral text: emoji and the rest of the supplementary planes (4-byte UTF-8, surrogate pairs in JSON). */
 const fourByte = textOf(fc.oneof(codePoints(0x1f300, 0x1faff), codePoints(0x10000, 0x10ffff, nonCharacter)), 1, 12);
-const combining = textOf(fc.tuple(fc.constantFrom("a", "e", "o", "n", "u"), textOf(codePoints(0x300, 0x36f), 1, 3)).map(([base, marks]) => base + marks), 1, 8);
-const rightToLeft = textOf(fc.oneof(codePoints(0x5d0, 0x5ea), codePoints(0x627, 0x64a), fc.constant(" "), fc.constant("\u200f")), 2, 24);
-const zeroWidth = textOf(fc.oneof(fc.constantFrom("\u200b", "\u200c", "\u200d", "\u2060", "\ufeff"), fc.constantFrom("a", "b", "c")), 2, 16);
-const jsonEscapes = textOf(fc.oneof(fc.constantFrom('"', "\\", "\n", "\t", "\r", "/", "\b", "\f", "\u001f", "</script>", "\\u0041", "'"), fc.constantFrom("x", "y", " ")), 2, 16);
+const combining = textOf(
+  fc
+    .tuple(fc.constantFrom("a", "e", "o", "n", "u"), textOf(codePoints(0x300, 0x36f), 1, 3))
+    .map(([base, marks]) => base + marks),
+  1,
+  8,
+);
+const rightToLeft = textOf(
+  fc.oneof(codePoints(0x5d0, 0x5ea), codePoints(0x627, 0x64a), fc.constant(" "), fc.constant("\u200f")),
+  2,
+  24,
+);
+const zeroWidth = textOf(
+  fc.oneof(fc.constantFrom("\u200b", "\u200c", "\u200d", "\u2060", "\ufeff"), fc.constantFrom("a", "b", "c")),
+  2,
+  16,
+);
+const jsonEscapes = textOf(
+  fc.oneof(
+    fc.constantFrom('"', "\\", "\n", "\t", "\r", "/", "\b", "\f", "\u001f", "</script>", "\\u0041", "'"),
+    fc.constantFrom("x", "y", " "),
+  ),
+  2,
+  16,
+);
 const long = fc.tuple(fc.integer({ min: 2048, max: 6144 }), fc.oneof(ascii, twoByte, fourByte)).map(([size, seed]) => {
   const unit = `${seed} lorem ipsum `;
-  return unit.repeat(Math.ceil(size / unit.length)).slice(0, size).replace(/[\ud800-\udbff]$/, "");
+  return unit
+    .repeat(Math.ceil(size / unit.length))
+    .slice(0, size)
+    .replace(/[\ud800-\udbff]$/, "");
 });
 /** Letters a canonical decomposition changes: the same text written precomposed (NFC) and decomposed (NFD). */
 const normalisable = textOf(fc.constantFrom("é", "ñ", "ü", "Å", "ç", "ő", "ṩ", "ḱ"), 2, 10);
@@ -69,7 +100,9 @@ export function composeMessage(tag: string, cls: MessageClass, text: string): st
 /** The other normalisation form of a message: the same text, decomposed (it was sent composed). */
 export const otherNormalisation = (message: string) => message.normalize("NFD");
 
-export function metadataOf(cls: Exclude<MetadataClass, "absent" | "reordered-keys">): fc.Arbitrary<Record<string, unknown>> {
+export function metadataOf(
+  cls: Exclude<MetadataClass, "absent" | "reordered-keys">,
+): fc.Arbitrary<Record<string, unknown>> {
   const value = fc.oneof(ascii, twoByte, fourByte);
   switch (cls) {
     case "empty":
@@ -81,7 +114,11 @@ export function metadataOf(cls: Exclude<MetadataClass, "absent" | "reordered-key
     case "arrays":
       return fc.record({ trace_id: value, tags: fc.array(value, { minLength: 0, maxLength: 3 }) });
     case "numbers":
-      return fc.record({ trace_id: value, attempt: fc.integer({ min: 0, max: 1_000_000 }), score: fc.double({ min: -1e6, max: 1e6, noNaN: true, noDefaultInfinity: true }) });
+      return fc.record({
+        trace_id: value,
+        attempt: fc.integer({ min: 0, max: 1_000_000 }),
+        score: fc.double({ min: -1e6, max: 1e6, noNaN: true, noDefaultInfinity: true }),
+      });
     case "nulls":
       return fc.record({ trace_id: value, parent: fc.constant(null) });
   }
@@ -91,7 +128,11 @@ export function metadataOf(cls: Exclude<MetadataClass, "absent" | "reordered-key
 export function reorderKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(reorderKeys);
   if (value === null || typeof value !== "object") return value;
-  return Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, reorderKeys(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .reverse()
+      .map(([k, v]) => [k, reorderKeys(v)]),
+  );
 }
 
 export const referenceText = fc.oneof(ascii, twoByte, fourByte, rightToLeft).map((s) => s.trim() || "ref");
@@ -108,11 +149,19 @@ export function shapeKey(base: string, shape: KeyShape): fc.Arbitrary<string> {
     case "uuid":
       return fc.constant(uuidFrom(base));
     case "long-token":
-      return fc.integer({ min: 100, max: 200 }).map((length) => (base.replace(/[^A-Za-z0-9_-]/g, "_") + "_").padEnd(length, "0123456789abcdef"));
+      return fc
+        .integer({ min: 100, max: 200 })
+        .map((length) => (base.replace(/[^A-Za-z0-9_-]/g, "_") + "_").padEnd(length, "0123456789abcdef"));
     case "mixed-case":
-      return fc.array(fc.boolean(), { minLength: base.length, maxLength: base.length }).map((upper) => [...base].map((c, i) => (upper[i] === true ? c.toUpperCase() : c.toLowerCase())).join("") + "Ab");
+      return fc
+        .array(fc.boolean(), { minLength: base.length, maxLength: base.length })
+        .map(
+          (upper) => [...base].map((c, i) => (upper[i] === true ? c.toUpperCase() : c.toLowerCase())).join("") + "Ab",
+        );
     case "punctuation":
-      return fc.array(fc.constantFrom(...KEY_PUNCTUATION), { minLength: 2, maxLength: 6 }).map((marks) => `${base}${marks.join("")}x`);
+      return fc
+        .array(fc.constantFrom(...KEY_PUNCTUATION), { minLength: 2, maxLength: 6 })
+        .map((marks) => `${base}${marks.join("")}x`);
   }
 }
 

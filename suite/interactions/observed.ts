@@ -10,7 +10,14 @@ import { InconclusiveError } from "../http/errors.ts";
 import type { HttpResult, StreamResult } from "../http/types.ts";
 import { ANSWER_RULES, type PlainAnswer } from "../judgements/answer-rules.ts";
 import { STREAM_RULES } from "../judgements/stream-rules.ts";
-import { readDeletion, readListing, readPlainCreate, readStreamCreate, type Answer, type ReadAnswer } from "../model/answer-outcome.ts";
+import {
+  readDeletion,
+  readListing,
+  readPlainCreate,
+  readStreamCreate,
+  type Answer,
+  type ReadAnswer,
+} from "../model/answer-outcome.ts";
 import type { CreateResult, ListingValue, Outcome } from "../model/operation.ts";
 import { violation, words, type Violation } from "../model/violation.ts";
 
@@ -41,11 +48,22 @@ function answerProblem(a: PlainAnswer, index: number, context: string): Violatio
 }
 
 /** A plain answer as the model reads it, with the first answer rule its 2xx body breaks: then its outcome is unknown. */
-function judgedPlain<T>(answer: Answer<HttpResult>, index: number, to: PlainAnswer["to"], context: string, read: ReadAnswer<T>, unreadable: string): Judged<T> {
+function judgedPlain<T>(
+  answer: Answer<HttpResult>,
+  index: number,
+  to: PlainAnswer["to"],
+  context: string,
+  read: ReadAnswer<T>,
+  unreadable: string,
+): Judged<T> {
   if (!("result" in answer) || !is2xx(answer.result.status)) return { outcome: read.outcome };
   const problem = answerProblem({ to, http: answer.result }, index, context);
   if (problem === undefined) return { outcome: read.outcome };
-  return { outcome: read.outcome.type === "ok" ? { type: "unknown", status: answer.result.status, reason: unreadable } : read.outcome, problem };
+  return {
+    outcome:
+      read.outcome.type === "ok" ? { type: "unknown", status: answer.result.status, reason: unreadable } : read.outcome,
+    problem,
+  };
 }
 
 export function judgePlainCreate(answer: Answer<HttpResult>, index: number): Judged<CreateResult> {
@@ -74,7 +92,8 @@ function streamProblem(s: StreamResult, index: number): Violation | undefined {
 export function judgeStreamCreate(answer: Answer<StreamResult>, index: number): Judged<CreateResult> {
   const { outcome } = readStreamCreate(answer);
   // Only a 2xx stream the service ended (not one the harness's own timeouts cut short) is judged by the stream rules.
-  if (!("result" in answer) || !is2xx(answer.result.status) || cutShort(answer.result) !== undefined) return { outcome };
+  if (!("result" in answer) || !is2xx(answer.result.status) || cutShort(answer.result) !== undefined)
+    return { outcome };
   return { outcome, problem: streamProblem(answer.result, index) };
 }
 

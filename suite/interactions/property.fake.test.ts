@@ -33,7 +33,9 @@ function findings(outcomes: readonly SeedOutcome[]): string[] {
 }
 
 async function sweep(fakeOptions: Record<string, unknown>, seeds: readonly number[]): Promise<SeedOutcome[]> {
-  const groups = Array.from({ length: Math.ceil(seeds.length / AT_ONCE) }, (_, i) => seeds.slice(i * AT_ONCE, (i + 1) * AT_ONCE));
+  const groups = Array.from({ length: Math.ceil(seeds.length / AT_ONCE) }, (_, i) =>
+    seeds.slice(i * AT_ONCE, (i + 1) * AT_ONCE),
+  );
   const outcomes: SeedOutcome[] = [];
   for (const group of groups) {
     const results = await Promise.all(group.map((seed) => propertyAgainstFake({ fakeOptions, seeds: [seed] })));
@@ -53,7 +55,13 @@ test(`a deep walk against the plain fake covers every input shape, client behavi
   const fake = await createFakeServer({ port: 0 });
   const { target, close } = standaloneTarget({ baseUrl: fake.url, ...identitiesOf(DEFAULT_IDENTITIES) });
   try {
-    const outcome = await runInteractionProperty(target, { seed: BASE, runs: 20, createsPerRun: 24, untilCovered: true, replayCommand: (s, p) => `INTERACTIONS_SEED=${s} (path ${p})` });
+    const outcome = await runInteractionProperty(target, {
+      seed: BASE,
+      runs: 20,
+      createsPerRun: 24,
+      untilCovered: true,
+      replayCommand: (s, p) => `INTERACTIONS_SEED=${s} (path ${p})`,
+    });
     expect(findings([{ seed: BASE, outcome }])).toEqual([]);
     const { coverage } = outcome.summary;
     expect(coverage.inputs.missing).toEqual([]);
@@ -74,7 +82,15 @@ test(`an independent implementation (keys per endpoint, newest first, other item
   try {
     const outcomes: SeedOutcome[] = [];
     for (const seed of seedsFrom(BASE, VARIANT_SEEDS * 2)) {
-      outcomes.push({ seed, outcome: await runInteractionProperty(target, { seed, runs: 1, createsPerRun: 12, replayCommand: (s, p) => `INTERACTIONS_SEED=${s} (path ${p})` }) });
+      outcomes.push({
+        seed,
+        outcome: await runInteractionProperty(target, {
+          seed,
+          runs: 1,
+          createsPerRun: 12,
+          replayCommand: (s, p) => `INTERACTIONS_SEED=${s} (path ${p})`,
+        }),
+      });
     }
     expect(findings(outcomes)).toEqual([]);
   } finally {
@@ -85,13 +101,21 @@ test(`an independent implementation (keys per endpoint, newest first, other item
 
 describe.concurrent(`each conforming variant passes ${VARIANT_SEEDS} seeds from ${BASE}`, () => {
   // The SHOULDs a variant breaks on purpose (epoch timestamps: a second's resolution) are not findings here.
-  const expectedWarnings: Record<string, readonly string[]> = { "epoch-timestamps": ["LIST-8"], [ALL_VARIANTS]: ["LIST-8"] };
+  const expectedWarnings: Record<string, readonly string[]> = {
+    "epoch-timestamps": ["LIST-8"],
+    [ALL_VARIANTS]: ["LIST-8"],
+  };
   test.for([...VARIANTS.map((v) => v.name), ALL_VARIANTS])("variant %s", { timeout: 240_000 }, async (name) => {
     const outcomes = await sweep({ variants: name }, seedsFrom(BASE, VARIANT_SEEDS));
-    const unexpected = findings(outcomes.map(({ seed, outcome }) => ({
-      seed,
-      outcome: { ...outcome, warnings: outcome.warnings.filter((w) => !(expectedWarnings[name] ?? []).includes(w.violation.requirement)) },
-    })));
+    const unexpected = findings(
+      outcomes.map(({ seed, outcome }) => ({
+        seed,
+        outcome: {
+          ...outcome,
+          warnings: outcome.warnings.filter((w) => !(expectedWarnings[name] ?? []).includes(w.violation.requirement)),
+        },
+      })),
+    );
     expect(unexpected).toEqual([]);
   });
 });

@@ -68,7 +68,10 @@ function everyCellCovered(covered: Tally): boolean {
   return Object.values(coverage).every((d) => d.covered === d.total);
 }
 
-export async function runInteractionProperty(target: InteractionTarget, options: PropertyOptions): Promise<PropertyOutcome> {
+export async function runInteractionProperty(
+  target: InteractionTarget,
+  options: PropertyOptions,
+): Promise<PropertyOutcome> {
   let runs = 0;
   let operations = 0;
   let creates = 0;
@@ -100,7 +103,8 @@ export async function runInteractionProperty(target: InteractionTarget, options:
     creates += session.createsUsed;
     races += session.races;
     for (const w of session.warnings) {
-      if (!warnings.some((seen) => seen.violation.requirement === w.requirement)) warnings.push({ violation: w, entries: [...session.entries] });
+      if (!warnings.some((seen) => seen.violation.requirement === w.requirement))
+        warnings.push({ violation: w, entries: [...session.entries] });
     }
     if (session.undecided !== undefined) undecided.push(session.undecided);
     if (session.failure === undefined) return true;
@@ -112,12 +116,19 @@ export async function runInteractionProperty(target: InteractionTarget, options:
     numRuns: last === undefined ? Math.max(1, options.runs) : last + 1,
     endOnFailure: true,
   });
-  if (details.failed && failing === undefined) throw details.errorInstance ?? new Error("the interaction property could not run");
+  if (details.failed && failing === undefined)
+    throw details.errorInstance ?? new Error("the interaction property could not run");
 
   const path = String(failing?.index ?? last ?? 0);
-  const report = async (entries: readonly Entry[], violation: Violation, replayOnce: boolean): Promise<Counterexample> => {
+  const report = async (
+    entries: readonly Entry[],
+    violation: Violation,
+    replayOnce: boolean,
+  ): Promise<Counterexample> => {
     const shrunk = shrinkHistory(entries, violation);
-    const confirmation = replayOnce ? await confirm(target, shrunk.entries, shrunk.violation) : "not replayed: the create budget is spent";
+    const confirmation = replayOnce
+      ? await confirm(target, shrunk.entries, shrunk.violation)
+      : "not replayed: the create budget is spent";
     return buildCounterexample(shrunk.entries, shrunk.violation, {
       historyLength: entries.length,
       seed: options.seed,
@@ -129,7 +140,14 @@ export async function runInteractionProperty(target: InteractionTarget, options:
   const found = failing?.session;
   const failure = found?.failure === undefined ? undefined : await report(found.entries, found.failure, true);
   const shouldWarnings: Warning[] = [];
-  for (const w of warnings) shouldWarnings.push({ violation: w.violation, counterexample: await report(w.entries, w.violation, false) });
-  const summary: InteractionsSummary = { seeds: [options.seed], sequences: runs, operations, creates, coverage: coverageOf(CELLS, covered.cells()) };
+  for (const w of warnings)
+    shouldWarnings.push({ violation: w.violation, counterexample: await report(w.entries, w.violation, false) });
+  const summary: InteractionsSummary = {
+    seeds: [options.seed],
+    sequences: runs,
+    operations,
+    creates,
+    coverage: coverageOf(CELLS, covered.cells()),
+  };
   return { runs, operations, creates, races, failure, warnings: shouldWarnings, undecided, summary };
 }

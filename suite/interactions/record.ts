@@ -8,36 +8,68 @@ import { VALIDATION_STATUSES } from "../model/step-create.ts";
 import type { CreateRequest, Request } from "./commands.ts";
 import type { KeyStatus, Session } from "./session.ts";
 
-export function recordAnswer(session: Session, request: Request, outcome: Outcome<CreateResult | ListingValue | null>, dropped = false): void {
+export function recordAnswer(
+  session: Session,
+  request: Request,
+  outcome: Outcome<CreateResult | ListingValue | null>,
+  dropped = false,
+): void {
   session.cover(request.cells);
   if (outcome.type === "ok") session.cover(request.acceptedCells ?? []);
   // A shape the service may refuse is exercised by its refusal too: the model holds it to that answer.
-  if (outcome.type === "refused" && request.kind === "create" && request.openShape !== undefined && VALIDATION_STATUSES.has(outcome.status)) session.cover([`inputs:${request.openShape}`]);
+  if (
+    outcome.type === "refused" &&
+    request.kind === "create" &&
+    request.openShape !== undefined &&
+    VALIDATION_STATUSES.has(outcome.status)
+  )
+    session.cover([`inputs:${request.openShape}`]);
   const conversation = request.kind === "create" ? undefined : session.conversation(request.conversationId);
   if (request.kind === "list") {
-    if (outcome.type === "ok" && conversation !== undefined && request.who === conversation.owner) conversation.total = (outcome.value as ListingValue).total;
+    if (outcome.type === "ok" && conversation !== undefined && request.who === conversation.owner)
+      conversation.total = (outcome.value as ListingValue).total;
     return;
   }
   if (request.kind === "delete") {
-    if (outcome.type === "ok" && conversation !== undefined && request.who === conversation.owner) conversation.deleted = true;
+    if (outcome.type === "ok" && conversation !== undefined && request.who === conversation.owner)
+      conversation.deleted = true;
     return;
   }
   if (dropped && request.drop !== undefined) session.cover([`client:drop:${request.drop}`]);
   recordCreate(session, request, outcome as Outcome<CreateResult>, dropped);
 }
 
-function recordCreate(session: Session, request: CreateRequest, outcome: Outcome<CreateResult>, dropped: boolean): void {
+function recordCreate(
+  session: Session,
+  request: CreateRequest,
+  outcome: Outcome<CreateResult>,
+  dropped: boolean,
+): void {
   const result = outcome.type === "ok" ? outcome.value : undefined;
   const continued = typeof request.body.conversation_id === "string" ? request.body.conversation_id : undefined;
   if (result !== undefined) {
     const identity = session.identity(request.who);
     if (identity !== undefined) session.target.track(result.conversationId, identity);
     const known = session.conversation(result.conversationId);
-    if (known === undefined) session.conversations.push({ id: result.conversationId, owner: request.who, deleted: false, messages: [request.message], total: undefined });
+    if (known === undefined)
+      session.conversations.push({
+        id: result.conversationId,
+        owner: request.who,
+        deleted: false,
+        messages: [request.message],
+        total: undefined,
+      });
     else if (!request.replay && request.again === undefined) known.messages.push(request.message);
-    if (typeof request.body.external_reference === "string") session.references.push({ value: request.body.external_reference, who: request.who, conversationId: result.conversationId, started: continued === undefined });
+    if (typeof request.body.external_reference === "string")
+      session.references.push({
+        value: request.body.external_reference,
+        who: request.who,
+        conversationId: result.conversationId,
+        started: continued === undefined,
+      });
   }
-  const status: KeyStatus = outcome.type === "ok" ? "completed" : outcome.type === "unknown" ? "unknown-outcome" : "refused";
+  const status: KeyStatus =
+    outcome.type === "ok" ? "completed" : outcome.type === "unknown" ? "unknown-outcome" : "refused";
   const earlier = request.again ?? session.keys.find((k) => k.key === request.key && k.who === request.who);
   if (earlier !== undefined) {
     // A key sent again: a replay or a retry tells what its first request did; a reuse changes nothing.

@@ -13,7 +13,11 @@ import type { DropPoint } from "./space.ts";
 export interface InteractionTarget {
   /** Clients with one connection each (at least two). */
   readonly lanes: readonly ServiceClient[];
-  readonly identities: { readonly primary: Identity; readonly otherAgent?: Identity | undefined; readonly otherKey?: Identity | undefined };
+  readonly identities: {
+    readonly primary: Identity;
+    readonly otherAgent?: Identity | undefined;
+    readonly otherKey?: Identity | undefined;
+  };
   message(label: string): string;
   idempotencyKey(label: string): string;
   /** Registers a conversation for deletion at the end of the run. */
@@ -114,7 +118,12 @@ export class Session {
   readonly conversations: ConversationRecord[] = [];
   readonly keys: KeyUse[] = [];
   /** External references used so far, with who used them. */
-  readonly references: { readonly value: string; readonly who: Who; readonly conversationId: string | undefined; readonly started: boolean }[] = [];
+  readonly references: {
+    readonly value: string;
+    readonly who: Who;
+    readonly conversationId: string | undefined;
+    readonly started: boolean;
+  }[] = [];
   /** The model's judgement of the history so far: written only by feeding it (judge) or by a failure found outside it (fail). */
   #model: ModelState = initialState();
   /** Same-key races sent (one key on several requests at once). */

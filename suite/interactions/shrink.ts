@@ -17,7 +17,8 @@ import type { Entry } from "./session.ts";
 const MAX_ATTEMPTS = 2_000;
 const SHRINK_BUDGET_MS = 5_000;
 
-const failureOf = (entries: readonly Entry[]): Violation | undefined => judgeHistory(entries.map((e) => e.op)).state.search.failed;
+const failureOf = (entries: readonly Entry[]): Violation | undefined =>
+  judgeHistory(entries.map((e) => e.op)).state.search.failed;
 
 export interface Shrunk {
   readonly entries: readonly Entry[];
@@ -58,7 +59,7 @@ export function shrinkHistory(entries: readonly Entry[], violation: Violation): 
     }
   }
   // Then one at a time, until no single operation can go.
-  for (let changed = true; changed && more(); ) {
+  for (let changed = true; changed && more();) {
     changed = false;
     for (let i = current.length - 1; i >= 0 && more(); i--) {
       if (shownByListing(current, i) || keyUsedLater(current, i)) continue;
@@ -71,7 +72,10 @@ export function shrinkHistory(entries: readonly Entry[], violation: Violation): 
     }
   }
   // The violation the survivors show, its operations numbered as they are.
-  return { entries: renumber(current), violation: renumberViolation(failureOf(current) ?? violation, numbering(current)) };
+  return {
+    entries: renumber(current),
+    violation: renumberViolation(failureOf(current) ?? violation, numbering(current)),
+  };
 }
 
 /**
@@ -83,15 +87,31 @@ export function shrinkHistory(entries: readonly Entry[], violation: Violation): 
 function shownByListing(entries: readonly Entry[], i: number): boolean {
   const op = entries[i]?.op;
   if (op === undefined || op.kind === "list") return false;
-  const changed = op.kind === "delete" ? (op.outcome.type === "ok" ? op.conversationId : undefined) : op.outcome.type === "ok" ? op.outcome.value.conversationId : undefined;
+  const changed =
+    op.kind === "delete"
+      ? op.outcome.type === "ok"
+        ? op.conversationId
+        : undefined
+      : op.outcome.type === "ok"
+        ? op.outcome.value.conversationId
+        : undefined;
   const listedLater = (id: string) =>
-    entries.slice(i + 1).some(({ op: later }) => later.kind === "list" && later.outcome.type === "ok" && sameConversation(later.conversationId, id));
+    entries
+      .slice(i + 1)
+      .some(
+        ({ op: later }) =>
+          later.kind === "list" && later.outcome.type === "ok" && sameConversation(later.conversationId, id),
+      );
   if (changed !== undefined && listedLater(changed) && !isReplayOfEarlier(entries, i)) return true;
   if (op.kind !== "create") return false;
   // A replay repeats the message of the request it replays: only the first sender explains the item.
-  if (entries.slice(0, i).some(({ op: earlier }) => earlier.kind === "create" && earlier.message === op.message)) return false;
+  if (entries.slice(0, i).some(({ op: earlier }) => earlier.kind === "create" && earlier.message === op.message))
+    return false;
   const message = new Set([op.message]);
-  return entries.some(({ op: other }) => other.kind === "list" && other.outcome.type === "ok" && marksOf(other.outcome.value.items, message).length > 0);
+  return entries.some(
+    ({ op: other }) =>
+      other.kind === "list" && other.outcome.type === "ok" && marksOf(other.outcome.value.items, message).length > 0,
+  );
 }
 
 /**
@@ -101,14 +121,21 @@ function shownByListing(entries: readonly Entry[], i: number): boolean {
 function keyUsedLater(entries: readonly Entry[], i: number): boolean {
   const op = entries[i]?.op;
   if (op?.kind !== "create" || op.key === null) return false;
-  return entries.slice(i + 1).some(({ op: later }) => later.kind === "create" && later.key === op.key && later.who === op.who);
+  return entries
+    .slice(i + 1)
+    .some(({ op: later }) => later.kind === "create" && later.key === op.key && later.who === op.who);
 }
 
 /** A create repeating the key and payload of an earlier create: a replay, which changes nothing when the service is right. */
 function isReplayOfEarlier(entries: readonly Entry[], i: number): boolean {
   const op = entries[i]?.op;
   if (op?.kind !== "create" || op.key === null) return false;
-  return entries.slice(0, i).some(({ op: earlier }) => earlier.kind === "create" && earlier.key === op.key && earlier.who === op.who && earlier.payload === op.payload);
+  return entries
+    .slice(0, i)
+    .some(
+      ({ op: earlier }) =>
+        earlier.kind === "create" && earlier.key === op.key && earlier.who === op.who && earlier.payload === op.payload,
+    );
 }
 
 /** The survivors' new numbers (#1…#n, in their order), by their old ones. */

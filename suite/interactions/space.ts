@@ -12,7 +12,15 @@ export const CONVERSATION_STATES = ["none", "live", "in-flight", "deleted", "unk
 export type ConversationState = (typeof CONVERSATION_STATES)[number];
 
 /** The Idempotency-Key a request carries, as the client knows it. */
-export const KEY_STATES = ["fresh", "near-miss", "of-another-scope", "completed", "in-flight", "unknown-outcome", "of-deleted"] as const;
+export const KEY_STATES = [
+  "fresh",
+  "near-miss",
+  "of-another-scope",
+  "completed",
+  "in-flight",
+  "unknown-outcome",
+  "of-deleted",
+] as const;
 export type KeyState = (typeof KEY_STATES)[number];
 
 export const OPERATIONS = ["create", "continue", "replay", "reuse", "list", "delete"] as const;
@@ -40,7 +48,8 @@ export interface TransitionCell {
   readonly relation: Relation;
 }
 
-export const transitionName = (c: TransitionCell): string => [c.conversation, c.key, c.operation, c.variant, c.relation].join("/");
+export const transitionName = (c: TransitionCell): string =>
+  [c.conversation, c.key, c.operation, c.variant, c.relation].join("/");
 
 const ENDPOINTS: readonly EndpointName[] = ["plain", "stream"];
 const FOREIGN: readonly Relation[] = ["other-agent", "other-key", "no-key", "unknown-key"];
@@ -52,23 +61,35 @@ function reachableTransitions(): { cell: TransitionCell; create: boolean }[] {
   for (const variant of ENDPOINTS) {
     // A new conversation: by its owner with a fresh key, a near-miss of an earlier one or a key
     // another scope used; refused without a valid key.
-    for (const key of ["fresh", "near-miss", "of-another-scope"] as const) add({ operation: "create", conversation: "none", key, variant, relation: "own" }, true);
-    for (const relation of ["no-key", "unknown-key"] as const) add({ operation: "create", conversation: "none", key: "fresh", variant, relation }, false);
+    for (const key of ["fresh", "near-miss", "of-another-scope"] as const)
+      add({ operation: "create", conversation: "none", key, variant, relation: "own" }, true);
+    for (const relation of ["no-key", "unknown-key"] as const)
+      add({ operation: "create", conversation: "none", key: "fresh", variant, relation }, false);
     // Continuing: the live conversation by anyone, one with an exchange in flight, a deleted or unknown one.
-    for (const key of ["fresh", "near-miss"] as const) add({ operation: "continue", conversation: "live", key, variant, relation: "own" }, true);
-    for (const relation of FOREIGN) add({ operation: "continue", conversation: "live", key: "fresh", variant, relation }, false);
+    for (const key of ["fresh", "near-miss"] as const)
+      add({ operation: "continue", conversation: "live", key, variant, relation: "own" }, true);
+    for (const relation of FOREIGN)
+      add({ operation: "continue", conversation: "live", key: "fresh", variant, relation }, false);
     add({ operation: "continue", conversation: "in-flight", key: "fresh", variant, relation: "own" }, true);
-    for (const relation of ["other-agent", "other-key"] as const) add({ operation: "continue", conversation: "in-flight", key: "fresh", variant, relation }, false);
+    for (const relation of ["other-agent", "other-key"] as const)
+      add({ operation: "continue", conversation: "in-flight", key: "fresh", variant, relation }, false);
     add({ operation: "continue", conversation: "deleted", key: "fresh", variant, relation: "own" }, false);
     add({ operation: "continue", conversation: "unknown", key: "fresh", variant, relation: "own" }, false);
     // Replays and reuses of a key, by the state of the key's first request.
     for (const key of ["completed", "in-flight", "unknown-outcome", "of-deleted"] as const) {
-      add({ operation: "replay", conversation: key === "of-deleted" ? "deleted" : "live", key, variant, relation: "own" }, key === "unknown-outcome");
-      add({ operation: "reuse", conversation: key === "of-deleted" ? "deleted" : "live", key, variant, relation: "own" }, false);
+      add(
+        { operation: "replay", conversation: key === "of-deleted" ? "deleted" : "live", key, variant, relation: "own" },
+        key === "unknown-outcome",
+      );
+      add(
+        { operation: "reuse", conversation: key === "of-deleted" ? "deleted" : "live", key, variant, relation: "own" },
+        false,
+      );
     }
   }
   for (const conversation of ["live", "in-flight", "deleted", "unknown"] as const) {
-    for (const variant of QUERY_SHAPES) add({ operation: "list", conversation, key: "n/a", variant, relation: "own" }, false);
+    for (const variant of QUERY_SHAPES)
+      add({ operation: "list", conversation, key: "n/a", variant, relation: "own" }, false);
     add({ operation: "delete", conversation, key: "n/a", variant: "n/a", relation: "own" }, false);
   }
   for (const relation of FOREIGN) {
@@ -82,14 +103,23 @@ function reachableTransitions(): { cell: TransitionCell; create: boolean }[] {
  * Every transition the model can reach; one also needs a create when its state does: an
  * exchange in flight is one the run pays for, whatever the request that meets it costs.
  */
-export const TRANSITIONS = reachableTransitions().map(({ cell, create }) => ({ cell, create: create || cell.conversation === "in-flight" || cell.key === "in-flight" }));
+export const TRANSITIONS = reachableTransitions().map(({ cell, create }) => ({
+  cell,
+  create: create || cell.conversation === "in-flight" || cell.key === "in-flight",
+}));
 const CREATE_TRANSITIONS = new Set(TRANSITIONS.filter((t) => t.create).map((t) => transitionName(t.cell)));
 /** Whether only a create (what a paid service charges for) reaches the transition. */
 export const transitionNeedsCreate = (name: string) => CREATE_TRANSITIONS.has(name);
 
 /** The races whose arrangement is a cell of its own: which request was held open, and when the other was sent. */
 const ARRANGED_CLASSES = ["two-exchanges", "one-key-both-endpoints", "replay-in-flight-original"] as const;
-const ARRANGEMENTS = ["held-plain", "held-stream-at-once", "held-stream-after-created", "held-stream-after-delta", "held-stream-after-completed"] as const;
+const ARRANGEMENTS = [
+  "held-plain",
+  "held-stream-at-once",
+  "held-stream-after-created",
+  "held-stream-after-delta",
+  "held-stream-after-completed",
+] as const;
 
 /** A race's arrangement cell: its class, the endpoint of the request held open and, for a stream, when the other was sent. */
 export function arrangementOf(ordering: string, heldEndpoint: "plain" | "stream", timing: string): string | undefined {
@@ -123,12 +153,28 @@ export type Ordering = (typeof ORDERINGS)[number];
 
 /** Shape classes of every request field, header and parameter (the spec's Resources table and the catalog). */
 export const MESSAGE_CLASSES = [
-  "ascii", "two-byte", "three-byte", "four-byte", "combining", "right-to-left", "zero-width", "json-escapes",
-  "surrounding-spaces", "long", "same-text-twice", "normalisation-forms",
+  "ascii",
+  "two-byte",
+  "three-byte",
+  "four-byte",
+  "combining",
+  "right-to-left",
+  "zero-width",
+  "json-escapes",
+  "surrounding-spaces",
+  "long",
+  "same-text-twice",
+  "normalisation-forms",
 ] as const;
 export type MessageClass = (typeof MESSAGE_CLASSES)[number];
 
-export const REFERENCE_CLASSES = ["absent", "null", "string", "reused-in-two-conversations", "reused-in-two-scopes"] as const;
+export const REFERENCE_CLASSES = [
+  "absent",
+  "null",
+  "string",
+  "reused-in-two-conversations",
+  "reused-in-two-scopes",
+] as const;
 export type ReferenceClass = (typeof REFERENCE_CLASSES)[number];
 /**
  * A reused reference is a cell per request that carries it again: one that starts a conversation
@@ -138,7 +184,16 @@ export const REUSED_REFERENCE_CLASSES = ["reused-in-two-conversations", "reused-
 export const REFERENCE_USES = ["new", "continue"] as const;
 export type ReferenceUse = (typeof REFERENCE_USES)[number];
 
-export const METADATA_CLASSES = ["absent", "empty", "flat", "nested", "arrays", "numbers", "nulls", "reordered-keys"] as const;
+export const METADATA_CLASSES = [
+  "absent",
+  "empty",
+  "flat",
+  "nested",
+  "arrays",
+  "numbers",
+  "nulls",
+  "reordered-keys",
+] as const;
 export type MetadataClass = (typeof METADATA_CLASSES)[number];
 
 export const CONVERSATION_ID_CLASSES = ["absent", "null", "uuid"] as const;
@@ -159,11 +214,22 @@ export type NearMissUse = (typeof NEAR_MISS_USES)[number];
 export const PAYLOAD_CHANGES = ["message", "metadata", "external_reference"] as const;
 export type PayloadChange = (typeof PAYLOAD_CHANGES)[number];
 
-export const PAGE_CLASSES = ["page:first", "page:last", "page:past-the-end", "page_size:1", "page_size:between", "page_size:100"] as const;
+export const PAGE_CLASSES = [
+  "page:first",
+  "page:last",
+  "page:past-the-end",
+  "page_size:1",
+  "page_size:between",
+  "page_size:100",
+] as const;
 
 export const INPUTS: readonly string[] = [
   ...MESSAGE_CLASSES.map((c) => `message:${c}`),
-  ...REFERENCE_CLASSES.flatMap((c) => ((REUSED_REFERENCE_CLASSES as readonly string[]).includes(c) ? REFERENCE_USES.map((use) => `external_reference:${c}/${use}`) : [`external_reference:${c}`])),
+  ...REFERENCE_CLASSES.flatMap((c) =>
+    (REUSED_REFERENCE_CLASSES as readonly string[]).includes(c)
+      ? REFERENCE_USES.map((use) => `external_reference:${c}/${use}`)
+      : [`external_reference:${c}`],
+  ),
   ...METADATA_CLASSES.map((c) => `metadata:${c}`),
   ...CONVERSATION_ID_CLASSES.map((c) => `conversation_id:${c}`),
   ...KEY_SHAPES.map((c) => `idempotency-key:${c}`),
@@ -173,7 +239,13 @@ export const INPUTS: readonly string[] = [
 ];
 
 /** What the spec lets a service refuse consistently (it is silent on limits and validation): the rest it must accept. */
-export const OPEN_SHAPES: ReadonlySet<string> = new Set(["message:long", "metadata:nested", "metadata:arrays", "metadata:numbers", "metadata:nulls"]);
+export const OPEN_SHAPES: ReadonlySet<string> = new Set([
+  "message:long",
+  "metadata:nested",
+  "metadata:arrays",
+  "metadata:numbers",
+  "metadata:nulls",
+]);
 
 /** The client behaviours the spec names (client rules 1 and 2): drops, retries under the same key, cancellation. */
 export const DROP_POINTS = ["after-created", "after-delta", "before-completion"] as const;

@@ -21,7 +21,12 @@ export interface StandaloneOptions {
 }
 
 /** A target's keys and agents as the property's three identities: primary, another agent under its key, its agent under another key. */
-export function identitiesOf(keys: { readonly apiKey: string; readonly agentId: string; readonly otherAgentId: string; readonly otherApiKey: string }): Pick<StandaloneOptions, "primary" | "otherAgent" | "otherKey"> {
+export function identitiesOf(keys: {
+  readonly apiKey: string;
+  readonly agentId: string;
+  readonly otherAgentId: string;
+  readonly otherApiKey: string;
+}): Pick<StandaloneOptions, "primary" | "otherAgent" | "otherKey"> {
   return {
     primary: { apiKey: keys.apiKey, agentId: keys.agentId },
     otherAgent: { apiKey: keys.apiKey, agentId: keys.otherAgentId },
@@ -31,14 +36,30 @@ export function identitiesOf(keys: { readonly apiKey: string; readonly agentId: 
 
 export function standaloneTarget(options: StandaloneOptions): { target: InteractionTarget; close(): Promise<void> } {
   const timeout = options.requestTimeoutMs ?? 10_000;
-  const limits = { requestTimeoutMs: timeout, firstEventTimeoutMs: timeout, idleTimeoutMs: timeout, streamTimeoutMs: 3 * timeout, maxResponseBytes: 1 << 20, maxStreamBytes: 4 << 20 };
+  const limits = {
+    requestTimeoutMs: timeout,
+    firstEventTimeoutMs: timeout,
+    idleTimeoutMs: timeout,
+    streamTimeoutMs: 3 * timeout,
+    maxResponseBytes: 1 << 20,
+    maxStreamBytes: 4 << 20,
+  };
   const pools = Array.from({ length: LANES }, () => createPool(options.baseUrl, 1, timeout));
   const redactor = new Redactor([options.primary.apiKey, options.otherAgent?.apiKey, options.otherKey?.apiKey]);
   const run = randomUUID().slice(0, 8);
   let counter = 0;
   const named = (label: string) => `conf-${run}-${label}-${++counter}`;
   const lanes = pools.map((dispatcher) =>
-    createClient({ baseUrl: options.baseUrl, primary: options.primary, limits, dispatcher, semaphore: new Semaphore(LANES), redactor, idempotencyKey: () => named("key"), maxRetries: 4 }),
+    createClient({
+      baseUrl: options.baseUrl,
+      primary: options.primary,
+      limits,
+      dispatcher,
+      semaphore: new Semaphore(LANES),
+      redactor,
+      idempotencyKey: () => named("key"),
+      maxRetries: 4,
+    }),
   );
   const target: InteractionTarget = {
     lanes,

@@ -10,7 +10,15 @@
 import fc from "fast-check";
 import type { Endpoint, Who } from "../model/operation.ts";
 import { freshBody, freshKey, longFirst, nearMissKey } from "./bodies.ts";
-import { LANES, type Command, type CreateRequest, type DeleteRequest, type ListRequest, type Request, type Timing } from "./commands.ts";
+import {
+  LANES,
+  type Command,
+  type CreateRequest,
+  type DeleteRequest,
+  type ListRequest,
+  type Request,
+  type Timing,
+} from "./commands.ts";
 import { reorderKeys } from "./inputs.ts";
 import type { ConversationRecord, KeyUse, Session } from "./session.ts";
 import {
@@ -48,8 +56,13 @@ interface Proposal {
 }
 
 const ENDPOINTS: readonly Endpoint[] = ["plain", "stream"];
-const transition = (operation: Operation, conversation: ConversationState, key: KeyState | "n/a", variant: string, relation: Relation) =>
-  `transitions:${transitionName({ operation, conversation, key, variant: variant as never, relation })}`;
+const transition = (
+  operation: Operation,
+  conversation: ConversationState,
+  key: KeyState | "n/a",
+  variant: string,
+  relation: Relation,
+) => `transitions:${transitionName({ operation, conversation, key, variant: variant as never, relation })}`;
 
 /** Who sends a request, seen from a conversation's owner. */
 export function relationOf(caller: Who, owner: Who): Relation {
@@ -69,12 +82,15 @@ function callers(session: Session): Who[] {
 /** An identity standing in the given relation to the owner, if the target has one. */
 function callerIn(session: Session, owner: Who, relation: Relation): Who | undefined {
   // Without a valid key, a request names the primary agent: it meets the owner's conversation only there.
-  if (relation === "no-key" || relation === "unknown-key") return owner === "otherAgent" ? undefined : relation === "no-key" ? "noKey" : "unknownKey";
+  if (relation === "no-key" || relation === "unknown-key")
+    return owner === "otherAgent" ? undefined : relation === "no-key" ? "noKey" : "unknownKey";
   return callers(session).find((who) => relationOf(who, owner) === relation);
 }
 
 /** Input cells any fresh create may cover (the rest need an earlier text, key or reference). */
-const CREATE_INPUTS = INPUTS.filter((cell) => /^(message|external_reference|metadata|idempotency-key|conversation_id):/.test(cell))
+const CREATE_INPUTS = INPUTS.filter((cell) =>
+  /^(message|external_reference|metadata|idempotency-key|conversation_id):/.test(cell),
+)
   .filter((cell) => !/same-text-twice|normalisation-forms|reordered-keys|near-miss|reused-in-two/.test(cell))
   .map((cell) => `inputs:${cell}`);
 
@@ -105,40 +121,106 @@ function proposals(session: Session): Proposal[] {
 
   for (const endpoint of ENDPOINTS) {
     // New conversations, by each identity the target has.
-    out.push({ cells: [transition("create", "none", "fresh", endpoint, "own"), ...inputs], charged: 1, build: (g) => one(g, createNew(g, session, pickOne(g, callers(session)), endpoint)) });
+    out.push({
+      cells: [transition("create", "none", "fresh", endpoint, "own"), ...inputs],
+      charged: 1,
+      build: (g) => one(g, createNew(g, session, pickOne(g, callers(session)), endpoint)),
+    });
     for (const who of ["noKey", "unknownKey"] as const) {
-      out.push({ cells: [transition("create", "none", "fresh", endpoint, relationOf(who, "primary"))], charged: 0, holds: 1, build: (g) => one(g, createNew(g, session, who, endpoint)) });
+      out.push({
+        cells: [transition("create", "none", "fresh", endpoint, relationOf(who, "primary"))],
+        charged: 0,
+        holds: 1,
+        build: (g) => one(g, createNew(g, session, who, endpoint)),
+      });
     }
-    const ownKeys = session.keys.filter((k) => k.status === "completed" && k.who === "primary" && typeof k.body.conversation_id !== "string");
+    const ownKeys = session.keys.filter(
+      (k) => k.status === "completed" && k.who === "primary" && typeof k.body.conversation_id !== "string",
+    );
     if (ownKeys.length > 0) {
-      out.push({ cells: [transition("create", "none", "near-miss", endpoint, "own"), ...nearMissCells(session, "new/same-body"), ...nearMissCells(session, "new/other-body")], charged: 1, build: (g) => one(g, nearMissCreate(g, session, longFirst(g, ownKeys), endpoint)) });
+      out.push({
+        cells: [
+          transition("create", "none", "near-miss", endpoint, "own"),
+          ...nearMissCells(session, "new/same-body"),
+          ...nearMissCells(session, "new/other-body"),
+        ],
+        charged: 1,
+        build: (g) => one(g, nearMissCreate(g, session, longFirst(g, ownKeys), endpoint)),
+      });
     }
     const foreignKeys = session.keys.filter((k) => k.who !== "primary" && k.who !== "noKey" && k.who !== "unknownKey");
     if (foreignKeys.length > 0) {
-      out.push({ cells: [transition("create", "none", "of-another-scope", endpoint, "own")], charged: 1, build: (g) => one(g, foreignKeyCreate(g, session, pickOne(g, foreignKeys), endpoint)) });
+      out.push({
+        cells: [transition("create", "none", "of-another-scope", endpoint, "own")],
+        charged: 1,
+        build: (g) => one(g, foreignKeyCreate(g, session, pickOne(g, foreignKeys), endpoint)),
+      });
     }
     // Continuing: the live conversations by anyone, the deleted ones and an unknown id by their owner.
     for (const conversation of conversations) {
-      out.push({ cells: [transition("continue", "live", "fresh", endpoint, "own"), ...inputs, ...twiceCells(session, conversation)], charged: 1, build: (g) => one(g, continuation(g, session, conversation, conversation.owner, endpoint)) });
+      out.push({
+        cells: [
+          transition("continue", "live", "fresh", endpoint, "own"),
+          ...inputs,
+          ...twiceCells(session, conversation),
+        ],
+        charged: 1,
+        build: (g) => one(g, continuation(g, session, conversation, conversation.owner, endpoint)),
+      });
       for (const relation of ["other-agent", "other-key", "no-key", "unknown-key"] as const) {
         const who = callerIn(session, conversation.owner, relation);
         if (who === undefined) continue;
         // Mostly refused (another identity may be answered with a conversation of its own): weighed as free, it holds one while it runs.
-        out.push({ cells: [transition("continue", "live", "fresh", endpoint, relation)], charged: 0, holds: 1, build: (g) => one(g, continuation(g, session, conversation, who, endpoint)) });
+        out.push({
+          cells: [transition("continue", "live", "fresh", endpoint, relation)],
+          charged: 0,
+          holds: 1,
+          build: (g) => one(g, continuation(g, session, conversation, who, endpoint)),
+        });
       }
-      const nearMisses = session.keys.filter((k) => k.status === "completed" && k.conversationId?.toLowerCase() === conversation.id.toLowerCase() && k.body.conversation_id !== undefined);
+      const nearMisses = session.keys.filter(
+        (k) =>
+          k.status === "completed" &&
+          k.conversationId?.toLowerCase() === conversation.id.toLowerCase() &&
+          k.body.conversation_id !== undefined,
+      );
       if (nearMisses.length > 0) {
-        out.push({ cells: [transition("continue", "live", "near-miss", endpoint, "own"), ...nearMissCells(session, "continue/same-body"), ...nearMissCells(session, "continue/other-body")], charged: 1, build: (g) => one(g, nearMissCreate(g, session, longFirst(g, nearMisses), endpoint)) });
+        out.push({
+          cells: [
+            transition("continue", "live", "near-miss", endpoint, "own"),
+            ...nearMissCells(session, "continue/same-body"),
+            ...nearMissCells(session, "continue/other-body"),
+          ],
+          charged: 1,
+          build: (g) => one(g, nearMissCreate(g, session, longFirst(g, nearMisses), endpoint)),
+        });
       }
     }
     for (const conversation of deleted(session)) {
-      out.push({ cells: [transition("continue", "deleted", "fresh", endpoint, "own")], charged: 0, holds: 1, build: (g) => one(g, continuation(g, session, conversation, conversation.owner, endpoint)) });
+      out.push({
+        cells: [transition("continue", "deleted", "fresh", endpoint, "own")],
+        charged: 0,
+        holds: 1,
+        build: (g) => one(g, continuation(g, session, conversation, conversation.owner, endpoint)),
+      });
     }
-    out.push({ cells: [transition("continue", "unknown", "fresh", endpoint, "own")], charged: 0, holds: 1, build: (g) => one(g, continuation(g, session, unknownConversation(g), "primary", endpoint)) });
+    out.push({
+      cells: [transition("continue", "unknown", "fresh", endpoint, "own")],
+      charged: 0,
+      holds: 1,
+      build: (g) => one(g, continuation(g, session, unknownConversation(g), "primary", endpoint)),
+    });
     // A stream dropped by the client, retried at once on either endpoint, later, or not at all.
     for (const point of conversations.length > 0 ? DROP_POINTS : []) {
       out.push({
-        cells: [`client:drop:${point}`, "client:retry-soon:same-endpoint", "client:retry-soon:other-endpoint", "client:retry-late:same-endpoint", "client:retry-late:other-endpoint", "client:cancel-without-retry"],
+        cells: [
+          `client:drop:${point}`,
+          "client:retry-soon:same-endpoint",
+          "client:retry-soon:other-endpoint",
+          "client:retry-late:same-endpoint",
+          "client:retry-late:other-endpoint",
+          "client:cancel-without-retry",
+        ],
         charged: 2,
         build: (g) => droppedStream(g, session, point),
       });
@@ -153,12 +235,29 @@ function proposals(session: Session): Proposal[] {
     const conversation = state === "of-deleted" ? "deleted" : "live";
     for (const endpoint of ENDPOINTS) {
       const retry = key.dropped
-        ? key.retried && state !== "unknown-outcome" ? ["client:replayed-after-retry"] : [`client:retry-late:${endpoint === key.endpoint ? "same" : "other"}-endpoint`]
+        ? key.retried && state !== "unknown-outcome"
+          ? ["client:replayed-after-retry"]
+          : [`client:retry-late:${endpoint === key.endpoint ? "same" : "other"}-endpoint`]
         : [];
-      const reordered = typeof key.body.metadata === "object" && key.body.metadata !== null && Object.keys(key.body.metadata).length > 1 ? ["inputs:metadata:reordered-keys"] : [];
-      if (retryable) out.push({ cells: [transition("replay", conversation, state, endpoint, "own"), ...retry, ...reordered], charged: state === "unknown-outcome" ? 1 : 0, build: (g) => one(g, replayOf(g, session, key, endpoint)) });
-      const changes = PAYLOAD_CHANGES.map((f) => `inputs:payload-change:${f}:${endpoint}`).filter((c) => !session.covered.has(c));
-      out.push({ cells: [transition("reuse", conversation, state, endpoint, "own"), ...changes], charged: 0, holds: 1, build: (g) => one(g, reuseOf(g, session, key, endpoint)) });
+      const reordered =
+        typeof key.body.metadata === "object" && key.body.metadata !== null && Object.keys(key.body.metadata).length > 1
+          ? ["inputs:metadata:reordered-keys"]
+          : [];
+      if (retryable)
+        out.push({
+          cells: [transition("replay", conversation, state, endpoint, "own"), ...retry, ...reordered],
+          charged: state === "unknown-outcome" ? 1 : 0,
+          build: (g) => one(g, replayOf(g, session, key, endpoint)),
+        });
+      const changes = PAYLOAD_CHANGES.map((f) => `inputs:payload-change:${f}:${endpoint}`).filter(
+        (c) => !session.covered.has(c),
+      );
+      out.push({
+        cells: [transition("reuse", conversation, state, endpoint, "own"), ...changes],
+        charged: 0,
+        holds: 1,
+        build: (g) => one(g, reuseOf(g, session, key, endpoint)),
+      });
     }
   }
 
@@ -170,18 +269,36 @@ function proposals(session: Session): Proposal[] {
   ];
   for (const { conversation, state } of everyConversation) {
     for (const shape of ["no-parameters", "page", "page-size", "both"] as const) {
-      out.push({ cells: [transition("list", state, "n/a", shape, "own"), ...pageCells(session, conversation)], charged: 0, build: (g) => one(g, listing(g, session, conversation ?? unknownConversation(g), conversation?.owner ?? "primary", shape)) });
+      out.push({
+        cells: [transition("list", state, "n/a", shape, "own"), ...pageCells(session, conversation)],
+        charged: 0,
+        build: (g) =>
+          one(g, listing(g, session, conversation ?? unknownConversation(g), conversation?.owner ?? "primary", shape)),
+      });
     }
     if (state !== "live" || canLoseOne(session)) {
-      out.push({ cells: [transition("delete", state, "n/a", "n/a", "own")], charged: 0, build: (g) => one(g, deletion(session, conversation ?? unknownConversation(g), conversation?.owner ?? "primary")) });
+      out.push({
+        cells: [transition("delete", state, "n/a", "n/a", "own")],
+        charged: 0,
+        build: (g) =>
+          one(g, deletion(session, conversation ?? unknownConversation(g), conversation?.owner ?? "primary")),
+      });
     }
   }
   for (const conversation of conversations) {
     for (const relation of ["other-agent", "other-key", "no-key", "unknown-key"] as const) {
       const who = callerIn(session, conversation.owner, relation);
       if (who === undefined) continue;
-      out.push({ cells: [transition("list", "live", "n/a", "no-parameters", relation)], charged: 0, build: (g) => one(g, listing(g, session, conversation, who, "no-parameters")) });
-      out.push({ cells: [transition("delete", "live", "n/a", "n/a", relation)], charged: 0, build: (g) => one(g, deletion(session, conversation, who)) });
+      out.push({
+        cells: [transition("list", "live", "n/a", "no-parameters", relation)],
+        charged: 0,
+        build: (g) => one(g, listing(g, session, conversation, who, "no-parameters")),
+      });
+      out.push({
+        cells: [transition("delete", "live", "n/a", "n/a", relation)],
+        charged: 0,
+        build: (g) => one(g, deletion(session, conversation, who)),
+      });
     }
     out.push(...races(session, conversation).filter((r) => !r.deletes || canLoseOne(session)));
   }
@@ -206,17 +323,34 @@ function races(session: Session, conversation: ConversationRecord): Proposal[] {
     return cell === undefined ? [] : [`orderings:${cell}`];
   };
   for (const held of ENDPOINTS) {
-    const timings: Timing[] = held === "stream" ? ["at-once", "after-created", "after-delta", "after-completed"] : ["at-once"];
+    const timings: Timing[] =
+      held === "stream" ? ["at-once", "after-created", "after-delta", "after-completed"] : ["at-once"];
     for (const endpoint of ENDPOINTS) {
       // Two exchanges on one conversation, in each arrangement.
       for (const timing of timings) {
         out.push({
-          cells: [transition("continue", "in-flight", "fresh", endpoint, "own"), ...ordering("two-exchanges", "sent-first-first", "sent-second-first"), ...arranged("two-exchanges", held, timing), ...inputs],
+          cells: [
+            transition("continue", "in-flight", "fresh", endpoint, "own"),
+            ...ordering("two-exchanges", "sent-first-first", "sent-second-first"),
+            ...arranged("two-exchanges", held, timing),
+            ...inputs,
+          ],
           charged: 2,
           build: (g) => {
             // Two exchanges of one text at once could not say which of them a listing lacks.
             const first = continuation(g, session, conversation, owner, held, { accepted: true });
-            return race(g, first, [continuation(g, session, conversation, owner, endpoint, { distinctFrom: first.message, accepted: true })], timing, "two-exchanges");
+            return race(
+              g,
+              first,
+              [
+                continuation(g, session, conversation, owner, endpoint, {
+                  distinctFrom: first.message,
+                  accepted: true,
+                }),
+              ],
+              timing,
+              "two-exchanges",
+            );
           },
         });
       }
@@ -229,7 +363,13 @@ function races(session: Session, conversation: ConversationRecord): Proposal[] {
         out.push({
           cells: [transition("continue", "in-flight", "fresh", endpoint, relation)],
           charged: 2,
-          build: (g) => race(g, continuation(g, session, conversation, owner, held, { accepted: true }), [continuation(g, session, conversation, who, endpoint)], pickOne(g, timings)),
+          build: (g) =>
+            race(
+              g,
+              continuation(g, session, conversation, owner, held, { accepted: true }),
+              [continuation(g, session, conversation, who, endpoint)],
+              pickOne(g, timings),
+            ),
         });
       }
     }
@@ -238,33 +378,82 @@ function races(session: Session, conversation: ConversationRecord): Proposal[] {
       out.push({
         cells: [transition("list", "in-flight", "n/a", shape, "own")],
         charged: 1,
-        build: (g) => race(g, continuation(g, session, conversation, owner, held, { accepted: true }), [listing(g, session, conversation, owner, shape)], pickOne(g, timings)),
+        build: (g) =>
+          race(
+            g,
+            continuation(g, session, conversation, owner, held, { accepted: true }),
+            [listing(g, session, conversation, owner, shape)],
+            pickOne(g, timings),
+          ),
       });
     }
     // A delete while an exchange is generated: before response.created, after a delta, after completion.
     const deleteTimings: Timing[] = held === "stream" ? ["at-once", "after-delta", "after-completed"] : ["at-once"];
     out.push({
       deletes: true,
-      cells: [transition("delete", "in-flight", "n/a", "n/a", "own"), ...inputs, ...ordering("delete-exchange-before-created", "exchange-first", "delete-first"), ...(held === "stream" ? [...ordering("delete-exchange-after-delta", "exchange-first", "delete-first"), ...ordering("delete-exchange-after-completed", "exchange-first", "delete-first")] : [])],
+      cells: [
+        transition("delete", "in-flight", "n/a", "n/a", "own"),
+        ...inputs,
+        ...ordering("delete-exchange-before-created", "exchange-first", "delete-first"),
+        ...(held === "stream"
+          ? [
+              ...ordering("delete-exchange-after-delta", "exchange-first", "delete-first"),
+              ...ordering("delete-exchange-after-completed", "exchange-first", "delete-first"),
+            ]
+          : []),
+      ],
       charged: 1,
       build: (g) => {
         const timing = pickOne(g, deleteTimings);
-        const cls = timing === "at-once" ? "delete-exchange-before-created" : timing === "after-delta" ? "delete-exchange-after-delta" : "delete-exchange-after-completed";
-        return race(g, continuation(g, session, conversation, owner, held, { accepted: true }), [deletion(session, conversation, owner)], timing, cls);
+        const cls =
+          timing === "at-once"
+            ? "delete-exchange-before-created"
+            : timing === "after-delta"
+              ? "delete-exchange-after-delta"
+              : "delete-exchange-after-completed";
+        return race(
+          g,
+          continuation(g, session, conversation, owner, held, { accepted: true }),
+          [deletion(session, conversation, owner)],
+          timing,
+          cls,
+        );
       },
     });
     // One key at once: its replay on the same endpoint, on the other (in each arrangement), or reused with another payload.
     for (const endpoint of ENDPOINTS) {
       const cls = endpoint === held ? "replay-in-flight-original" : "one-key-both-endpoints";
-      const orders = endpoint === held ? ordering(cls, "original-first", "replay-first") : ordering(cls, "plain-first", "stream-first");
+      const orders =
+        endpoint === held
+          ? ordering(cls, "original-first", "replay-first")
+          : ordering(cls, "plain-first", "stream-first");
       for (const timing of timings) {
         out.push({
-          cells: [transition("replay", "live", "in-flight", endpoint, "own"), ...orders, ...arranged(cls, held, timing), ...inputs],
+          cells: [
+            transition("replay", "live", "in-flight", endpoint, "own"),
+            ...orders,
+            ...arranged(cls, held, timing),
+            ...inputs,
+          ],
           charged: 1,
           build: (g) => {
             const first = continuation(g, session, conversation, owner, held, { accepted: true });
             if (first === undefined) return undefined;
-            return race(g, first, [{ ...first, endpoint, replay: true, charged: false, cells: [transition("replay", "live", "in-flight", endpoint, "own")] }], timing, cls);
+            return race(
+              g,
+              first,
+              [
+                {
+                  ...first,
+                  endpoint,
+                  replay: true,
+                  charged: false,
+                  cells: [transition("replay", "live", "in-flight", endpoint, "own")],
+                },
+              ],
+              timing,
+              cls,
+            );
           },
         });
       }
@@ -277,8 +466,16 @@ function races(session: Session, conversation: ConversationRecord): Proposal[] {
           const changed = freshBody(g, session, owner, conversation);
           const { openShape: _theirs, ...rest } = first;
           const reuse: CreateRequest = {
-            ...rest, endpoint, body: changed.body, message: changed.message, tag: changed.tag, replay: false, optionalFields: changed.optionalFields,
-            ...(changed.openShape === undefined ? {} : { openShape: changed.openShape }), cells: [transition("reuse", "live", "in-flight", endpoint, "own")], acceptedCells: [],
+            ...rest,
+            endpoint,
+            body: changed.body,
+            message: changed.message,
+            tag: changed.tag,
+            replay: false,
+            optionalFields: changed.optionalFields,
+            ...(changed.openShape === undefined ? {} : { openShape: changed.openShape }),
+            cells: [transition("reuse", "live", "in-flight", endpoint, "own")],
+            acceptedCells: [],
           };
           return race(g, first, [reuse], pickOne(g, timings));
         },
@@ -292,23 +489,51 @@ function one(g: fc.GeneratorValue, request: Request | undefined): Command | unde
   return request === undefined ? undefined : { kind: "one", request, lane: g(() => fc.nat(LANES - 1)) };
 }
 
-function race(g: fc.GeneratorValue, held: Request | undefined, others: readonly (Request | undefined)[], timing: Timing, ordering?: string): Command | undefined {
+function race(
+  g: fc.GeneratorValue,
+  held: Request | undefined,
+  others: readonly (Request | undefined)[],
+  timing: Timing,
+  ordering?: string,
+): Command | undefined {
   // What is sent while the held request runs meets its conversation with an exchange in flight
   // (a key sent again meets the key in flight instead, a cell of its own).
   const inFlight = (cell: string) => cell.replace(/^transitions:live\/(?!in-flight\/)/, "transitions:in-flight/");
   const sent = others.filter((r): r is Request => r !== undefined).map((r) => ({ ...r, cells: r.cells.map(inFlight) }));
   if (held === undefined || sent.length === 0) return undefined;
-  return { kind: "race", held, others: sent, timing: held.kind === "create" && held.endpoint === "stream" ? timing : "at-once", ...(ordering === undefined ? {} : { ordering }) };
+  return {
+    kind: "race",
+    held,
+    others: sent,
+    timing: held.kind === "create" && held.endpoint === "stream" ? timing : "at-once",
+    ...(ordering === undefined ? {} : { ordering }),
+  };
 }
 
-function createNew(g: fc.GeneratorValue, session: Session, who: Who, endpoint: Endpoint, drop?: DropPoint): CreateRequest {
+function createNew(
+  g: fc.GeneratorValue,
+  session: Session,
+  who: Who,
+  endpoint: Endpoint,
+  drop?: DropPoint,
+): CreateRequest {
   const key = freshKey(g, session, who, "new");
   const body = freshBody(g, session, who, undefined, { endpoint });
   const relation: Relation = who === "noKey" ? "no-key" : who === "unknownKey" ? "unknown-key" : "own";
   return {
-    kind: "create", who, endpoint, key: key.key, body: body.body, message: body.message, tag: body.tag, replay: false,
-    charged: relation === "own", optionalFields: body.optionalFields, ...(body.openShape === undefined ? {} : { openShape: body.openShape }),
-    cells: [transition("create", "none", "fresh", endpoint, relation)], acceptedCells: [...body.acceptedCells, key.cell],
+    kind: "create",
+    who,
+    endpoint,
+    key: key.key,
+    body: body.body,
+    message: body.message,
+    tag: body.tag,
+    replay: false,
+    charged: relation === "own",
+    optionalFields: body.optionalFields,
+    ...(body.openShape === undefined ? {} : { openShape: body.openShape }),
+    cells: [transition("create", "none", "fresh", endpoint, relation)],
+    acceptedCells: [...body.acceptedCells, key.cell],
     ...(drop === undefined ? {} : { drop }),
   };
 }
@@ -322,16 +547,38 @@ interface ContinuationOptions {
   readonly accepted?: boolean;
 }
 
-function continuation(g: fc.GeneratorValue, session: Session, conversation: ConversationRecord, who: Who, endpoint: Endpoint, options: ContinuationOptions = {}): CreateRequest {
+function continuation(
+  g: fc.GeneratorValue,
+  session: Session,
+  conversation: ConversationRecord,
+  who: Who,
+  endpoint: Endpoint,
+  options: ContinuationOptions = {},
+): CreateRequest {
   const { drop, distinctFrom, accepted } = options;
   const key = freshKey(g, session, who, "continue");
-  const body = freshBody(g, session, who, conversation, { endpoint, ...(distinctFrom === undefined ? {} : { distinctFrom }), ...(accepted === true ? { openAllowed: false } : {}) });
-  const state: ConversationState = session.conversation(conversation.id) === undefined ? "unknown" : conversation.deleted ? "deleted" : "live";
+  const body = freshBody(g, session, who, conversation, {
+    endpoint,
+    ...(distinctFrom === undefined ? {} : { distinctFrom }),
+    ...(accepted === true ? { openAllowed: false } : {}),
+  });
+  const state: ConversationState =
+    session.conversation(conversation.id) === undefined ? "unknown" : conversation.deleted ? "deleted" : "live";
   const relation = relationOf(who, conversation.owner);
   return {
-    kind: "create", who, endpoint, key: key.key, body: body.body, message: body.message, tag: body.tag, replay: false,
-    charged: relation !== "no-key" && relation !== "unknown-key", optionalFields: body.optionalFields, ...(body.openShape === undefined ? {} : { openShape: body.openShape }),
-    cells: [transition("continue", state, "fresh", endpoint, relation)], acceptedCells: relation === "own" ? [...body.acceptedCells, key.cell] : [],
+    kind: "create",
+    who,
+    endpoint,
+    key: key.key,
+    body: body.body,
+    message: body.message,
+    tag: body.tag,
+    replay: false,
+    charged: relation !== "no-key" && relation !== "unknown-key",
+    optionalFields: body.optionalFields,
+    ...(body.openShape === undefined ? {} : { openShape: body.openShape }),
+    cells: [transition("continue", state, "fresh", endpoint, relation)],
+    acceptedCells: relation === "own" ? [...body.acceptedCells, key.cell] : [],
     ...(drop === undefined ? {} : { drop }),
   };
 }
@@ -347,7 +594,8 @@ function unknownConversation(g: fc.GeneratorValue): ConversationRecord {
  * fresh one (it answers 409, with nothing running at the time to excuse it).
  */
 function nearMissCreate(g: fc.GeneratorValue, session: Session, earlier: KeyUse, endpoint: Endpoint): CreateRequest {
-  const kind = earlier.body.conversation_id === undefined || earlier.body.conversation_id === null ? "create" : "continue";
+  const kind =
+    earlier.body.conversation_id === undefined || earlier.body.conversation_id === null ? "create" : "continue";
   const starts = kind === "create" ? "new" : "continue";
   const cells = [transition(kind, kind === "create" ? "none" : "live", "near-miss", endpoint, "own")];
   // The earlier body where its near-misses are not all met yet; a fresh body also covers messages.
@@ -358,17 +606,42 @@ function nearMissCreate(g: fc.GeneratorValue, session: Session, earlier: KeyUse,
   const sameBody = g(() => fc.integer({ min: 0, max: 3 })) < sameBodyChance;
   const key = nearMissKey(g, session, earlier, `${starts}/${sameBody ? "same-body" : "other-body"}`);
   if (!sameBody) {
-    const body = freshBody(g, session, earlier.who, kind === "create" ? undefined : session.conversation(earlier.conversationId));
+    const body = freshBody(
+      g,
+      session,
+      earlier.who,
+      kind === "create" ? undefined : session.conversation(earlier.conversationId),
+    );
     return {
-      kind: "create", who: earlier.who, endpoint, key: key.key, body: body.body, message: body.message, tag: body.tag, replay: false, charged: true,
-      optionalFields: body.optionalFields, ...(body.openShape === undefined ? {} : { openShape: body.openShape }),
-      cells, acceptedCells: [...body.acceptedCells, key.cell],
+      kind: "create",
+      who: earlier.who,
+      endpoint,
+      key: key.key,
+      body: body.body,
+      message: body.message,
+      tag: body.tag,
+      replay: false,
+      charged: true,
+      optionalFields: body.optionalFields,
+      ...(body.openShape === undefined ? {} : { openShape: body.openShape }),
+      cells,
+      acceptedCells: [...body.acceptedCells, key.cell],
     };
   }
   return {
-    kind: "create", who: earlier.who, endpoint, key: key.key, body: earlier.body, message: earlier.message, tag: earlier.tag, replay: false, charged: true,
-    optionalFields: "external_reference" in earlier.body || "metadata" in earlier.body, ...(earlier.openShape === undefined ? {} : { openShape: earlier.openShape }),
-    cells, acceptedCells: [key.cell],
+    kind: "create",
+    who: earlier.who,
+    endpoint,
+    key: key.key,
+    body: earlier.body,
+    message: earlier.message,
+    tag: earlier.tag,
+    replay: false,
+    charged: true,
+    optionalFields: "external_reference" in earlier.body || "metadata" in earlier.body,
+    ...(earlier.openShape === undefined ? {} : { openShape: earlier.openShape }),
+    cells,
+    acceptedCells: [key.cell],
   };
 }
 
@@ -376,23 +649,52 @@ function nearMissCreate(g: fc.GeneratorValue, session: Session, earlier: KeyUse,
 function foreignKeyCreate(g: fc.GeneratorValue, session: Session, theirs: KeyUse, endpoint: Endpoint): CreateRequest {
   const body = freshBody(g, session, "primary", undefined);
   return {
-    kind: "create", who: "primary", endpoint, key: theirs.key, body: body.body, message: body.message, tag: body.tag, replay: false, charged: true,
-    optionalFields: body.optionalFields, ...(body.openShape === undefined ? {} : { openShape: body.openShape }),
-    cells: [transition("create", "none", "of-another-scope", endpoint, "own")], acceptedCells: body.acceptedCells,
+    kind: "create",
+    who: "primary",
+    endpoint,
+    key: theirs.key,
+    body: body.body,
+    message: body.message,
+    tag: body.tag,
+    replay: false,
+    charged: true,
+    optionalFields: body.optionalFields,
+    ...(body.openShape === undefined ? {} : { openShape: body.openShape }),
+    cells: [transition("create", "none", "of-another-scope", endpoint, "own")],
+    acceptedCells: body.acceptedCells,
   };
 }
 
 function replayOf(g: fc.GeneratorValue, session: Session, key: KeyUse, endpoint: Endpoint): CreateRequest {
   const state = keyState(session, key) ?? "completed";
-  const reorder = typeof key.body.metadata === "object" && key.body.metadata !== null && Object.keys(key.body.metadata).length > 1 && g(() => fc.boolean());
+  const reorder =
+    typeof key.body.metadata === "object" &&
+    key.body.metadata !== null &&
+    Object.keys(key.body.metadata).length > 1 &&
+    g(() => fc.boolean());
   const retry = key.dropped
-    ? key.retried && state !== "unknown-outcome" ? ["client:replayed-after-retry"] : [`client:retry-late:${endpoint === key.endpoint ? "same" : "other"}-endpoint`]
+    ? key.retried && state !== "unknown-outcome"
+      ? ["client:replayed-after-retry"]
+      : [`client:retry-late:${endpoint === key.endpoint ? "same" : "other"}-endpoint`]
     : [];
   return {
-    kind: "create", who: key.who, endpoint, key: key.key, body: reorder ? (reorderKeys(key.body) as Record<string, unknown>) : key.body, message: key.message, tag: key.tag,
-    replay: state !== "unknown-outcome", charged: state === "unknown-outcome", optionalFields: "external_reference" in key.body || "metadata" in key.body, again: key,
+    kind: "create",
+    who: key.who,
+    endpoint,
+    key: key.key,
+    body: reorder ? (reorderKeys(key.body) as Record<string, unknown>) : key.body,
+    message: key.message,
+    tag: key.tag,
+    replay: state !== "unknown-outcome",
+    charged: state === "unknown-outcome",
+    optionalFields: "external_reference" in key.body || "metadata" in key.body,
+    again: key,
     ...(key.openShape === undefined ? {} : { openShape: key.openShape }),
-    cells: [transition("replay", state === "of-deleted" ? "deleted" : "live", state, endpoint, "own"), ...retry, ...(reorder ? ["inputs:metadata:reordered-keys"] : [])],
+    cells: [
+      transition("replay", state === "of-deleted" ? "deleted" : "live", state, endpoint, "own"),
+      ...retry,
+      ...(reorder ? ["inputs:metadata:reordered-keys"] : []),
+    ],
     // A retry of a key whose first request's outcome is unknown may be what stores its body.
     acceptedCells: state === "unknown-outcome" ? key.inputCells : [],
   };
@@ -401,46 +703,114 @@ function replayOf(g: fc.GeneratorValue, session: Session, key: KeyUse, endpoint:
 /** An earlier key with another payload: one field changed, the message, the metadata or the external reference. */
 function reuseOf(g: fc.GeneratorValue, session: Session, key: KeyUse, endpoint: Endpoint): CreateRequest {
   const state = keyState(session, key) ?? "completed";
-  const field = pickWeighted(g, PAYLOAD_CHANGES.map((f) => ({ value: f, weight: session.covered.has(`inputs:payload-change:${f}:${endpoint}`) ? 1 : 20 })));
+  const field = pickWeighted(
+    g,
+    PAYLOAD_CHANGES.map((f) => ({
+      value: f,
+      weight: session.covered.has(`inputs:payload-change:${f}:${endpoint}`) ? 1 : 20,
+    })),
+  );
   const tag = field === "message" ? session.target.message("m") : key.tag;
-  const value = field === "message" ? `${tag} changed` : field === "metadata" ? { changed: session.target.idempotencyKey("meta") } : `${session.target.idempotencyKey("ref")}:changed`;
+  const value =
+    field === "message"
+      ? `${tag} changed`
+      : field === "metadata"
+        ? { changed: session.target.idempotencyKey("meta") }
+        : `${session.target.idempotencyKey("ref")}:changed`;
   const body = { ...key.body, [field]: value };
   // The changed field no longer has the earlier body's open shape when it was that field.
   const openShape = key.openShape === undefined || key.openShape.startsWith(`${field}:`) ? undefined : key.openShape;
   return {
-    kind: "create", who: key.who, endpoint, key: key.key, body, message: typeof body.message === "string" ? body.message : key.message, tag, replay: false, charged: true,
-    optionalFields: true, again: key, ...(openShape === undefined ? {} : { openShape }),
-    cells: [transition("reuse", state === "of-deleted" ? "deleted" : "live", state, endpoint, "own"), `inputs:payload-change:${field}:${endpoint}`],
+    kind: "create",
+    who: key.who,
+    endpoint,
+    key: key.key,
+    body,
+    message: typeof body.message === "string" ? body.message : key.message,
+    tag,
+    replay: false,
+    charged: true,
+    optionalFields: true,
+    again: key,
+    ...(openShape === undefined ? {} : { openShape }),
+    cells: [
+      transition("reuse", state === "of-deleted" ? "deleted" : "live", state, endpoint, "own"),
+      `inputs:payload-change:${field}:${endpoint}`,
+    ],
   };
 }
 
 /** Page parameters of a shape, with values at the bounds: the first page, the last, one past it; sizes 1, 100 and between. */
-function listing(g: fc.GeneratorValue, session: Session, conversation: ConversationRecord, who: Who, shape: QueryShape): ListRequest {
+function listing(
+  g: fc.GeneratorValue,
+  session: Session,
+  conversation: ConversationRecord,
+  who: Who,
+  shape: QueryShape,
+): ListRequest {
   const total = conversation.total ?? 0;
   const fresh = (cell: string) => (session.covered.has(`inputs:${cell}`) ? 1 : 20);
   // A last page other than the first needs a size below the total: 1 when that page is still to be seen.
   const sizes = [1, g(() => fc.integer({ min: 2, max: 7 })), 100];
-  const pageSize = shape === "page-size" || shape === "both"
-    ? pickWeighted(g, sizes.map((value, i) => ({ value, weight: fresh(["page_size:1", "page_size:between", "page_size:100"][i] ?? "") + (value === 1 && total > 1 ? fresh("page:last") : 0) })))
-    : undefined;
+  const pageSize =
+    shape === "page-size" || shape === "both"
+      ? pickWeighted(
+          g,
+          sizes.map((value, i) => ({
+            value,
+            weight:
+              fresh(["page_size:1", "page_size:between", "page_size:100"][i] ?? "") +
+              (value === 1 && total > 1 ? fresh("page:last") : 0),
+          })),
+        )
+      : undefined;
   const size = pageSize ?? 50;
   const last = Math.max(1, Math.ceil(total / size));
-  const page = shape === "page" || shape === "both"
-    ? pickWeighted(g, [{ value: 1, weight: fresh("page:first") }, { value: last, weight: fresh("page:last") }, { value: last + 1, weight: fresh("page:past-the-end") }])
-    : undefined;
-  const state: ConversationState = session.conversation(conversation.id) === undefined ? "unknown" : conversation.deleted ? "deleted" : "live";
+  const page =
+    shape === "page" || shape === "both"
+      ? pickWeighted(g, [
+          { value: 1, weight: fresh("page:first") },
+          { value: last, weight: fresh("page:last") },
+          { value: last + 1, weight: fresh("page:past-the-end") },
+        ])
+      : undefined;
+  const state: ConversationState =
+    session.conversation(conversation.id) === undefined ? "unknown" : conversation.deleted ? "deleted" : "live";
   const cells = [transition("list", state, "n/a", shape, relationOf(who, conversation.owner))];
   const accepted = [
-    ...(page === undefined ? [] : [page === 1 ? "inputs:page:first" : page === last ? "inputs:page:last" : "inputs:page:past-the-end"]),
-    ...(pageSize === undefined ? [] : [pageSize === 1 ? "inputs:page_size:1" : pageSize === 100 ? "inputs:page_size:100" : "inputs:page_size:between"]),
+    ...(page === undefined
+      ? []
+      : [page === 1 ? "inputs:page:first" : page === last ? "inputs:page:last" : "inputs:page:past-the-end"]),
+    ...(pageSize === undefined
+      ? []
+      : [
+          pageSize === 1
+            ? "inputs:page_size:1"
+            : pageSize === 100
+              ? "inputs:page_size:100"
+              : "inputs:page_size:between",
+        ]),
   ];
   const query = { ...(page === undefined ? {} : { page }), ...(pageSize === undefined ? {} : { pageSize }) };
-  return { kind: "list", who, conversationId: conversation.id, query, cells, acceptedCells: state === "live" && who === conversation.owner ? accepted : [] };
+  return {
+    kind: "list",
+    who,
+    conversationId: conversation.id,
+    query,
+    cells,
+    acceptedCells: state === "live" && who === conversation.owner ? accepted : [],
+  };
 }
 
 function deletion(session: Session, conversation: ConversationRecord, who: Who): DeleteRequest {
-  const state: ConversationState = session.conversation(conversation.id) === undefined ? "unknown" : conversation.deleted ? "deleted" : "live";
-  return { kind: "delete", who, conversationId: conversation.id, cells: [transition("delete", state, "n/a", "n/a", relationOf(who, conversation.owner))] };
+  const state: ConversationState =
+    session.conversation(conversation.id) === undefined ? "unknown" : conversation.deleted ? "deleted" : "live";
+  return {
+    kind: "delete",
+    who,
+    conversationId: conversation.id,
+    cells: [transition("delete", state, "n/a", "n/a", relationOf(who, conversation.owner))],
+  };
 }
 
 /** A stream dropped by the client at `point`, then sent again at once (same or other endpoint), later, or never. */
@@ -450,7 +820,8 @@ function droppedStream(g: fc.GeneratorValue, session: Session, point: DropPoint)
   if (conversations.length === 0) return undefined;
   const conversation = pickOne(g, conversations);
   const first = continuation(g, session, conversation, conversation.owner, "stream", { drop: point, accepted: true });
-  const lateRetriesLeft = !session.covered.has("client:retry-late:same-endpoint") || !session.covered.has("client:retry-late:other-endpoint");
+  const lateRetriesLeft =
+    !session.covered.has("client:retry-late:same-endpoint") || !session.covered.has("client:retry-late:other-endpoint");
   const retry = pickWeighted(g, [
     { value: "same", weight: session.covered.has("client:retry-soon:same-endpoint") ? 1 : 4 },
     { value: "other", weight: session.covered.has("client:retry-soon:other-endpoint") ? 1 : 4 },
@@ -464,26 +835,49 @@ function droppedStream(g: fc.GeneratorValue, session: Session, point: DropPoint)
   if (retry === "later") return { kind: "one", request: first, lane };
   // The retry carries the same body: accepted, it covers the shapes the dropped stream could not.
   const { drop: _dropped, ...again } = first;
-  return { kind: "one", request: first, lane, retrySoon: { ...again, endpoint: retry === "same" ? "stream" : "plain", cells: [`client:retry-soon:${retry}-endpoint`] } };
+  return {
+    kind: "one",
+    request: first,
+    lane,
+    retrySoon: {
+      ...again,
+      endpoint: retry === "same" ? "stream" : "plain",
+      cells: [`client:retry-soon:${retry}-endpoint`],
+    },
+  };
 }
 
 /** Cells only a conversation's second text reaches: the same text again, or in its other normalisation form. */
 function twiceCells(session: Session, conversation: ConversationRecord): string[] {
   const cells: string[] = [];
-  if (conversation.messages.length > 0 && !session.covered.has("inputs:message:same-text-twice")) cells.push("inputs:message:same-text-twice");
-  if (conversation.messages.some((m) => m.normalize("NFD") !== m) && !session.covered.has("inputs:message:normalisation-forms")) cells.push("inputs:message:normalisation-forms");
+  if (conversation.messages.length > 0 && !session.covered.has("inputs:message:same-text-twice"))
+    cells.push("inputs:message:same-text-twice");
+  if (
+    conversation.messages.some((m) => m.normalize("NFD") !== m) &&
+    !session.covered.has("inputs:message:normalisation-forms")
+  )
+    cells.push("inputs:message:normalisation-forms");
   return cells;
 }
 
 /** The near-miss cells not yet met, of one use or of every use: what one more near-miss create is worth. */
 function nearMissCells(session: Session, use?: NearMissUse): string[] {
   const uses = use === undefined ? NEAR_MISS_USES : [use];
-  return NEAR_MISSES.flatMap((how) => uses.map((u) => `inputs:idempotency-key:near-miss:${how}/${u}`)).filter((c) => !session.covered.has(c));
+  return NEAR_MISSES.flatMap((how) => uses.map((u) => `inputs:idempotency-key:near-miss:${how}/${u}`)).filter(
+    (c) => !session.covered.has(c),
+  );
 }
 
 function pageCells(session: Session, conversation: ConversationRecord | undefined): string[] {
   if (conversation === undefined || conversation.deleted) return [];
-  return ["inputs:page:first", "inputs:page:last", "inputs:page:past-the-end", "inputs:page_size:1", "inputs:page_size:between", "inputs:page_size:100"].filter((c) => !session.covered.has(c));
+  return [
+    "inputs:page:first",
+    "inputs:page:last",
+    "inputs:page:past-the-end",
+    "inputs:page_size:1",
+    "inputs:page_size:between",
+    "inputs:page_size:100",
+  ].filter((c) => !session.covered.has(c));
 }
 
 /**
@@ -493,11 +887,20 @@ function pageCells(session: Session, conversation: ConversationRecord | undefine
  */
 function weightOf(session: Session, proposal: Proposal, pending: boolean): number {
   // Without a live conversation nearly nothing is enabled: starting one is worth most.
-  if (live(session).length === 0 && proposal.charged === 1 && proposal.cells[0]?.includes("/create/") === true && proposal.cells[0].endsWith("/own")) return 10_000;
+  if (
+    live(session).length === 0 &&
+    proposal.charged === 1 &&
+    proposal.cells[0]?.includes("/create/") === true &&
+    proposal.cells[0].endsWith("/own")
+  )
+    return 10_000;
   // A create the walk pays for leaves one over: requests a conforming service refuses hold one while they run.
   if (proposal.charged > 0 && proposal.charged >= session.createsLeft) return 0;
   if ((proposal.holds ?? 0) > session.createsLeft) return 0;
-  const novelty = proposal.cells.reduce((sum, cell) => sum + cellValue(cell, pending, session) / (1 + 2 * session.covered.count(cell)) ** 2, 0);
+  const novelty = proposal.cells.reduce(
+    (sum, cell) => sum + cellValue(cell, pending, session) / (1 + 2 * session.covered.count(cell)) ** 2,
+    0,
+  );
   const fresh = proposal.cells.some((cell) => !session.covered.has(cell));
   if (proposal.charged === 0) return 1 + 50 * novelty;
   return (fresh ? 50 * novelty : 10 * novelty) / proposal.charged;
@@ -513,22 +916,28 @@ function cellValue(cell: string, shapesPending: boolean, session: Session): numb
   // A race class not yet run at all is worth as much as a shape: every class gets its race early.
   if (cell.startsWith("orderings:")) return raceClassRun(session, cell) ? 6 : 10;
   // While shapes and client behaviours wait for creates, create-only transitions wait for them.
-  if (cell.startsWith("transitions:") && transitionNeedsCreate(cell.slice("transitions:".length))) return shapesPending ? 0.2 : 1.5;
+  if (cell.startsWith("transitions:") && transitionNeedsCreate(cell.slice("transitions:".length)))
+    return shapesPending ? 0.2 : 1.5;
   return 3;
 }
 
 /** Whether a race of the ordering cell's class ran in this run, whichever order it showed. */
-const raceClassRun = (session: Session, cell: string) => session.covered.has(`race:${cell.slice("orderings:".length).split("/")[0] ?? ""}`);
+const raceClassRun = (session: Session, cell: string) =>
+  session.covered.has(`race:${cell.slice("orderings:".length).split("/")[0] ?? ""}`);
 
 /** Whether a shape class or a client behaviour is still to be covered (what creates go to first). */
 const shapesPending = (session: Session) =>
-  [...INPUTS.map((c) => `inputs:${c}`), ...CLIENT_BEHAVIOURS.map((c) => `client:${c}`)].some((cell) => !session.covered.has(cell));
+  [...INPUTS.map((c) => `inputs:${c}`), ...CLIENT_BEHAVIOURS.map((c) => `client:${c}`)].some(
+    (cell) => !session.covered.has(cell),
+  );
 
 /** The next command, drawn among those the state enables; undefined when nothing is left to do. */
 export function nextCommand(g: fc.GeneratorValue, session: Session): Command | undefined {
   // Whether shapes or client behaviours still wait: one answer for every proposal of this step.
   const pending = shapesPending(session);
-  const options = proposals(session).map((p) => ({ value: p, weight: weightOf(session, p, pending) })).filter((o) => o.weight > 0);
+  const options = proposals(session)
+    .map((p) => ({ value: p, weight: weightOf(session, p, pending) }))
+    .filter((o) => o.weight > 0);
   if (options.length === 0) return undefined;
   // A proposal whose inputs turn out impossible (no such key any more) yields nothing: draw again, a bounded number of times.
   for (let attempt = 0; attempt < 5; attempt++) {

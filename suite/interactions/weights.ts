@@ -27,5 +27,8 @@ export function pickWeighted<T>(g: fc.GeneratorValue, options: readonly Weighted
 }
 
 export function pickOne<T>(g: fc.GeneratorValue, values: readonly T[]): T {
-  return pickWeighted(g, values.map((value) => ({ value, weight: 1 })));
+  return pickWeighted(
+    g,
+    values.map((value) => ({ value, weight: 1 })),
+  );
 }

@@ -35,10 +35,30 @@ const pageOf = (a: PlainAnswer, context: string) => expectJson(SpecMessagePage, 
 
 /** In the order a single verdict is wanted: the first rule an answer breaks is the one reported. */
 export const ANSWER_RULES = [
-  { id: "RESP-1", reads: "body", when: (a) => a.to === "create", judge: (a, context) => void judgeCreateAnswer(a.http, context) },
-  { id: "LIST-1", reads: "body", when: (a) => a.to === "list", judge: (a, context) => void judgeListingAnswer(a.http, a.conversationId, context) },
-  { id: "LIST-5", reads: "page", when: (a) => a.to === "list", judge: (a, context) => judgePageArithmetic(pageOf(a, context), a.http, context) },
-  { id: "LIST-3", reads: "page", when: (a) => a.to === "list", judge: (a, context) => judgePageCap(pageOf(a, context), a.http, context) },
+  {
+    id: "RESP-1",
+    reads: "body",
+    when: (a) => a.to === "create",
+    judge: (a, context) => void judgeCreateAnswer(a.http, context),
+  },
+  {
+    id: "LIST-1",
+    reads: "body",
+    when: (a) => a.to === "list",
+    judge: (a, context) => void judgeListingAnswer(a.http, a.conversationId, context),
+  },
+  {
+    id: "LIST-5",
+    reads: "page",
+    when: (a) => a.to === "list",
+    judge: (a, context) => judgePageArithmetic(pageOf(a, context), a.http, context),
+  },
+  {
+    id: "LIST-3",
+    reads: "page",
+    when: (a) => a.to === "list",
+    judge: (a, context) => judgePageCap(pageOf(a, context), a.http, context),
+  },
 ] as const satisfies readonly AnswerRule[];
 
 export type AnswerRuleId = (typeof ANSWER_RULES)[number]["id"];

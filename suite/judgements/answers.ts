@@ -7,7 +7,6 @@ import { expect2xx, expectJson, expectSame, expectThat } from "./expect.ts";
 import type { HttpResult } from "../http/types.ts";
 import { MAX_PAGE_SIZE } from "../model/page.ts";
 
-
 /** UUIDs may come back in either case; compare them case-insensitively. */
 export const sameId = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
@@ -21,11 +20,19 @@ export function judgeCreateAnswer(http: HttpResult, context: string): SpecRespon
  * LIST-1: a listing is 2xx JSON of the page shape, naming the conversation asked for (when the
  * caller says which; without it, the shape alone).
  */
-export function judgeListingAnswer(http: HttpResult, conversationId: string | undefined, context: string): SpecMessagePage {
+export function judgeListingAnswer(
+  http: HttpResult,
+  conversationId: string | undefined,
+  context: string,
+): SpecMessagePage {
   expect2xx(http, context);
   const page = expectJson(SpecMessagePage, http, context);
   if (conversationId !== undefined) {
-    expectThat(sameId(page.conversation.id, conversationId), `the listing of ${conversationId} names conversation ${page.conversation.id}`, http);
+    expectThat(
+      sameId(page.conversation.id, conversationId),
+      `the listing of ${conversationId} names conversation ${page.conversation.id}`,
+      http,
+    );
   }
   return page;
 }
@@ -37,12 +44,30 @@ export function judgeListingAnswer(http: HttpResult, conversationId: string | un
 export function judgePageArithmetic(page: SpecMessagePage, http: HttpResult, context: string): void {
   const offset = (page.page - 1) * page.page_size;
   const expectedLength = Math.min(page.page_size, Math.max(0, page.total - offset));
-  expectSame(page.items.length, expectedLength, `${context}: items.length for page ${page.page} of size ${page.page_size} with total ${page.total}`, http);
-  expectSame(page.has_more, page.page * page.page_size < page.total, `${context}: has_more for page ${page.page} of size ${page.page_size} with total ${page.total}`, http);
+  expectSame(
+    page.items.length,
+    expectedLength,
+    `${context}: items.length for page ${page.page} of size ${page.page_size} with total ${page.total}`,
+    http,
+  );
+  expectSame(
+    page.has_more,
+    page.page * page.page_size < page.total,
+    `${context}: has_more for page ${page.page} of size ${page.page_size} with total ${page.total}`,
+    http,
+  );
 }
 
 /** LIST-3, what one served page shows by itself: neither its page_size nor its items above the maximum. */
 export function judgePageCap(page: SpecMessagePage, http: HttpResult, context: string): void {
-  expectThat(page.page_size <= MAX_PAGE_SIZE, `${context}: served with page_size ${page.page_size} (maximum ${MAX_PAGE_SIZE})`, http);
-  expectThat(page.items.length <= MAX_PAGE_SIZE, `${context}: ${page.items.length} items in one page (maximum ${MAX_PAGE_SIZE})`, http);
+  expectThat(
+    page.page_size <= MAX_PAGE_SIZE,
+    `${context}: served with page_size ${page.page_size} (maximum ${MAX_PAGE_SIZE})`,
+    http,
+  );
+  expectThat(
+    page.items.length <= MAX_PAGE_SIZE,
+    `${context}: ${page.items.length} items in one page (maximum ${MAX_PAGE_SIZE})`,
+    http,
+  );
 }

@@ -87,7 +87,8 @@ describe("status expectations", () => {
     expect(() => expectValidationRefusal(http(200, {}), "listing with page=0")).toThrow(
       "listing with page=0: expected status 400 or 422, got 200",
     );
-    for (const status of [404, 409, 415]) expect(() => expectValidationRefusal(http(status, {}))).toThrow(ExpectationError);
+    for (const status of [404, 409, 415])
+      expect(() => expectValidationRefusal(http(status, {}))).toThrow(ExpectationError);
   });
 });
 

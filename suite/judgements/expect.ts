@@ -95,10 +95,18 @@ export function expectJson<S extends z.ZodType>(schema: S, res: HttpResult, cont
 }
 
 /** A value the target sent (an event payload, a list item) must match a schema. */
-export function expectShape<S extends z.ZodType>(schema: S, value: unknown, what: string, ...evidence: Evidence[]): z.output<S> {
+export function expectShape<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  what: string,
+  ...evidence: Evidence[]
+): z.output<S> {
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
-    fail(`${what} does not have the expected shape:\n${z.prettifyError(parsed.error)}\nvalue: ${preview(value)}`, ...evidence);
+    fail(
+      `${what} does not have the expected shape:\n${z.prettifyError(parsed.error)}\nvalue: ${preview(value)}`,
+      ...evidence,
+    );
   }
   return parsed.data;
 }
@@ -119,7 +127,10 @@ export function expectSomeErrorCode(res: HttpResult, context?: string): string {
 export function expectErrorCode(res: HttpResult, code: string, context?: string): void {
   const actual = errorCode(res.json);
   if (actual !== code) {
-    fail(`${prefix(context)}expected error code "${code}", got ${actual === undefined ? `no code in ${preview(res.text)}` : `"${actual}"`}`, res);
+    fail(
+      `${prefix(context)}expected error code "${code}", got ${actual === undefined ? `no code in ${preview(res.text)}` : `"${actual}"`}`,
+      res,
+    );
   }
 }
 
@@ -133,7 +144,10 @@ export function isEventStream(headers: Record<string, string>): boolean {
 export function expectEventStream(res: StreamResult, context?: string): void {
   expect2xx(res, context);
   if (!isEventStream(res.headers)) {
-    fail(`${prefix(context)}expected Content-Type text/event-stream, got ${preview(res.headers["content-type"] ?? "(none)")}`, res);
+    fail(
+      `${prefix(context)}expected Content-Type text/event-stream, got ${preview(res.headers["content-type"] ?? "(none)")}`,
+      res,
+    );
   }
 }
 
@@ -157,7 +171,12 @@ export function cutShort(result: StreamResult): StreamProblem | undefined {
 export function inconclusiveIfCutShort(result: StreamResult, context: string): void {
   const problem = cutShort(result);
   if (problem === undefined) return;
-  throw new InconclusiveError("timeout", `${context}: ${problem.kind}: ${problem.detail}`, TIMEOUT_FLAGS[problem.kind] ?? "--stream-timeout", result.transcript);
+  throw new InconclusiveError(
+    "timeout",
+    `${context}: ${problem.kind}: ${problem.detail}`,
+    TIMEOUT_FLAGS[problem.kind] ?? "--stream-timeout",
+    result.transcript,
+  );
 }
 
 /**

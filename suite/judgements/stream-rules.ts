@@ -35,9 +35,24 @@ export const STREAM_RULES = [
   { id: "SSE-2", reads: "events", when: (s) => isEventStream(s.headers), judge: judgeEventLines },
   { id: "SSE-3", reads: "end", when: (s) => isEventStream(s.headers), judge: judgeEventOrder },
   { id: "SSE-4", reads: "events", when: (s) => isEventStream(s.headers), judge: judgeDeltaPayloads },
-  { id: "SSE-5", reads: "terminal", when: (s) => isEventStream(s.headers) && hasEvent(s, EVENT.completed), judge: judgeCompletedPayload },
-  { id: "SSE-7", reads: "end", when: (s) => isEventStream(s.headers) && hasEvent(s, EVENT.completed), judge: judgeReassembly },
-  { id: "SSE-6", reads: "end", when: (s) => isEventStream(s.headers) && hasEvent(s, EVENT.error), judge: judgeErrorEndsStream },
+  {
+    id: "SSE-5",
+    reads: "terminal",
+    when: (s) => isEventStream(s.headers) && hasEvent(s, EVENT.completed),
+    judge: judgeCompletedPayload,
+  },
+  {
+    id: "SSE-7",
+    reads: "end",
+    when: (s) => isEventStream(s.headers) && hasEvent(s, EVENT.completed),
+    judge: judgeReassembly,
+  },
+  {
+    id: "SSE-6",
+    reads: "end",
+    when: (s) => isEventStream(s.headers) && hasEvent(s, EVENT.error),
+    judge: judgeErrorEndsStream,
+  },
 ] as const satisfies readonly StreamRule[];
 
 export type StreamRuleId = (typeof STREAM_RULES)[number]["id"];

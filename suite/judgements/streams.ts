@@ -3,10 +3,25 @@
  * streams they made, the traffic judge on every stream it observed. Each throws the
  * ExpectationError of its requirement.
  */
-import { EVENT, SpecCompletedEvent, SpecDeltaEvent, SpecErrorEvent, Uuid, type SpecCompletedResponse } from "../../schemas/index.ts";
-import { expectEventStream, expectNon2xx, expectPlainHttpAnswer, expectSame, expectShape, expectStreamOk, expectThat, fail } from "./expect.ts";
+import {
+  EVENT,
+  SpecCompletedEvent,
+  SpecDeltaEvent,
+  SpecErrorEvent,
+  Uuid,
+  type SpecCompletedResponse,
+} from "../../schemas/index.ts";
+import {
+  expectEventStream,
+  expectNon2xx,
+  expectPlainHttpAnswer,
+  expectSame,
+  expectShape,
+  expectStreamOk,
+  expectThat,
+  fail,
+} from "./expect.ts";
 import type { StreamResult } from "../http/types.ts";
-
 
 const TERMINAL = new Set<string>([EVENT.completed, EVENT.error]);
 
@@ -50,7 +65,11 @@ export function judgeEventStreamAnswer(s: StreamResult, context: string): void {
 /** SSE-2: every event has an event line and a JSON object whose type is the event's name. */
 export function judgeEventLines(s: StreamResult): void {
   s.events.forEach((event, index) => {
-    expectThat(event.event !== undefined, `event #${index + 1} has no event: line (data ${JSON.stringify(event.data)})`, s);
+    expectThat(
+      event.event !== undefined,
+      `event #${index + 1} has no event: line (data ${JSON.stringify(event.data)})`,
+      s,
+    );
     const json = event.json as { type?: unknown } | undefined;
     expectThat(
       typeof json === "object" && json !== null && !Array.isArray(json),
@@ -73,9 +92,14 @@ export function judgeEventOrder(s: StreamResult): void {
   });
   expectThat(terminal === names.length - 1, `events follow the terminal event: ${order}`, s);
   for (const problem of s.problems) {
-    if (problem.kind === "after-terminal" || problem.kind === "no-terminal") fail(`${problem.kind}: ${problem.detail}`, s);
+    if (problem.kind === "after-terminal" || problem.kind === "no-terminal")
+      fail(`${problem.kind}: ${problem.detail}`, s);
   }
-  expectThat(s.ended, `the response did not end after the terminal event (${s.problems.map((p) => p.kind).join(", ")})`, s);
+  expectThat(
+    s.ended,
+    `the response did not end after the terminal event (${s.problems.map((p) => p.kind).join(", ")})`,
+    s,
+  );
 }
 
 /** SSE-4: every delta payload is {type, delta: string}. */
@@ -97,19 +121,32 @@ export function judgeErrorEndsStream(s: StreamResult): void {
   expectThat(index === s.events.length - 1, `events follow the error event: [${eventNames(s).join(", ")}]`, s);
   const after = s.problems.find((p) => p.kind === "after-terminal");
   expectThat(after === undefined, `the stream went on after the error event: ${after?.detail}`, s);
-  expectThat(s.ended, `the response did not end after the error event (${s.problems.map((p) => p.kind).join(", ")})`, s);
+  expectThat(
+    s.ended,
+    `the response did not end after the error event (${s.problems.map((p) => p.kind).join(", ")})`,
+    s,
+  );
 }
 
 /** SSE-7: the deltas concatenated are the completed event's output_text. */
 export function judgeReassembly(s: StreamResult, context: string): void {
   expectStreamOk(s, context);
   const completed = completedOf(s, context);
-  expectSame(deltaTexts(s).join(""), completed.output_text, `${context}: the deltas concatenated, compared with output_text`, s);
+  expectSame(
+    deltaTexts(s).join(""),
+    completed.output_text,
+    `${context}: the deltas concatenated, compared with output_text`,
+    s,
+  );
 }
 
 /** SSE-10: a stream request refused before it started is a plain HTTP answer with a JSON body. */
 export function judgeRefusedStream(s: StreamResult, context: string): void {
   expectNon2xx(s, context);
   const http = expectPlainHttpAnswer(s, context);
-  expectThat(http.json !== undefined, `${context}: the error body is not JSON: ${JSON.stringify(http.text.slice(0, 200))}`, s);
+  expectThat(
+    http.json !== undefined,
+    `${context}: the error body is not JSON: ${JSON.stringify(http.text.slice(0, 200))}`,
+    s,
+  );
 }

@@ -46,7 +46,8 @@ function outcomeOfError(error: unknown): Outcome<never> {
 
 /** A non-2xx answer: a 4xx took no effect; anything else may have. */
 function outcomeOfRefusal(http: HttpResult): Outcome<never> {
-  if (http.status >= 400 && http.status < 500) return { type: "refused", status: http.status, code: errorCode(http.json) };
+  if (http.status >= 400 && http.status < 500)
+    return { type: "refused", status: http.status, code: errorCode(http.json) };
   return { type: "unknown", status: http.status, reason: `answered ${http.status}` };
 }
 
@@ -55,9 +56,16 @@ export function readPlainCreate(answer: Answer<HttpResult>): ReadAnswer<CreateRe
   const http = answer.result;
   if (!is2xx(http.status)) return { outcome: outcomeOfRefusal(http) };
   const parsed = SpecResponseResult.safeParse(http.json);
-  if (!parsed.success) return { outcome: { type: "unknown", status: http.status, reason: "not a response result" }, unreadable: true };
+  if (!parsed.success)
+    return { outcome: { type: "unknown", status: http.status, reason: "not a response result" }, unreadable: true };
   const { conversation_id, response, citations } = parsed.data;
-  return { outcome: { type: "ok", status: http.status, value: { conversationId: conversation_id, text: response, citations: canonicalJson(citations) } } };
+  return {
+    outcome: {
+      type: "ok",
+      status: http.status,
+      value: { conversationId: conversation_id, text: response, citations: canonicalJson(citations) },
+    },
+  };
 }
 
 export function readStreamCreate(answer: Answer<StreamResult>): ReadAnswer<CreateResult> {
@@ -66,14 +74,28 @@ export function readStreamCreate(answer: Answer<StreamResult>): ReadAnswer<Creat
   if (s.http !== undefined && !is2xx(s.status)) return { outcome: outcomeOfRefusal(s.http) };
   if (!is2xx(s.status)) return { outcome: { type: "unknown", status: s.status, reason: `answered ${s.status}` } };
   const cut = cutShort(s);
-  if (cut !== undefined) return { outcome: { type: "unknown", status: s.status, reason: `${cut.kind}: ${cut.detail}` } };
+  if (cut !== undefined)
+    return { outcome: { type: "unknown", status: s.status, reason: `${cut.kind}: ${cut.detail}` } };
   if (s.terminal !== EVENT.completed) {
-    return { outcome: { type: "unknown", status: s.status, reason: s.terminal === EVENT.error ? "the stream ended with an error event" : "the stream broke off" } };
+    return {
+      outcome: {
+        type: "unknown",
+        status: s.status,
+        reason: s.terminal === EVENT.error ? "the stream ended with an error event" : "the stream broke off",
+      },
+    };
   }
   const completed = SpecCompletedEvent.safeParse(s.events.find((e) => e.event === EVENT.completed)?.json);
-  if (!completed.success) return { outcome: { type: "unknown", status: s.status, reason: "no readable response.completed" } };
+  if (!completed.success)
+    return { outcome: { type: "unknown", status: s.status, reason: "no readable response.completed" } };
   const { conversation_id, output_text, citations } = completed.data.response;
-  return { outcome: { type: "ok", status: s.status, value: { conversationId: conversation_id, text: output_text, citations: canonicalJson(citations) } } };
+  return {
+    outcome: {
+      type: "ok",
+      status: s.status,
+      value: { conversationId: conversation_id, text: output_text, citations: canonicalJson(citations) },
+    },
+  };
 }
 
 export function readListing(answer: Answer<HttpResult>): ReadAnswer<ListingValue> {
@@ -81,13 +103,23 @@ export function readListing(answer: Answer<HttpResult>): ReadAnswer<ListingValue
   const http = answer.result;
   if (!is2xx(http.status)) return { outcome: outcomeOfRefusal(http) };
   const parsed = SpecMessagePage.safeParse(http.json);
-  if (!parsed.success) return { outcome: { type: "unknown", status: http.status, reason: "not a listing page" }, unreadable: true };
+  if (!parsed.success)
+    return { outcome: { type: "unknown", status: http.status, reason: "not a listing page" }, unreadable: true };
   const p = parsed.data;
   return {
     outcome: {
       type: "ok",
       status: http.status,
-      value: { conversationId: p.conversation.id, page: p.page, pageSize: p.page_size, total: p.total, hasMore: p.has_more, items: p.items, createdAt: p.conversation.created_at, updatedAt: p.conversation.updated_at },
+      value: {
+        conversationId: p.conversation.id,
+        page: p.page,
+        pageSize: p.page_size,
+        total: p.total,
+        hasMore: p.has_more,
+        items: p.items,
+        createdAt: p.conversation.created_at,
+        updatedAt: p.conversation.updated_at,
+      },
     },
   };
 }

@@ -12,7 +12,9 @@ import { judgeHistory } from "./model.ts";
 import { describeViolation, renumberViolation } from "./violation.ts";
 
 const DIR = join(import.meta.dirname, "histories");
-const FILES = readdirSync(DIR).filter((f) => f.endsWith(".json")).sort();
+const FILES = readdirSync(DIR)
+  .filter((f) => f.endsWith(".json"))
+  .sort();
 
 /** The file, or why it could not be read: its test fails with that. */
 function load(file: string): History | Error {
@@ -25,16 +27,24 @@ function load(file: string): History | Error {
 
 for (const file of FILES) {
   const history = load(file);
-  const title = history instanceof Error ? file : `${file}: ${history.finds.length === 0 ? "conforms" : `finds ${history.finds.join(", ")}`} (${history.about})`;
+  const title =
+    history instanceof Error
+      ? file
+      : `${file}: ${history.finds.length === 0 ? "conforms" : `finds ${history.finds.join(", ")}`} (${history.about})`;
   test(title, () => {
     if (history instanceof Error) throw history;
     const { violations } = judgeHistory(history.history);
     const found = violations.map((v) => `${v.requirement}: ${describeViolation(v).message}`).join("\n");
-    expect(violations.map((v) => v.requirement), found).toEqual(history.finds);
+    expect(
+      violations.map((v) => v.requirement),
+      found,
+    ).toEqual(history.finds);
     // Numbered from 101 instead of 1: the same verdicts, naming the same operations by their new numbers.
     const numbers = new Map(history.history.map((op) => [op.index, op.index + 100]));
     const renumbered = judgeHistory(history.history.map((op) => ({ ...op, index: op.index + 100 }))).violations;
-    expect(renumbered.map(describeViolation)).toEqual(violations.map((v) => describeViolation(renumberViolation(v, numbers))));
+    expect(renumbered.map(describeViolation)).toEqual(
+      violations.map((v) => describeViolation(renumberViolation(v, numbers))),
+    );
   });
 }
 

@@ -16,8 +16,12 @@ const outcome = <T extends z.ZodType>(value: T) =>
   z.union([
     z.strictObject({ type: z.literal("ok"), status: z.number().int(), value }),
     // A refusal without a code is written without the field (JSON has no undefined).
-    z.strictObject({ type: z.literal("refused"), status: z.number().int(), code: z.string().optional() }).transform((o) => ({ type: o.type, status: o.status, code: o.code })),
-    z.strictObject({ type: z.literal("unknown"), status: z.number().int().optional(), reason: z.string() }).transform((o) => ({ type: o.type, status: o.status, reason: o.reason })),
+    z
+      .strictObject({ type: z.literal("refused"), status: z.number().int(), code: z.string().optional() })
+      .transform((o) => ({ type: o.type, status: o.status, code: o.code })),
+    z
+      .strictObject({ type: z.literal("unknown"), status: z.number().int().optional(), reason: z.string() })
+      .transform((o) => ({ type: o.type, status: o.status, reason: o.reason })),
   ]);
 
 const timed = { index: z.number().int().min(1), start: z.number(), end: z.number(), who: z.string() };
@@ -56,7 +60,12 @@ const ListOpFile = z.strictObject({
   ),
 });
 
-const DeleteOpFile = z.strictObject({ kind: z.literal("delete"), ...timed, conversationId: z.string(), outcome: outcome(z.null()) });
+const DeleteOpFile = z.strictObject({
+  kind: z.literal("delete"),
+  ...timed,
+  conversationId: z.string(),
+  outcome: outcome(z.null()),
+});
 
 const OpFile = z.discriminatedUnion("kind", [CreateOpFile, ListOpFile, DeleteOpFile]);
 
@@ -76,8 +85,18 @@ export const HistoryFile = z
   })
   .superRefine((file, context) => {
     file.history.forEach((op, i) => {
-      if (op.index !== i + 1) context.addIssue({ code: "custom", path: ["history", i, "index"], message: `operation ${i + 1} is numbered #${op.index}` });
-      if (op.end < op.start) context.addIssue({ code: "custom", path: ["history", i, "end"], message: `#${op.index} ends before it starts` });
+      if (op.index !== i + 1)
+        context.addIssue({
+          code: "custom",
+          path: ["history", i, "index"],
+          message: `operation ${i + 1} is numbered #${op.index}`,
+        });
+      if (op.end < op.start)
+        context.addIssue({
+          code: "custom",
+          path: ["history", i, "end"],
+          message: `#${op.index} ends before it starts`,
+        });
     });
   });
 

@@ -29,7 +29,8 @@ export interface Timed {
  * What stepping one operation in one state gives: the states it may lead to, with SHOULD-level
  * findings that do not rule the state out; or the violation that does.
  */
-export type Stepped<S> = { readonly worlds: readonly S[]; readonly warnings?: readonly Violation[] } | { readonly violation: Violation };
+export type Stepped<S> =
+  { readonly worlds: readonly S[]; readonly warnings?: readonly Violation[] } | { readonly violation: Violation };
 
 /**
  * How far a state a violation ruled out strayed from the plainest reading of the spec, and
@@ -84,7 +85,8 @@ export interface Branch<S> {
   readonly orders: ReadonlyMap<string, string>;
 }
 
-export const branchesOf = <S>(states: readonly S[]): Branch<S>[] => states.map((state) => ({ state, orders: new Map() }));
+export const branchesOf = <S>(states: readonly S[]): Branch<S>[] =>
+  states.map((state) => ({ state, orders: new Map() }));
 
 /** A violation, with how far the state it ruled out strayed from the plainest reading. */
 export interface Ruling {
@@ -131,9 +133,15 @@ export function* realTimeOrders<O extends Timed>(ops: readonly O[]): Generator<O
   }
 }
 
-export function applyGroup<S, O extends Timed>(branches: readonly Branch<S>[], ops: readonly O[], model: SearchModel<S, O>, at = 0): GroupResult<S> {
+export function applyGroup<S, O extends Timed>(
+  branches: readonly Branch<S>[],
+  ops: readonly O[],
+  model: SearchModel<S, O>,
+  at = 0,
+): GroupResult<S> {
   // Two branches are one when their states and the orders that led to them are.
-  const id = (state: S, orders: ReadonlyMap<string, string>) => `${model.fingerprint(state)}\u0000${JSON.stringify([...orders])}`;
+  const id = (state: S, orders: ReadonlyMap<string, string>) =>
+    `${model.fingerprint(state)}\u0000${JSON.stringify([...orders])}`;
   const survivors = new Map<string, Branch<S>>();
   const warnings: Violation[] = [];
   let best: Ruling | undefined;
@@ -144,16 +152,25 @@ export function applyGroup<S, O extends Timed>(branches: readonly Branch<S>[], o
     for (const branch of branches) {
       let current: S[] = [branch.state];
       for (const [depth, op] of order.entries()) {
-        const overlapping = new Set([...indices].filter((i) => i !== op.index && ops.some((o) => o.index === i && o.start < op.end && op.start < o.end)));
+        const overlapping = new Set(
+          [...indices].filter(
+            (i) => i !== op.index && ops.some((o) => o.index === i && o.start < op.end && op.start < o.end),
+          ),
+        );
         const next: S[] = [];
         for (const state of current.flatMap((s) => model.split(s, op))) {
           const step = model.step(state, op, overlapping);
           if ("violation" in step) {
-            best = better(best, { violation: step.violation, rank: model.rank(state, op, step.violation), depth: at + depth });
+            best = better(best, {
+              violation: step.violation,
+              rank: model.rank(state, op, step.violation),
+              depth: at + depth,
+            });
             continue;
           }
           next.push(...step.worlds);
-          for (const warning of step.warnings ?? []) if (!warnings.some((w) => w.requirement === warning.requirement)) warnings.push(warning);
+          for (const warning of step.warnings ?? [])
+            if (!warnings.some((w) => w.requirement === warning.requirement)) warnings.push(warning);
         }
         current = next;
         if (current.length === 0) break;
@@ -170,7 +187,10 @@ export function applyGroup<S, O extends Timed>(branches: readonly Branch<S>[], o
   const name = groupName(ops.map((o) => o.index));
   for (const { branch, orders } of reached.values()) {
     const [only] = orders;
-    const tagged = ops.length > 1 && orders.size === 1 && only !== undefined ? { state: branch.state, orders: new Map([...branch.orders, [name, only]]) } : branch;
+    const tagged =
+      ops.length > 1 && orders.size === 1 && only !== undefined
+        ? { state: branch.state, orders: new Map([...branch.orders, [name, only]]) }
+        : branch;
     survivors.set(id(tagged.state, tagged.orders), tagged);
   }
   return { branches: [...survivors.values()], warnings, ...(best === undefined ? {} : { ruling: best }) };
@@ -207,7 +227,15 @@ export interface Search<O> {
   readonly warnings: readonly Violation[];
 }
 
-export const startSearch = <O>(): Search<O> => ({ group: [], groupEnd: -Infinity, failed: undefined, fallen: undefined, judged: 0, undecided: undefined, warnings: [] });
+export const startSearch = <O>(): Search<O> => ({
+  group: [],
+  groupEnd: -Infinity,
+  failed: undefined,
+  fallen: undefined,
+  judged: 0,
+  undecided: undefined,
+  warnings: [],
+});
 
 /** Whether the search judges no more: a failure, or too much uncertainty. */
 export const stopped = (search: Search<Timed>) => search.failed !== undefined || search.undecided !== undefined;
@@ -216,10 +244,18 @@ export const stopped = (search: Search<Timed>) => search.failed !== undefined ||
 export const closesGroup = (search: Search<Timed>, op: Timed) => search.group.length > 0 && op.start >= search.groupEnd;
 
 /** The search with `op` added to the group being built. */
-export const joined = <O extends Timed>(search: Search<O>, op: O): Search<O> => ({ ...search, group: [...search.group, op], groupEnd: Math.max(search.groupEnd, op.end) });
+export const joined = <O extends Timed>(search: Search<O>, op: O): Search<O> => ({
+  ...search,
+  group: [...search.group, op],
+  groupEnd: Math.max(search.groupEnd, op.end),
+});
 
 /** The search with `ops` as the group being built (some of its operations left out). */
-export const regrouped = <O extends Timed>(search: Search<O>, ops: readonly O[]): Search<O> => ({ ...search, group: ops, groupEnd: Math.max(-Infinity, ...ops.map((op) => op.end)) });
+export const regrouped = <O extends Timed>(search: Search<O>, ops: readonly O[]): Search<O> => ({
+  ...search,
+  group: ops,
+  groupEnd: Math.max(-Infinity, ...ops.map((op) => op.end)),
+});
 
 export interface JudgedGroup<S, O> {
   readonly branches: readonly Branch<S>[];
@@ -229,12 +265,23 @@ export interface JudgedGroup<S, O> {
 }
 
 /** Judges the group being built, from `branches`; call it when no later operation can overlap it any more. */
-export function judgeGroup<S, O extends Timed>(branches: readonly Branch<S>[], search: Search<O>, model: SearchModel<S, O>): JudgedGroup<S, O> {
+export function judgeGroup<S, O extends Timed>(
+  branches: readonly Branch<S>[],
+  search: Search<O>,
+  model: SearchModel<S, O>,
+): JudgedGroup<S, O> {
   const cleared: Search<O> = { ...search, group: [], groupEnd: -Infinity };
   if (search.group.length === 0 || stopped(search)) return { branches, search: cleared, violations: [] };
   const ops = [...search.group].sort((a, b) => a.start - b.start || a.index - b.index);
   if (ops.length > MAX_GROUP) {
-    return { branches, search: { ...cleared, undecided: `${ops.length} operations overlapped (#${ops.map((o) => o.index).join(", #")}): more than ${MAX_GROUP} cannot be ordered` }, violations: [] };
+    return {
+      branches,
+      search: {
+        ...cleared,
+        undecided: `${ops.length} operations overlapped (#${ops.map((o) => o.index).join(", #")}): more than ${MAX_GROUP} cannot be ordered`,
+      },
+      violations: [],
+    };
   }
   const result = applyGroup(branches, ops, model, search.judged);
   const warnings = result.warnings.filter((w) => !search.warnings.some((seen) => seen.requirement === w.requirement));
@@ -246,11 +293,23 @@ export function judgeGroup<S, O extends Timed>(branches: readonly Branch<S>[], s
     const earlier = search.fallen;
     const explains = last?.rank.againstItsChoice === true && earlier !== undefined && plainer(earlier.rank, last.rank);
     const failed = (explains ? earlier : last)?.violation;
-    if (failed !== undefined) return { branches: [], search: { ...cleared, failed, judged, warnings: allWarnings }, violations: [...warnings, failed] };
+    if (failed !== undefined)
+      return {
+        branches: [],
+        search: { ...cleared, failed, judged, warnings: allWarnings },
+        violations: [...warnings, failed],
+      };
   }
   const next: Search<O> = { ...cleared, warnings: allWarnings, fallen: better(search.fallen, result.ruling), judged };
   if (result.branches.length > MAX_WORLDS) {
-    return { branches: result.branches, search: { ...next, undecided: `more than ${MAX_WORLDS} states of the service remain possible after #${ops.at(-1)?.index}` }, violations: warnings };
+    return {
+      branches: result.branches,
+      search: {
+        ...next,
+        undecided: `more than ${MAX_WORLDS} states of the service remain possible after #${ops.at(-1)?.index}`,
+      },
+      violations: warnings,
+    };
   }
   return { branches: result.branches, search: next, violations: warnings };
 }

@@ -15,7 +15,9 @@ const messages = (n: number) => `${n} message${n === 1 ? "" : "s"}`;
 export function opList(ops: readonly number[]): Words {
   const named = ops.map((op) => words`#${op}`);
   const last = named.at(-1);
-  return named.length <= 1 || last === undefined ? (named[0] ?? words`none`) : words`${joinWords(named.slice(0, -1), ", ")} and ${last}`;
+  return named.length <= 1 || last === undefined
+    ? (named[0] ?? words`none`)
+    : words`${joinWords(named.slice(0, -1), ", ")} and ${last}`;
 }
 
 /** One counting: "2 messages per exchange" or "1 message per exchange after 2 before the first exchange". */
@@ -35,7 +37,9 @@ export function countingText(counting: Counting, maxBase: number): string {
 
 /** Why the model holds this service to `counting`: a note when the listing's own total is all that settled it. */
 export function settledBy(total: number, n: number, fromThisTotal: boolean): string {
-  return fromThisTotal ? ` (the only counting by which ${messages(total)} hold ${n} exchange${n === 1 ? "" : "s"})` : "";
+  return fromThisTotal
+    ? ` (the only counting by which ${messages(total)} hold ${n} exchange${n === 1 ? "" : "s"})`
+    : "";
 }
 
 /**
@@ -82,9 +86,12 @@ export function pageHolds(
     if (first >= offset && last < offset + page.length) whole.push(e.op);
     else if (last >= offset && first < offset + page.length) part.push(e.op);
   });
-  const held = whole.length === 0 ? "no whole exchange" : words`the exchange${whole.length === 1 ? "" : "s"} of ${opList(whole)}`;
+  const held =
+    whole.length === 0 ? "no whole exchange" : words`the exchange${whole.length === 1 ? "" : "s"} of ${opList(whole)}`;
   const partly = part.length === 0 ? "" : words` and part of ${opList(part)}`;
-  const elsewhere = also.filter((op) => !whole.includes(op)).map((op) => words`#${op} on page ${pageOf.get(op) ?? "?"}`);
+  const elsewhere = also
+    .filter((op) => !whole.includes(op))
+    .map((op) => words`#${op} on page ${pageOf.get(op) ?? "?"}`);
   const where = elsewhere.length === 0 ? "" : words`; ${joinWords(elsewhere, ", ")}`;
   const ordered = order === "newest-first" ? "newest first" : "oldest first";
   return words`page ${page.page} holds ${held}${partly} (its ${items}, ${ordered})${where}: ${countingText([pair], 0)}${settledBy(page.total, exchanges.length, fromThisTotal)}`;

@@ -1,7 +1,16 @@
 import { describe, expect, test } from "vitest";
 import { judgeHistory, orderOf } from "./model.ts";
 import { describeViolation, renumberViolation, type Violation } from "./violation.ts";
-import { canonicalJson, type CreateOp, type CreateResult, type DeleteOp, type Endpoint, type ListOp, type Op, type Who } from "./operation.ts";
+import {
+  canonicalJson,
+  type CreateOp,
+  type CreateResult,
+  type DeleteOp,
+  type Endpoint,
+  type ListOp,
+  type Op,
+  type Who,
+} from "./operation.ts";
 
 const A = "0b7c6a52-5a3e-4d7e-9a34-6f7c1d2e3f40";
 const B = "1c8d7b63-6b4f-4e8f-8b45-7a8d2e3f4051";
@@ -18,49 +27,129 @@ class History {
   }
 
   create(options: {
-    endpoint?: Endpoint; who?: Who; key?: string | null; message: string; continues?: string;
-    answer?: CreateResult | { refused: number } | { unknown: true }; at?: { start: number; end: number }; payloadExtra?: string; raw?: string;
+    endpoint?: Endpoint;
+    who?: Who;
+    key?: string | null;
+    message: string;
+    continues?: string;
+    answer?: CreateResult | { refused: number } | { unknown: true };
+    at?: { start: number; end: number };
+    payloadExtra?: string;
+    raw?: string;
   }): number {
     const index = this.ops.length + 1;
-    const body = { message: options.message, ...(options.continues === undefined ? {} : { conversation_id: options.continues }), ...(options.payloadExtra === undefined ? {} : { metadata: { x: options.payloadExtra } }) };
-    const answer = options.answer ?? { conversationId: options.continues ?? A, text: `answer to ${options.message}`, citations: "[]" };
-    const outcome: CreateOp["outcome"] = "refused" in answer ? { type: "refused", status: answer.refused, code: undefined }
-      : "unknown" in answer ? { type: "unknown", status: 500, reason: "500" } : { type: "ok", status: 200, value: answer };
+    const body = {
+      message: options.message,
+      ...(options.continues === undefined ? {} : { conversation_id: options.continues }),
+      ...(options.payloadExtra === undefined ? {} : { metadata: { x: options.payloadExtra } }),
+    };
+    const answer = options.answer ?? {
+      conversationId: options.continues ?? A,
+      text: `answer to ${options.message}`,
+      citations: "[]",
+    };
+    const outcome: CreateOp["outcome"] =
+      "refused" in answer
+        ? { type: "refused", status: answer.refused, code: undefined }
+        : "unknown" in answer
+          ? { type: "unknown", status: 500, reason: "500" }
+          : { type: "ok", status: 200, value: answer };
     this.ops.push({
-      kind: "create", index, ...this.#times(options.at), who: options.who ?? "primary", endpoint: options.endpoint ?? "plain",
-      key: options.key === undefined ? `key-${index}` : options.key, message: options.message,
-      conversationId: options.continues ?? null, payload: canonicalJson(body), ...(options.raw === undefined ? {} : { raw: options.raw }), outcome,
+      kind: "create",
+      index,
+      ...this.#times(options.at),
+      who: options.who ?? "primary",
+      endpoint: options.endpoint ?? "plain",
+      key: options.key === undefined ? `key-${index}` : options.key,
+      message: options.message,
+      conversationId: options.continues ?? null,
+      payload: canonicalJson(body),
+      ...(options.raw === undefined ? {} : { raw: options.raw }),
+      outcome,
     });
     return index;
   }
 
-  list(conversationId: string, messages: readonly string[], options: { who?: Who; query?: ListOp["query"]; perExchange?: number; updatedAt?: string; refused?: number; total?: number; at?: { start: number; end: number }; settleMs?: number } = {}): number {
+  list(
+    conversationId: string,
+    messages: readonly string[],
+    options: {
+      who?: Who;
+      query?: ListOp["query"];
+      perExchange?: number;
+      updatedAt?: string;
+      refused?: number;
+      total?: number;
+      at?: { start: number; end: number };
+      settleMs?: number;
+    } = {},
+  ): number {
     const index = this.ops.length + 1;
-    const items = messages.flatMap((m) => [{ role: "user", content: m }, ...Array.from({ length: (options.perExchange ?? 2) - 1 }, () => ({ role: "assistant", content: `answer to ${m}` }))]);
+    const items = messages.flatMap((m) => [
+      { role: "user", content: m },
+      ...Array.from({ length: (options.perExchange ?? 2) - 1 }, () => ({
+        role: "assistant",
+        content: `answer to ${m}`,
+      })),
+    ]);
     const page = options.query?.page ?? 1;
     const pageSize = options.query?.pageSize ?? 50;
     const total = options.total ?? items.length;
     const shown = items.slice((page - 1) * pageSize, page * pageSize);
-    const outcome: ListOp["outcome"] = options.refused !== undefined ? { type: "refused", status: options.refused, code: "conversation_not_found" } : {
-      type: "ok", status: 200,
-      value: { conversationId, page, pageSize, total, hasMore: page * pageSize < total, items: shown, createdAt: "2026-11-25T10:00:00.000Z", updatedAt: options.updatedAt ?? `2026-11-25T10:00:00.${String(index).padStart(3, "0")}Z` },
-    };
+    const outcome: ListOp["outcome"] =
+      options.refused !== undefined
+        ? { type: "refused", status: options.refused, code: "conversation_not_found" }
+        : {
+            type: "ok",
+            status: 200,
+            value: {
+              conversationId,
+              page,
+              pageSize,
+              total,
+              hasMore: page * pageSize < total,
+              items: shown,
+              createdAt: "2026-11-25T10:00:00.000Z",
+              updatedAt: options.updatedAt ?? `2026-11-25T10:00:00.${String(index).padStart(3, "0")}Z`,
+            },
+          };
     const times = this.#times(options.at);
-    this.ops.push({ kind: "list", index, ...times, who: options.who ?? "primary", conversationId, query: options.query ?? {}, outcome, ...(options.settleMs === undefined ? {} : { settledBefore: times.start - options.settleMs }) });
+    this.ops.push({
+      kind: "list",
+      index,
+      ...times,
+      who: options.who ?? "primary",
+      conversationId,
+      query: options.query ?? {},
+      outcome,
+      ...(options.settleMs === undefined ? {} : { settledBefore: times.start - options.settleMs }),
+    });
     return index;
   }
 
-  delete(conversationId: string, options: { who?: Who; status?: number; at?: { start: number; end: number } } = {}): number {
+  delete(
+    conversationId: string,
+    options: { who?: Who; status?: number; at?: { start: number; end: number } } = {},
+  ): number {
     const index = this.ops.length + 1;
     const status = options.status ?? 204;
-    const outcome: DeleteOp["outcome"] = status < 300 ? { type: "ok", status, value: null } : { type: "refused", status, code: "conversation_not_found" };
-    this.ops.push({ kind: "delete", index, ...this.#times(options.at), who: options.who ?? "primary", conversationId, outcome });
+    const outcome: DeleteOp["outcome"] =
+      status < 300 ? { type: "ok", status, value: null } : { type: "refused", status, code: "conversation_not_found" };
+    this.ops.push({
+      kind: "delete",
+      index,
+      ...this.#times(options.at),
+      who: options.who ?? "primary",
+      conversationId,
+      outcome,
+    });
     return index;
   }
 }
 
 /** A violation's message and expectation as printed (#n rendered), if there is one. */
-const described = (v: Violation | undefined) => (v === undefined ? { message: undefined, expected: undefined } : describeViolation(v));
+const described = (v: Violation | undefined) =>
+  v === undefined ? { message: undefined, expected: undefined } : describeViolation(v);
 
 const failuresOf = (h: History) => judgeHistory(h.ops).violations.map((v) => v.requirement);
 
@@ -117,7 +206,12 @@ describe("a conforming history", () => {
   test("keys scoped per endpoint are a service's choice: the other endpoint runs the key afresh, at once or later", () => {
     const h = new History();
     h.create({ message: "m1", key: "k1" });
-    h.create({ message: "m1", key: "k1", endpoint: "stream", answer: { conversationId: B, text: "answer to m1", citations: "[]" } });
+    h.create({
+      message: "m1",
+      key: "k1",
+      endpoint: "stream",
+      answer: { conversationId: B, text: "answer to m1", citations: "[]" },
+    });
     h.create({ message: "m2", key: "k", continues: A, at: { start: 100, end: 130 } });
     h.create({ message: "m2", key: "k", continues: A, endpoint: "stream", at: { start: 105, end: 120 } });
     h.list(A, ["m1", "m2", "m2"], { at: { start: 200, end: 205 } });
@@ -188,11 +282,19 @@ describe("interaction bugs, each by its own requirement", () => {
   });
 
   test("a replay answered with a later turn fails IDEM-1 (IDEM-4 on the stream)", () => {
-    for (const [endpoint, requirement] of [["plain", "IDEM-1"], ["stream", "IDEM-4"]] as const) {
+    for (const [endpoint, requirement] of [
+      ["plain", "IDEM-1"],
+      ["stream", "IDEM-4"],
+    ] as const) {
       const h = new History();
       h.create({ message: "m1", key: "k1" });
       h.create({ message: "m2", continues: A });
-      h.create({ message: "m1", key: "k1", endpoint, answer: { conversationId: A, text: "answer to m2", citations: "[]" } });
+      h.create({
+        message: "m1",
+        key: "k1",
+        endpoint,
+        answer: { conversationId: A, text: "answer to m2", citations: "[]" },
+      });
       expect(failuresOf(h)).toEqual([requirement]);
     }
   });
@@ -211,7 +313,8 @@ describe("interaction bugs, each by its own requirement", () => {
     h.create({ message: "m1" });
     const index = h.list(A, ["m1"], { query: { page: 1 } });
     const op = h.ops[index - 1];
-    if (op?.kind === "list" && op.outcome.type === "ok") h.ops[index - 1] = { ...op, outcome: { ...op.outcome, value: { ...op.outcome.value, pageSize: 20 } } };
+    if (op?.kind === "list" && op.outcome.type === "ok")
+      h.ops[index - 1] = { ...op, outcome: { ...op.outcome, value: { ...op.outcome.value, pageSize: 20 } } };
     expect(failuresOf(h)).toEqual(["LIST-2"]);
   });
 
@@ -312,7 +415,14 @@ describe("interaction bugs, each by its own requirement", () => {
     expect(failuresOf(twice)).toEqual(["IDEM-4"]);
     const raced = new History();
     raced.create({ message: "m1" });
-    raced.create({ message: "m2", continues: A, key: "k2", endpoint: "stream", answer: { unknown: true }, at: { start: 100, end: 150 } });
+    raced.create({
+      message: "m2",
+      continues: A,
+      key: "k2",
+      endpoint: "stream",
+      answer: { unknown: true },
+      at: { start: 100, end: 150 },
+    });
     raced.create({ message: "m2", continues: A, key: "k2", endpoint: "stream", at: { start: 120, end: 140 } });
     raced.list(A, ["m1", "m2", "m2"], { at: { start: 160, end: 165 } });
     expect(judgeHistory(raced.ops).state.search.failed?.requirement).toBe("IDEM-5");
@@ -366,7 +476,17 @@ describe("interaction bugs, each by its own requirement", () => {
     h.create({ message: "m2", continues: A, key: "k2", endpoint: "stream", answer: { unknown: true } });
     // Not listed yet: the service may store it after the client left.
     h.list(A, ["m1"]);
-    h.ops.push({ ...(h.ops[1] as CreateOp), index: 4, start: 100, end: 105, endpoint: "plain", message: "m3", payload: "{\"m\":3}", exclusive: true, outcome: { type: "refused", status: 409, code: "idempotency_key_reused" } });
+    h.ops.push({
+      ...(h.ops[1] as CreateOp),
+      index: 4,
+      start: 100,
+      end: 105,
+      endpoint: "plain",
+      message: "m3",
+      payload: '{"m":3}',
+      exclusive: true,
+      outcome: { type: "refused", status: 409, code: "idempotency_key_reused" },
+    });
     expect(failuresOf(h)).toEqual([]);
   });
 
@@ -399,11 +519,32 @@ describe("interaction bugs, each by its own requirement", () => {
   test("a fresh key answered 409 with nothing running at the same time fails in the property's own history, not in shared traffic", () => {
     const own = new History();
     own.create({ message: "m1" });
-    own.ops.push({ ...(own.ops[0] as CreateOp), index: 2, start: 100, end: 105, key: "k-2", message: "m2", conversationId: A, payload: "{\"m\":2}", exclusive: true, outcome: { type: "refused", status: 409, code: "conflict" } });
+    own.ops.push({
+      ...(own.ops[0] as CreateOp),
+      index: 2,
+      start: 100,
+      end: 105,
+      key: "k-2",
+      message: "m2",
+      conversationId: A,
+      payload: '{"m":2}',
+      exclusive: true,
+      outcome: { type: "refused", status: 409, code: "conflict" },
+    });
     expect(failuresOf(own)).toEqual(["RESP-2"]);
     const shared = new History();
     shared.create({ message: "m1" });
-    shared.ops.push({ ...(shared.ops[0] as CreateOp), index: 2, start: 100, end: 105, key: "k-2", message: "m2", conversationId: A, payload: "{\"m\":2}", outcome: { type: "refused", status: 409, code: "conflict" } });
+    shared.ops.push({
+      ...(shared.ops[0] as CreateOp),
+      index: 2,
+      start: 100,
+      end: 105,
+      key: "k-2",
+      message: "m2",
+      conversationId: A,
+      payload: '{"m":2}',
+      outcome: { type: "refused", status: 409, code: "conflict" },
+    });
     expect(failuresOf(shared)).toEqual([]);
   });
 
@@ -422,13 +563,59 @@ describe("interaction bugs, each by its own requirement", () => {
   test("a shape the spec leaves open binds the service to its first answer, on either endpoint", () => {
     const consistent = new History();
     consistent.create({ message: "m1" });
-    consistent.ops.push({ ...(consistent.ops[0] as CreateOp), index: 2, start: 100, end: 105, key: "k-open-1", message: "m2", conversationId: A, payload: "{}", openShape: "metadata:nested", outcome: { type: "refused", status: 400, code: undefined } });
-    consistent.ops.push({ ...(consistent.ops[0] as CreateOp), index: 3, start: 110, end: 115, key: "k-open-2", message: "m3", conversationId: A, payload: "{}", openShape: "metadata:nested", endpoint: "stream", outcome: { type: "refused", status: 422, code: undefined } });
+    consistent.ops.push({
+      ...(consistent.ops[0] as CreateOp),
+      index: 2,
+      start: 100,
+      end: 105,
+      key: "k-open-1",
+      message: "m2",
+      conversationId: A,
+      payload: "{}",
+      openShape: "metadata:nested",
+      outcome: { type: "refused", status: 400, code: undefined },
+    });
+    consistent.ops.push({
+      ...(consistent.ops[0] as CreateOp),
+      index: 3,
+      start: 110,
+      end: 115,
+      key: "k-open-2",
+      message: "m3",
+      conversationId: A,
+      payload: "{}",
+      openShape: "metadata:nested",
+      endpoint: "stream",
+      outcome: { type: "refused", status: 422, code: undefined },
+    });
     expect(failuresOf(consistent)).toEqual([]);
     const split = new History();
     split.create({ message: "m1" });
-    split.ops.push({ ...(split.ops[0] as CreateOp), index: 2, start: 100, end: 105, key: "k-open-1", message: "m2", conversationId: A, payload: "{}", openShape: "metadata:nested", outcome: { type: "ok", status: 200, value: { conversationId: A, text: "a", citations: "[]" } } });
-    split.ops.push({ ...(split.ops[0] as CreateOp), index: 3, start: 110, end: 115, key: "k-open-2", message: "m3", conversationId: A, payload: "{}", openShape: "metadata:nested", endpoint: "stream", outcome: { type: "refused", status: 422, code: undefined } });
+    split.ops.push({
+      ...(split.ops[0] as CreateOp),
+      index: 2,
+      start: 100,
+      end: 105,
+      key: "k-open-1",
+      message: "m2",
+      conversationId: A,
+      payload: "{}",
+      openShape: "metadata:nested",
+      outcome: { type: "ok", status: 200, value: { conversationId: A, text: "a", citations: "[]" } },
+    });
+    split.ops.push({
+      ...(split.ops[0] as CreateOp),
+      index: 3,
+      start: 110,
+      end: 115,
+      key: "k-open-2",
+      message: "m3",
+      conversationId: A,
+      payload: "{}",
+      openShape: "metadata:nested",
+      endpoint: "stream",
+      outcome: { type: "refused", status: 422, code: undefined },
+    });
     expect(failuresOf(split)).toEqual(["RESP-6"]);
   });
 
@@ -479,7 +666,12 @@ describe("interaction bugs, each by its own requirement", () => {
   });
 
   test("a second delete answered other than 404 (or busy) fails DEL-1", () => {
-    for (const [status, failures] of [[404, []], [409, []], [400, ["DEL-1"]], [204, ["DEL-1"]]] as const) {
+    for (const [status, failures] of [
+      [404, []],
+      [409, []],
+      [400, ["DEL-1"]],
+      [204, ["DEL-1"]],
+    ] as const) {
       const h = new History();
       h.create({ message: "m1" });
       h.delete(A);
@@ -489,7 +681,10 @@ describe("interaction bugs, each by its own requirement", () => {
   });
 
   test("of three overlapping continuations one lost: RESP-2, whatever order the listing shows the other two in", () => {
-    for (const shown of [["m1", "m2", "m3"], ["m1", "m3", "m2"]]) {
+    for (const shown of [
+      ["m1", "m2", "m3"],
+      ["m1", "m3", "m2"],
+    ]) {
       const h = new History();
       h.create({ message: "m1" });
       h.create({ message: "m2", continues: A, at: { start: 100, end: 150 } });
@@ -511,10 +706,14 @@ describe("a violation says what the model expected of this service, beside what 
     h.list(A, ["m1", "m3", "m4"], { at: { start: 200, end: 205 } });
     const [found] = judgeHistory(h.ops).violations;
     expect(found?.requirement).toBe("SSE-8");
-    expect(described(found).message).toBe(`#5 listed page 1 (size 50, total 6) of conversation ${A} without the exchange of #2`);
+    expect(described(found).message).toBe(
+      `#5 listed page 1 (size 50, total 6) of conversation ${A} without the exchange of #2`,
+    );
     expect(described(found).message).not.toContain("which that page holds");
-    expect(described(found).expected).toBe("page 1 holds the exchanges of #1, #2, #3 and #4 (its items 1–6 of 6, oldest first): "
-      + "this service lists 2 messages before the first exchange, then 1 message per exchange (the only counting by which 6 messages hold 4 exchanges)");
+    expect(described(found).expected).toBe(
+      "page 1 holds the exchanges of #1, #2, #3 and #4 (its items 1–6 of 6, oldest first): " +
+        "this service lists 2 messages before the first exchange, then 1 message per exchange (the only counting by which 6 messages hold 4 exchanges)",
+    );
   });
 
   test("a total its exchanges cannot make: the totals this service's counting allows, learned or still open, never one the total meets", () => {
@@ -524,8 +723,10 @@ describe("a violation says what the model expected of this service, beside what 
     unknown.list(A, ["m1", "m2", "m3", "m4", "m5", "m6"], { query: { pageSize: 3 }, total: 10 });
     const [open] = judgeHistory(unknown.ops).violations;
     expect(described(open).message).toContain("with total 10");
-    expect(described(open).expected).toBe("6–8, 12–14, 18–20, … messages for its 6 exchange(s) (#1, #2, #3, #4, #5 and #6): "
-      + "the same number of messages for each exchange, after at most 2 before the first (this service has not yet shown how many)");
+    expect(described(open).expected).toBe(
+      "6–8, 12–14, 18–20, … messages for its 6 exchange(s) (#1, #2, #3, #4, #5 and #6): " +
+        "the same number of messages for each exchange, after at most 2 before the first (this service has not yet shown how many)",
+    );
 
     const learned = new History();
     learned.create({ message: "m1" });
@@ -537,7 +738,9 @@ describe("a violation says what the model expected of this service, beside what 
     learned.list(A, ["m1", "m2", "m3", "m5", "m6", "m7"], { query: { pageSize: 3 }, total: 10 });
     const [shown] = judgeHistory(learned.ops).violations;
     expect(described(shown).message).toContain("with total 10");
-    expect(described(shown).expected).toBe("12 messages for its 6 exchange(s) (#1, #2, #3, #5, #6 and #7): this service lists 2 messages per exchange");
+    expect(described(shown).expected).toBe(
+      "12 messages for its 6 exchange(s) (#1, #2, #3, #5, #6 and #7): this service lists 2 messages per exchange",
+    );
   });
 
   test("a violation names operations as data: numbered afresh, it reads with the new numbers, as if judged so", () => {
@@ -552,7 +755,9 @@ describe("a violation says what the model expected of this service, beside what 
     if (found === undefined || shifted === undefined) throw new Error("the history must fail");
     const numbers = new Map(h.ops.map((op) => [op.index, op.index + 10]));
     expect(describeViolation(renumberViolation(found, numbers))).toEqual(describeViolation(shifted));
-    expect(described(shifted).message).toBe(`#15 listed page 1 (size 50, total 6) of conversation ${A} without the exchange of #12`);
+    expect(described(shifted).message).toBe(
+      `#15 listed page 1 (size 50, total 6) of conversation ${A} without the exchange of #12`,
+    );
     expect(renumberViolation(found, numbers).lost).toBe(12);
   });
 });

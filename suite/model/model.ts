@@ -13,7 +13,18 @@
  *   const { violations } = finish(state);
  */
 import { textKey } from "./items.ts";
-import { branchesOf, closesGroup, joined, judgeGroup, orderIn, regrouped, startSearch, stopped, type Branch, type Search } from "./linearize.ts";
+import {
+  branchesOf,
+  closesGroup,
+  joined,
+  judgeGroup,
+  orderIn,
+  regrouped,
+  startSearch,
+  stopped,
+  type Branch,
+  type Search,
+} from "./linearize.ts";
 import type { Op } from "./operation.ts";
 import { judgePage } from "./page.ts";
 import { serviceModel } from "./service.ts";
@@ -56,10 +67,16 @@ export const mapWorlds = (state: ModelState, change: (world: World) => World): M
 });
 
 /** `state` with `ops` as the group being built, in place of the operations it held (the traffic judge leaves some out). */
-export const withGroup = (state: ModelState, ops: readonly Op[]): ModelState => ({ ...state, search: regrouped(state.search, ops) });
+export const withGroup = (state: ModelState, ops: readonly Op[]): ModelState => ({
+  ...state,
+  search: regrouped(state.search, ops),
+});
 
 /** `state` ended by a failure found outside it (an answer wrong by itself): nothing after it is judged. */
-export const failedBy = (state: ModelState, failure: Violation): ModelState => ({ ...state, search: { ...state.search, failed: failure } });
+export const failedBy = (state: ModelState, failure: Violation): ModelState => ({
+  ...state,
+  search: { ...state.search, failed: failure },
+});
 
 /** Feeds one operation; operations must come in the order they were sent. */
 export function observe(state: ModelState, sent: Op): Observation {
@@ -80,14 +97,20 @@ export function observe(state: ModelState, sent: Op): Observation {
     if (problem !== undefined) return { state: failedBy(current, problem), violations: [...found, problem] };
   }
   const known = current.known;
-  const messages = op.kind === "create" && !known.messages.has(op.message) ? new Map([...known.messages, [op.message, op.index]]) : known.messages;
+  const messages =
+    op.kind === "create" && !known.messages.has(op.message)
+      ? new Map([...known.messages, [op.message, op.index]])
+      : known.messages;
   return { state: { known: { ...known, messages }, search: joined(current.search, op) }, violations: found };
 }
 
 /** Judges the group being built; call it when no later operation can overlap it any more. */
 export function flush(state: ModelState): Observation {
   const judged = judgeGroup(state.known.worlds, state.search, serviceModel(state.known.messages));
-  return { state: { known: { ...state.known, worlds: judged.branches }, search: judged.search }, violations: judged.violations };
+  return {
+    state: { known: { ...state.known, worlds: judged.branches }, search: judged.search },
+    violations: judged.violations,
+  };
 }
 
 /**

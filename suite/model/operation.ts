@@ -27,7 +27,8 @@ export const isAnonymous = (caller: Caller): caller is Anonymous => caller === "
  */
 export type Caller = Who | (string & {});
 
-export const isWho = (caller: Caller): caller is Who => caller === "primary" || caller === "otherAgent" || caller === "otherKey" || isAnonymous(caller);
+export const isWho = (caller: Caller): caller is Who =>
+  caller === "primary" || caller === "otherAgent" || caller === "otherKey" || isAnonymous(caller);
 
 /** What a create or a stream gave back, as far as the service's state goes. */
 export interface CreateResult {
@@ -129,7 +130,6 @@ export type Op = CreateOp | ListOp | DeleteOp;
 export function overlaps(a: Op, b: Op): boolean {
   return a.start < b.end && b.start < a.end;
 }
-
 
 /** UUIDs may come back in either case. */
 export function sameConversation(a: string | null | undefined, b: string | null | undefined): boolean {

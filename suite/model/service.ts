@@ -34,7 +34,10 @@ export function stepOne(world: World, op: Op, context: StepContext): Step {
 export function keyScopeChoices(world: World, who: Caller, key: string | null, endpoint: Endpoint): World[] {
   if (key === null || world.keyScope !== "unknown") return [world];
   if (world.keys.has(keyId(who, key, endpoint)) || !world.keys.has(keyId(who, key))) return [world];
-  return [{ ...world, keyScope: "shared" }, { ...world, keyScope: "per-endpoint" }];
+  return [
+    { ...world, keyScope: "shared" },
+    { ...world, keyScope: "per-endpoint" },
+  ];
 }
 
 /**
@@ -44,7 +47,9 @@ export function keyScopeChoices(world: World, who: Caller, key: string | null, e
 export function contestsKeyScope(world: World, ops: readonly number[]): boolean {
   if (world.keyScope !== "per-endpoint") return false;
   const records = [...world.keys.values()];
-  return records.some((r) => ops.includes(r.op) && records.some((o) => o.who === r.who && o.key === r.key && o.endpoint !== r.endpoint));
+  return records.some(
+    (r) => ops.includes(r.op) && records.some((o) => o.who === r.who && o.key === r.key && o.endpoint !== r.endpoint),
+  );
 }
 
 /**
@@ -71,7 +76,12 @@ function strayingOf(world: World, violation: Violation): Rank["straying"] {
  */
 function againstItsChoice(world: World, op: Op, violation: Violation): boolean {
   const otherEndpoint = op.kind === "create" ? (op.endpoint === "plain" ? "stream" : "plain") : undefined;
-  const onSharedKey = op.kind === "create" && op.key !== null && otherEndpoint !== undefined && world.keyScope === "per-endpoint" && world.keys.has(keyId(op.who, op.key, otherEndpoint));
+  const onSharedKey =
+    op.kind === "create" &&
+    op.key !== null &&
+    otherEndpoint !== undefined &&
+    world.keyScope === "per-endpoint" &&
+    world.keys.has(keyId(op.who, op.key, otherEndpoint));
   return onSharedKey || contestsKeyScope(world, violation.ops);
 }
 
@@ -81,6 +91,9 @@ export function serviceModel(messages: ReadonlyMap<string, number>): SearchModel
     split: (world, op) => (op.kind === "create" ? keyScopeChoices(world, op.who, op.key, op.endpoint) : [world]),
     step: (world, op, overlapping) => stepOne(world, op, { overlapping, messages }),
     fingerprint,
-    rank: (world, op, violation) => ({ straying: strayingOf(world, violation), againstItsChoice: againstItsChoice(world, op, violation) }),
+    rank: (world, op, violation) => ({
+      straying: strayingOf(world, violation),
+      againstItsChoice: againstItsChoice(world, op, violation),
+    }),
   };
 }

@@ -11,12 +11,35 @@ import type { Step } from "./step.ts";
 const describeCaller = (op: Op) => (op.who === "noKey" ? "without a key" : "with a key nobody issued");
 
 export function stepAnonymous(world: World, op: Op): Step {
-  const what = op.kind === "create" ? (op.endpoint === "stream" ? "streamed a message" : "sent a message") : op.kind === "list" ? "listed a conversation" : "deleted a conversation";
+  const what =
+    op.kind === "create"
+      ? op.endpoint === "stream"
+        ? "streamed a message"
+        : "sent a message"
+      : op.kind === "list"
+        ? "listed a conversation"
+        : "deleted a conversation";
   if (op.outcome.type === "ok") {
-    return { violation: violation("AUTH-1", words`#${op.index} ${what} ${describeCaller(op)} and was answered ${op.outcome.status}`, [op.index], words`a non-2xx status (401), and nothing changed`) };
+    return {
+      violation: violation(
+        "AUTH-1",
+        words`#${op.index} ${what} ${describeCaller(op)} and was answered ${op.outcome.status}`,
+        [op.index],
+        words`a non-2xx status (401), and nothing changed`,
+      ),
+    };
   }
   if (op.kind === "create" && op.conversationId !== null) {
-    return { worlds: [withSuspect(world, op.conversationId, { op: op.index, message: op.message, requirement: "AUTH-1", why: words`#${op.index} ${what} ${describeCaller(op)}` })] };
+    return {
+      worlds: [
+        withSuspect(world, op.conversationId, {
+          op: op.index,
+          message: op.message,
+          requirement: "AUTH-1",
+          why: words`#${op.index} ${what} ${describeCaller(op)}`,
+        }),
+      ],
+    };
   }
   return { worlds: [world] };
 }

@@ -21,7 +21,8 @@ import {
 import { isBusy, type Step, type StepContext } from "./step.ts";
 import { exchangeRequirement, idempotencyRequirement } from "./requirements.ts";
 
-const describeResult = (r: CreateResult) => `conversation ${r.conversationId}, answer ${JSON.stringify(r.text.slice(0, 80))}`;
+const describeResult = (r: CreateResult) =>
+  `conversation ${r.conversationId}, answer ${JSON.stringify(r.text.slice(0, 80))}`;
 
 export function stepCreate(world: World, op: CreateOp, context: StepContext): Step {
   const shaped = heldToShape(world, op);
@@ -40,12 +41,19 @@ function stepShaped(world: World, op: CreateOp, context: StepContext): Step {
     }
   }
   const earlier = op.key === null ? undefined : world.indeterminate.get(keyId(op.who, op.key));
-  const step = op.conversationId === null ? stepNewConversation(world, op, context) : stepContinuation(world, op, context);
+  const step =
+    op.conversationId === null ? stepNewConversation(world, op, context) : stepContinuation(world, op, context);
   if (earlier === undefined) return step;
-  const retried: Step = "violation" in step ? step : { ...step, worlds: step.worlds.map((w) => retriedAfterUnknown(w, op, earlier, context)) };
+  const retried: Step =
+    "violation" in step
+      ? step
+      : { ...step, worlds: step.worlds.map((w) => retriedAfterUnknown(w, op, earlier, context)) };
   // Or the first request took effect after all, unseen so far (a listing that lags, a stream the
   // client left): this one meets its record, a replay or a conflict.
-  return eitherStep(retried, arrivedLate(world, earlier).map((w) => stepShaped(w, op, context)));
+  return eitherStep(
+    retried,
+    arrivedLate(world, earlier).map((w) => stepShaped(w, op, context)),
+  );
 }
 
 /** Every world any of the steps leads to; when none leads anywhere, the first step's violation. */
@@ -65,21 +73,35 @@ export const VALIDATION_STATUSES: ReadonlySet<number> = new Set([400, 413, 415, 
  * it: what it accepted once it accepts again for the same caller, on either endpoint, and what
  * it refused it refuses.
  */
-function heldToShape(world: World, op: CreateOp): { readonly world: World } | { readonly violation: ReturnType<typeof violation> } {
+function heldToShape(
+  world: World,
+  op: CreateOp,
+): { readonly world: World } | { readonly violation: ReturnType<typeof violation> } {
   const shape = op.openShape;
   const outcome = op.outcome;
   // Only a refusal that judges the body (invalid, too large) says anything of its shape.
-  if (shape === undefined || outcome.type === "unknown" || (outcome.type === "refused" && !VALIDATION_STATUSES.has(outcome.status))) return { world };
+  if (
+    shape === undefined ||
+    outcome.type === "unknown" ||
+    (outcome.type === "refused" && !VALIDATION_STATUSES.has(outcome.status))
+  )
+    return { world };
   const accepted = outcome.type === "ok";
   // Per caller: another agent may validate its requests by other rules.
   const id = `${op.who} ${shape}`;
   const shown = world.shapes.get(id);
-  if (shown === undefined) return { world: { ...world, shapes: new Map([...world.shapes, [id, { accepted, op: op.index }]]) } };
+  if (shown === undefined)
+    return { world: { ...world, shapes: new Map([...world.shapes, [id, { accepted, op: op.index }]]) } };
   if (shown.accepted === accepted) return { world };
   const requirement = shape.startsWith("message:") ? (op.endpoint === "stream" ? "SSE-1" : "RESP-1") : "RESP-6";
   const answered = accepted ? `accepted it (${outcome.status})` : `refused it (${outcome.status})`;
   return {
-    violation: violation(requirement, words`#${op.index} sent a body of shape ${shape} on the ${op.endpoint} endpoint and the service ${answered}, though it ${shown.accepted ? "accepted" : "refused"} that shape at #${shown.op}`, [shown.op, op.index], words`${shown.accepted ? "2xx" : "a refusal (400, 413, 415 or 422)"}, as at #${shown.op}: this service ${shown.accepted ? "accepts" : "refuses"} that shape`),
+    violation: violation(
+      requirement,
+      words`#${op.index} sent a body of shape ${shape} on the ${op.endpoint} endpoint and the service ${answered}, though it ${shown.accepted ? "accepted" : "refused"} that shape at #${shown.op}`,
+      [shown.op, op.index],
+      words`${shown.accepted ? "2xx" : "a refusal (400, 413, 415 or 422)"}, as at #${shown.op}: this service ${shown.accepted ? "accepts" : "refuses"} that shape`,
+    ),
   };
 }
 
@@ -95,8 +117,17 @@ function retriedAfterUnknown(world: World, op: CreateOp, earlier: number, contex
   // Sent while the first was still unanswered, they raced (IDEM-5); sent after, it is a replay that ran again.
   const requirement = context.overlapping.has(earlier) ? "IDEM-5" : idempotencyRequirement(op, "consumed");
   // The first may no longer arrive late as an exchange of its own: with this one, that would be the key run twice.
-  const late = new Map([...world.late].map(([conversation, exchanges]) => [conversation, exchanges.filter((e) => e.op !== earlier)] as const).filter(([, exchanges]) => exchanges.length > 0));
-  return withSuspect({ ...world, late }, id, { op: earlier, message: op.message, requirement, why: words`#${op.index} sent the key of #${earlier} again, whose outcome was unknown, and both took effect` });
+  const late = new Map(
+    [...world.late]
+      .map(([conversation, exchanges]) => [conversation, exchanges.filter((e) => e.op !== earlier)] as const)
+      .filter(([, exchanges]) => exchanges.length > 0),
+  );
+  return withSuspect({ ...world, late }, id, {
+    op: earlier,
+    message: op.message,
+    requirement,
+    why: words`#${op.index} sent the key of #${earlier} again, whose outcome was unknown, and both took effect`,
+  });
 }
 
 /** In the world where a create of unknown outcome did not take effect, its key may still be running. */
@@ -108,40 +139,71 @@ function notTakenEffect(world: World, op: CreateOp): World {
 function stepReplay(world: World, op: CreateOp, record: KeyRecord, raced: boolean): Step {
   const outcome = op.outcome;
   const recorded = record.result;
-  const conversation = recorded === undefined ? undefined : world.conversations.get(conversationKey(recorded.conversationId));
-  const suspectOf = (requirement: RequirementId, why: Words) => ({ op: op.index, message: op.message, requirement, why });
+  const conversation =
+    recorded === undefined ? undefined : world.conversations.get(conversationKey(recorded.conversationId));
+  const suspectOf = (requirement: RequirementId, why: Words) => ({
+    op: op.index,
+    message: op.message,
+    requirement,
+    why,
+  });
   // A replay must change nothing; should a listing show it did, this is why.
   const suspectedIn = outcome.type === "ok" ? outcome.value.conversationId : op.conversationId;
   const suspected = (w: World) =>
     (recorded?.conversationId ?? suspectedIn) === null
       ? w
-      : withSuspect(w, recorded?.conversationId ?? suspectedIn ?? "", raced
-        ? suspectOf("IDEM-5", words`#${op.index} raced #${record.op} with the same key and payload`)
-        : suspectOf(idempotencyRequirement(op, "consumed"), words`#${op.index} replayed the key of #${record.op}`));
+      : withSuspect(
+          w,
+          recorded?.conversationId ?? suspectedIn ?? "",
+          raced
+            ? suspectOf("IDEM-5", words`#${op.index} raced #${record.op} with the same key and payload`)
+            : suspectOf(idempotencyRequirement(op, "consumed"), words`#${op.index} replayed the key of #${record.op}`),
+        );
 
   if (outcome.type === "ok") {
     if (recorded === undefined) return { worlds: [suspected(adoptResult(world, op, record, outcome.value))] };
     if (!sameResult(outcome.value, recorded)) {
       const requirement = raced ? "IDEM-5" : idempotencyRequirement(op, "answer");
-      const what = raced ? words`#${op.index} and #${record.op} ran at once with the same key and payload, and both ran` : words`#${op.index} replayed the key of #${record.op}`;
+      const what = raced
+        ? words`#${op.index} and #${record.op} ran at once with the same key and payload, and both ran`
+        : words`#${op.index} replayed the key of #${record.op}`;
       return {
-        violation: violation(requirement, words`${what}: it answered ${describeResult(outcome.value)}`, [record.op, op.index], words`the earlier result: ${describeResult(recorded)}`),
+        violation: violation(
+          requirement,
+          words`${what}: it answered ${describeResult(outcome.value)}`,
+          [record.op, op.index],
+          words`the earlier result: ${describeResult(recorded)}`,
+        ),
       };
     }
     return { worlds: [suspected(world)] };
   }
   if (outcome.type === "refused") {
     // A first request of unknown outcome whose exchange a later listing showed had ended: its key is in use no more.
-    const listed = recorded === undefined && !raced && outcome.status === 409 ? listedSince(world, op, record) : undefined;
+    const listed =
+      recorded === undefined && !raced && outcome.status === 409 ? listedSince(world, op, record) : undefined;
     if (listed !== undefined) {
-      return { violation: violation(idempotencyRequirement(op, "answer"), words`#${op.index} sent the key of #${record.op} again, whose exchange #${listed} had listed (stored, so no longer running), and was answered 409`, [record.op, listed, op.index], words`the result of #${record.op}, which took effect`) };
+      return {
+        violation: violation(
+          idempotencyRequirement(op, "answer"),
+          words`#${op.index} sent the key of #${record.op} again, whose exchange #${listed} had listed (stored, so no longer running), and was answered 409`,
+          [record.op, listed, op.index],
+          words`the result of #${record.op}, which took effect`,
+        ),
+      };
     }
     // A loser of a race may be told the key is in use; after a delete the key may be gone with its conversation.
-    if (raced || recorded === undefined || conversation === undefined || conversation.deletedBy !== undefined) return { worlds: [world] };
+    if (raced || recorded === undefined || conversation === undefined || conversation.deletedBy !== undefined)
+      return { worlds: [world] };
     // The same payload written otherwise (key order, whitespace) taken for another one.
-    const rewritten = op.raw !== undefined && record.raw !== undefined && op.raw !== record.raw && (outcome.status === 409 || outcome.status === 422);
+    const rewritten =
+      op.raw !== undefined &&
+      record.raw !== undefined &&
+      op.raw !== record.raw &&
+      (outcome.status === 409 || outcome.status === 422);
     // A body the spec allows, accepted once, refused for what it is: its optional fields were judged, not its key.
-    const invalidated = !rewritten && op.optionalFields === true && VALIDATION_STATUSES.has(outcome.status) && outcome.status !== 409;
+    const invalidated =
+      !rewritten && op.optionalFields === true && VALIDATION_STATUSES.has(outcome.status) && outcome.status !== 409;
     return {
       violation: violation(
         rewritten ? "IDEM-8" : invalidated ? "RESP-6" : idempotencyRequirement(op, "answer"),
@@ -154,7 +216,14 @@ function stepReplay(world: World, op: CreateOp, record: KeyRecord, raced: boolea
   if (raced && outcome.status !== undefined && outcome.status >= 500) {
     return {
       worlds: [suspected(world)],
-      warnings: [violation("IDEM-9", words`#${op.index} lost a same-key race with #${record.op} and was answered ${outcome.status}`, [record.op, op.index], words`409, or the result of #${record.op}`)],
+      warnings: [
+        violation(
+          "IDEM-9",
+          words`#${op.index} lost a same-key race with #${record.op} and was answered ${outcome.status}`,
+          [record.op, op.index],
+          words`409, or the result of #${record.op}`,
+        ),
+      ],
     };
   }
   return { worlds: [suspected(world)] };
@@ -162,10 +231,16 @@ function stepReplay(world: World, op: CreateOp, record: KeyRecord, raced: boolea
 
 /** The listing (#n) that showed the record's exchange, in this world where it took effect, if one did after it. */
 function listedSince(world: World, op: CreateOp, record: KeyRecord): number | undefined {
-  const conversation = op.conversationId === null ? undefined : world.conversations.get(conversationKey(op.conversationId));
+  const conversation =
+    op.conversationId === null ? undefined : world.conversations.get(conversationKey(op.conversationId));
   if (conversation === undefined || !conversation.exchanges.some((e) => e.op === record.op)) return undefined;
   const seen = conversation.updatedAt?.op;
-  return seen !== undefined && seen > record.op && conversation.updatedAt !== undefined && conversation.updatedAt.exchanges >= conversation.exchanges.findIndex((e) => e.op === record.op) + 1 ? seen : undefined;
+  return seen !== undefined &&
+    seen > record.op &&
+    conversation.updatedAt !== undefined &&
+    conversation.updatedAt.exchanges >= conversation.exchanges.findIndex((e) => e.op === record.op) + 1
+    ? seen
+    : undefined;
 }
 
 /** The key's first request had an unknown outcome and took effect: its replay tells what it was. */
@@ -192,17 +267,22 @@ function stepConflict(world: World, op: CreateOp, record: KeyRecord): Step {
   if (outcome.type === "refused" && (outcome.status === 409 || op.openShape !== undefined)) return { worlds: [world] };
   if (outcome.type === "unknown") {
     const id = record.result?.conversationId ?? op.conversationId;
-    const w = id === null || id === undefined ? world : withSuspect(world, id, {
-      op: op.index,
-      message: op.message,
-      requirement: idempotencyRequirement(op, "conflict"),
-      why: words`#${op.index} reused the key of #${record.op} with another payload`,
-    });
+    const w =
+      id === null || id === undefined
+        ? world
+        : withSuspect(world, id, {
+            op: op.index,
+            message: op.message,
+            requirement: idempotencyRequirement(op, "conflict"),
+            why: words`#${op.index} reused the key of #${record.op} with another payload`,
+          });
     return { worlds: [w] };
   }
-  const answered = outcome.type === "ok" ? `served it (${describeResult(outcome.value)})` : `answered ${outcome.status}`;
+  const answered =
+    outcome.type === "ok" ? `served it (${describeResult(outcome.value)})` : `answered ${outcome.status}`;
   // Refused for what the body is (a validation status) when it carries fields the spec allows: RESP-6 explains it first.
-  const invalidated = outcome.type === "refused" && op.optionalFields === true && VALIDATION_STATUSES.has(outcome.status);
+  const invalidated =
+    outcome.type === "refused" && op.optionalFields === true && VALIDATION_STATUSES.has(outcome.status);
   return {
     violation: violation(
       invalidated ? "RESP-6" : idempotencyRequirement(op, "conflict"),
@@ -214,7 +294,14 @@ function stepConflict(world: World, op: CreateOp, record: KeyRecord): Step {
 }
 
 function newConversation(op: CreateOp, id: string): ConversationState {
-  return { id, owner: op.who, exchanges: [{ op: op.index, message: op.message, endpoint: op.endpoint, at: op.start, end: op.end }], deletedBy: undefined, suspects: [], updatedAt: undefined };
+  return {
+    id,
+    owner: op.who,
+    exchanges: [{ op: op.index, message: op.message, endpoint: op.endpoint, at: op.start, end: op.end }],
+    deletedBy: undefined,
+    suspects: [],
+    updatedAt: undefined,
+  };
 }
 
 function recordKey(world: World, op: CreateOp, result: CreateResult | undefined): World {
@@ -223,7 +310,19 @@ function recordKey(world: World, op: CreateOp, result: CreateResult | undefined)
 }
 
 const keyRecordOf = (op: CreateOp, result: CreateResult | undefined): KeyRecord | undefined =>
-  op.key === null ? undefined : { op: op.index, who: op.who, key: op.key, endpoint: op.endpoint, payload: op.payload, raw: op.raw, result, at: op.start, end: op.end };
+  op.key === null
+    ? undefined
+    : {
+        op: op.index,
+        who: op.who,
+        key: op.key,
+        endpoint: op.endpoint,
+        payload: op.payload,
+        raw: op.raw,
+        result,
+        at: op.start,
+        end: op.end,
+      };
 
 /**
  * A "not now" answer to a fresh key: 429 always; 409 when something ran at the same time (the
@@ -241,15 +340,30 @@ function stepNewConversation(world: World, op: CreateOp, context: StepContext): 
   if (outcome.type === "ok") {
     const id = outcome.value.conversationId;
     if (world.conversations.has(conversationKey(id))) {
-      return { violation: violation("RESP-3", words`#${op.index} started a conversation without conversation_id and was answered ${id}, a conversation that already existed`, [op.index], words`a new conversation id, not ${id}`) };
+      return {
+        violation: violation(
+          "RESP-3",
+          words`#${op.index} started a conversation without conversation_id and was answered ${id}, a conversation that already existed`,
+          [op.index],
+          words`a new conversation id, not ${id}`,
+        ),
+      };
     }
     return { worlds: [recordKey(withConversation(world, newConversation(op, id)), op, outcome.value)] };
   }
   if (outcome.type === "refused") {
     // A shape the spec leaves open may be refused (heldToShape holds the service to it).
     if (notNow(world, op, outcome.status, context) || op.openShape !== undefined) return { worlds: [world] };
-    const requirement = op.optionalFields === true && outcome.status !== 409 ? "RESP-6" : op.endpoint === "stream" ? "SSE-1" : "RESP-1";
-    return { violation: violation(requirement, words`#${op.index} started a conversation with a valid body and was refused with ${outcome.status}`, [op.index], words`2xx, and a new conversation`) };
+    const requirement =
+      op.optionalFields === true && outcome.status !== 409 ? "RESP-6" : op.endpoint === "stream" ? "SSE-1" : "RESP-1";
+    return {
+      violation: violation(
+        requirement,
+        words`#${op.index} started a conversation with a valid body and was refused with ${outcome.status}`,
+        [op.index],
+        words`2xx, and a new conversation`,
+      ),
+    };
   }
   // It may have started a conversation whose id the model never learns; a replay of its key may tell.
   return { worlds: [notTakenEffect(world, op), recordKey(world, op, undefined)] };
@@ -261,27 +375,52 @@ function stepContinuation(world: World, op: CreateOp, context: StepContext): Ste
   const conversation = world.conversations.get(conversationKey(id));
   if (conversation === undefined) {
     // Not a conversation this history made: nothing to hold it to; refused, its key stays free.
-    return { worlds: [outcome.type === "refused" ? world : recordKey(world, op, outcome.type === "ok" ? outcome.value : undefined)] };
+    return {
+      worlds: [
+        outcome.type === "refused" ? world : recordKey(world, op, outcome.type === "ok" ? outcome.value : undefined),
+      ],
+    };
   }
   const appended = (w: World): World => {
     const current = w.conversations.get(conversationKey(id)) ?? conversation;
-    return withConversation(w, { ...current, exchanges: [...current.exchanges, { op: op.index, message: op.message, endpoint: op.endpoint, at: op.start, end: op.end }] });
+    return withConversation(w, {
+      ...current,
+      exchanges: [
+        ...current.exchanges,
+        { op: op.index, message: op.message, endpoint: op.endpoint, at: op.start, end: op.end },
+      ],
+    });
   };
 
   if (conversation.owner !== op.who) return stepForeignContinuation(world, op, conversation);
   if (conversation.deletedBy !== undefined) {
     if (outcome.type === "ok" && sameConversation(outcome.value.conversationId, id)) {
       return {
-        violation: violation("DEL-3", words`#${op.index} continued conversation ${id}, deleted by #${conversation.deletedBy}, and was answered 2xx with its id`, [conversation.deletedBy, op.index], words`404 conversation_not_found`),
+        violation: violation(
+          "DEL-3",
+          words`#${op.index} continued conversation ${id}, deleted by #${conversation.deletedBy}, and was answered 2xx with its id`,
+          [conversation.deletedBy, op.index],
+          words`404 conversation_not_found`,
+        ),
       };
     }
-    if (outcome.type === "ok") return { worlds: [recordKey(withConversation(world, newConversation(op, outcome.value.conversationId)), op, outcome.value)] };
+    if (outcome.type === "ok")
+      return {
+        worlds: [
+          recordKey(withConversation(world, newConversation(op, outcome.value.conversationId)), op, outcome.value),
+        ],
+      };
     return { worlds: [world] };
   }
   if (outcome.type === "ok") {
     if (!sameConversation(outcome.value.conversationId, id)) {
       return {
-        violation: violation(exchangeRequirement(op.endpoint), words`#${op.index} continued conversation ${id} and was answered conversation ${outcome.value.conversationId}`, [op.index], words`conversation ${id}`),
+        violation: violation(
+          exchangeRequirement(op.endpoint),
+          words`#${op.index} continued conversation ${id} and was answered conversation ${outcome.value.conversationId}`,
+          [op.index],
+          words`conversation ${id}`,
+        ),
       };
     }
     return { worlds: [recordKey(appended(world), op, outcome.value)] };
@@ -289,11 +428,24 @@ function stepContinuation(world: World, op: CreateOp, context: StepContext): Ste
   if (outcome.type === "refused") {
     if (notNow(world, op, outcome.status, context) || op.openShape !== undefined) return { worlds: [world] };
     return {
-      violation: violation(op.optionalFields === true && outcome.status !== 409 ? "RESP-6" : exchangeRequirement(op.endpoint), words`#${op.index} continued conversation ${id}, which exists in its scope, and was refused with ${outcome.status}${outcome.code === undefined ? "" : ` ${outcome.code}`}`, [conversation.exchanges[0]?.op ?? op.index, op.index], words`2xx, the same conversation`),
+      violation: violation(
+        op.optionalFields === true && outcome.status !== 409 ? "RESP-6" : exchangeRequirement(op.endpoint),
+        words`#${op.index} continued conversation ${id}, which exists in its scope, and was refused with ${outcome.status}${outcome.code === undefined ? "" : ` ${outcome.code}`}`,
+        [conversation.exchanges[0]?.op ?? op.index, op.index],
+        words`2xx, the same conversation`,
+      ),
     };
   }
   // Where it had not taken effect, the service may still store it: a later listing that shows it takes it in, with its key.
-  const exchange = { op: op.index, message: op.message, endpoint: op.endpoint, at: op.start, end: op.end, record: keyRecordOf(op, undefined), answered: (outcome.status ?? 0) >= 500 };
+  const exchange = {
+    op: op.index,
+    message: op.message,
+    endpoint: op.endpoint,
+    at: op.start,
+    end: op.end,
+    record: keyRecordOf(op, undefined),
+    answered: (outcome.status ?? 0) >= 500,
+  };
   const late = new Map(world.late);
   late.set(conversationKey(id), [...(world.late.get(conversationKey(id)) ?? []), exchange]);
   return { worlds: [{ ...notTakenEffect(world, op), late }, recordKey(appended(world), op, undefined)] };
@@ -304,13 +456,41 @@ function stepForeignContinuation(world: World, op: CreateOp, conversation: Conve
   const outcome = op.outcome;
   if (outcome.type === "ok" && sameConversation(outcome.value.conversationId, conversation.id)) {
     return {
-      violation: violation("SCOPE-4", words`#${op.index} (${op.who}) continued conversation ${conversation.id} of ${conversation.owner} and was answered 2xx with its id`, [conversation.exchanges[0]?.op ?? op.index, op.index], words`a refusal (404), or a new conversation of its own`),
+      violation: violation(
+        "SCOPE-4",
+        words`#${op.index} (${op.who}) continued conversation ${conversation.id} of ${conversation.owner} and was answered 2xx with its id`,
+        [conversation.exchanges[0]?.op ?? op.index, op.index],
+        words`a refusal (404), or a new conversation of its own`,
+      ),
     };
   }
-  if (outcome.type === "ok") return { worlds: [recordKey(withConversation(world, newConversation(op, outcome.value.conversationId)), op, outcome.value)] };
+  if (outcome.type === "ok")
+    return {
+      worlds: [
+        recordKey(withConversation(world, newConversation(op, outcome.value.conversationId)), op, outcome.value),
+      ],
+    };
   if (outcome.type === "unknown") {
-    return { worlds: [withSuspect(world, conversation.id, { op: op.index, message: op.message, requirement: "SCOPE-4", why: words`#${op.index} (${op.who}) tried to continue it` })] };
+    return {
+      worlds: [
+        withSuspect(world, conversation.id, {
+          op: op.index,
+          message: op.message,
+          requirement: "SCOPE-4",
+          why: words`#${op.index} (${op.who}) tried to continue it`,
+        }),
+      ],
+    };
   }
   // Refused: what it should be; a foreign attempt leaves a suspect should the conversation grow anyway.
-  return { worlds: [withSuspect(world, conversation.id, { op: op.index, message: op.message, requirement: "SCOPE-4", why: words`#${op.index} (${op.who}) tried to continue it and was refused` })] };
+  return {
+    worlds: [
+      withSuspect(world, conversation.id, {
+        op: op.index,
+        message: op.message,
+        requirement: "SCOPE-4",
+        why: words`#${op.index} (${op.who}) tried to continue it and was refused`,
+      }),
+    ],
+  };
 }

@@ -10,7 +10,16 @@ import { countingText, expectedTotal, opList, pageHolds, settledBy } from "./lis
 import type { ListOp, ListingValue } from "./operation.ts";
 import { instantOf } from "./timestamps.ts";
 import { joinWords, violation, words, type Violation } from "./violation.ts";
-import { conversationKey, latePlacements, withConversation, withRecordedKey, type ConversationState, type Counting, type ExchangeRecord, type World } from "./world.ts";
+import {
+  conversationKey,
+  latePlacements,
+  withConversation,
+  withRecordedKey,
+  type ConversationState,
+  type Counting,
+  type ExchangeRecord,
+  type World,
+} from "./world.ts";
 import type { Step, StepContext } from "./step.ts";
 
 /** At most this many messages before a conversation's first exchange (a greeting, a system prompt). */
@@ -24,26 +33,55 @@ export function stepList(world: World, op: ListOp, context: StepContext): Step {
 
   if (conversation.owner !== op.who) {
     if (outcome.type === "ok") {
-      return { violation: violation(scopeRequirement(op.who, "list"), words`#${op.index} (${op.who}) listed conversation ${conversation.id} of ${conversation.owner}: answered ${outcome.status}`, [first, op.index], words`a refusal (404 conversation_not_found), nothing of it shown`) };
+      return {
+        violation: violation(
+          scopeRequirement(op.who, "list"),
+          words`#${op.index} (${op.who}) listed conversation ${conversation.id} of ${conversation.owner}: answered ${outcome.status}`,
+          [first, op.index],
+          words`a refusal (404 conversation_not_found), nothing of it shown`,
+        ),
+      };
     }
     return { worlds: [world] };
   }
   if (conversation.deletedBy !== undefined) {
     if (outcome.type !== "ok") return { worlds: [world] };
     // Listed 2xx after its delete breaks DEL-1 whatever brought it back; a replay that did is named as the cause.
-    const replayAfter = conversation.suspects.find((s) => s.op > (conversation.deletedBy ?? 0) && s.requirement.startsWith("IDEM"));
+    const replayAfter = conversation.suspects.find(
+      (s) => s.op > (conversation.deletedBy ?? 0) && s.requirement.startsWith("IDEM"),
+    );
     const cause = replayAfter === undefined ? "" : words` after ${replayAfter.why}`;
-    return { violation: violation("DEL-1", words`#${op.index} listed conversation ${conversation.id}, deleted by #${conversation.deletedBy}, and was answered ${outcome.status} with ${outcome.value.total} message(s)${cause}`, [conversation.deletedBy, ...(replayAfter === undefined ? [] : [replayAfter.op]), op.index], words`a refusal (4xx): #${conversation.deletedBy} deleted it for good`) };
+    return {
+      violation: violation(
+        "DEL-1",
+        words`#${op.index} listed conversation ${conversation.id}, deleted by #${conversation.deletedBy}, and was answered ${outcome.status} with ${outcome.value.total} message(s)${cause}`,
+        [conversation.deletedBy, ...(replayAfter === undefined ? [] : [replayAfter.op]), op.index],
+        words`a refusal (4xx): #${conversation.deletedBy} deleted it for good`,
+      ),
+    };
   }
   if (outcome.type === "refused") {
     if (outcome.status === 429) return { worlds: [world] };
     const requirement = conversation.exchanges.every((e) => e.endpoint === "stream") ? "SSE-8" : "RESP-2";
-    return { violation: violation(requirement, words`#${op.index} listed conversation ${conversation.id} (${conversation.exchanges.length} exchange(s), the first #${first}) and was refused with ${outcome.status}`, [first, op.index], words`2xx, listing its ${conversation.exchanges.length} exchange(s) (${opList(conversation.exchanges.map((e) => e.op))})`) };
+    return {
+      violation: violation(
+        requirement,
+        words`#${op.index} listed conversation ${conversation.id} (${conversation.exchanges.length} exchange(s), the first #${first}) and was refused with ${outcome.status}`,
+        [first, op.index],
+        words`2xx, listing its ${conversation.exchanges.length} exchange(s) (${opList(conversation.exchanges.map((e) => e.op))})`,
+      ),
+    };
   }
   if (outcome.type === "unknown") return { worlds: [world] };
   const plain = judgeWithLate(world, conversation, op, outcome.value, context);
-  const views = op.lagsFrom === undefined ? [] : laggingViews(world, conversation, op, op.lagsFrom, outcome.value, context);
-  const step: Step = views.length === 0 ? plain : "violation" in plain ? { worlds: views } : { ...plain, worlds: [...plain.worlds, ...views] };
+  const views =
+    op.lagsFrom === undefined ? [] : laggingViews(world, conversation, op, op.lagsFrom, outcome.value, context);
+  const step: Step =
+    views.length === 0
+      ? plain
+      : "violation" in plain
+        ? { worlds: views }
+        : { ...plain, worlds: [...plain.worlds, ...views] };
   const settledBefore = op.settledBefore;
   if (settledBefore === undefined || "violation" in step) return step;
   return { ...step, worlds: step.worlds.map((w) => withoutSettledLate(w, conversation.id, settledBefore)) };
@@ -72,7 +110,14 @@ function withoutSettledLate(world: World, id: string, settledBefore: number): Wo
  * of 3 exchanges: one each, after one) may fit a shorter one by another (2 each, the third not
  * shown yet): the worlds of every such reading, the exchanges kept.
  */
-function laggingViews(world: World, conversation: ConversationState, op: ListOp, lagsFrom: number, page: ListingValue, context: StepContext): World[] {
+function laggingViews(
+  world: World,
+  conversation: ConversationState,
+  op: ListOp,
+  lagsFrom: number,
+  page: ListingValue,
+  context: StepContext,
+): World[] {
   const all = conversation.exchanges;
   const worlds: World[] = [];
   for (let shown = all.length - 1; shown >= 1 && (all[shown]?.end ?? -Infinity) > lagsFrom; shown--) {
@@ -92,7 +137,13 @@ function laggingViews(world: World, conversation: ConversationState, op: ListOp,
  * have arrived late (stored after their request's answer) taken in at its end: every reading
  * that explains the page stays possible; when none does, the plain reading's violation stands.
  */
-function judgeWithLate(world: World, conversation: ConversationState, op: ListOp, page: ListingValue, context: StepContext): Step {
+function judgeWithLate(
+  world: World,
+  conversation: ConversationState,
+  op: ListOp,
+  page: ListingValue,
+  context: StepContext,
+): Step {
   const id = conversationKey(conversation.id);
   const late = world.late.get(id) ?? [];
   const plain = judgeContents(world, conversation, op, page, context);
@@ -105,8 +156,14 @@ function judgeWithLate(world: World, conversation: ConversationState, op: ListOp
     else rest.set(id, late.slice(k));
     const arrived = late.slice(0, k);
     // What arrived took effect after all: its key is bound as if it had at once.
-    const keyed = arrived.reduce<World>((w, e) => (e.record === undefined ? w : withRecordedKey(w, e.record)), { ...world, late: rest });
-    for (const exchanges of latePlacements(conversation, arrived.map(({ record: _record, ...exchange }) => exchange))) {
+    const keyed = arrived.reduce<World>((w, e) => (e.record === undefined ? w : withRecordedKey(w, e.record)), {
+      ...world,
+      late: rest,
+    });
+    for (const exchanges of latePlacements(
+      conversation,
+      arrived.map(({ record: _record, ...exchange }) => exchange),
+    )) {
       const grown = { ...conversation, exchanges };
       const step = judgeContents(withConversation(keyed, grown), grown, op, page, context);
       if ("violation" in step) continue;
@@ -118,7 +175,13 @@ function judgeWithLate(world: World, conversation: ConversationState, op: ListOp
   return warnings.length === 0 ? { worlds } : { worlds, warnings };
 }
 
-function judgeContents(world: World, conversation: ConversationState, op: ListOp, page: ListingValue, context: StepContext): Step {
+function judgeContents(
+  world: World,
+  conversation: ConversationState,
+  op: ListOp,
+  page: ListingValue,
+  context: StepContext,
+): Step {
   const exchanges = conversation.exchanges;
   const counting = narrowCounting(world.counting, page.total, exchanges.length);
   // Whether this page's total is what settled the counting (for the words only).
@@ -132,15 +195,43 @@ function judgeContents(world: World, conversation: ConversationState, op: ListOp
   for (const m of marks) counts.set(m.message, (counts.get(m.message) ?? 0) + 1);
   const shownCounts = exchanges.map((e) => counts.get(e.message) ?? 0).filter((c) => c > 0);
   // The service's own choice, learned from the first complete listing that shows a message.
-  const echo = world.echo !== "unknown" ? world.echo : complete ? (shownCounts.length > 0 ? Math.min(...shownCounts) : 0) : "unknown";
+  const echo =
+    world.echo !== "unknown"
+      ? world.echo
+      : complete
+        ? shownCounts.length > 0
+          ? Math.min(...shownCounts)
+          : 0
+        : "unknown";
 
-  const order = judgeMarks(world, conversation, op, page, marks, counts, echo === "unknown" ? 1 : Math.max(1, echo), counting, countedByThisTotal, context);
+  const order = judgeMarks(
+    world,
+    conversation,
+    op,
+    page,
+    marks,
+    counts,
+    echo === "unknown" ? 1 : Math.max(1, echo),
+    counting,
+    countedByThisTotal,
+    context,
+  );
   if (typeof order !== "string") return { violation: order };
 
   if (typeof echo === "number" && echo > 0 && complete) {
     const missing = exchanges.find((e) => !counts.has(e.message));
     if (missing !== undefined) {
-      return { violation: { ...violation(exchangeRequirement(missing.endpoint), words`#${op.index} listed conversation ${conversation.id} in full (${page.total} messages) without the exchange of #${missing.op}`, [missing.op, op.index], words`each of its ${exchanges.length} exchange(s) once (${opList(exchanges.map((e) => e.op))}) in ${expectedTotal(counting, exchanges.length, MAX_BASE)}: ${countingText(counting, MAX_BASE)}${settledBy(page.total, exchanges.length, countedByThisTotal)}`), lost: missing.op } };
+      return {
+        violation: {
+          ...violation(
+            exchangeRequirement(missing.endpoint),
+            words`#${op.index} listed conversation ${conversation.id} in full (${page.total} messages) without the exchange of #${missing.op}`,
+            [missing.op, op.index],
+            words`each of its ${exchanges.length} exchange(s) once (${opList(exchanges.map((e) => e.op))}) in ${expectedTotal(counting, exchanges.length, MAX_BASE)}: ${countingText(counting, MAX_BASE)}${settledBy(page.total, exchanges.length, countedByThisTotal)}`,
+          ),
+          lost: missing.op,
+        },
+      };
     }
   }
 
@@ -152,7 +243,11 @@ function judgeContents(world: World, conversation: ConversationState, op: ListOp
 }
 
 /** The (base, per exchange) pairs still possible after a listing of `total` messages for `n` exchanges. */
-function narrowCounting(counting: Counting, total: number, n: number): readonly { base: number; perExchange: number }[] {
+function narrowCounting(
+  counting: Counting,
+  total: number,
+  n: number,
+): readonly { base: number; perExchange: number }[] {
   if (counting !== "any") return counting.filter((c) => c.base + c.perExchange * n === total);
   const pairs: { base: number; perExchange: number }[] = [];
   for (let base = 0; base <= Math.min(MAX_BASE, total); base++) {
@@ -167,24 +262,48 @@ function narrowCounting(counting: Counting, total: number, n: number): readonly 
  * twice). The items tell when they show the messages sent; otherwise the service's counting,
  * simplest first (no messages before the first exchange), says how many exchanges the total holds.
  */
-function explainTotal(world: World, conversation: ConversationState, op: ListOp, page: ListingValue, context: StepContext): Violation {
+function explainTotal(
+  world: World,
+  conversation: ConversationState,
+  op: ListOp,
+  page: ListingValue,
+  context: StepContext,
+): Violation {
   const exchanges = conversation.exchanges;
   // The counting this service showed before this listing, which the total contradicts.
   const expected = words`${expectedTotal(world.counting, exchanges.length, MAX_BASE)} for its ${exchanges.length} exchange(s) (${opList(exchanges.map((e) => e.op))}): ${countingText(world.counting, MAX_BASE)}`;
   const marks = marksOf(page.items, new Set(context.messages.keys()));
   const complete = page.page === 1 && page.items.length === page.total;
-  const unshown = complete && marks.length > 0 ? underShown(conversation, marks, typeof world.echo === "number" && world.echo > 0 ? world.echo : 1) : undefined;
+  const unshown =
+    complete && marks.length > 0
+      ? underShown(conversation, marks, typeof world.echo === "number" && world.echo > 0 ? world.echo : 1)
+      : undefined;
   const missing = (lost: ExchangeRecord | undefined, how: string) =>
-    violation(lost === undefined ? "RESP-2" : exchangeRequirement(lost.endpoint), words`#${op.index} listed conversation ${conversation.id} with total ${page.total}: an exchange is missing${lost === undefined ? "" : words` (the exchange of #${lost.op} ${how})`}`, [...(lost === undefined ? [] : [lost.op]), op.index], expected);
+    violation(
+      lost === undefined ? "RESP-2" : exchangeRequirement(lost.endpoint),
+      words`#${op.index} listed conversation ${conversation.id} with total ${page.total}: an exchange is missing${lost === undefined ? "" : words` (the exchange of #${lost.op} ${how})`}`,
+      [...(lost === undefined ? [] : [lost.op]), op.index],
+      expected,
+    );
   if (unshown !== undefined) return { ...missing(unshown, "is not among the items"), lost: unshown.op };
   const held = exchangesHeld(world.counting, page.total, exchanges.length);
   if (held !== undefined && held < exchanges.length) return missing(exchanges.at(-1), "is the latest");
   const more = held !== undefined ? held > exchanges.length : world.counting === "any" && page.total > exchanges.length;
   const suspect = more ? extraSuspect(conversation, marks) : undefined;
   if (suspect !== undefined) {
-    return violation(suspect.requirement, words`#${op.index} listed conversation ${conversation.id} with total ${page.total}, more than its exchanges: ${suspect.why}, and it took effect`, [suspect.op, op.index], expected);
+    return violation(
+      suspect.requirement,
+      words`#${op.index} listed conversation ${conversation.id} with total ${page.total}, more than its exchanges: ${suspect.why}, and it took effect`,
+      [suspect.op, op.index],
+      expected,
+    );
   }
-  return violation("LIST-5", words`#${op.index} listed conversation ${conversation.id} with total ${page.total}, which its exchanges do not explain`, [op.index], expected);
+  return violation(
+    "LIST-5",
+    words`#${op.index} listed conversation ${conversation.id} with total ${page.total}, which its exchanges do not explain`,
+    [op.index],
+    expected,
+  );
 }
 
 /**
@@ -197,7 +316,9 @@ function underShown(conversation: ConversationState, marks: readonly Mark[], ech
   for (const m of marks) shown.set(m.message, (shown.get(m.message) ?? 0) + 1);
   const carrying = new Map<string, number>();
   for (const e of conversation.exchanges) carrying.set(e.message, (carrying.get(e.message) ?? 0) + 1);
-  const candidates = conversation.exchanges.filter((e) => (shown.get(e.message) ?? 0) < echo * (carrying.get(e.message) ?? 0));
+  const candidates = conversation.exchanges.filter(
+    (e) => (shown.get(e.message) ?? 0) < echo * (carrying.get(e.message) ?? 0),
+  );
   const unlisted = candidates.filter((e) => conversation.exchanges.indexOf(e) >= (conversation.listed ?? 0));
   return (unlisted.length > 0 ? unlisted : candidates).at(-1);
 }
@@ -217,7 +338,8 @@ function extraSuspect(conversation: ConversationState, marks: readonly Mark[]) {
   const counts = new Map<string, number>();
   for (const m of marks) counts.set(m.message, (counts.get(m.message) ?? 0) + 1);
   const own = new Set(conversation.exchanges.map((e) => e.message));
-  const shownExtra = (s: { message: string }) => (own.has(s.message) ? (counts.get(s.message) ?? 0) > 1 : counts.has(s.message));
+  const shownExtra = (s: { message: string }) =>
+    own.has(s.message) ? (counts.get(s.message) ?? 0) > 1 : counts.has(s.message);
   return [...conversation.suspects].reverse().find(shownExtra) ?? conversation.suspects.at(-1);
 }
 
@@ -247,21 +369,47 @@ function judgeMarks(
     const mark = { message };
     const suspect = [...conversation.suspects].reverse().find((s) => s.message === mark.message);
     if (suspect !== undefined) {
-      return violation(suspect.requirement, words`#${op.index} lists ${twice ? "a second time " : ""}the message of #${suspect.op} in conversation ${conversation.id}: ${suspect.why}, and it took effect`, [suspect.op, op.index], words`${twice ? words`the message of #${suspect.op} once, ` : words`no message of #${suspect.op}, `}each of its exchanges (${opList(conversation.exchanges.map((e) => e.op))}) once`);
+      return violation(
+        suspect.requirement,
+        words`#${op.index} lists ${twice ? "a second time " : ""}the message of #${suspect.op} in conversation ${conversation.id}: ${suspect.why}, and it took effect`,
+        [suspect.op, op.index],
+        words`${twice ? words`the message of #${suspect.op} once, ` : words`no message of #${suspect.op}, `}each of its exchanges (${opList(conversation.exchanges.map((e) => e.op))}) once`,
+      );
     }
     const sender = context.messages.get(mark.message);
-    return violation(twice ? "LIST-5" : "LIST-7", words`#${op.index} lists ${twice ? "twice" : "in conversation " + conversation.id} the message of #${sender ?? "?"}${twice ? "" : ", which was never part of it"}`, [...(sender === undefined ? [] : [sender]), op.index], words`only its own exchanges (${opList(conversation.exchanges.map((e) => e.op))}), each once`);
+    return violation(
+      twice ? "LIST-5" : "LIST-7",
+      words`#${op.index} lists ${twice ? "twice" : "in conversation " + conversation.id} the message of #${sender ?? "?"}${twice ? "" : ", which was never part of it"}`,
+      [...(sender === undefined ? [] : [sender]), op.index],
+      words`only its own exchanges (${opList(conversation.exchanges.map((e) => e.op))}), each once`,
+    );
   }
 
   // Each exchange's first item on the page stands for it; a message two exchanges carry says nothing of order.
-  const firsts = marks.filter((m, i) => index.has(m.message) && exchangesOf(m.message) === 1 && marks.findIndex((other) => other.message === m.message) === i);
+  const firsts = marks.filter(
+    (m, i) =>
+      index.has(m.message) &&
+      exchangesOf(m.message) === 1 &&
+      marks.findIndex((other) => other.message === m.message) === i,
+  );
   const positions = firsts.map((m) => index.get(m.message) ?? 0);
   let order = world.order;
   for (let i = 1; i < positions.length; i++) {
     const step: World["order"] = (positions[i] ?? 0) > (positions[i - 1] ?? 0) ? "oldest-first" : "newest-first";
     if (order === "unknown") order = step;
     else if (step !== order) {
-      return { ...violation("LIST-5", words`#${op.index} lists the exchanges of conversation ${conversation.id} out of order (${joinWords(positions.map((p) => words`#${conversation.exchanges[p]?.op}`), ", ")})`, [op.index], words`${opList([...positions].sort((a, b) => (order === "oldest-first" ? a - b : b - a)).map((p) => conversation.exchanges[p]?.op ?? 0))}: the order they took effect, ${order === "oldest-first" ? "oldest" : "newest"} first as this service listed them before`), byOrder: true };
+      return {
+        ...violation(
+          "LIST-5",
+          words`#${op.index} lists the exchanges of conversation ${conversation.id} out of order (${joinWords(
+            positions.map((p) => words`#${conversation.exchanges[p]?.op}`),
+            ", ",
+          )})`,
+          [op.index],
+          words`${opList([...positions].sort((a, b) => (order === "oldest-first" ? a - b : b - a)).map((p) => conversation.exchanges[p]?.op ?? 0))}: the order they took effect, ${order === "oldest-first" ? "oldest" : "newest"} first as this service listed them before`,
+        ),
+        byOrder: true,
+      };
     }
   }
   const window = windowProblem(conversation.exchanges, op, page, marks, counting, order, countedByThisTotal);
@@ -296,21 +444,44 @@ function windowProblem(
     const outside = end <= from || start >= to;
     const holds = () => pageHolds(exchanges, { ...page, length }, only, order, [e.op], countedByThisTotal);
     if (inside && !shown.has(e.message)) {
-      return { ...violation(exchangeRequirement(e.endpoint), words`#${op.index} listed page ${page.page} (size ${page.pageSize}, total ${page.total}) of conversation ${op.conversationId} without the exchange of #${e.op}`, [e.op, op.index], holds()), lost: e.op };
+      return {
+        ...violation(
+          exchangeRequirement(e.endpoint),
+          words`#${op.index} listed page ${page.page} (size ${page.pageSize}, total ${page.total}) of conversation ${op.conversationId} without the exchange of #${e.op}`,
+          [e.op, op.index],
+          holds(),
+        ),
+        lost: e.op,
+      };
     }
     if (outside && shown.has(e.message)) {
-      return violation("LIST-5", words`#${op.index} listed page ${page.page} (size ${page.pageSize}, total ${page.total}) of conversation ${op.conversationId} with the exchange of #${e.op} on it`, [e.op, op.index], holds());
+      return violation(
+        "LIST-5",
+        words`#${op.index} listed page ${page.page} (size ${page.pageSize}, total ${page.total}) of conversation ${op.conversationId} with the exchange of #${e.op} on it`,
+        [e.op, op.index],
+        holds(),
+      );
     }
   }
   return undefined;
 }
 
 /** LIST-8 (a SHOULD): updated_at never goes back, and advances with an exchange at the service's resolution. */
-function judgeUpdatedAt(conversation: ConversationState, op: ListOp, page: ListingValue): { conversation: ConversationState; warning?: Violation } {
+function judgeUpdatedAt(
+  conversation: ConversationState,
+  op: ListOp,
+  page: ListingValue,
+): { conversation: ConversationState; warning?: Violation } {
   const instant = instantOf(page.updatedAt);
   if (instant === undefined) return { conversation };
   const seen = conversation.updatedAt;
-  const now = { ms: instant.ms, raw: page.updatedAt, exchanges: conversation.exchanges.length, at: conversation.exchanges.at(-1)?.end ?? op.end, op: op.index };
+  const now = {
+    ms: instant.ms,
+    raw: page.updatedAt,
+    exchanges: conversation.exchanges.length,
+    at: conversation.exchanges.at(-1)?.end ?? op.end,
+    op: op.index,
+  };
   const updated = { ...conversation, updatedAt: now };
   if (seen === undefined) return { conversation: updated };
   const latest = conversation.exchanges.at(-1);
@@ -318,8 +489,21 @@ function judgeUpdatedAt(conversation: ConversationState, op: ListOp, page: Listi
   const resolution = instant.wholeSeconds ? 1000 : 1;
   const newer = latest !== undefined && now.exchanges > seen.exchanges && latest.at - seen.at > resolution;
   if (instant.ms < seen.ms || (newer && instant.ms <= seen.ms)) {
-    const what = instant.ms < seen.ms ? "went back" : words`did not advance with the exchange of #${latest?.op ?? "?"}${latest === undefined ? "" : ` (${conversation.exchanges.find((e) => e.op === latest.op)?.endpoint ?? ""})`}`;
-    return { conversation: updated, warning: violation("LIST-8", words`updated_at of conversation ${conversation.id} ${what}: ${JSON.stringify(seen.raw)} at #${seen.op}, ${JSON.stringify(page.updatedAt)} at #${op.index}`, [seen.op, ...(latest === undefined ? [] : [latest.op]), op.index], instant.ms < seen.ms ? words`an updated_at no earlier than ${JSON.stringify(seen.raw)} (#${seen.op})` : words`an updated_at later than ${JSON.stringify(seen.raw)} (#${seen.op}), after the exchange of #${latest?.op ?? "?"}`) };
+    const what =
+      instant.ms < seen.ms
+        ? "went back"
+        : words`did not advance with the exchange of #${latest?.op ?? "?"}${latest === undefined ? "" : ` (${conversation.exchanges.find((e) => e.op === latest.op)?.endpoint ?? ""})`}`;
+    return {
+      conversation: updated,
+      warning: violation(
+        "LIST-8",
+        words`updated_at of conversation ${conversation.id} ${what}: ${JSON.stringify(seen.raw)} at #${seen.op}, ${JSON.stringify(page.updatedAt)} at #${op.index}`,
+        [seen.op, ...(latest === undefined ? [] : [latest.op]), op.index],
+        instant.ms < seen.ms
+          ? words`an updated_at no earlier than ${JSON.stringify(seen.raw)} (#${seen.op})`
+          : words`an updated_at later than ${JSON.stringify(seen.raw)} (#${seen.op}), after the exchange of #${latest?.op ?? "?"}`,
+      ),
+    };
   }
   return { conversation: updated };
 }

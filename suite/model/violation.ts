@@ -27,7 +27,8 @@ function joinedTexts(parts: readonly (string | OpRef)[]): Words {
   return { parts: out };
 }
 
-const isWords = (value: unknown): value is Words => typeof value === "object" && value !== null && Array.isArray((value as { parts?: unknown }).parts);
+const isWords = (value: unknown): value is Words =>
+  typeof value === "object" && value !== null && Array.isArray((value as { parts?: unknown }).parts);
 
 /**
  * Words from a template: a `#` right before a number interpolated (`#${op.index}`) names that
@@ -57,7 +58,9 @@ export function joinWords(list: readonly Words[], separator: string): Words {
 export const render = (w: Words): string => w.parts.map((part) => (isRef(part) ? `#${part.op}` : part)).join("");
 
 /** The words with each operation's number mapped (one not in `numbers` keeps its own). */
-export const renumberWords = (w: Words, numbers: ReadonlyMap<number, number>): Words => ({ parts: w.parts.map((part) => (isRef(part) ? { op: numbers.get(part.op) ?? part.op } : part)) });
+export const renumberWords = (w: Words, numbers: ReadonlyMap<number, number>): Words => ({
+  parts: w.parts.map((part) => (isRef(part) ? { op: numbers.get(part.op) ?? part.op } : part)),
+});
 
 /** What the model found wrong: the requirement, in words, and the operations that show it. */
 export interface Violation {
@@ -73,8 +76,12 @@ export interface Violation {
   readonly byOrder?: true;
 }
 
-export const violation = (requirement: RequirementId, message: Words, ops: readonly number[], expected?: Words): Violation =>
-  expected === undefined ? { requirement, message, ops } : { requirement, message, ops, expected };
+export const violation = (
+  requirement: RequirementId,
+  message: Words,
+  ops: readonly number[],
+  expected?: Words,
+): Violation => (expected === undefined ? { requirement, message, ops } : { requirement, message, ops, expected });
 
 /** The violation with every operation it names (its words, its operations, the one lost) numbered by `numbers`. */
 export function renumberViolation(v: Violation, numbers: ReadonlyMap<number, number>): Violation {
@@ -89,7 +96,9 @@ export function renumberViolation(v: Violation, numbers: ReadonlyMap<number, num
 }
 
 /** The violation's message and expectation as a person reads them. */
-export const describeViolation = (v: Violation): { readonly message: string; readonly expected: string | undefined } => ({
+export const describeViolation = (
+  v: Violation,
+): { readonly message: string; readonly expected: string | undefined } => ({
   message: render(v.message),
   expected: v.expected === undefined ? undefined : render(v.expected),
 });

@@ -136,8 +136,8 @@ export const EMPTY_WORLD: World = {
 };
 
 /** A key's record: under the key alone (shared by both endpoints), and under its endpoint too. */
-export const keyId = (who: Caller, key: string, endpoint?: Endpoint) => (endpoint === undefined ? `${who} ${key}` : `${who} ${endpoint} ${key}`);
-
+export const keyId = (who: Caller, key: string, endpoint?: Endpoint) =>
+  endpoint === undefined ? `${who} ${key}` : `${who} ${endpoint} ${key}`;
 
 export const conversationKey = (id: string) => id.toLowerCase();
 
@@ -177,14 +177,18 @@ const MAX_PLACEMENTS = 64;
  * at some moment after that request; a listing that lags behind its writes (or a read replica)
  * may have hidden it from listings taken meanwhile, so it need not be the latest.
  */
-export function latePlacements(conversation: ConversationState, arrived: readonly ExchangeRecord[]): ExchangeRecord[][] {
+export function latePlacements(
+  conversation: ConversationState,
+  arrived: readonly ExchangeRecord[],
+): ExchangeRecord[][] {
   let orders: ExchangeRecord[][] = [[...conversation.exchanges]];
   for (const exchange of arrived) {
     const next: ExchangeRecord[][] = [];
     for (const order of orders) {
       const earliest = order.reduce((after, e, i) => (e.end < exchange.at ? i + 1 : after), conversation.listed ?? 0);
       // Latest first: the reading the model held before it knew of lag stays the first tried.
-      for (let at = order.length; at >= earliest && next.length < MAX_PLACEMENTS; at--) next.push([...order.slice(0, at), exchange, ...order.slice(at)]);
+      for (let at = order.length; at >= earliest && next.length < MAX_PLACEMENTS; at--)
+        next.push([...order.slice(0, at), exchange, ...order.slice(at)]);
     }
     orders = next;
   }
@@ -208,7 +212,9 @@ export function arrivedLate(world: World, op: number): World[] {
     const keyed = record === undefined ? { ...world, late } : withRecordedKey({ ...world, late }, record);
     const conversation = keyed.conversations.get(id);
     if (conversation === undefined) return [keyed];
-    return latePlacements(conversation, [arrived]).map((exchanges) => withConversation(keyed, { ...conversation, exchanges }));
+    return latePlacements(conversation, [arrived]).map((exchanges) =>
+      withConversation(keyed, { ...conversation, exchanges }),
+    );
   }
   return [];
 }
@@ -226,7 +232,25 @@ export function withSuspect(world: World, conversationId: string, suspect: Suspe
  * took effect, and keeping both would double the worlds with every retry.
  */
 export function fingerprint(world: World): string {
-  const conversations = [...world.conversations.values()].map((c) => [c.id, c.owner, c.exchanges.map((e) => [e.message, e.endpoint]), c.deletedBy, c.updatedAt?.op, c.listed, c.suspects.map((s) => [s.message, s.requirement])]);
+  const conversations = [...world.conversations.values()].map((c) => [
+    c.id,
+    c.owner,
+    c.exchanges.map((e) => [e.message, e.endpoint]),
+    c.deletedBy,
+    c.updatedAt?.op,
+    c.listed,
+    c.suspects.map((s) => [s.message, s.requirement]),
+  ]);
   const keys = [...world.keys.entries()].map(([id, k]) => [id, k.payload, k.result?.conversationId, k.result?.text]);
-  return JSON.stringify([conversations, keys, world.counting, world.echo, world.order, world.keyScope, [...world.indeterminate], [...world.late].map(([id, l]) => [id, l.map((e) => e.message)]), [...world.shapes]]);
+  return JSON.stringify([
+    conversations,
+    keys,
+    world.counting,
+    world.echo,
+    world.order,
+    world.keyScope,
+    [...world.indeterminate],
+    [...world.late].map(([id, l]) => [id, l.map((e) => e.message)]),
+    [...world.shapes],
+  ]);
 }

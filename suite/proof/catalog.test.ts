@@ -35,7 +35,10 @@ test("every mutant and variant changes the default behavior, and no two are the 
 test("no mutant or variant sets a field the behavior does not have", () => {
   const known = new Set(patchedPaths(DEFAULT_BEHAVIOR));
   for (const { name, patch } of [...MUTANTS, ...VARIANTS]) {
-    expect(patchedPaths(patch).filter((path) => !known.has(path)), name).toEqual([]);
+    expect(
+      patchedPaths(patch).filter((path) => !known.has(path)),
+      name,
+    ).toEqual([]);
   }
 });
 
@@ -50,14 +53,21 @@ test("variants that answer the same gap differently cannot be combined; `all` co
     "variants problem-json and flat-errors both choose errorFormat; pick one",
   );
   const all = selectBehavior(undefined, [ALL_VARIANTS]);
-  expect(all).toEqual(patchBehavior(DEFAULT_BEHAVIOR, combinableVariants().map((v) => v.patch)));
+  expect(all).toEqual(
+    patchBehavior(
+      DEFAULT_BEHAVIOR,
+      combinableVariants().map((v) => v.patch),
+    ),
+  );
   expect(all.errorFormat).toBe("problem");
   // A variant is left out of `all` only because it answers a gap that a variant in `all` answers too.
   const inAll = new Set(combinableVariants().map((v) => v.name));
   const chosenByAll = new Set(combinableVariants().flatMap((v) => patchedPaths(v.patch)));
   const leftOut = VARIANTS.filter((v) => !inAll.has(v.name));
   expect(leftOut.length).toBeGreaterThan(0);
-  expect(leftOut.filter((v) => !patchedPaths(v.patch).some((path) => chosenByAll.has(path))).map((v) => v.name)).toEqual([]);
+  expect(
+    leftOut.filter((v) => !patchedPaths(v.patch).some((path) => chosenByAll.has(path))).map((v) => v.name),
+  ).toEqual([]);
 });
 
 test("a mutant applies on top of variants and breaks only what it names", () => {

@@ -13,7 +13,15 @@ import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { coverageProblems, judgeRun, killMatrix, mustCoverageProblems } from "./judge.ts";
 import { runTargets, type TargetRun } from "./run-targets.ts";
-import { interactionsAloneTargets, labelOf, mutantTargets, PLAIN_TARGET, proofTargets, SMOKE_TARGET, variantTargets } from "./targets.ts";
+import {
+  interactionsAloneTargets,
+  labelOf,
+  mutantTargets,
+  PLAIN_TARGET,
+  proofTargets,
+  SMOKE_TARGET,
+  variantTargets,
+} from "./targets.ts";
 
 /**
  * Runs at a time. Most of a run is waiting (paced answers, Retry-After, settling windows, the
@@ -35,10 +43,16 @@ afterAll(async () => {
 beforeAll(async () => {
   reportRoot = await mkdtemp(join(tmpdir(), "proof-gate-"));
   const started = performance.now();
-  for (const run of await runTargets(proofTargets(), { reportRoot, lanes: LANES, focusMutants: true })) runs.set(labelOf(run.target), run);
-  const slowest = [...runs.values()].sort((a, b) => b.durationMs - a.durationMs).slice(0, 5).map((r) => `${labelOf(r.target)} ${(r.durationMs / 1000).toFixed(1)} s`);
+  for (const run of await runTargets(proofTargets(), { reportRoot, lanes: LANES, focusMutants: true }))
+    runs.set(labelOf(run.target), run);
+  const slowest = [...runs.values()]
+    .sort((a, b) => b.durationMs - a.durationMs)
+    .slice(0, 5)
+    .map((r) => `${labelOf(r.target)} ${(r.durationMs / 1000).toFixed(1)} s`);
   const walkedTwice = [...runs.values()].filter((r) => (r.walks ?? 1) > 1).map((r) => labelOf(r.target));
-  console.log(`proof gate: ${runs.size} conformance runs, ${LANES} at a time, in ${((performance.now() - started) / 1000).toFixed(1)} s; slowest: ${slowest.join(", ")}; a second walk for: ${walkedTwice.join(", ") || "none"}`);
+  console.log(
+    `proof gate: ${runs.size} conformance runs, ${LANES} at a time, in ${((performance.now() - started) / 1000).toFixed(1)} s; slowest: ${slowest.join(", ")}; a second walk for: ${walkedTwice.join(", ") || "none"}`,
+  );
 }, BACKSTOP_MS);
 
 function problemsOf(label: string): string[] {
@@ -54,23 +68,26 @@ test("the plain fake passes the smoke profile within 25 creates, judging a MUST 
   expect(problemsOf(labelOf(SMOKE_TARGET))).toEqual([]);
 });
 
-test.each(variantTargets().map((target) => target.name))("variant %s passes every MUST, warned only where it chose to", (name) => {
-  expect(problemsOf(`variant ${name}`)).toEqual([]);
+test.each(variantTargets().map((target) => target.name))(
+  "variant %s passes every MUST, warned only where it chose to",
+  (name) => {
+    expect(problemsOf(`variant ${name}`)).toEqual([]);
+  },
+);
+
+test.each(
+  mutantTargets().flatMap((target) => (target.kind === "mutant" ? [[target.name, target.mutant.requirement]] : [])),
+)("mutant %s is killed by %s", (name) => {
+  expect(problemsOf(`mutant ${name}`)).toEqual([]);
 });
 
-test.each(mutantTargets().flatMap((target) => (target.kind === "mutant" ? [[target.name, target.mutant.requirement]] : [])))(
-  "mutant %s is killed by %s",
-  (name) => {
-    expect(problemsOf(`mutant ${name}`)).toEqual([]);
-  },
-);
-
-test.each(interactionsAloneTargets().flatMap((target) => (target.kind === "mutant" ? [[target.name, target.mutant.requirement]] : [])))(
-  "interaction mutant %s is killed by %s with --only interactions",
-  (name) => {
-    expect(problemsOf(`mutant ${name} (interactions alone)`)).toEqual([]);
-  },
-);
+test.each(
+  interactionsAloneTargets().flatMap((target) =>
+    target.kind === "mutant" ? [[target.name, target.mutant.requirement]] : [],
+  ),
+)("interaction mutant %s is killed by %s with --only interactions", (name) => {
+  expect(problemsOf(`mutant ${name} (interactions alone)`)).toEqual([]);
+});
 
 test("every MUST requirement is killed by a mutant that breaks it", () => {
   expect(runs.size).toBe(proofTargets().length);

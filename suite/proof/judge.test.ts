@@ -18,7 +18,14 @@ function report(statuses: Record<string, RequirementStatus> = {}, spent = 90): C
       spec: r.spec,
       status,
       ...(status === "pass" ? {} : { reason: `${r.id} went ${status}\nsecond line` }),
-      tests: [{ name: `[${r.id}] a check`, file: r.family, status: status === "warn" ? "fail" : status === "not_observed" ? "skip" : status, durationMs: 1 }],
+      tests: [
+        {
+          name: `[${r.id}] a check`,
+          file: r.family,
+          status: status === "warn" ? "fail" : status === "not_observed" ? "skip" : status,
+          durationMs: 1,
+        },
+      ],
     };
   });
   return {
@@ -87,7 +94,9 @@ test("a variant that fails a MUST, or warns where it did not choose to, is named
 
 test("the plain fake may neither fail, warn, skip nor be inconclusive, nor spend more than 100 creates", () => {
   expect(judgeRun(run(PLAIN_TARGET, 0, report()))).toEqual([]);
-  expect(judgeRun(run(PLAIN_TARGET, 0, report({ "LIST-8": "warn", "SSE-6": "skip", "IDEM-5": "inconclusive" }, 101)))).toEqual([
+  expect(
+    judgeRun(run(PLAIN_TARGET, 0, report({ "LIST-8": "warn", "SSE-6": "skip", "IDEM-5": "inconclusive" }, 101))),
+  ).toEqual([
     "plain fake was inconclusive: IDEM-5 IDEM-5 went inconclusive",
     "plain fake skipped: SSE-6 SSE-6 went skip",
     "plain fake warned: LIST-8 LIST-8 went warn",
@@ -97,7 +106,9 @@ test("the plain fake may neither fail, warn, skip nor be inconclusive, nor spend
 
 test("a run without a report, or one the harness could not judge, is a problem", () => {
   const broken = { ...run(variant("heartbeats"), 2, undefined), errors: ["could not start the embedded fake"] };
-  expect(judgeRun(broken)).toEqual(["variant heartbeats produced no conformance.json (exit 2): could not start the embedded fake"]);
+  expect(judgeRun(broken)).toEqual([
+    "variant heartbeats produced no conformance.json (exit 2): could not start the embedded fake",
+  ]);
   expect(killMatrix([run(mutantTarget("page-off-by-one"), 2, undefined)])[0]?.verdict).toBe("no verdict");
 });
 
@@ -118,7 +129,9 @@ test("a MUST requirement without a killing mutant of its own kills nothing", () 
     run(mutantTarget("page-off-by-one"), 1, report({ "LIST-5": "fail" })),
   ]);
   const problems = mustCoverageProblems(rows);
-  expect(problems).toContain("MUST SCOPE-4 kills nothing: its mutants (continue-ignores-scope: survived) were not killed by it");
+  expect(problems).toContain(
+    "MUST SCOPE-4 kills nothing: its mutants (continue-ignores-scope: survived) were not killed by it",
+  );
   expect(problems).toContain("MUST AUTH-1 kills nothing: no mutant breaks it");
   expect(problems.some((p) => p.startsWith("MUST LIST-5"))).toBe(false);
 });
@@ -127,7 +140,11 @@ test("every MUST service requirement has a mutant in the catalog, so a complete 
   const runs = mutantTargets().map((target) => {
     const own = target.kind === "mutant" ? target.mutant : undefined;
     const level = SERVICE_REQUIREMENTS.find((r) => r.id === own?.requirement)?.level;
-    return run(target, level === "MUST" ? 1 : 0, report(own ? { [own.requirement]: level === "MUST" ? "fail" : "warn" } : {}));
+    return run(
+      target,
+      level === "MUST" ? 1 : 0,
+      report(own ? { [own.requirement]: level === "MUST" ? "fail" : "warn" } : {}),
+    );
   });
   expect(proofProblems([run(PLAIN_TARGET, 0, report()), ...runs])).toEqual([]);
   expect(mutantByName("page-off-by-one")?.requirement).toBe("LIST-5");

@@ -41,10 +41,13 @@ function ids(report: ConformanceReport, status: RequirementReport["status"]): st
 function runProblems(run: TargetRun, report: ConformanceReport | undefined): string[] {
   const label = labelOf(run.target);
   if (report === undefined) {
-    return [`${label} produced no conformance.json (exit ${run.exitCode}): ${run.errors.join("; ") || "no reason given"}`];
+    return [
+      `${label} produced no conformance.json (exit ${run.exitCode}): ${run.errors.join("; ") || "no reason given"}`,
+    ];
   }
   const problems: string[] = [];
-  if (run.exitCode === 2) problems.push(`${label} could not be judged (exit 2): ${run.errors.join("; ") || "see its report"}`);
+  if (run.exitCode === 2)
+    problems.push(`${label} could not be judged (exit 2): ${run.errors.join("; ") || "see its report"}`);
   for (const error of report.harnessErrors) problems.push(`${label}: harness error: ${firstLine(error)}`);
   return problems;
 }
@@ -52,7 +55,11 @@ function runProblems(run: TargetRun, report: ConformanceReport | undefined): str
 /** A run's conformance.json lists every service requirement, each with at least one test: no requirement goes unchecked. */
 export function coverageProblems(run: TargetRun): string[] {
   // A mutant's run may judge only the requirements its bug breaks (focusMutants, interactions alone).
-  if (run.report === undefined || (run.target.kind === "mutant" && run.report.requirements.some((r) => r.tests.length === 0))) return [];
+  if (
+    run.report === undefined ||
+    (run.target.kind === "mutant" && run.report.requirements.some((r) => r.tests.length === 0))
+  )
+    return [];
   const label = labelOf(run.target);
   const problems: string[] = [];
   for (const requirement of SERVICE_REQUIREMENTS) {
@@ -74,7 +81,9 @@ function plainProblems(report: ConformanceReport, exitCode: number): string[] {
     if (r.status === "inconclusive") problems.push(`plain fake was inconclusive: ${describe(r)}`);
   }
   if (report.creates.budget !== CREATE_CEILING || report.creates.spent > CREATE_CEILING) {
-    problems.push(`plain fake: the default run spent ${report.creates.spent} creates of a budget of ${report.creates.budget}; the ceiling is ${CREATE_CEILING}`);
+    problems.push(
+      `plain fake: the default run spent ${report.creates.spent} creates of a budget of ${report.creates.budget}; the ceiling is ${CREATE_CEILING}`,
+    );
   }
   return problems;
 }
@@ -84,10 +93,13 @@ function smokeProblems(report: ConformanceReport, exitCode: number): string[] {
   const problems: string[] = [];
   if (exitCode !== 0) problems.push(`${label} exited ${exitCode}, not 0`);
   for (const r of report.requirements) {
-    if (r.status === "fail" || r.status === "warn" || r.status === "inconclusive") problems.push(`${label} ${r.status}: ${describe(r)}`);
+    if (r.status === "fail" || r.status === "warn" || r.status === "inconclusive")
+      problems.push(`${label} ${r.status}: ${describe(r)}`);
   }
   if (report.creates.budget !== SMOKE_CREATE_CEILING || report.creates.spent > SMOKE_CREATE_CEILING) {
-    problems.push(`${label}: spent ${report.creates.spent} creates of a budget of ${report.creates.budget}; the ceiling is ${SMOKE_CREATE_CEILING}`);
+    problems.push(
+      `${label}: spent ${report.creates.spent} creates of a budget of ${report.creates.budget}; the ceiling is ${SMOKE_CREATE_CEILING}`,
+    );
   }
   for (const family of SMOKE_FAMILIES) {
     const judged = report.requirements.some((r) => r.family === family && r.level === "MUST" && r.status === "pass");
@@ -132,9 +144,21 @@ export function killRow(run: TargetRun): KillRow | undefined {
   const level = requirementById(mutant.requirement)?.level ?? "MUST";
   const report = run.report;
   const by = run.target.interactionsAlone === true ? ("interactions" as const) : ("suite" as const);
-  const base = { mutant: mutant.name, by, requirement: mutant.requirement, level, exitCode: run.exitCode, seed: report?.seed };
+  const base = {
+    mutant: mutant.name,
+    by,
+    requirement: mutant.requirement,
+    level,
+    exitCode: run.exitCode,
+    seed: report?.seed,
+  };
   if (report === undefined || run.exitCode === 2) {
-    return { ...base, verdict: "no verdict", failed: report ? ids(report, "fail") : [], warned: report ? ids(report, "warn") : [] };
+    return {
+      ...base,
+      verdict: "no verdict",
+      failed: report ? ids(report, "fail") : [],
+      warned: report ? ids(report, "warn") : [],
+    };
   }
   const failed = ids(report, "fail");
   const warned = ids(report, "warn");
@@ -154,16 +178,24 @@ const killedByOwn = (row: KillRow) => row.verdict === "killed" || row.verdict ==
 
 function mutantProblems(run: TargetRun, row: KillRow, report: ConformanceReport): string[] {
   if (killedByOwn(row)) {
-    return row.level === "MUST" && run.exitCode !== 1 ? [`${labelOf(run.target)} exited ${run.exitCode}, not 1, though ${row.requirement} failed`] : [];
+    return row.level === "MUST" && run.exitCode !== 1
+      ? [`${labelOf(run.target)} exited ${run.exitCode}, not 1, though ${row.requirement} failed`]
+      : [];
   }
   const own = report.requirements.find((r) => r.id === row.requirement);
-  const how = own === undefined
-    ? "is not in the report"
-    : own.status === "skip"
-      ? `was skipped (${firstLine(own.reason)})`
-      : own.status === "pass" ? "passed" : `was reported ${own.status}`;
+  const how =
+    own === undefined
+      ? "is not in the report"
+      : own.status === "skip"
+        ? `was skipped (${firstLine(own.reason)})`
+        : own.status === "pass"
+          ? "passed"
+          : `was reported ${own.status}`;
   const elsewhere = row.failed.length > 0 ? `; the run failed ${row.failed.join(", ")} instead` : "";
-  const walks = run.walks !== undefined && run.walks > 1 ? `; ${run.walks} walks, the last with seed ${report.seed}` : ` (seed ${report.seed})`;
+  const walks =
+    run.walks !== undefined && run.walks > 1
+      ? `; ${run.walks} walks, the last with seed ${report.seed}`
+      : ` (seed ${report.seed})`;
   return [`${labelOf(run.target)} survived: ${row.requirement} ${how}${elsewhere}${walks}`];
 }
 
@@ -214,7 +246,9 @@ export function mustCoverageProblems(rows: readonly KillRow[]): string[] {
     const mine = rows.filter((row) => row.requirement === requirement.id);
     if (mine.length === 0) problems.push(`MUST ${requirement.id} kills nothing: no mutant breaks it`);
     else if (!mine.some(killedByOwn)) {
-      problems.push(`MUST ${requirement.id} kills nothing: its mutants (${mine.map((row) => `${row.mutant}: ${row.verdict}`).join(", ")}) were not killed by it`);
+      problems.push(
+        `MUST ${requirement.id} kills nothing: its mutants (${mine.map((row) => `${row.mutant}: ${row.verdict}`).join(", ")}) were not killed by it`,
+      );
     }
   }
   return problems;

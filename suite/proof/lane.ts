@@ -32,8 +32,12 @@ async function run(job: LaneJob): Promise<LaneResult> {
       { progress: false, print: () => {}, printError: (line) => errors.push(line) },
     );
     // A SHOULD is broken by a warning: that kills its mutant as a failure kills a MUST's.
-    const killed = report?.requirements.some((r) => (r.status === "fail" || r.status === "warn") && (job.killedBy ?? []).includes(r.id)) ?? false;
-    if (killed || walk >= walks || exitCode === 2) return { id: job.id, exitCode, errors, durationMs: performance.now() - started, walks: walk };
+    const killed =
+      report?.requirements.some(
+        (r) => (r.status === "fail" || r.status === "warn") && (job.killedBy ?? []).includes(r.id),
+      ) ?? false;
+    if (killed || walk >= walks || exitCode === 2)
+      return { id: job.id, exitCode, errors, durationMs: performance.now() - started, walks: walk };
   }
 }
 
@@ -44,7 +48,12 @@ process.on("message", (message: unknown) => {
     (error: unknown) => {
       // A runner bug, not a verdict: report it as a harness failure of this run.
       const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
-      process.send?.({ id: job.id, exitCode: 2, errors: [`the lane's run threw: ${text}`], durationMs: 0 } satisfies LaneResult);
+      process.send?.({
+        id: job.id,
+        exitCode: 2,
+        errors: [`the lane's run threw: ${text}`],
+        durationMs: 0,
+      } satisfies LaneResult);
     },
   );
 });

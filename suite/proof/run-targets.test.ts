@@ -15,7 +15,11 @@ test("a target the runner cannot start comes back as exit 2 with the runner's re
     { kind: "variant", name: "not-a-list", fakeOptions: { variants: 42 } },
   ];
   const seen: string[] = [];
-  const runs = await runTargets(targets, { reportRoot, lanes: 1, onRun: (run, done, total) => seen.push(`${run.target.name} ${done}/${total}`) });
+  const runs = await runTargets(targets, {
+    reportRoot,
+    lanes: 1,
+    onRun: (run, done, total) => seen.push(`${run.target.name} ${done}/${total}`),
+  });
   // An exit-2 run still writes its report, with result error and the diagnosis.
   expect(runs.map((run) => [run.target.name, run.exitCode, run.report?.result])).toEqual([
     ["no-such-variant", 2, "error"],
@@ -26,7 +30,9 @@ test("a target the runner cannot start comes back as exit 2 with the runner's re
   expect(runs[1]?.errors.join("\n")).toContain("variants must be a list of variant names");
   expect(seen).toEqual(["no-such-variant 1/2", "not-a-list 2/2"]);
   const [first] = runs;
-  expect(first && judgeRun(first)[0]).toMatch(/^variant no-such-variant could not be judged \(exit 2\): .*could not start the embedded fake/);
+  expect(first && judgeRun(first)[0]).toMatch(
+    /^variant no-such-variant could not be judged \(exit 2\): .*could not start the embedded fake/,
+  );
 });
 
 test("the slowest runs start first, each named as a proof target, the others in their order", () => {
@@ -47,5 +53,7 @@ test("an interaction mutant the first deep walk misses gets a second walk with a
   const [run] = await runTargets([target], { reportRoot, lanes: 1, seed: 7 });
   expect(run?.walks).toBe(INTERACTIONS_ALONE_WALKS);
   expect(run?.report?.seed).toBe(7 + INTERACTIONS_ALONE_WALKS - 1);
-  expect(run && judgeRun(run)).toEqual([`mutant ${mutant.name} (interactions alone) survived: IDEM-3 passed; 2 walks, the last with seed 8`]);
+  expect(run && judgeRun(run)).toEqual([
+    `mutant ${mutant.name} (interactions alone) survived: IDEM-3 passed; 2 walks, the last with seed 8`,
+  ]);
 }, 240_000);

@@ -121,7 +121,15 @@ export function runTargets(targets: readonly ProofTarget[], options: RunTargetsO
 
     const record = async (id: number, target: ProofTarget, reportDir: string, result: LaneResult) => {
       const report = await readReport(reportDir);
-      settle(id, { target, exitCode: result.exitCode, report, errors: result.errors, durationMs: result.durationMs, reportDir, ...(result.walks === undefined ? {} : { walks: result.walks }) });
+      settle(id, {
+        target,
+        exitCode: result.exitCode,
+        report,
+        errors: result.errors,
+        durationMs: result.durationMs,
+        reportDir,
+        ...(result.walks === undefined ? {} : { walks: result.walks }),
+      });
     };
 
     const next = (lane: Lane) => {
@@ -144,7 +152,13 @@ export function runTargets(targets: readonly ProofTarget[], options: RunTargetsO
         ...(item.target.kind === "smoke" ? { profile: "smoke" as const } : {}),
         // The property alone, walking as a deep run does (the fake is free), within a bound that keeps the gate short.
         ...(item.target.kind === "mutant" && item.target.interactionsAlone === true
-          ? { only: [INTERACTIONS_FAMILY], profile: "deep" as const, maxCreates: INTERACTIONS_ALONE_CREATES, walks: INTERACTIONS_ALONE_WALKS, killedBy: [item.target.mutant.requirement, ...(item.target.mutant.also ?? [])] }
+          ? {
+              only: [INTERACTIONS_FAMILY],
+              profile: "deep" as const,
+              maxCreates: INTERACTIONS_ALONE_CREATES,
+              walks: INTERACTIONS_ALONE_WALKS,
+              killedBy: [item.target.mutant.requirement, ...(item.target.mutant.also ?? [])],
+            }
           : {}),
         ...(options.focusMutants === true && item.target.kind === "mutant" && item.target.interactionsAlone !== true
           ? { only: [item.target.mutant.requirement, ...(item.target.mutant.also ?? [])] }
@@ -197,7 +211,10 @@ export function runTargets(targets: readonly ProofTarget[], options: RunTargetsO
         if (current === undefined || !parsed.success || parsed.data.id !== current.job.id) return;
         clearTimeout(current.timer);
         lane.job = undefined;
-        void record(current.job.id, current.target, current.job.reportDir, parsed.data).then(() => next(lane), rejectAll);
+        void record(current.job.id, current.target, current.job.reportDir, parsed.data).then(
+          () => next(lane),
+          rejectAll,
+        );
       });
       child.on("error", (error) => {
         lane.stderr = `${lane.stderr}\n${error.message}`.slice(-STDERR_TAIL_CHARS);
@@ -214,7 +231,9 @@ export function runTargets(targets: readonly ProofTarget[], options: RunTargetsO
             target: current.target,
             exitCode: 2,
             report: undefined,
-            errors: [`the lane running ${labelOf(current.target)} died (${why}); its stderr ended with:\n${lane.stderr}`],
+            errors: [
+              `the lane running ${labelOf(current.target)} died (${why}); its stderr ended with:\n${lane.stderr}`,
+            ],
             durationMs: elapsed,
             reportDir: current.job.reportDir,
           });

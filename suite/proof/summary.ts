@@ -67,7 +67,10 @@ const percent = (part: number, whole: number) => (whole === 0 ? "n/a" : `${((100
 /** The requirements a row failed or warned: `*` marks the mutant's own, `~` a warning. */
 function marked(row: KillRow): string {
   const own = (id: string) => (id === row.requirement ? "*" : "");
-  return [...row.failed.map((id) => `${own(id)}${id}`), ...row.warned.map((id) => `~${own(id)}${id}`)].join(" ") || "(nothing)";
+  return (
+    [...row.failed.map((id) => `${own(id)}${id}`), ...row.warned.map((id) => `~${own(id)}${id}`)].join(" ") ||
+    "(nothing)"
+  );
 }
 
 /** The text npm run verify-suite prints. */
@@ -100,7 +103,10 @@ export function summaryText(summary: ProofSummary): string[] {
     const creates = row.creates === undefined ? "" : `  ${row.creates} creates`;
     lines.push(`${legalLabel(row).padEnd(legalWidth)}  ${row.verdict.padEnd(10)}${failed}${warned}${creates}`);
   }
-  lines.push("", `${summary.mutants.length + summary.legal.length} runs, ${summary.lanes} at a time, in ${(summary.wallMs / 1000).toFixed(1)} s`);
+  lines.push(
+    "",
+    `${summary.mutants.length + summary.legal.length} runs, ${summary.lanes} at a time, in ${(summary.wallMs / 1000).toFixed(1)} s`,
+  );
   if (summary.problems.length === 0) lines.push("", "The suite is proven: no problem found.");
   else lines.push("", `${summary.problems.length} problem(s):`, ...summary.problems.map((p) => `  - ${p}`));
   return lines;

@@ -23,7 +23,8 @@ export type ProofTarget =
 export function labelOf(target: ProofTarget): string {
   if (target.kind === "plain") return "plain fake";
   if (target.kind === "smoke") return "plain fake (smoke profile)";
-  if (target.kind === "mutant" && target.interactionsAlone === true) return `mutant ${target.name} (interactions alone)`;
+  if (target.kind === "mutant" && target.interactionsAlone === true)
+    return `mutant ${target.name} (interactions alone)`;
   return `${target.kind} ${target.name}`;
 }
 
@@ -33,12 +34,21 @@ export const PLAIN_TARGET: ProofTarget = { kind: "plain", name: "plain", fakeOpt
 export const SMOKE_TARGET: ProofTarget = { kind: "smoke", name: "smoke", fakeOptions: {} };
 
 export function variantTargets(): ProofTarget[] {
-  return [...VARIANTS.map((v) => v.name), ALL_VARIANTS].map((name) => ({ kind: "variant", name, fakeOptions: { variants: [name] } }));
+  return [...VARIANTS.map((v) => v.name), ALL_VARIANTS].map((name) => ({
+    kind: "variant",
+    name,
+    fakeOptions: { variants: [name] },
+  }));
 }
 
 /** Every mutant but the interaction ones, judged by the whole suite. */
 export function mutantTargets(): ProofTarget[] {
-  return MUTANTS.filter((m) => !m.interaction).map((mutant) => ({ kind: "mutant", name: mutant.name, fakeOptions: { mutant: mutant.name }, mutant }));
+  return MUTANTS.filter((m) => !m.interaction).map((mutant) => ({
+    kind: "mutant",
+    name: mutant.name,
+    fakeOptions: { mutant: mutant.name },
+    mutant,
+  }));
 }
 
 /**
@@ -47,7 +57,13 @@ export function mutantTargets(): ProofTarget[] {
  * yet catch in every run are left to the kill-rate table (their `measuredOnly` says why).
  */
 export function interactionsAloneTargets(): ProofTarget[] {
-  return MUTANTS.filter((m) => m.interaction && m.measuredOnly === undefined).map((mutant) => ({ kind: "mutant", name: mutant.name, fakeOptions: { mutant: mutant.name }, mutant, interactionsAlone: true }));
+  return MUTANTS.filter((m) => m.interaction && m.measuredOnly === undefined).map((mutant) => ({
+    kind: "mutant",
+    name: mutant.name,
+    fakeOptions: { mutant: mutant.name },
+    mutant,
+    interactionsAlone: true,
+  }));
 }
 
 /** Every target: the plain fake (full, smoke), the variants, the mutants, then the interaction mutants judged by the property alone. */

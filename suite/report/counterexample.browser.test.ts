@@ -39,14 +39,22 @@ afterAll(async () => {
 
 /** Where operation #n's bar is drawn, left and right edge in pixels. */
 async function bar(page: Page, n: number): Promise<{ left: number; right: number }> {
-  const box = await page.locator(".counterexample .op").filter({ hasText: new RegExp(`^#${n}\\b`) }).boundingBox();
+  const box = await page
+    .locator(".counterexample .op")
+    .filter({ hasText: new RegExp(`^#${n}\\b`) })
+    .boundingBox();
   if (!box) throw new Error(`operation #${n} is not drawn`);
   return { left: box.x, right: box.x + box.width };
 }
 
 test("overlapping operations are drawn overlapping, sequential ones apart, in proportion to their time", async () => {
   const page = await reportPage();
-  const [first, second, third, fourth] = [await bar(page, 1), await bar(page, 2), await bar(page, 3), await bar(page, 4)];
+  const [first, second, third, fourth] = [
+    await bar(page, 1),
+    await bar(page, 2),
+    await bar(page, 3),
+    await bar(page, 4),
+  ];
   // #2 (10–60 ms) and #3 (20–50 ms) ran at the same time: #3's bar lies within #2's.
   expect(third.left).toBeGreaterThan(second.left);
   expect(third.right).toBeLessThan(second.right);
@@ -67,7 +75,11 @@ test("the transcript is shown once, as preformatted lines, and the reason is its
   const row = page.locator("#req-RESP-2");
   const text = await row.innerText();
   expect(text.match(/#4 lane 0 GET/g)).toHaveLength(1);
-  expect(await row.locator("pre.operations").innerText()).toMatch(/^#1 lane 0 POST .*\n#2 lane 1 POST .*\n#3 lane 2 POST .*\n#4 lane 0 GET .*$/);
+  expect(await row.locator("pre.operations").innerText()).toMatch(
+    /^#1 lane 0 POST .*\n#2 lane 1 POST .*\n#3 lane 2 POST .*\n#4 lane 0 GET .*$/,
+  );
   const reason = await row.locator("p.reason").innerText();
-  expect(reason).toBe("Reason: the interaction property (3 sequence(s), 41 operations) found RESP-2: #4 listed conversation C1 in full (4 messages) without the exchange of #3 (in full below)");
+  expect(reason).toBe(
+    "Reason: the interaction property (3 sequence(s), 41 operations) found RESP-2: #4 listed conversation C1 in full (4 messages) without the exchange of #3 (in full below)",
+  );
 });

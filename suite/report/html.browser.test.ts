@@ -65,7 +65,9 @@ test("a failing requirement shows its spec sentence, failure message and transcr
 test("markup in report data stays text: no injected script ran and no request left the page", async () => {
   const page = await reportPage();
   expect(await page.evaluate(() => (globalThis as { __injected?: unknown }).__injected)).toBeUndefined();
-  expect(await page.locator("#req-IDEM-3 .response pre").innerText()).toContain("<script>window.__injected = 'body'</script>");
+  expect(await page.locator("#req-IDEM-3 .response pre").innerText()).toContain(
+    "<script>window.__injected = 'body'</script>",
+  );
   expect(outside).toEqual([]);
 });
 

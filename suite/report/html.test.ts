@@ -6,7 +6,14 @@ import { afterEach, describe, expect, test } from "vitest";
 import { renderHtmlReport, writeHtmlReport } from "./html.ts";
 import { groupByFamily } from "./requirement-rows.ts";
 import { SafeHtml, escapeHtml, html, withInlineCode } from "./safe-html.ts";
-import { HOSTILE_BODY, HOSTILE_MESSAGE, INCONCLUSIVE_MESSAGE, incompleteSampleReport, REQUEST_URL, sampleReport } from "../test-support/sample-report.ts";
+import {
+  HOSTILE_BODY,
+  HOSTILE_MESSAGE,
+  INCONCLUSIVE_MESSAGE,
+  incompleteSampleReport,
+  REQUEST_URL,
+  sampleReport,
+} from "../test-support/sample-report.ts";
 import { count, formatDuration } from "./format.ts";
 import { errorReport } from "../runner/error-report.ts";
 import { COUNTEREXAMPLE_MESSAGE, counterexampleReport } from "../test-support/sample-counterexample.ts";
@@ -21,7 +28,9 @@ function article(page: string, id: string): string {
 
 describe("escaping", () => {
   test("escapeHtml escapes the five markup characters", () => {
-    expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe("&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;");
+    expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe(
+      "&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;",
+    );
   });
 
   test("the html template escapes interpolations, joins arrays, drops empty values and keeps SafeHtml", () => {
@@ -83,8 +92,22 @@ describe("layout", () => {
 
   test("the header shows the result, counts, budget, run id, seed, date and duration", () => {
     const page = renderHtmlReport(sampleReport());
-    expect(page).toMatch(/<div class="banner fail" role="status" id="result"><strong>FAIL<\/strong><span>2 requirements failed\.<\/span>/);
-    for (const text of ["2 passed", "2 failed", "1 warned", "1 skipped", "<dt>Tests</dt><dd>7</dd>", "17 spent of a budget of 60", "run-42", "1234567", "2026-01-02T03:04:05.678Z", "1 min 24 s", "5 conversations deleted"]) {
+    expect(page).toMatch(
+      /<div class="banner fail" role="status" id="result"><strong>FAIL<\/strong><span>2 requirements failed\.<\/span>/,
+    );
+    for (const text of [
+      "2 passed",
+      "2 failed",
+      "1 warned",
+      "1 skipped",
+      "<dt>Tests</dt><dd>7</dd>",
+      "17 spent of a budget of 60",
+      "run-42",
+      "1234567",
+      "2026-01-02T03:04:05.678Z",
+      "1 min 24 s",
+      "5 conversations deleted",
+    ]) {
       expect(page).toContain(text);
     }
   });
@@ -121,16 +144,22 @@ describe("layout", () => {
 
 test("a baseline is summarised, and a baselined failure says it was accepted and until when", () => {
   const report = sampleReport({
-    baseline: { file: "known-failures.json", baselined: ["IDEM-3"], problems: ["LIST-6 is listed in the baseline but passed: remove it"] },
+    baseline: {
+      file: "known-failures.json",
+      baselined: ["IDEM-3"],
+      problems: ["LIST-6 is listed in the baseline but passed: remove it"],
+    },
   });
   report.requirements = report.requirements.map((r) =>
     r.id === "IDEM-3" ? { ...r, baselined: true, baselineReason: "<fix> due in Q1", baselineExpires: "2027-01-31" } : r,
   );
   const page = renderHtmlReport(report);
-  expect(page).toContain('Baseline <code>known-failures.json</code>');
+  expect(page).toContain("Baseline <code>known-failures.json</code>");
   expect(page).toContain('<a href="#req-IDEM-3">IDEM-3</a>');
   expect(page).toContain("LIST-6 is listed in the baseline but passed: remove it");
-  expect(article(page, "IDEM-3")).toContain("Known failure, accepted by the baseline until 2027-01-31: &lt;fix&gt; due in Q1");
+  expect(article(page, "IDEM-3")).toContain(
+    "Known failure, accepted by the baseline until 2027-01-31: &lt;fix&gt; due in Q1",
+  );
   expect(renderHtmlReport(sampleReport())).not.toContain('id="baseline"');
 });
 
@@ -146,9 +175,13 @@ describe("requirement rows", () => {
 
   test("each row has its id, level, status as text, summary and spec sentence", () => {
     const row = article(page, "IDEM-3");
-    expect(row).toContain('<span class="id">IDEM-3</span><span class="level">MUST</span><span class="badge fail">✗ FAIL</span>');
+    expect(row).toContain(
+      '<span class="id">IDEM-3</span><span class="level">MUST</span><span class="badge fail">✗ FAIL</span>',
+    );
     expect(row).toContain("Same key with a different payload is HTTP 409, and nothing is consumed.");
-    expect(row).toContain('<blockquote class="spec">The same key with a different payload returns HTTP 409.</blockquote>');
+    expect(row).toContain(
+      '<blockquote class="spec">The same key with a different payload returns HTTP 409.</blockquote>',
+    );
     expect(article(page, "AUTH-2")).toContain("! WARN");
     expect(article(page, "AUTH-1")).toContain("✓ PASS");
   });
@@ -159,7 +192,9 @@ describe("requirement rows", () => {
 
   test("a failing test shows its message and the request and response of its transcript", () => {
     const row = article(page, "IDEM-3");
-    expect(row).toContain(`POST ${REQUEST_URL}\nauthorization: Bearer sk-f…(redacted)\ncontent-type: application/json\nidempotency-key: run-42-idem-3\n\n{&quot;message&quot;:&quot;run-42 a different payload&quot;}`);
+    expect(row).toContain(
+      `POST ${REQUEST_URL}\nauthorization: Bearer sk-f…(redacted)\ncontent-type: application/json\nidempotency-key: run-42-idem-3\n\n{&quot;message&quot;:&quot;run-42 a different payload&quot;}`,
+    );
     expect(row).toContain("HTTP 200\ncontent-type: application/json\n\n");
     expect(row).toContain("Response · 12 ms");
   });
@@ -168,7 +203,9 @@ describe("requirement rows", () => {
     const row = article(page, "SSE-3");
     expect(row).toContain("Stream 1: 3 events");
     expect(row).toContain('<tr><td class="at">17</td><td>response.output_text.delta</td>');
-    expect(row).toContain('<tr><td class="at">29</td><td><em>(no event line)</em></td><td class="data">&lt;b&gt;not json&lt;/b&gt;</td></tr>');
+    expect(row).toContain(
+      '<tr><td class="at">29</td><td><em>(no event line)</em></td><td class="data">&lt;b&gt;not json&lt;/b&gt;</td></tr>',
+    );
   });
 });
 
@@ -194,18 +231,45 @@ describe("interaction coverage", () => {
     operations: 412,
     creates: 24,
     coverage: {
-      transitions: { covered: 87, total: 92, missing: ["deleted/completed/replay/stream/own", "live/fresh/create/plain/<unknown-key>", "none/fresh/list/n/a/no-key", "in-flight/in-flight/replay/stream/own", "unknown/unknown-outcome/delete/n/a/own"] },
+      transitions: {
+        covered: 87,
+        total: 92,
+        missing: [
+          "deleted/completed/replay/stream/own",
+          "live/fresh/create/plain/<unknown-key>",
+          "none/fresh/list/n/a/no-key",
+          "in-flight/in-flight/replay/stream/own",
+          "unknown/unknown-outcome/delete/n/a/own",
+        ],
+      },
       orderings: { covered: 15, total: 16, missing: ["delete-after-delta/exchange-first"] },
       inputs: { covered: 31, total: 31, missing: [] },
-      client: { covered: 0, total: 6, missing: ["drop:after-created/retry-soon/same", "drop:after-delta/retry-soon/same", "drop:before-completion/retry-late/other", "drop:after-created/retry-late/same", "drop:after-delta/retry-late/other", "cancel"] },
+      client: {
+        covered: 0,
+        total: 6,
+        missing: [
+          "drop:after-created/retry-soon/same",
+          "drop:after-delta/retry-soon/same",
+          "drop:before-completion/retry-late/other",
+          "drop:after-created/retry-late/same",
+          "drop:after-delta/retry-late/other",
+          "cancel",
+        ],
+      },
     },
   };
   const page = renderHtmlReport(sampleReport({ interactions }));
-  const table = (dimension: string) => page.match(new RegExp(`<table class="coverage \\w+" id="coverage-${dimension}">[\\s\\S]*?</table>`))?.[0] ?? "";
-  const rows = (dimension: string) => [...table(dimension).matchAll(/<tr class="(\w+)"><td[^>]*>([\s\S]*?)<\/td>/g)].map((m) => [m[1], m[2]]);
+  const table = (dimension: string) =>
+    page.match(new RegExp(`<table class="coverage \\w+" id="coverage-${dimension}">[\\s\\S]*?</table>`))?.[0] ?? "";
+  const rows = (dimension: string) =>
+    [...table(dimension).matchAll(/<tr class="(\w+)"><td[^>]*>([\s\S]*?)<\/td>/g)].map((m) => [m[1], m[2]]);
 
   test("a table per dimension, in the report's order, each with covered/total", () => {
-    const tables = [...page.matchAll(/<table class="coverage (\w+)" id="coverage-(\w+)">\n<caption>[^<]*: <strong>(\d+\/\d+)<\/strong> covered<\/caption>/g)].map((m) => [m[2], m[1], m[3]]);
+    const tables = [
+      ...page.matchAll(
+        /<table class="coverage (\w+)" id="coverage-(\w+)">\n<caption>[^<]*: <strong>(\d+\/\d+)<\/strong> covered<\/caption>/g,
+      ),
+    ].map((m) => [m[2], m[1], m[3]]);
     expect(tables).toEqual([
       ["transitions", "partial", "87/92"],
       ["orderings", "partial", "15/16"],
@@ -230,8 +294,12 @@ describe("interaction coverage", () => {
   });
 
   test("the run's figures head the section, and the header links to it with each dimension's covered/total", () => {
-    expect(page).toContain("The interaction property ran 3 sequences, 412 operations and 24 creates; seeds 123456, 123457.");
-    expect(page).toContain('<dt>Interactions</dt><dd><a href="#interactions">transitions 87/92, orderings 15/16, inputs 31/31, client 0/6</a></dd>');
+    expect(page).toContain(
+      "The interaction property ran 3 sequences, 412 operations and 24 creates; seeds 123456, 123457.",
+    );
+    expect(page).toContain(
+      '<dt>Interactions</dt><dd><a href="#interactions">transitions 87/92, orderings 15/16, inputs 31/31, client 0/6</a></dd>',
+    );
     // After the requirements: the filter and the verdicts come first.
     expect(page.indexOf('id="interactions"')).toBeGreaterThan(page.indexOf("</main>"));
   });
@@ -252,8 +320,10 @@ describe("an incomplete run", () => {
   });
 
   test("the banner says INCOMPLETE, not PASS, and counts the inconclusive requirement", () => {
-    expect(page).toContain('<div class="banner inconclusive" role="status" id="result"><strong>INCOMPLETE</strong>'
-      + "<span>No MUST failed, but 2 MUST requirements could not be judged: the run is incomplete.</span>");
+    expect(page).toContain(
+      '<div class="banner inconclusive" role="status" id="result"><strong>INCOMPLETE</strong>' +
+        "<span>No MUST failed, but 2 MUST requirements could not be judged: the run is incomplete.</span>",
+    );
     expect(page).not.toContain("<strong>PASS</strong>");
     expect(page).toContain('<li class="badge inconclusive">1 inconclusive</li>');
   });
@@ -278,8 +348,10 @@ describe("an incomplete run", () => {
   });
 
   test("a test the target made wait says how: retries by status and settling reads", () => {
-    expect(article(page, "LIST-1")).toContain('<p class="waiting">Retried 2 try-later answers (429 ×2), waiting 3.0 s. '
-      + "Read the listing 1 more time(s) over 0.5 s before it showed a finished exchange.</p>");
+    expect(article(page, "LIST-1")).toContain(
+      '<p class="waiting">Retried 2 try-later answers (429 ×2), waiting 3.0 s. ' +
+        "Read the listing 1 more time(s) over 0.5 s before it showed a finished exchange.</p>",
+    );
     expect(article(page, "AUTH-1")).not.toContain('class="waiting"');
   });
 });
@@ -323,11 +395,18 @@ describe("writeHtmlReport", () => {
 });
 
 describe("a run that stopped before any check", () => {
-  const page = renderHtmlReport(errorReport({ target: "http://127.0.0.1:9 (agent a)", diagnosis: ["the API key was refused (401): check --api-key"] }));
+  const page = renderHtmlReport(
+    errorReport({
+      target: "http://127.0.0.1:9 (agent a)",
+      diagnosis: ["the API key was refused (401): check --api-key"],
+    }),
+  );
 
   test("title and banner say ERROR, with the diagnosis", () => {
     expect(page).toContain("<title>Conformance ERROR: http://127.0.0.1:9 (agent a)</title>");
-    expect(page).toContain('<div class="banner fail" role="status" id="result"><strong>ERROR</strong>'
-      + "<span>The run stopped before any check: the API key was refused (401): check --api-key</span>");
+    expect(page).toContain(
+      '<div class="banner fail" role="status" id="result"><strong>ERROR</strong>' +
+        "<span>The run stopped before any check: the API key was refused (401): check --api-key</span>",
+    );
   });
 });

@@ -16,7 +16,12 @@ export const InteractionsSummarySchema = z.object({
   sequences: z.int().nonnegative(),
   operations: z.int().nonnegative(),
   creates: z.int().nonnegative(),
-  coverage: z.object({ transitions: DimensionSchema, orderings: DimensionSchema, inputs: DimensionSchema, client: DimensionSchema }),
+  coverage: z.object({
+    transitions: DimensionSchema,
+    orderings: DimensionSchema,
+    inputs: DimensionSchema,
+    client: DimensionSchema,
+  }),
 }) satisfies z.ZodType<InteractionsSummary>;
 
 /** The summary a shared fixture's value carries (the property's outcome), if it carries one. */

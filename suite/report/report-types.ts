@@ -131,7 +131,15 @@ export interface ConformanceReport {
   seed: number;
   startedAt: string;
   durationMs: number;
-  counts: { pass: number; fail: number; warn: number; skip: number; inconclusive: number; tests: number; not_observed?: number };
+  counts: {
+    pass: number;
+    fail: number;
+    warn: number;
+    skip: number;
+    inconclusive: number;
+    tests: number;
+    not_observed?: number;
+  };
   /**
    * MUST requirements that were skipped or inconclusive without the user excluding them: the
    * run is incomplete (exit 3) when there are any and nothing failed.

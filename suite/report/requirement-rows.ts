@@ -29,19 +29,28 @@ const BADGE_TEXT: Record<RequirementStatus, string> = {
   not_observed: "· NOT OBSERVED",
 };
 
-const badge = (status: RequirementStatus | TestReport["status"]) => html`<span class="badge ${status}">${BADGE_TEXT[status]}</span>`;
+const badge = (status: RequirementStatus | TestReport["status"]) =>
+  html`<span class="badge ${status}">${BADGE_TEXT[status]}</span>`;
 
 /** Failed and warned requirements open their evidence by default. */
-const needsAttention = (status: RequirementStatus) => status === "fail" || status === "warn" || status === "inconclusive";
+const needsAttention = (status: RequirementStatus) =>
+  status === "fail" || status === "warn" || status === "inconclusive";
 
 /** What the target made a check wait for, in words. */
 function waitingText(w: CheckWaiting): string {
   const parts: string[] = [];
   if (w.retries > 0) {
-    const statuses = Object.entries(w.retriedStatuses).map(([status, n]) => `${status} ×${n}`).join(", ");
-    parts.push(`Retried ${count(w.retries, "try-later answer")} (${statuses}), waiting ${(w.retryWaitMs / 1000).toFixed(1)} s.`);
+    const statuses = Object.entries(w.retriedStatuses)
+      .map(([status, n]) => `${status} ×${n}`)
+      .join(", ");
+    parts.push(
+      `Retried ${count(w.retries, "try-later answer")} (${statuses}), waiting ${(w.retryWaitMs / 1000).toFixed(1)} s.`,
+    );
   }
-  if (w.settleReads > 0) parts.push(`Read the listing ${w.settleReads} more time(s) over ${(w.settleWaitMs / 1000).toFixed(1)} s before it showed a finished exchange.`);
+  if (w.settleReads > 0)
+    parts.push(
+      `Read the listing ${w.settleReads} more time(s) over ${(w.settleWaitMs / 1000).toFixed(1)} s before it showed a finished exchange.`,
+    );
   return parts.join(" ");
 }
 
@@ -50,15 +59,18 @@ const headline = (message: string) => message.split("\n", 1)[0] ?? "";
 
 function renderTest(test: TestReport): SafeHtml {
   // A counterexample's message repeats its transcript, which the counterexample shows below.
-  const message = test.message === undefined || test.counterexample === undefined ? test.message : headline(test.message);
+  const message =
+    test.message === undefined || test.counterexample === undefined ? test.message : headline(test.message);
   return html`<li class="test ${test.status}">
-<div class="test-head">${badge(test.status)}<span class="name">${test.name}</span><span class="file">${test.file}</span><span class="duration">${Math.round(test.durationMs)} ms</span></div>
-${message === undefined ? null : html`<pre class="message">${message}</pre>`}
-${test.waiting === undefined ? null : html`<p class="waiting">${waitingText(test.waiting)}</p>`}
-${(test.transcripts ?? []).map(renderTranscript)}
-${(test.timelines ?? []).map(renderTimeline)}
-${test.counterexample === undefined ? null : renderCounterexample(test.counterexample)}
-</li>`;
+    <div class="test-head">
+      ${badge(test.status)}<span class="name">${test.name}</span><span class="file">${test.file}</span
+      ><span class="duration">${Math.round(test.durationMs)} ms</span>
+    </div>
+    ${message === undefined ? null : html`<pre class="message">${message}</pre>`}
+    ${test.waiting === undefined ? null : html`<p class="waiting">${waitingText(test.waiting)}</p>`}
+    ${(test.transcripts ?? []).map(renderTranscript)} ${(test.timelines ?? []).map(renderTimeline)}
+    ${test.counterexample === undefined ? null : renderCounterexample(test.counterexample)}
+  </li>`;
 }
 
 const REASON_LABEL: Record<RequirementStatus, string> = {
@@ -94,12 +106,25 @@ function renderReason(status: RequirementStatus, reason: string): SafeHtml {
 function renderRequirement(req: RequirementReport): SafeHtml {
   const open = needsAttention(req.status) ? html` open` : null;
   return html`<article class="req ${req.status}" id="req-${req.id}" data-status="${req.status}">
-<div class="req-head"><span class="id">${req.id}</span><span class="level">${req.level}</span>${badge(req.status)}<span class="summary">${withInlineCode(req.summary)}</span></div>
-<blockquote class="spec">${withInlineCode(req.spec)}</blockquote>
-${req.baselined ? html`<p class="reason baselined">Known failure, accepted by the baseline${req.baselineExpires === undefined ? "" : ` until ${req.baselineExpires}`}: ${req.baselineReason ?? "no reason given"}</p>` : null}
-${req.reason === undefined ? null : renderReason(req.status, req.reason)}
-${req.tests.length ? html`<details class="tests"${open}><summary>${testsSummary(req.tests)}</summary><ol>${req.tests.map(renderTest)}</ol></details>` : html`<p class="reason">No test ran for this requirement.</p>`}
-</article>`;
+    <div class="req-head">
+      <span class="id">${req.id}</span><span class="level">${req.level}</span>${badge(req.status)}<span class="summary"
+        >${withInlineCode(req.summary)}</span
+      >
+    </div>
+    <blockquote class="spec">${withInlineCode(req.spec)}</blockquote>
+    ${req.baselined ? html`<p class="reason baselined">Known failure, accepted by the baseline${req.baselineExpires === undefined ? "" : ` until ${req.baselineExpires}`}: ${req.baselineReason ?? "no reason given"}</p>` : null}
+    ${req.reason === undefined ? null : renderReason(req.status, req.reason)}
+    ${
+      req.tests.length
+        ? html`<details class="tests" ${open}>
+            <summary>${testsSummary(req.tests)}</summary>
+            <ol>
+              ${req.tests.map(renderTest)}
+            </ol>
+          </details>`
+        : html`<p class="reason">No test ran for this requirement.</p>`
+    }
+  </article>`;
 }
 
 /** Requirements grouped by family, families in the order they first appear in the report. */
@@ -117,9 +142,12 @@ export function renderFamilies(requirements: readonly RequirementReport[]): Safe
   const sections = [...groupByFamily(requirements)].map(([family, reqs]) => {
     const problems = reqs.filter((r) => needsAttention(r.status)).length;
     return html`<section class="family" id="family-${family}">
-<h2>${familyTitle(family)} <small>(${count(reqs.length, "requirement")}${problems ? `, ${problems} failed or warned` : ""})</small></h2>
-${reqs.map(renderRequirement)}
-</section>`;
+      <h2>
+        ${familyTitle(family)}
+        <small>(${count(reqs.length, "requirement")}${problems ? `, ${problems} failed or warned` : ""})</small>
+      </h2>
+      ${reqs.map(renderRequirement)}
+    </section>`;
   });
   return html`${sections}`;
 }

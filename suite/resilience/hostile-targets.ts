@@ -73,7 +73,11 @@ function plausible(req: IncomingMessage, res: ServerResponse, body: string): voi
     if (!Number.isInteger(page) || page < 1 || !Number.isInteger(size) || size < 1 || size > 100) {
       return json(400, { error: { code: "invalid_pagination", message: `bad page for ${echo(req)}` } });
     }
-    const items = Array.from({ length: total }, (_, i) => ({ id: `${id}-${i}`, role: i % 2 === 0 ? "user" : "assistant", content: "…" }));
+    const items = Array.from({ length: total }, (_, i) => ({
+      id: `${id}-${i}`,
+      role: i % 2 === 0 ? "user" : "assistant",
+      content: "…",
+    }));
     const now = "2026-01-01T00:00:00.000Z";
     return json(200, {
       conversation: { id, created_at: now, updated_at: now },
@@ -163,9 +167,10 @@ export const HOSTILE_TARGETS: readonly HostileTarget[] = [
         if (refused(req, res)) return;
         // No Content-Length: the client only learns the size by reading.
         res.writeHead(200, { "content-type": endpoint === "stream" ? "text/event-stream" : "application/json" });
-        const line = endpoint === "stream"
-          ? `data: {"type":"response.output_text.delta","delta":${JSON.stringify(echo(req))}}\n\n`
-          : `{"echo":${JSON.stringify(echo(req))}},`;
+        const line =
+          endpoint === "stream"
+            ? `data: {"type":"response.output_text.delta","delta":${JSON.stringify(echo(req))}}\n\n`
+            : `{"echo":${JSON.stringify(echo(req))}},`;
         await writeFlood(res, Buffer.from(line.repeat(Math.ceil((64 * 1024) / line.length))), 50 * MiB);
       }, register),
   },
@@ -178,9 +183,10 @@ export const HOSTILE_TARGETS: readonly HostileTarget[] = [
         const endpoint = endpointOf(req);
         if (endpoint !== "create" && endpoint !== "stream") return plausible(req, res, body);
         if (refused(req, res)) return;
-        const whole = endpoint === "stream"
-          ? `event: response.created\ndata: {"type":"response.created","echo":${JSON.stringify(echo(req))}}\n\n`
-          : JSON.stringify({ conversation_id: randomUUID(), response: echo(req), citations: [] });
+        const whole =
+          endpoint === "stream"
+            ? `event: response.created\ndata: {"type":"response.created","echo":${JSON.stringify(echo(req))}}\n\n`
+            : JSON.stringify({ conversation_id: randomUUID(), response: echo(req), citations: [] });
         res.writeHead(200, {
           "content-type": endpoint === "stream" ? "text/event-stream" : "application/json",
           ...(endpoint === "create" ? { "content-length": String(Buffer.byteLength(whole) * 2) } : {}),
@@ -192,7 +198,8 @@ export const HOSTILE_TARGETS: readonly HostileTarget[] = [
   {
     name: "answers an HTML page to every request",
     exitCode: 2,
-    evidence: /answers with an HTML page, not this API: is --base-url \(CONFORMANCE_BASE_URL\) the service's base URL\?/,
+    evidence:
+      /answers with an HTML page, not this API: is --base-url \(CONFORMANCE_BASE_URL\) the service's base URL\?/,
     start: (register) =>
       serveHttp((req, res, body) => {
         res.writeHead(200, { "content-type": "text/html; charset=utf-8" });

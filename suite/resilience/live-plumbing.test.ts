@@ -7,7 +7,12 @@
  */
 import { readFileSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
-import { createServer as createHttpServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
+import {
+  createServer as createHttpServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type ServerResponse,
+} from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -21,7 +26,16 @@ import { runConformanceCli } from "./run-cli.ts";
 const TLS_DIR = join(import.meta.dirname, "tls");
 const GATEWAY_SECRET = "gw-7f3a9c1e5b2d";
 const RUN_LIMIT_MS = 60_000;
-const CHEAP = ["--api-key", "sk-fake-a", "--agent-id", "agent-a", "--only", "LIST-9,DEL-2", "--header", `X-Gateway-Key: ${GATEWAY_SECRET}`];
+const CHEAP = [
+  "--api-key",
+  "sk-fake-a",
+  "--agent-id",
+  "agent-a",
+  "--only",
+  "LIST-9,DEL-2",
+  "--header",
+  `X-Gateway-Key: ${GATEWAY_SECRET}`,
+];
 
 let fake: FakeServer;
 const closers: (() => Promise<void>)[] = [];
@@ -83,7 +97,9 @@ describe("a service behind a private CA", () => {
 
   test("without the CA the run stops before any check, naming the certificate problem", async () => {
     const dir = await reportsDir();
-    const run = await runConformanceCli(["--base-url", url, ...CHEAP, "--report-dir", dir], RUN_LIMIT_MS, { NODE_EXTRA_CA_CERTS: undefined });
+    const run = await runConformanceCli(["--base-url", url, ...CHEAP, "--report-dir", dir], RUN_LIMIT_MS, {
+      NODE_EXTRA_CA_CERTS: undefined,
+    });
     expect(run.code, run.stdout + run.stderr).toBe(2);
     expect(run.stderr).toMatch(/SELF_SIGNED|self-signed|certificate/i);
     expect(run.stdout + run.stderr).not.toContain(GATEWAY_SECRET);
@@ -105,7 +121,9 @@ describe("a proxy from HTTP_PROXY", () => {
 
   test("carries the run's requests, and NO_PROXY exempts the target", { timeout: 3 * RUN_LIMIT_MS }, async () => {
     const dir = await reportsDir();
-    const run = await runConformanceCli(["--base-url", fake.url, ...CHEAP, "--report-dir", dir], RUN_LIMIT_MS, { HTTP_PROXY: proxyUrl });
+    const run = await runConformanceCli(["--base-url", fake.url, ...CHEAP, "--report-dir", dir], RUN_LIMIT_MS, {
+      HTTP_PROXY: proxyUrl,
+    });
     expect(run.code, run.stdout + run.stderr).toBe(0);
     const target = new URL(fake.url).host;
     expect(seen.length).toBeGreaterThan(0);

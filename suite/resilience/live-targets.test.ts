@@ -31,25 +31,48 @@ interface LiveRun {
   everything: string;
 }
 
-async function runAgainst(variants: string[], extra: string[] = [], fakeOptions: FakeServerOptions = {}): Promise<LiveRun> {
+async function runAgainst(
+  variants: string[],
+  extra: string[] = [],
+  fakeOptions: FakeServerOptions = {},
+): Promise<LiveRun> {
   const fake = await createFakeServer({ ...fakeOptions, port: 0, variants });
   cleanups.push(() => fake.close());
   const dir = await mkdtemp(join(tmpdir(), "live-targets-"));
   cleanups.push(() => rm(dir, { recursive: true, force: true }));
-  const run = await runConformanceCli([
-    "--base-url", fake.url,
-    "--api-key", KEY, "--agent-id", "agent-a",
-    "--other-agent-id", "agent-b", "--other-api-key", OTHER_KEY,
-    "--stream-error-header", "X-Fake-Fault: error-after=1",
-    "--header", `X-Gateway-Key: ${GATEWAY_SECRET}`,
-    "--profile", "smoke",
-    "--report-dir", dir,
-    ...extra,
-  ], RUN_LIMIT_MS);
+  const run = await runConformanceCli(
+    [
+      "--base-url",
+      fake.url,
+      "--api-key",
+      KEY,
+      "--agent-id",
+      "agent-a",
+      "--other-agent-id",
+      "agent-b",
+      "--other-api-key",
+      OTHER_KEY,
+      "--stream-error-header",
+      "X-Fake-Fault: error-after=1",
+      "--header",
+      `X-Gateway-Key: ${GATEWAY_SECRET}`,
+      "--profile",
+      "smoke",
+      "--report-dir",
+      dir,
+      ...extra,
+    ],
+    RUN_LIMIT_MS,
+  );
   const files = await Promise.all((await readdir(dir)).map((name) => readFile(join(dir, name), "utf8")));
   const json = await readFile(join(dir, "conformance.json"), "utf8").catch(() => undefined);
   const output = `${run.stdout}\n${run.stderr}`;
-  return { code: run.code, output, report: json === undefined ? undefined : (JSON.parse(json) as ConformanceReport), everything: [output, ...files].join("\n") };
+  return {
+    code: run.code,
+    output,
+    report: json === undefined ? undefined : (JSON.parse(json) as ConformanceReport),
+    everything: [output, ...files].join("\n"),
+  };
 }
 
 function expectNoSecrets(run: LiveRun): void {
@@ -65,21 +88,31 @@ describe("conforming deployed services pass", () => {
   test.each([
     ["rate-limited", "429"],
     ["overloaded", "503"],
-  ])("one that is %s (answering %s) passes after waiting, and the report shows the retries", { timeout: TEST_TIMEOUT_MS }, async (variant, status) => {
-    const run = await runAgainst([variant]);
-    expect(run.code, run.output).toBe(0);
-    const waits = run.report?.requirements.flatMap((r) => r.tests).filter((t) => (t.waiting?.retriedStatuses[status] ?? 0) > 0) ?? [];
-    expect(waits.length, run.output).toBeGreaterThan(0);
-    expect(run.output).toContain("The target made these checks wait");
-    expectNoSecrets(run);
-  });
+  ])(
+    "one that is %s (answering %s) passes after waiting, and the report shows the retries",
+    { timeout: TEST_TIMEOUT_MS },
+    async (variant, status) => {
+      const run = await runAgainst([variant]);
+      expect(run.code, run.output).toBe(0);
+      const waits =
+        run.report?.requirements.flatMap((r) => r.tests).filter((t) => (t.waiting?.retriedStatuses[status] ?? 0) > 0) ??
+        [];
+      expect(waits.length, run.output).toBeGreaterThan(0);
+      expect(run.output).toContain("The target made these checks wait");
+      expectNoSecrets(run);
+    },
+  );
 
-  test("one whose listing lags passes, warning only LIST-11 (read-your-writes)", { timeout: TEST_TIMEOUT_MS }, async () => {
-    const run = await runAgainst(["listing-lag"]);
-    expect(run.code, run.output).toBe(0);
-    expect(run.report?.requirements.filter((r) => r.status === "warn").map((r) => r.id)).toEqual(["LIST-11"]);
-    expectNoSecrets(run);
-  });
+  test(
+    "one whose listing lags passes, warning only LIST-11 (read-your-writes)",
+    { timeout: TEST_TIMEOUT_MS },
+    async () => {
+      const run = await runAgainst(["listing-lag"]);
+      expect(run.code, run.output).toBe(0);
+      expect(run.report?.requirements.filter((r) => r.status === "warn").map((r) => r.id)).toEqual(["LIST-11"]);
+      expectNoSecrets(run);
+    },
+  );
 
   test.each([["base-path"], ["fastapi-errors"], ["jsonapi-errors"], ["microsecond-timestamps,uuid-v7"]])(
     "one with %s passes without a warning",
@@ -94,20 +127,24 @@ describe("conforming deployed services pass", () => {
 });
 
 describe("a target slower than the configured timeouts", () => {
-  test("is inconclusive, not failed: exit 3, naming the flag that gives it more room", { timeout: TEST_TIMEOUT_MS }, async () => {
-    // The first event after 2 s, a plain create as late: far beyond the timeouts, which still
-    // leave a listing read (the first request) room on a busy machine.
-    const run = await runAgainst(
-      ["llm-pacing"],
-      ["--request-timeout", "500", "--first-event-timeout", "500", "--max-retries", "0"],
-      { pacing: { firstEventMs: 2_000 } },
-    );
-    expect(run.code, run.output).toBe(3);
-    expect(run.report?.counts.fail, run.output).toBe(0);
-    expect(run.report?.incomplete.length).toBeGreaterThan(0);
-    expect(run.output).toMatch(/Not judged: \d+ MUST requirement\(s\)/);
-    expect(run.output).toMatch(/raise --(request|first-event)-timeout/);
-    expect(statusOf(run, "RESP-1")).toBe("inconclusive");
-    expectNoSecrets(run);
-  });
+  test(
+    "is inconclusive, not failed: exit 3, naming the flag that gives it more room",
+    { timeout: TEST_TIMEOUT_MS },
+    async () => {
+      // The first event after 2 s, a plain create as late: far beyond the timeouts, which still
+      // leave a listing read (the first request) room on a busy machine.
+      const run = await runAgainst(
+        ["llm-pacing"],
+        ["--request-timeout", "500", "--first-event-timeout", "500", "--max-retries", "0"],
+        { pacing: { firstEventMs: 2_000 } },
+      );
+      expect(run.code, run.output).toBe(3);
+      expect(run.report?.counts.fail, run.output).toBe(0);
+      expect(run.report?.incomplete.length).toBeGreaterThan(0);
+      expect(run.output).toMatch(/Not judged: \d+ MUST requirement\(s\)/);
+      expect(run.output).toMatch(/raise --(request|first-event)-timeout/);
+      expect(statusOf(run, "RESP-1")).toBe("inconclusive");
+      expectNoSecrets(run);
+    },
+  );
 });

@@ -23,16 +23,32 @@ function cleanEnv(): NodeJS.ProcessEnv {
   for (const [name, value] of Object.entries(process.env)) {
     // Proxy settings of the machine would reroute the loopback targets of these tests.
     const proxy = /^(https?_proxy|no_proxy|all_proxy)$/i.test(name);
-    if (!name.startsWith("VITEST") && !name.startsWith("CONFORMANCE_") && name !== "TEST" && name !== "NODE_ENV" && !proxy) env[name] = value;
+    if (
+      !name.startsWith("VITEST") &&
+      !name.startsWith("CONFORMANCE_") &&
+      name !== "TEST" &&
+      name !== "NODE_ENV" &&
+      !proxy
+    )
+      env[name] = value;
   }
   return env;
 }
 
 /** `env` adds to (or, with undefined values, removes from) the clean environment. */
-export function runConformanceCli(args: readonly string[], limitMs: number, env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+export function runConformanceCli(
+  args: readonly string[],
+  limitMs: number,
+  env: NodeJS.ProcessEnv = {},
+): Promise<CliRun> {
   return new Promise((done, fail) => {
     const childEnv = { ...cleanEnv(), ...env };
-    const child = spawn(process.execPath, [TSX, CLI, ...args], { cwd: ROOT, env: childEnv, timeout: limitMs, killSignal: "SIGKILL" });
+    const child = spawn(process.execPath, [TSX, CLI, ...args], {
+      cwd: ROOT,
+      env: childEnv,
+      timeout: limitMs,
+      killSignal: "SIGKILL",
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (part: Buffer) => (stdout += part.toString()));

@@ -15,21 +15,44 @@ import { reportContext } from "../test-support/runner-fixtures.ts";
 const TODAY = "2026-03-10";
 
 /** Expiry is judged against the run's start. */
-const context = (overrides: Partial<ReportContext> = {}) => reportContext({ startedAt: `${TODAY}T08:00:00.000Z`, ...overrides });
+const context = (overrides: Partial<ReportContext> = {}) =>
+  reportContext({ startedAt: `${TODAY}T08:00:00.000Z`, ...overrides });
 
-const INCONCLUSIVE = "the check did not finish within 300 ms (inconclusive: raise --check-timeout to give the target more room)";
+const INCONCLUSIVE =
+  "the check did not finish within 300 ms (inconclusive: raise --check-timeout to give the target more room)";
 
 /** "inconclusive": skipped with the check's note that the target never let it finish. */
 function outcome(name: string, state: TestOutcome["state"] | "inconclusive"): TestOutcome {
   const errors = state === "failed" ? [{ name: "AssertionError", message: "expected has_more false" }] : [];
   // check() puts the IDs of the `[ID] …` title in the test's meta.
   const requirements = /^\[([^\]]+)\]/.exec(name)?.[1]?.split(" ");
-  if (state === "inconclusive") return { name, requirements, file: "listing", state: "skipped", errors, note: `inconclusive: ${INCONCLUSIVE}`, durationMs: 1, check: { inconclusive: INCONCLUSIVE } };
-  return { name, requirements, file: "listing", state, errors, note: state === "skipped" ? "budget: needs 9 creates, 0 left" : undefined, durationMs: 1 };
+  if (state === "inconclusive")
+    return {
+      name,
+      requirements,
+      file: "listing",
+      state: "skipped",
+      errors,
+      note: `inconclusive: ${INCONCLUSIVE}`,
+      durationMs: 1,
+      check: { inconclusive: INCONCLUSIVE },
+    };
+  return {
+    name,
+    requirements,
+    file: "listing",
+    state,
+    errors,
+    note: state === "skipped" ? "budget: needs 9 creates, 0 left" : undefined,
+    durationMs: 1,
+  };
 }
 
 /** The requirements given (e.g. LIST-6, a SHOULD, and LIST-5, a MUST), selected with --only unless told otherwise. */
-function built(states: Record<string, TestOutcome["state"] | "inconclusive">, overrides: Partial<ReportContext> = {}): BuiltReport {
+function built(
+  states: Record<string, TestOutcome["state"] | "inconclusive">,
+  overrides: Partial<ReportContext> = {},
+): BuiltReport {
   const outcomes = Object.entries(states).map(([id, state]) => outcome(`[${id}] a check`, state));
   return buildReport(outcomes, context({ only: Object.keys(states), ...overrides }));
 }
@@ -46,7 +69,11 @@ const find = (b: BuiltReport, id: string) => b.report.requirements.find((r) => r
 
 describe("applying a baseline", () => {
   test("the result still follows the exit code: an unexcused skipped MUST is incomplete, a run that judged nothing an error", () => {
-    const incomplete = applyBaseline(built({ "LIST-5": "failed", "LIST-1": "skipped" }), baseline(entry("LIST-5")), TODAY);
+    const incomplete = applyBaseline(
+      built({ "LIST-5": "failed", "LIST-1": "skipped" }),
+      baseline(entry("LIST-5")),
+      TODAY,
+    );
     expect([incomplete.report.result, exitCodeOf(incomplete)]).toEqual(["incomplete", 3]);
     const error = applyBaseline(built({ "LIST-1": "skipped" }), baseline(entry("LIST-5")), TODAY);
     expect([error.report.result, exitCodeOf(error)]).toEqual(["error", 2]);
@@ -108,7 +135,11 @@ describe("applying a baseline", () => {
   });
 
   test("an expired entry fails the run even when its requirement was skipped", () => {
-    const after = applyBaseline(built({ "LIST-5": "skipped", "LIST-1": "passed" }), baseline(entry("LIST-5", "2025-12-31")), TODAY);
+    const after = applyBaseline(
+      built({ "LIST-5": "skipped", "LIST-1": "passed" }),
+      baseline(entry("LIST-5", "2025-12-31")),
+      TODAY,
+    );
     expect(after.report.baseline?.problems).toHaveLength(1);
     expect(exitCodeOf(after)).toBe(1);
   });
@@ -122,21 +153,32 @@ describe("applying a baseline", () => {
   test.each([
     ["skipped", "budget: needs 9 creates, 0 left"],
     ["inconclusive", INCONCLUSIVE],
-  ] as const)("a listed MUST that was %s is excused: marked baselined, and the run is not incomplete", (state, reason) => {
-    const before = built({ "LIST-5": state, "LIST-1": "passed" });
-    expect(before.report.incomplete.map((r) => r.id)).toEqual(["LIST-5"]);
-    expect(exitCodeOf(before)).toBe(3);
-    const after = applyBaseline(before, baseline(entry("LIST-5")), TODAY);
-    expect(find(after, "LIST-5")).toMatchObject({ status: state === "skipped" ? "skip" : "inconclusive", reason, baselined: true });
-    expect(after.report.baseline).toEqual({ file: "baseline.json", baselined: ["LIST-5"], problems: [] });
-    expect(after.report.incomplete).toEqual([]);
-    expect(after.report.result).toBe("pass");
-    expect(exitCodeOf(after)).toBe(0);
-  });
+  ] as const)(
+    "a listed MUST that was %s is excused: marked baselined, and the run is not incomplete",
+    (state, reason) => {
+      const before = built({ "LIST-5": state, "LIST-1": "passed" });
+      expect(before.report.incomplete.map((r) => r.id)).toEqual(["LIST-5"]);
+      expect(exitCodeOf(before)).toBe(3);
+      const after = applyBaseline(before, baseline(entry("LIST-5")), TODAY);
+      expect(find(after, "LIST-5")).toMatchObject({
+        status: state === "skipped" ? "skip" : "inconclusive",
+        reason,
+        baselined: true,
+      });
+      expect(after.report.baseline).toEqual({ file: "baseline.json", baselined: ["LIST-5"], problems: [] });
+      expect(after.report.incomplete).toEqual([]);
+      expect(after.report.result).toBe("pass");
+      expect(exitCodeOf(after)).toBe(0);
+    },
+  );
 
   test("a listed requirement that was not selected stays excluded by the user, and the run complete", () => {
     const unselected = applyBaseline(built({ "LIST-1": "passed" }), baseline(entry("LIST-5")), TODAY);
-    expect(find(unselected, "LIST-5")).toMatchObject({ status: "skip", reason: "not selected by --only", excluded: true });
+    expect(find(unselected, "LIST-5")).toMatchObject({
+      status: "skip",
+      reason: "not selected by --only",
+      excluded: true,
+    });
     expect(unselected.report.baseline?.problems).toEqual([]);
     expect(unselected.report.incomplete).toEqual([]);
     expect(exitCodeOf(unselected)).toBe(0);
@@ -149,7 +191,9 @@ describe("applying a baseline", () => {
 });
 
 describe("reading a baseline file", () => {
-  const valid = { entries: [entry("LIST-6"), { requirement: "SSE-9", reason: "proxy buffers streams", expires: "2026-12-31" }] };
+  const valid = {
+    entries: [entry("LIST-6"), { requirement: "SSE-9", reason: "proxy buffers streams", expires: "2026-12-31" }],
+  };
 
   test("a valid file gives its entries by requirement", () => {
     const result = parseBaseline("b.json", valid);
@@ -162,10 +206,26 @@ describe("reading a baseline file", () => {
   test.each([
     ["no entries array", {}, "entries"],
     ["a misspelt field", { entries: [{ requirement: "LIST-6", reasn: "x", expires: "2027-01-31" }] }, "reasn"],
-    ["an empty reason", { entries: [{ requirement: "LIST-6", reason: "  ", expires: "2027-01-31" }] }, "must say why the failure is accepted"],
-    ["a date in another format", { entries: [{ requirement: "LIST-6", reason: "x", expires: "31/01/2027" }] }, "must be a date written YYYY-MM-DD"],
-    ["an impossible date", { entries: [{ requirement: "LIST-6", reason: "x", expires: "2027-02-30" }] }, "must be a date written YYYY-MM-DD"],
-    ["a lower-case ID", { entries: [{ requirement: "list-6", reason: "x", expires: "2027-01-31" }] }, "must be a requirement ID such as LIST-6"],
+    [
+      "an empty reason",
+      { entries: [{ requirement: "LIST-6", reason: "  ", expires: "2027-01-31" }] },
+      "must say why the failure is accepted",
+    ],
+    [
+      "a date in another format",
+      { entries: [{ requirement: "LIST-6", reason: "x", expires: "31/01/2027" }] },
+      "must be a date written YYYY-MM-DD",
+    ],
+    [
+      "an impossible date",
+      { entries: [{ requirement: "LIST-6", reason: "x", expires: "2027-02-30" }] },
+      "must be a date written YYYY-MM-DD",
+    ],
+    [
+      "a lower-case ID",
+      { entries: [{ requirement: "list-6", reason: "x", expires: "2027-01-31" }] },
+      "must be a requirement ID such as LIST-6",
+    ],
   ])("a file with %s is refused with a message naming the problem", (_what, json, message) => {
     const result = parseBaseline("b.json", json);
     expect(result.ok).toBe(false);

@@ -10,7 +10,9 @@ import { rewritingProxy, tempDir } from "../test-support/runner-fixtures.ts";
 
 const KEY = "sk-buffered-0123456789";
 
-test("every stream arriving in one network read: SSE-9 warns that a buffering proxy may hold the stream, with the remedies", async ({ onTestFinished }) => {
+test("every stream arriving in one network read: SSE-9 warns that a buffering proxy may hold the stream, with the remedies", async ({
+  onTestFinished,
+}) => {
   const fake = await createFakeServer({ port: 0, keys: [`${KEY}=agent-a`] });
   onTestFinished(() => fake.close());
   // Reads the whole upstream answer, then sends it in one write.
@@ -22,7 +24,9 @@ test("every stream arriving in one network read: SSE-9 warns that a buffering pr
   );
   const sse9 = report?.requirements.find((r) => r.id === "SSE-9");
   expect(sse9?.status, JSON.stringify(report?.harnessErrors)).toBe("warn");
-  expect(sse9?.reason).toContain("in one network read: a buffering proxy in front of the service may be holding the stream");
+  expect(sse9?.reason).toContain(
+    "in one network read: a buffering proxy in front of the service may be holding the stream",
+  );
   expect(sse9?.reason).toContain("`proxy_buffering off;`");
   expect(sse9?.reason).toContain("`X-Accel-Buffering: no`");
   expect(exitCode).toBe(0);

@@ -7,7 +7,15 @@ import { KEY, reportContext as context } from "../test-support/runner-fixtures.t
 const idsIn = (name: string) => /^\[([^\]]+)\]/.exec(name)?.[1]?.split(" ");
 
 function outcome(name: string, state: TestOutcome["state"], extra: Partial<TestOutcome> = {}): TestOutcome {
-  return { name, requirements: idsIn(name), file: "family", state, errors: state === "failed" ? [{ name: "AssertionError", message: "expected 409, got 422" }] : [], durationMs: 1, ...extra };
+  return {
+    name,
+    requirements: idsIn(name),
+    file: "family",
+    state,
+    errors: state === "failed" ? [{ name: "AssertionError", message: "expected 409, got 422" }] : [],
+    durationMs: 1,
+    ...extra,
+  };
 }
 
 const statusOf = (outcomes: TestOutcome[], id: string, ctx = context()) =>
@@ -33,15 +41,26 @@ describe("requirement status", () => {
   });
 
   test("passes when at least one test passed and none failed; skipped siblings do not matter", () => {
-    expect(statusOf([outcome("[LIST-1] a", "passed"), outcome("[LIST-1] b", "skipped", { note: "budget: needs 51 creates, 3 left" })], "LIST-1")?.status).toBe("pass");
+    expect(
+      statusOf(
+        [
+          outcome("[LIST-1] a", "passed"),
+          outcome("[LIST-1] b", "skipped", { note: "budget: needs 51 creates, 3 left" }),
+        ],
+        "LIST-1",
+      )?.status,
+    ).toBe("pass");
   });
 
   test("skips with every distinct reason when all its tests were skipped", () => {
-    const r = statusOf([
-      outcome("[SCOPE-3] a", "skipped", { note: "needs --other-api-key" }),
-      outcome("[SCOPE-3] b", "skipped", { note: "needs --other-api-key" }),
-      outcome("[SCOPE-3] c", "skipped", { note: "budget: needs 4 creates, 0 left" }),
-    ], "SCOPE-3");
+    const r = statusOf(
+      [
+        outcome("[SCOPE-3] a", "skipped", { note: "needs --other-api-key" }),
+        outcome("[SCOPE-3] b", "skipped", { note: "needs --other-api-key" }),
+        outcome("[SCOPE-3] c", "skipped", { note: "budget: needs 4 creates, 0 left" }),
+      ],
+      "SCOPE-3",
+    );
     expect(r?.status).toBe("skip");
     expect(r?.reason).toBe("needs --other-api-key; budget: needs 4 creates, 0 left");
   });
@@ -59,14 +78,23 @@ describe("requirement status", () => {
     ];
     const built = buildReport(outcomes, context({ only: ["SSE-1", "IDEM-9"] }));
     expect(built.report.requirements.find((r) => r.id === "SSE-1")?.tests.map((t) => t.file)).toEqual(["streaming"]);
-    expect(built.report.requirements.find((r) => r.id === "IDEM-9")).toMatchObject({ status: "pass", tests: [{ file: "interactions" }] });
+    expect(built.report.requirements.find((r) => r.id === "IDEM-9")).toMatchObject({
+      status: "pass",
+      tests: [{ file: "interactions" }],
+    });
     expect(built.report.counts.tests).toBe(2);
     const family = buildReport(outcomes, context({ only: ["SSE-1", "interactions"] }));
-    expect(family.report.requirements.find((r) => r.id === "SSE-1")?.tests.map((t) => t.file)).toEqual(["streaming", "interactions"]);
+    expect(family.report.requirements.find((r) => r.id === "SSE-1")?.tests.map((t) => t.file)).toEqual([
+      "streaming",
+      "interactions",
+    ]);
   });
 
   test("requirements outside --only are not selected, never passed or skipped for another reason", () => {
-    const built = buildReport([outcome("[SSE-1] a", "passed"), outcome("[IDEM-1] b", "skipped")], context({ only: ["SSE-*"] }));
+    const built = buildReport(
+      [outcome("[SSE-1] a", "passed"), outcome("[IDEM-1] b", "skipped")],
+      context({ only: ["SSE-*"] }),
+    );
     const idem = built.report.requirements.find((r) => r.id === "IDEM-1");
     expect(idem).toMatchObject({ status: "skip", reason: "not selected by --only", tests: [] });
     expect(built.report.requirements.find((r) => r.id === "SSE-1")?.status).toBe("pass");
@@ -74,22 +102,37 @@ describe("requirement status", () => {
   });
 
   test("an inconclusive test makes its requirement inconclusive, even beside a passing one, and counts as such", () => {
-    const built = buildReport([
-      outcome("[LIST-1] a", "passed"),
-      outcome("[LIST-1] b", "skipped", { note: "inconclusive: …", check: { inconclusive: "the check did not finish within 300 ms (raise --check-timeout)" } }),
-    ], context());
+    const built = buildReport(
+      [
+        outcome("[LIST-1] a", "passed"),
+        outcome("[LIST-1] b", "skipped", {
+          note: "inconclusive: …",
+          check: { inconclusive: "the check did not finish within 300 ms (raise --check-timeout)" },
+        }),
+      ],
+      context(),
+    );
     const r = built.report.requirements.find((x) => x.id === "LIST-1");
-    expect(r).toMatchObject({ status: "inconclusive", reason: "the check did not finish within 300 ms (raise --check-timeout)" });
+    expect(r).toMatchObject({
+      status: "inconclusive",
+      reason: "the check did not finish within 300 ms (raise --check-timeout)",
+    });
     expect(r?.tests.map((t) => t.status)).toEqual(["pass", "inconclusive"]);
     expect(built.report.counts.inconclusive).toBe(1);
   });
 
   test("--exclude and the smoke profile are the user's choice: excluded skips, never incomplete", () => {
-    const built = buildReport([
-      outcome("[RESP-1] a", "passed"),
-      outcome("[DEL-2] b", "passed"),
-      outcome("[SCOPE-3] c", "skipped", { note: "not in the smoke profile", check: { excluded: "not in the smoke profile" } }),
-    ], context({ only: ["RESP-1", "DEL-*", "SCOPE-3"], exclude: ["DEL-*"] }));
+    const built = buildReport(
+      [
+        outcome("[RESP-1] a", "passed"),
+        outcome("[DEL-2] b", "passed"),
+        outcome("[SCOPE-3] c", "skipped", {
+          note: "not in the smoke profile",
+          check: { excluded: "not in the smoke profile" },
+        }),
+      ],
+      context({ only: ["RESP-1", "DEL-*", "SCOPE-3"], exclude: ["DEL-*"] }),
+    );
     const find = (id: string) => built.report.requirements.find((r) => r.id === id);
     expect(find("DEL-2")).toMatchObject({ status: "skip", reason: "excluded by --exclude", excluded: true, tests: [] });
     expect(find("SCOPE-3")).toMatchObject({ status: "skip", reason: "not in the smoke profile", excluded: true });
@@ -105,9 +148,14 @@ describe("requirement status", () => {
 
 describe("harness failures are not verdicts", () => {
   test("a test that failed with a HarnessError judges nothing and is listed as a harness error", () => {
-    const built = buildReport([
-      outcome("[RESP-1] a", "failed", { errors: [{ name: "HarnessError", message: "cannot reach http://x: ECONNREFUSED" }] }),
-    ], context());
+    const built = buildReport(
+      [
+        outcome("[RESP-1] a", "failed", {
+          errors: [{ name: "HarnessError", message: "cannot reach http://x: ECONNREFUSED" }],
+        }),
+      ],
+      context(),
+    );
     const r = built.report.requirements.find((x) => x.id === "RESP-1");
     expect(r?.status).toBe("skip");
     expect(r?.tests[0]?.message).toContain("harness error");
@@ -117,7 +165,10 @@ describe("harness failures are not verdicts", () => {
   });
 
   test("a test whose meta names no requirement or an unknown ID is a harness error", () => {
-    const built = buildReport([outcome("no prefix", "passed"), outcome("[NOPE-1] x", "passed"), outcome("[RESP-1] ok", "passed")], context());
+    const built = buildReport(
+      [outcome("no prefix", "passed"), outcome("[NOPE-1] x", "passed"), outcome("[RESP-1] ok", "passed")],
+      context(),
+    );
     expect(built.report.harnessErrors).toHaveLength(2);
     expect(exitCodeOf(built)).toBe(2);
   });
@@ -135,17 +186,26 @@ describe("harness failures are not verdicts", () => {
 
 describe("exit code", () => {
   test("0 when every selected MUST passed, even with warnings", () => {
-    const built = buildReport([outcome("[RESP-1] a", "passed"), outcome("[AUTH-2] b", "failed")], context({ only: ["RESP-1", "AUTH-2"] }));
+    const built = buildReport(
+      [outcome("[RESP-1] a", "passed"), outcome("[AUTH-2] b", "failed")],
+      context({ only: ["RESP-1", "AUTH-2"] }),
+    );
     expect(built.report.incomplete).toEqual([]);
     expect(exitCodeOf(built)).toBe(0);
   });
 
   test("3 when nothing failed but a MUST was skipped, inconclusive or left without a check, each named with why", () => {
-    const built = buildReport([
-      outcome("[RESP-1] a", "passed"),
-      outcome("[SCOPE-3] b", "skipped", { note: "needs --other-api-key" }),
-      outcome("[LIST-1] c", "skipped", { note: "inconclusive: …", check: { inconclusive: "no answer within 10 ms (raise --request-timeout)" } }),
-    ], context({ only: ["RESP-1", "SCOPE-3", "LIST-1", "DEL-2"] }));
+    const built = buildReport(
+      [
+        outcome("[RESP-1] a", "passed"),
+        outcome("[SCOPE-3] b", "skipped", { note: "needs --other-api-key" }),
+        outcome("[LIST-1] c", "skipped", {
+          note: "inconclusive: …",
+          check: { inconclusive: "no answer within 10 ms (raise --request-timeout)" },
+        }),
+      ],
+      context({ only: ["RESP-1", "SCOPE-3", "LIST-1", "DEL-2"] }),
+    );
     expect(built.report.result).toBe("incomplete");
     expect(built.report.incomplete).toEqual([
       { id: "LIST-1", status: "inconclusive", reason: "no answer within 10 ms (raise --request-timeout)" },
@@ -160,14 +220,21 @@ describe("exit code", () => {
   });
 
   test("a skipped SHOULD does not make the run incomplete", () => {
-    const built = buildReport([outcome("[RESP-1] a", "passed"), outcome("[AUTH-2] b", "skipped", { note: "budget" })], context({ only: ["RESP-1", "AUTH-2"] }));
+    const built = buildReport(
+      [outcome("[RESP-1] a", "passed"), outcome("[AUTH-2] b", "skipped", { note: "budget" })],
+      context({ only: ["RESP-1", "AUTH-2"] }),
+    );
     expect(built.report.incomplete).toEqual([]);
     expect(exitCodeOf(built)).toBe(0);
   });
 
   test("1 when a MUST failed, or a SHOULD under --strict", () => {
     expect(exitCodeOf(buildReport([outcome("[RESP-1] a", "failed")], context()))).toBe(1);
-    expect(exitCodeOf(buildReport([outcome("[RESP-1] a", "passed"), outcome("[AUTH-2] b", "failed")], context({ strict: true })))).toBe(1);
+    expect(
+      exitCodeOf(
+        buildReport([outcome("[RESP-1] a", "passed"), outcome("[AUTH-2] b", "failed")], context({ strict: true })),
+      ),
+    ).toBe(1);
   });
 
   test("2 when no test was executed", () => {
@@ -182,17 +249,27 @@ describe("exit code", () => {
       buildReport([outcome("[RESP-1] a", "skipped", { note: "budget" })], context()),
       buildReport([outcome("[RESP-1] a", "passed")], context({ only: ["RESP-1", "DEL-2"] })),
     ];
-    expect(runs.map((built) => [built.report.result, exitCodeOf(built)])).toEqual([["pass", 0], ["fail", 1], ["error", 2], ["incomplete", 3]]);
+    expect(runs.map((built) => [built.report.result, exitCodeOf(built)])).toEqual([
+      ["pass", 0],
+      ["fail", 1],
+      ["error", 2],
+      ["incomplete", 3],
+    ]);
   });
 
   test("2 when the harness reported an error outside the tests", () => {
-    expect(exitCodeOf(buildReport([outcome("[RESP-1] a", "passed")], context({ harnessErrors: ["module failed to load"] })))).toBe(2);
+    expect(
+      exitCodeOf(buildReport([outcome("[RESP-1] a", "passed")], context({ harnessErrors: ["module failed to load"] }))),
+    ).toBe(2);
   });
 });
 
 describe("the report", () => {
   test("carries counts, budget, cleanup and run identifiers", () => {
-    const { report } = buildReport([outcome("[RESP-1] a", "passed"), outcome("[RESP-4] b", "failed"), outcome("[AUTH-2] c", "failed")], context());
+    const { report } = buildReport(
+      [outcome("[RESP-1] a", "passed"), outcome("[RESP-4] b", "failed"), outcome("[AUTH-2] c", "failed")],
+      context(),
+    );
     expect(report).toMatchObject({
       target: "http://127.0.0.1:1 (agent a)",
       result: "fail",
@@ -209,13 +286,24 @@ describe("the report", () => {
   });
 
   test("a failing test keeps its evidence, scrubbed of keys", () => {
-    const { report } = buildReport([outcome("[RESP-1] a", "failed", {
-      errors: [{ message: `server said ${KEY}` }],
-      evidence: {
-        transcripts: [{ request: { method: "POST", url: "http://x/v1", headers: {} }, response: { status: 500, headers: {}, body: KEY }, durationMs: 3 }],
-        timelines: [[{ at: 1, event: "error", data: KEY }]],
-      },
-    })], context());
+    const { report } = buildReport(
+      [
+        outcome("[RESP-1] a", "failed", {
+          errors: [{ message: `server said ${KEY}` }],
+          evidence: {
+            transcripts: [
+              {
+                request: { method: "POST", url: "http://x/v1", headers: {} },
+                response: { status: 500, headers: {}, body: KEY },
+                durationMs: 3,
+              },
+            ],
+            timelines: [[{ at: 1, event: "error", data: KEY }]],
+          },
+        }),
+      ],
+      context(),
+    );
     const test0 = report.requirements.find((r) => r.id === "RESP-1")?.tests[0];
     expect(test0?.transcripts).toHaveLength(1);
     expect(test0?.timelines).toHaveLength(1);

@@ -81,8 +81,14 @@ function isHarnessFailure(outcome: TestOutcome): boolean {
 
 function testReport(outcome: TestOutcome, redactor: Redactor): TestReport {
   const waiting = outcome.check?.waiting;
-  const base = { name: outcome.name, file: outcome.file, durationMs: Math.round(outcome.durationMs), ...(waiting === undefined ? {} : { waiting }) };
-  const firstMessage = () => redactor.scrub(shorten(outcome.errors.map((e) => e.message).join("\n") || "failed without a message"));
+  const base = {
+    name: outcome.name,
+    file: outcome.file,
+    durationMs: Math.round(outcome.durationMs),
+    ...(waiting === undefined ? {} : { waiting }),
+  };
+  const firstMessage = () =>
+    redactor.scrub(shorten(outcome.errors.map((e) => e.message).join("\n") || "failed without a message"));
   if (isHarnessFailure(outcome)) {
     const harness = outcome.errors.find((e) => e.name === "HarnessError");
     return { ...base, status: "skip", message: `not judged: harness error: ${redactor.scrub(harness?.message ?? "")}` };
@@ -93,19 +99,26 @@ function testReport(outcome: TestOutcome, redactor: Redactor): TestReport {
     case "failed": {
       const report: TestReport = { ...base, status: "fail", message: firstMessage() };
       if (outcome.evidence !== undefined) {
-        const transcripts = outcome.evidence.transcripts.map((t) => JSON.parse(redactor.scrub(JSON.stringify(t))) as typeof t);
-        const timelines = outcome.evidence.timelines.map((events) => events.map((e) => ({ ...e, data: redactor.scrub(e.data) })));
+        const transcripts = outcome.evidence.transcripts.map(
+          (t) => JSON.parse(redactor.scrub(JSON.stringify(t))) as typeof t,
+        );
+        const timelines = outcome.evidence.timelines.map((events) =>
+          events.map((e) => ({ ...e, data: redactor.scrub(e.data) })),
+        );
         if (transcripts.length > 0) report.transcripts = transcripts;
         const counterexample = outcome.evidence.counterexample;
-        if (counterexample !== undefined) report.counterexample = JSON.parse(redactor.scrub(JSON.stringify(counterexample))) as typeof counterexample;
+        if (counterexample !== undefined)
+          report.counterexample = JSON.parse(redactor.scrub(JSON.stringify(counterexample))) as typeof counterexample;
         if (timelines.length > 0) report.timelines = timelines;
       }
       return report;
     }
     case "skipped": {
       const inconclusive = outcome.check?.inconclusive;
-      if (inconclusive !== undefined) return { ...base, status: "inconclusive", message: redactor.scrub(shorten(inconclusive)) };
-      if (outcome.check?.excluded !== undefined) return { ...base, status: "skip", message: outcome.check.excluded, excluded: true };
+      if (inconclusive !== undefined)
+        return { ...base, status: "inconclusive", message: redactor.scrub(shorten(inconclusive)) };
+      if (outcome.check?.excluded !== undefined)
+        return { ...base, status: "skip", message: outcome.check.excluded, excluded: true };
       return { ...base, status: "skip", message: outcome.note ?? "skipped" };
     }
     case "pending":
@@ -132,7 +145,9 @@ function verdict(requirement: Requirement, tests: TestReport[], strict: boolean)
   if (tests.length === 0) return { status: "skip", reason: "no check covers this requirement" };
   const reasons = [...new Set(tests.map((t) => t.message ?? "skipped"))];
   const excluded = tests.every((t) => t.excluded === true);
-  return excluded ? { status: "skip", reason: reasons.join("; "), excluded } : { status: "skip", reason: reasons.join("; ") };
+  return excluded
+    ? { status: "skip", reason: reasons.join("; "), excluded }
+    : { status: "skip", reason: reasons.join("; ") };
 }
 
 /** Why the user left a requirement out, if they did (--only, --exclude). */
@@ -145,7 +160,13 @@ function exclusionOf(id: string, context: ReportContext, selectedByFamily: Reado
 /** MUSTs skipped or inconclusive that the user did not exclude (nor accept in a baseline). */
 export function incompleteMusts(requirements: readonly RequirementReport[]): ConformanceReport["incomplete"] {
   return requirements
-    .filter((r) => r.level === "MUST" && (r.status === "skip" || r.status === "inconclusive") && r.excluded !== true && r.baselined !== true)
+    .filter(
+      (r) =>
+        r.level === "MUST" &&
+        (r.status === "skip" || r.status === "inconclusive") &&
+        r.excluded !== true &&
+        r.baselined !== true,
+    )
     .map((r) => ({ id: r.id, status: r.status as "skip" | "inconclusive", reason: r.reason ?? r.status }));
 }
 
@@ -153,7 +174,11 @@ export function incompleteMusts(requirements: readonly RequirementReport[]): Con
  * The run's result, which the exit code follows: error (2) when the harness could not judge,
  * fail (1), incomplete (3) when an unexcluded MUST went unjudged, pass (0).
  */
-export function runResult(facts: { harnessError: boolean; failed: boolean; incomplete: boolean }): ConformanceReport["result"] {
+export function runResult(facts: {
+  harnessError: boolean;
+  failed: boolean;
+  incomplete: boolean;
+}): ConformanceReport["result"] {
   if (facts.harnessError) return "error";
   if (facts.failed) return "fail";
   return facts.incomplete ? "incomplete" : "pass";
@@ -172,26 +197,37 @@ export function buildReport(outcomes: readonly TestOutcome[], context: ReportCon
   let executed = 0;
   // `--only interactions` selects a check family by name, and with it the requirements its checks judge.
   const selectedByFamily = new Set(
-    outcomes.filter((o) => context.only.length > 0 && isSelected(o.file, context.only)).flatMap((o) => o.requirements ?? []),
+    outcomes
+      .filter((o) => context.only.length > 0 && isSelected(o.file, context.only))
+      .flatMap((o) => o.requirements ?? []),
   );
 
   // Under --shard, another shard's requirement counts here only by the interaction property's tests.
   const share = context.shard?.shares[context.shard.index - 1];
-  const inShare = (id: string, outcome: TestOutcome) => share === undefined || outcome.file === INTERACTIONS_FAMILY || share.includes(id);
+  const inShare = (id: string, outcome: TestOutcome) =>
+    share === undefined || outcome.file === INTERACTIONS_FAMILY || share.includes(id);
   // The property's test of a requirement selected by ID alone does not count beside its scenario checks.
-  const scenarioJudged = new Set(outcomes.filter((o) => o.file !== INTERACTIONS_FAMILY).flatMap((o) => o.requirements ?? []));
-  const taken = (id: string, outcome: TestOutcome) => outcome.file !== INTERACTIONS_FAMILY || familyCheckRuns(id, INTERACTIONS_FAMILY, context.only, (other) => scenarioJudged.has(other));
+  const scenarioJudged = new Set(
+    outcomes.filter((o) => o.file !== INTERACTIONS_FAMILY).flatMap((o) => o.requirements ?? []),
+  );
+  const taken = (id: string, outcome: TestOutcome) =>
+    outcome.file !== INTERACTIONS_FAMILY ||
+    familyCheckRuns(id, INTERACTIONS_FAMILY, context.only, (other) => scenarioJudged.has(other));
   const countsHere = (id: string, outcome: TestOutcome) => inShare(id, outcome) && taken(id, outcome);
 
   for (const outcome of outcomes) {
     const ids = outcome.requirements;
     if (ids === undefined || ids.length === 0) {
-      harnessErrors.push(`test "${outcome.name}" in ${outcome.file} does not name its requirements; register checks with check()`);
+      harnessErrors.push(
+        `test "${outcome.name}" in ${outcome.file} does not name its requirements; register checks with check()`,
+      );
       continue;
     }
     const unknown = ids.filter((id) => requirementById(id) === undefined);
-    if (unknown.length > 0) harnessErrors.push(`test "${outcome.name}" names unknown requirement(s) ${unknown.join(", ")}`);
-    if (ids.every((id) => exclusionOf(id, context, selectedByFamily) !== undefined || !countsHere(id, outcome))) continue;
+    if (unknown.length > 0)
+      harnessErrors.push(`test "${outcome.name}" names unknown requirement(s) ${unknown.join(", ")}`);
+    if (ids.every((id) => exclusionOf(id, context, selectedByFamily) !== undefined || !countsHere(id, outcome)))
+      continue;
     selectedTests++;
     const report = testReport(outcome, context.redactor);
     // An inconclusive check ran: the target, not the harness, kept it from a verdict.
@@ -217,9 +253,18 @@ export function buildReport(outcomes: readonly TestOutcome[], context: ReportCon
     const exclusion = exclusionOf(requirement.id, context, selectedByFamily);
     if (exclusion !== undefined) return { ...base, status: "skip", reason: exclusion, excluded: true, tests: [] };
     const tests = byRequirement.get(requirement.id) ?? [];
-    const owner = share === undefined || share.includes(requirement.id) || context.shard === undefined ? undefined : shardOf(context.shard, requirement.id);
+    const owner =
+      share === undefined || share.includes(requirement.id) || context.shard === undefined
+        ? undefined
+        : shardOf(context.shard, requirement.id);
     if (owner !== undefined && tests.every((t) => t.status === "skip")) {
-      return { ...base, status: "skip", reason: `judged in shard ${owner}/${context.shard?.count ?? 0}`, excluded: true, tests: [] };
+      return {
+        ...base,
+        status: "skip",
+        reason: `judged in shard ${owner}/${context.shard?.count ?? 0}`,
+        excluded: true,
+        tests: [],
+      };
     }
     return { ...base, ...verdict(requirement, tests, context.strict), tests };
   });
@@ -238,7 +283,11 @@ export function buildReport(outcomes: readonly TestOutcome[], context: ReportCon
     report: {
       target: context.target,
       ...(context.suite === undefined ? {} : { suite: { ...context.suite } }),
-      result: runResult({ harnessError: scrubbedHarnessErrors.length > 0 || (executed === 0 && !nothingToRun), failed: counts.fail > 0, incomplete: incomplete.length > 0 }),
+      result: runResult({
+        harnessError: scrubbedHarnessErrors.length > 0 || (executed === 0 && !nothingToRun),
+        failed: counts.fail > 0,
+        incomplete: incomplete.length > 0,
+      }),
       strict: context.strict,
       runId: context.runId,
       seed: context.seed,

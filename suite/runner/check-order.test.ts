@@ -6,7 +6,15 @@ import { SERVICE_REQUIREMENTS } from "../../requirements/catalog.ts";
 const spec = (moduleId: string) => ({ moduleId }) as TestSpecification;
 
 test("check files run family by family, listing and its costly -large file after the other families, the interaction property last", () => {
-  const files = ["/c/interactions.check.ts", "/c/listing-large.check.ts", "/c/streaming.check.ts", "/c/delete.check.ts", "/c/auth.check.js", "/c/listing.check.ts", "/c/responses.check.ts"].map(spec);
+  const files = [
+    "/c/interactions.check.ts",
+    "/c/listing-large.check.ts",
+    "/c/streaming.check.ts",
+    "/c/delete.check.ts",
+    "/c/auth.check.js",
+    "/c/listing.check.ts",
+    "/c/responses.check.ts",
+  ].map(spec);
   expect(new CheckOrder().sort(files).map((f) => f.moduleId)).toEqual([
     "/c/auth.check.js",
     "/c/responses.check.ts",

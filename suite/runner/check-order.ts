@@ -11,11 +11,22 @@ import { INTERACTIONS_FAMILY } from "../checks/runtime/selection.ts";
  * always skips the same checks. The interaction property, which takes whatever creates are
  * left, runs after all of them (and judges requirements of every family).
  */
-export const FAMILY_ORDER: readonly string[] = ["auth", "responses", "idempotency", "streaming", "delete", "scope", "errors", "listing"];
+export const FAMILY_ORDER: readonly string[] = [
+  "auth",
+  "responses",
+  "idempotency",
+  "streaming",
+  "delete",
+  "scope",
+  "errors",
+  "listing",
+];
 
 /** "suite/checks/idempotency.check.ts" → "idempotency"; "listing-large.check.ts" → "listing-large". */
 export function fileOf(moduleId: string): string {
-  return basename(moduleId).replace(/\.check\.[cm]?[jt]s$/, "").replace(/\.[cm]?[jt]s$/, "");
+  return basename(moduleId)
+    .replace(/\.check\.[cm]?[jt]s$/, "")
+    .replace(/\.[cm]?[jt]s$/, "");
 }
 
 /** The family a check file's checks belong to: "listing-large" → "listing"; a file of no known family is its own. */

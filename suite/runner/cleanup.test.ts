@@ -14,7 +14,13 @@ const C = "0190a000-0000-7000-8000-00000000000c";
 const owner = { agentId: "agent-a", key: "primary" as const };
 
 function answer(status: number): HttpResult {
-  return { status, headers: {}, text: "", json: undefined, transcript: { request: { method: "DELETE", url: "http://x", headers: {} }, durationMs: 1 } };
+  return {
+    status,
+    headers: {},
+    text: "",
+    json: undefined,
+    transcript: { request: { method: "DELETE", url: "http://x", headers: {} }, durationMs: 1 },
+  };
 }
 
 /** A client whose DELETE answers with the status given per conversation, recording what was asked. */
@@ -46,12 +52,22 @@ test("a conversation a check deleted is counted and not deleted again", () => {
 test("a DELETE answering 404 at cleanup is reported as not found at cleanup, not as cleaned up", async () => {
   const asked: string[] = [];
   const tracked = [A, B, C].map((conversationId) => ({ conversationId, owner }));
-  const result = await cleanupConversations(tracked, deletingClient({ [B]: 404, [C]: 500 }, asked), { primary: "sk-1", other: undefined }, 2);
+  const result = await cleanupConversations(
+    tracked,
+    deletingClient({ [B]: 404, [C]: 500 }, asked),
+    { primary: "sk-1", other: undefined },
+    2,
+  );
   expect(asked.sort()).toEqual([A, B, C]);
   expect(result).toEqual({ deleted: 1, failed: [{ conversationId: C, reason: "DELETE answered 500" }], notFound: [B] });
 });
 
 test("a cleanup where every DELETE succeeds has no not-found list", async () => {
-  const result = await cleanupConversations([{ conversationId: A, owner }], deletingClient({}, []), { primary: "sk-1", other: undefined }, 1);
+  const result = await cleanupConversations(
+    [{ conversationId: A, owner }],
+    deletingClient({}, []),
+    { primary: "sk-1", other: undefined },
+    1,
+  );
   expect(result).toEqual({ deleted: 1, failed: [] });
 });

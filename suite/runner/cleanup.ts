@@ -28,11 +28,17 @@ export function journalTotals(entries: readonly JournalEntry[]): JournalTotals {
   for (const entry of entries) {
     if (entry.type === "create") creates++;
     else if (entry.type === "deleted") deleted.add(entry.conversationId.toLowerCase());
-    else tracked.set(JSON.stringify([entry.conversationId, entry.owner.agentId, entry.owner.key]), { conversationId: entry.conversationId, owner: entry.owner });
+    else
+      tracked.set(JSON.stringify([entry.conversationId, entry.owner.agentId, entry.owner.key]), {
+        conversationId: entry.conversationId,
+        owner: entry.owner,
+      });
   }
   const all = [...tracked.values()];
   const left = all.filter((t) => !deleted.has(t.conversationId.toLowerCase()));
-  const gone = new Set(all.filter((t) => deleted.has(t.conversationId.toLowerCase())).map((t) => t.conversationId.toLowerCase()));
+  const gone = new Set(
+    all.filter((t) => deleted.has(t.conversationId.toLowerCase())).map((t) => t.conversationId.toLowerCase()),
+  );
   return { creates, tracked: left, deletedByChecks: gone.size };
 }
 
@@ -94,12 +100,14 @@ export async function cleanupConversations(
       if (response.status >= 200 && response.status < 300) {
         result.deleted++;
         control.deleted?.(t.conversationId);
-      }
-      else if (response.status === 404) notFound.push(t.conversationId);
+      } else if (response.status === 404) notFound.push(t.conversationId);
       else result.failed.push({ conversationId: t.conversationId, reason: `DELETE answered ${response.status}` });
     } catch (error) {
       if (error instanceof Error && error.name === "HarnessError") unreachableInARow++;
-      result.failed.push({ conversationId: t.conversationId, reason: error instanceof Error ? error.message : String(error) });
+      result.failed.push({
+        conversationId: t.conversationId,
+        reason: error instanceof Error ? error.message : String(error),
+      });
     }
   };
 

@@ -25,7 +25,9 @@ interface ConformanceReporterOptions {
 
 /** "suite/checks/idempotency.check.ts" → "idempotency". */
 export function familyOfFile(moduleId: string): string {
-  return basename(moduleId).replace(/\.check\.[cm]?[jt]s$/, "").replace(/\.[cm]?[jt]s$/, "");
+  return basename(moduleId)
+    .replace(/\.check\.[cm]?[jt]s$/, "")
+    .replace(/\.[cm]?[jt]s$/, "");
 }
 
 function errorText(error: SerializedError): string {
@@ -45,7 +47,10 @@ function outcomesOf(modules: ReadonlyArray<TestModule>): { outcomes: TestOutcome
         requirements: test.meta().requirements,
         file,
         state: result.state,
-        errors: (result.errors ?? []).map((e) => ({ name: typeof e.name === "string" ? e.name : undefined, message: errorText(e) })),
+        errors: (result.errors ?? []).map((e) => ({
+          name: typeof e.name === "string" ? e.name : undefined,
+          message: errorText(e),
+        })),
         note: result.state === "skipped" ? result.note : undefined,
         durationMs: test.diagnostic()?.duration ?? 0,
         evidence: test.meta().conformance,
@@ -107,7 +112,10 @@ export class ConformanceReporter implements Reporter {
       const context = await this.#options.finish();
       const stop = this.#options.interrupted?.();
       const marked = stop === undefined ? undefined : markInterrupted(outcomes, stop.signal, stop.atOnce);
-      const built = buildReport(marked?.outcomes ?? outcomes, { ...context, harnessErrors: [...context.harnessErrors, ...harnessErrors] });
+      const built = buildReport(marked?.outcomes ?? outcomes, {
+        ...context,
+        harnessErrors: [...context.harnessErrors, ...harnessErrors],
+      });
       // Expiry is judged on the run's start date (UTC).
       const baseline = this.#options.baseline;
       const accepted = baseline === undefined ? built : applyBaseline(built, baseline, context.startedAt.slice(0, 10));

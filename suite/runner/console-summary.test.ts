@@ -1,6 +1,11 @@
 import { expect, test } from "vitest";
 import { formatTranscript } from "../http/transcript.ts";
-import { INCONCLUSIVE_MESSAGE, incompleteSampleReport, REUSED_KEY_TRANSCRIPT, sampleReport } from "../test-support/sample-report.ts";
+import {
+  INCONCLUSIVE_MESSAGE,
+  incompleteSampleReport,
+  REUSED_KEY_TRANSCRIPT,
+  sampleReport,
+} from "../test-support/sample-report.ts";
 import { familyLines, problemLines, summaryLines } from "./console-summary.ts";
 import { tallyLine } from "./progress.ts";
 
@@ -15,7 +20,14 @@ test("one line per family of checks, in the run's order: its checks as the progr
 
 test("a family's line starts with what its last progress line said", () => {
   const line = familyLines(sampleReport()).find((l) => l.startsWith("idempotency"));
-  expect(line?.startsWith(tallyLine({ family: "idempotency", total: 3, passed: 2, failed: 1, skipped: 0, inconclusive: 0 }, "idempotency".length))).toBe(true);
+  expect(
+    line?.startsWith(
+      tallyLine(
+        { family: "idempotency", total: 3, passed: 2, failed: 1, skipped: 0, inconclusive: 0 },
+        "idempotency".length,
+      ),
+    ),
+  ).toBe(true);
 });
 
 test("a failure names the requirement, its spec sentence, the check and the exchange that showed it", () => {
@@ -56,17 +68,29 @@ test("what the target made a check wait for is listed, apart from the verdicts",
   const lines = summaryLines(incompleteSampleReport(), "reports");
   const at = lines.indexOf("The target made these checks wait (not a verdict):");
   expect(at).toBeGreaterThan(-1);
-  expect(lines[at + 1]).toBe("  a finished exchange is listed in order: 2 retries (429×2), 3.0 s waited; listing settled after 1 more read(s), 0.5 s");
+  expect(lines[at + 1]).toBe(
+    "  a finished exchange is listed in order: 2 retries (429×2), 3.0 s waited; listing settled after 1 more read(s), 0.5 s",
+  );
   expect(lines[at + 2]).toBe("");
   expect(summaryLines(sampleReport(), "reports").join("\n")).not.toContain("made these checks wait");
 });
 
 test("a long counterexample is cut on the console, but its replay line is printed whole", () => {
   const report = sampleReport();
-  const history = Array.from({ length: 60 }, (_, i) => `    #${i + 1} lane 0 GET /v1/agents/agent-a/conversations/C1/messages → 200`);
+  const history = Array.from(
+    { length: 60 },
+    (_, i) => `    #${i + 1} lane 0 GET /v1/agents/agent-a/conversations/C1/messages → 200`,
+  );
   const replay = "npm run conformance -- --only interactions --seed 7 --path 0 --report-dir reports-replay-7-0";
-  const message = ["the interaction property found IDEM-3", "  minimal history (60 of 60 operations):", ...history, `  replay: ${replay}`].join("\n");
-  report.requirements = report.requirements.map((r) => (r.id === "IDEM-3" ? { ...r, tests: r.tests.map((t) => (t.status === "fail" ? { ...t, message } : t)) } : r));
+  const message = [
+    "the interaction property found IDEM-3",
+    "  minimal history (60 of 60 operations):",
+    ...history,
+    `  replay: ${replay}`,
+  ].join("\n");
+  report.requirements = report.requirements.map((r) =>
+    r.id === "IDEM-3" ? { ...r, tests: r.tests.map((t) => (t.status === "fail" ? { ...t, message } : t)) } : r,
+  );
   const text = problemLines(report).join("\n");
   expect(text).toContain("more lines in conformance.json");
   expect(text).not.toContain("#60 lane 0");

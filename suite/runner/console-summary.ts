@@ -22,11 +22,18 @@ function clip(text: string, lines = MESSAGE_LINES): string {
   const all = text.split("\n");
   if (all.length <= lines) return text;
   const kept = all.slice(lines).filter((line) => REPLAY_LINE.test(line));
-  return [...all.slice(0, lines), `… (${all.length - lines - kept.length} more lines in conformance.json)`, ...kept].join("\n");
+  return [
+    ...all.slice(0, lines),
+    `… (${all.length - lines - kept.length} more lines in conformance.json)`,
+    ...kept,
+  ].join("\n");
 }
 
 function indent(text: string, prefix = "    "): string {
-  return text.split("\n").map((line) => `${prefix}${line}`).join("\n");
+  return text
+    .split("\n")
+    .map((line) => `${prefix}${line}`)
+    .join("\n");
 }
 
 /**
@@ -51,11 +58,26 @@ export function familyLines(report: ConformanceReport): string[] {
   const rows = families.map((family) => {
     const own = [...tests.values()].filter((t) => t.family === family);
     const count = (status: TestReport["status"]) => own.filter((t) => t.status === status).length;
-    const checks = tallyLine({ family, total: own.length, passed: count("pass"), failed: count("fail"), skipped: count("skip"), inconclusive: count("inconclusive") }, width);
+    const checks = tallyLine(
+      {
+        family,
+        total: own.length,
+        passed: count("pass"),
+        failed: count("fail"),
+        skipped: count("skip"),
+        inconclusive: count("inconclusive"),
+      },
+      width,
+    );
     const ids = judgedBy.get(family) ?? new Set<string>();
     const judged = report.requirements.filter((r) => ids.has(r.id));
-    const verdicts = STATUSES.map((status) => `${String(judged.filter((r) => r.status === status).length).padStart(2)} ${status}`);
-    return { checks, requirements: `${String(judged.length).padStart(2)} ${judged.length === 1 ? "requirement " : "requirements"} judged: ${verdicts.join("  ")}` };
+    const verdicts = STATUSES.map(
+      (status) => `${String(judged.filter((r) => r.status === status).length).padStart(2)} ${status}`,
+    );
+    return {
+      checks,
+      requirements: `${String(judged.length).padStart(2)} ${judged.length === 1 ? "requirement " : "requirements"} judged: ${verdicts.join("  ")}`,
+    };
   });
   const column = Math.max(0, ...rows.map((r) => r.checks.length));
   return rows.map((r) => `${r.checks.padEnd(column)}   ${r.requirements}`);
@@ -79,7 +101,8 @@ export function problemLines(report: ConformanceReport): string[] {
       lines.push(`  check: ${failed.name}`);
       if (failed.message !== undefined) lines.push(indent(clip(failed.message)));
       const last = failed.transcripts?.at(-1);
-      if (last !== undefined && !quotes(failed.message ?? "", last)) lines.push("  exchange:", indent(clip(formatTranscript(last))));
+      if (last !== undefined && !quotes(failed.message ?? "", last))
+        lines.push("  exchange:", indent(clip(formatTranscript(last))));
     }
   }
   return lines;
@@ -96,10 +119,15 @@ function waitingLines(report: ConformanceReport): string[] {
     const w = test.waiting;
     const parts: string[] = [];
     if (w.retries > 0) {
-      const statuses = Object.entries(w.retriedStatuses).map(([status, n]) => `${status}×${n}`).join(", ");
-      parts.push(`${w.retries} ${w.retries === 1 ? "retry" : "retries"} (${statuses}), ${(w.retryWaitMs / 1000).toFixed(1)} s waited`);
+      const statuses = Object.entries(w.retriedStatuses)
+        .map(([status, n]) => `${status}×${n}`)
+        .join(", ");
+      parts.push(
+        `${w.retries} ${w.retries === 1 ? "retry" : "retries"} (${statuses}), ${(w.retryWaitMs / 1000).toFixed(1)} s waited`,
+      );
     }
-    if (w.settleReads > 0) parts.push(`listing settled after ${w.settleReads} more read(s), ${(w.settleWaitMs / 1000).toFixed(1)} s`);
+    if (w.settleReads > 0)
+      parts.push(`listing settled after ${w.settleReads} more read(s), ${(w.settleWaitMs / 1000).toFixed(1)} s`);
     lines.push(`  ${test.name}: ${parts.join("; ")}`);
   }
   return lines.length > 0 ? ["The target made these checks wait (not a verdict):", ...lines, ""] : [];
@@ -133,20 +161,31 @@ export function summaryLines(report: ConformanceReport, reportDir: string): stri
     "",
   ];
   if (report.harnessErrors.length > 0) {
-    lines.push("Harness errors (not verdicts on the target):", ...report.harnessErrors.map((e) => indent(clip(e, 10), "  - ")), "");
+    lines.push(
+      "Harness errors (not verdicts on the target):",
+      ...report.harnessErrors.map((e) => indent(clip(e, 10), "  - ")),
+      "",
+    );
   }
   if (report.baseline !== undefined && report.baseline.problems.length > 0) {
     lines.push(`Baseline ${report.baseline.file}:`, ...report.baseline.problems.map((p) => `  - ${p}`), "");
   }
   lines.push(...waitingLines(report));
   if (report.cleanup.failed.length > 0) {
-    lines.push(`Cleanup: ${report.cleanup.failed.length} conversation(s) could not be deleted:`,
-      ...report.cleanup.failed.map((f) => `  - ${f.conversationId}: ${f.reason}`), "");
+    lines.push(
+      `Cleanup: ${report.cleanup.failed.length} conversation(s) could not be deleted:`,
+      ...report.cleanup.failed.map((f) => `  - ${f.conversationId}: ${f.reason}`),
+      "",
+    );
   }
   const notFound = report.cleanup.notFound ?? [];
   if (notFound.length > 0) {
-    lines.push(`Cleanup: ${notFound.length} conversation(s) this run created were not found at cleanup (DELETE as their owner answered 404; ` +
-      "state not shared between replicas?):", ...notFound.map((id) => `  - ${id}`), "");
+    lines.push(
+      `Cleanup: ${notFound.length} conversation(s) this run created were not found at cleanup (DELETE as their owner answered 404; ` +
+        "state not shared between replicas?):",
+      ...notFound.map((id) => `  - ${id}`),
+      "",
+    );
   }
   lines.push(...incompleteLines(report));
   lines.push(

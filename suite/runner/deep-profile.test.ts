@@ -7,7 +7,15 @@ import { join } from "node:path";
 import { expect, test } from "vitest";
 import { PROFILE_MAX_CREATES, type ConformanceInput } from "./config.ts";
 import { runConformance } from "./run.ts";
-import { checksDir, KEY, PASSING_CREATE, readReport, ROOT, tempDir, tinyTarget } from "../test-support/runner-fixtures.ts";
+import {
+  checksDir,
+  KEY,
+  PASSING_CREATE,
+  readReport,
+  ROOT,
+  tempDir,
+  tinyTarget,
+} from "../test-support/runner-fixtures.ts";
 
 const module = (path: string) => JSON.stringify(join(ROOT, path));
 
@@ -30,7 +38,16 @@ async function deepRun(expectedRest: number, input: Partial<ConformanceInput>) {
   const reports = await tempDir("conformance-reports-");
   const lines: string[] = [];
   const outcome = await runConformance(
-    { baseUrl: server.url, apiKey: KEY, agentId: "agent-x", checksDir: await checksDir(deepChecks(expectedRest)), reportDir: reports, only: ["DEL-1", "DEL-2", "RESP-1"], profile: "deep", ...input },
+    {
+      baseUrl: server.url,
+      apiKey: KEY,
+      agentId: "agent-x",
+      checksDir: await checksDir(deepChecks(expectedRest)),
+      reportDir: reports,
+      only: ["DEL-1", "DEL-2", "RESP-1"],
+      profile: "deep",
+      ...input,
+    },
     { progress: false, print: (line) => lines.push(line), printError: (line) => lines.push(line) },
   );
   return { ...outcome, output: lines.join("\n"), report: await readReport(reports) };
@@ -41,7 +58,11 @@ test("deep runs every check within 400 creates, and the fixture that asks for it
   const run = await deepRun(PROFILE_MAX_CREATES.deep, {});
   expect(run.exitCode, run.output).toBe(0);
   expect(run.report.creates).toEqual({ budget: 400, spent: 1 });
-  expect(run.report.requirements.filter((r) => r.status === "pass").map((r) => r.id)).toEqual(["RESP-1", "DEL-1", "DEL-2"]);
+  expect(run.report.requirements.filter((r) => r.status === "pass").map((r) => r.id)).toEqual([
+    "RESP-1",
+    "DEL-1",
+    "DEL-2",
+  ]);
 });
 
 test("--max-creates overrides the deep cap", async () => {

@@ -27,9 +27,18 @@ interface Run {
 }
 
 async function runSuite(args: string[], dir: string): Promise<Run> {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("VITEST") && !name.startsWith("CONFORMANCE_") && name !== "TEST" && name !== "NODE_ENV"));
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([name]) =>
+        !name.startsWith("VITEST") && !name.startsWith("CONFORMANCE_") && name !== "TEST" && name !== "NODE_ENV",
+    ),
+  );
   const { code, stdout } = await new Promise<{ code: number | null; stdout: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [TSX, CLI, "--report-dir", dir, ...args], { cwd: ROOT, env: { ...env, CI: "true" }, timeout: RUN_LIMIT_MS });
+    const child = spawn(process.execPath, [TSX, CLI, "--report-dir", dir, ...args], {
+      cwd: ROOT,
+      env: { ...env, CI: "true" },
+      timeout: RUN_LIMIT_MS,
+    });
     let out = "";
     child.stdout.on("data", (part: Buffer) => (out += part.toString()));
     child.stderr.on("data", (part: Buffer) => (out += part.toString()));
@@ -43,7 +52,12 @@ async function runSuite(args: string[], dir: string): Promise<Run> {
 /** The progress: the lines before the summary's "Conformance of" header. */
 function progressLines(stdout: string): string[] {
   const lines = stdout.split("\n");
-  return lines.slice(0, lines.findIndex((l) => l.startsWith("Conformance of "))).filter((l) => l.trim() !== "");
+  return lines
+    .slice(
+      0,
+      lines.findIndex((l) => l.startsWith("Conformance of ")),
+    )
+    .filter((l) => l.trim() !== "");
 }
 
 /** The summary's family table: the lines after its header, up to the first blank one (the coverage line aside). */
@@ -79,7 +93,17 @@ describe("the suite against the embedded fake, as a user runs it", { timeout: 2 
     for (const run of [full, smoke]) {
       const progress = progressLines(run.stdout);
       const summary = summaryFamilyLines(run.stdout);
-      expect(progress.map(familyOf)).toEqual(["auth", "responses", "idempotency", "streaming", "delete", "scope", "errors", "listing", "interactions"]);
+      expect(progress.map(familyOf)).toEqual([
+        "auth",
+        "responses",
+        "idempotency",
+        "streaming",
+        "delete",
+        "scope",
+        "errors",
+        "listing",
+        "interactions",
+      ]);
       expect(summary.map(familyOf)).toEqual(progress.map(familyOf));
       for (const [i, line] of progress.entries()) {
         expect(line).toMatch(/ \d+\/\d+ checks?\b/);
@@ -94,7 +118,10 @@ describe("the suite against the embedded fake, as a user runs it", { timeout: 2 
   });
 
   test("README's performance section gives what each profile spends", async () => {
-    for (const [label, run] of [["full run (`npm run conformance`)", full], ["smoke run (`--profile smoke`)", smoke]] as const) {
+    for (const [label, run] of [
+      ["full run (`npm run conformance`)", full],
+      ["smoke run (`--profile smoke`)", smoke],
+    ] as const) {
       const documented = await documentedProfileCreates(label);
       const property = run.report.interactions?.creates ?? 0;
       expect(documented.checks + documented.property, label).toBe(documented.cap);

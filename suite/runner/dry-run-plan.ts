@@ -78,8 +78,11 @@ export function planRun(collected: readonly CollectedCheck[], settings: PlanSett
       continue;
     }
     const toBuild = plan.uses.filter((fixture) => !built.has(fixture.name));
-    const asked = (fixture: (typeof toBuild)[number]) => (fixture.asked === "rest" ? Number.POSITIVE_INFINITY : fixture.asked);
-    const needed = plan.creates + toBuild.reduce((sum, fixture) => sum + Math.min(fixture.least ?? Number.POSITIVE_INFINITY, asked(fixture)), 0);
+    const asked = (fixture: (typeof toBuild)[number]) =>
+      fixture.asked === "rest" ? Number.POSITIVE_INFINITY : fixture.asked;
+    const needed =
+      plan.creates +
+      toBuild.reduce((sum, fixture) => sum + Math.min(fixture.least ?? Number.POSITIVE_INFINITY, asked(fixture)), 0);
     if (needed > room) {
       checks.push(skipped(check, `budget: needs ${needed} creates, the cap leaves at most ${room}`));
       continue;
@@ -87,10 +90,20 @@ export function planRun(collected: readonly CollectedCheck[], settings: PlanSett
     // As a run does: the check reserves its own creates, then builds what it uses; at most, nothing else has spent any.
     const builds = toBuild.map((fixture) => {
       built.add(fixture.name);
-      return { name: fixture.name, creates: reservationFor(asked(fixture), fixture.least, room - plan.creates), takesRest: fixture.least !== undefined };
+      return {
+        name: fixture.name,
+        creates: reservationFor(asked(fixture), fixture.least, room - plan.creates),
+        takesRest: fixture.least !== undefined,
+      };
     });
     const reads = plan.uses.filter((fixture) => !toBuild.includes(fixture)).map((fixture) => fixture.name);
-    checks.push({ name: check.name, file: check.file, creates: plan.creates + builds.reduce((sum, b) => sum + b.creates, 0), builds, reads });
+    checks.push({
+      name: check.name,
+      file: check.file,
+      creates: plan.creates + builds.reduce((sum, b) => sum + b.creates, 0),
+      builds,
+      reads,
+    });
   }
   return { checks, notSelected, checksTotal: checks.reduce((sum, c) => sum + c.creates, 0), settings };
 }

@@ -29,7 +29,8 @@ export interface DryRunInput {
 
 /** The most the preflight may create before any check: none against the embedded fake's own identities; one create, and with another agent two bodies a broken target might accept. */
 function preflightCreates(config: ConformanceConfig, embedded: boolean): number {
-  const ownFake = embedded && [config.apiKey, config.agentId, config.otherAgentId, config.otherApiKey].every((v) => v === undefined);
+  const ownFake =
+    embedded && [config.apiKey, config.agentId, config.otherAgentId, config.otherApiKey].every((v) => v === undefined);
   if (ownFake) return 0;
   return config.otherAgentId === undefined ? 1 : 2;
 }
@@ -37,7 +38,12 @@ function preflightCreates(config: ConformanceConfig, embedded: boolean): number 
 export async function dryRun(input: DryRunInput): Promise<0 | 2> {
   const { config, settings, redactor } = input;
   // The worker reads the settings and never writes the journal: no check body runs.
-  const collected = await collectChecks({ root: input.root, checksDir: input.checksDir, settings: { ...settings, journalPath: join(tmpdir(), "agent-conformance-dry-run.jsonl") }, redactor });
+  const collected = await collectChecks({
+    root: input.root,
+    checksDir: input.checksDir,
+    settings: { ...settings, journalPath: join(tmpdir(), "agent-conformance-dry-run.jsonl") },
+    redactor,
+  });
   if (collected.errors.length > 0) {
     for (const error of collected.errors) input.printError(`agent-conformance: --dry-run: ${error}`);
     return 2;
@@ -56,17 +62,25 @@ export async function dryRun(input: DryRunInput): Promise<0 | 2> {
 function identityLines(input: DryRunInput): string[] {
   const { settings, config, embedded } = input;
   const fakes = embedded && config.apiKey === undefined ? " (the embedded fake's own)" : "";
-  const lines = [`  primary        agent ${settings.primary.agentId}, key ${redactKey(settings.primary.apiKey ?? "")}${fakes}`];
-  lines.push(settings.otherAgent === undefined
-    ? "  other agent    not given: the checks that need it are skipped (--other-agent-id)"
-    : `  other agent    agent ${settings.otherAgent.agentId}, with the primary key`);
-  lines.push(settings.otherKey === undefined
-    ? "  other key      not given: the checks that need it are skipped (--other-api-key)"
-    : `  other key      key ${redactKey(settings.otherKey.apiKey ?? "")}, for agent ${settings.otherKey.agentId}`);
+  const lines = [
+    `  primary        agent ${settings.primary.agentId}, key ${redactKey(settings.primary.apiKey ?? "")}${fakes}`,
+  ];
+  lines.push(
+    settings.otherAgent === undefined
+      ? "  other agent    not given: the checks that need it are skipped (--other-agent-id)"
+      : `  other agent    agent ${settings.otherAgent.agentId}, with the primary key`,
+  );
+  lines.push(
+    settings.otherKey === undefined
+      ? "  other key      not given: the checks that need it are skipped (--other-api-key)"
+      : `  other key      key ${redactKey(settings.otherKey.apiKey ?? "")}, for agent ${settings.otherKey.agentId}`,
+  );
   const header = settings.streamErrorHeader;
-  lines.push(header === undefined
-    ? "  stream error   no header provokes one: SSE-6 judges the error events the run happens to see (--stream-error-header)"
-    : `  stream error   ${header.name}: ${header.value}`);
+  lines.push(
+    header === undefined
+      ? "  stream error   no header provokes one: SSE-6 judges the error events the run happens to see (--stream-error-header)"
+      : `  stream error   ${header.name}: ${header.value}`,
+  );
   return lines;
 }
 
@@ -86,7 +100,10 @@ function settingLines(input: DryRunInput): string[] {
     `  reports would go to ${input.reportDir} (a dry run writes none)`,
   ];
   const fakeOptions = Object.entries(config.fakeOptions);
-  if (fakeOptions.length > 0) lines.push(`  embedded fake options: ${fakeOptions.map(([name, value]) => `${name}=${JSON.stringify(value)}`).join(", ")}`);
+  if (fakeOptions.length > 0)
+    lines.push(
+      `  embedded fake options: ${fakeOptions.map(([name, value]) => `${name}=${JSON.stringify(value)}`).join(", ")}`,
+    );
   return lines;
 }
 
@@ -98,10 +115,14 @@ export function checkLines(plan: DryRunPlan): string[] {
       continue;
     }
     const notes = [
-      ...check.builds.map((b) => `builds the shared ${b.name}: ${b.takesRest ? `up to ${b.creates}, what the budget leaves` : b.creates}`),
+      ...check.builds.map(
+        (b) => `builds the shared ${b.name}: ${b.takesRest ? `up to ${b.creates}, what the budget leaves` : b.creates}`,
+      ),
       ...check.reads.map((name) => `reads the shared ${name}`),
     ];
-    lines.push(`  ${String(check.creates).padStart(7)}  ${check.name}${notes.length === 0 ? "" : ` (${notes.join("; ")})`}`);
+    lines.push(
+      `  ${String(check.creates).padStart(7)}  ${check.name}${notes.length === 0 ? "" : ` (${notes.join("; ")})`}`,
+    );
   }
   return lines;
 }
@@ -110,7 +131,9 @@ export function dryRunLines(input: DryRunInput, plan: DryRunPlan): string[] {
   const running = plan.checks.filter((c) => c.skip === undefined).length;
   const { cap, preflight } = plan.settings;
   const most = plan.checksTotal + preflight;
-  const target = input.embedded ? "the embedded fake, started on a free port when the run starts" : input.settings.baseUrl;
+  const target = input.embedded
+    ? "the embedded fake, started on a free port when the run starts"
+    : input.settings.baseUrl;
   return [
     "Dry run: nothing is sent, no fake is started and no report is written.",
     "",
@@ -126,6 +149,8 @@ export function dryRunLines(input: DryRunInput, plan: DryRunPlan): string[] {
     "",
     `Creates: at most ${Math.min(cap, most)} of the cap of ${cap}: ${plan.checksTotal} by the checks, each at its most, ` +
       `${preflight === 0 ? "none" : `at most ${preflight}`} by the preflight (deleted at once)` +
-      (most > cap ? `; that is more than the cap, so the budget decides at run time, first come, first served: a check that does not spend all it reserved gives the rest back, and a late check the rest cannot cover is skipped (budget)` : ""),
+      (most > cap
+        ? `; that is more than the cap, so the budget decides at run time, first come, first served: a check that does not spend all it reserved gives the rest back, and a late check the rest cannot cover is skipped (budget)`
+        : ""),
   ];
 }

@@ -57,7 +57,12 @@ export function errorReport(facts: ErrorReportFacts, now = new Date()): Conforma
 export async function writeErrorReports(dir: string, report: ConformanceReport): Promise<string | undefined> {
   try {
     await writeReport(join(dir, "conformance.json"), report);
-    if (report.result === "error") await writeErrorJunit(join(dir, "junit.xml"), report.diagnosis ?? "the run stopped before any check", report.target);
+    if (report.result === "error")
+      await writeErrorJunit(
+        join(dir, "junit.xml"),
+        report.diagnosis ?? "the run stopped before any check",
+        report.target,
+      );
     else await writeFile(join(dir, "junit.xml"), junitOfReport(report));
     const { writeHtmlReport } = await import("../report/html.ts");
     await writeHtmlReport(report, dir);

@@ -10,17 +10,34 @@ import { coverageLine } from "../interactions/coverage.ts";
 import { buildReport, type TestOutcome } from "./build-report.ts";
 import { summaryLines } from "./console-summary.ts";
 import { runConformance } from "./run.ts";
-import { checksDir, KEY, readReport, reportContext, ROOT, tempDir, tinyTarget } from "../test-support/runner-fixtures.ts";
+import {
+  checksDir,
+  KEY,
+  readReport,
+  reportContext,
+  ROOT,
+  tempDir,
+  tinyTarget,
+} from "../test-support/runner-fixtures.ts";
 import { sampleInteractionsSummary } from "../test-support/sample-interactions.ts";
 
 const passed = (name: string, ids: string[], extra: Partial<TestOutcome> = {}): TestOutcome => ({
-  name, requirements: ids, file: "interactions", state: "passed", errors: [], durationMs: 1, ...extra,
+  name,
+  requirements: ids,
+  file: "interactions",
+  state: "passed",
+  errors: [],
+  durationMs: 1,
+  ...extra,
 });
 
 describe("the report builder", () => {
   test("puts the summary the property's check carried at the top level, as it came", () => {
     const summary = sampleInteractionsSummary();
-    const { report } = buildReport([passed("[DEL-1] a", ["DEL-1"], { check: { interactions: summary } }), passed("[DEL-3] b", ["DEL-3"])], reportContext());
+    const { report } = buildReport(
+      [passed("[DEL-1] a", ["DEL-1"], { check: { interactions: summary } }), passed("[DEL-3] b", ["DEL-3"])],
+      reportContext(),
+    );
     expect(report.interactions).toEqual(summary);
   });
 
@@ -33,11 +50,16 @@ describe("the report builder", () => {
 describe("the console", () => {
   test("prints the coverage line once, after the families", () => {
     const summary = sampleInteractionsSummary();
-    const { report } = buildReport([passed("[DEL-1] a", ["DEL-1"], { check: { interactions: summary } })], reportContext());
+    const { report } = buildReport(
+      [passed("[DEL-1] a", ["DEL-1"], { check: { interactions: summary } })],
+      reportContext(),
+    );
     const lines = summaryLines(report, "reports");
     expect(lines.filter((line) => line === coverageLine(summary))).toHaveLength(1);
     expect(lines.indexOf(coverageLine(summary))).toBeGreaterThan(lines.findIndex((line) => line.startsWith("delete")));
-    expect(coverageLine(summary)).toBe("interactions: 3 sequences, 412 operations, 24 creates; transitions 3/5, orderings 1/2, inputs 2/2, client 1/1");
+    expect(coverageLine(summary)).toBe(
+      "interactions: 3 sequences, 412 operations, 24 creates; transitions 3/5, orderings 1/2, inputs 2/2, client 1/1",
+    );
   });
 
   test("prints none without the property", () => {
@@ -63,7 +85,14 @@ describe("through the runner", () => {
     const summary = sampleInteractionsSummary();
     const lines: string[] = [];
     const outcome = await runConformance(
-      { baseUrl: server.url, apiKey: KEY, agentId: "agent-x", checksDir: await checksDir(fixtureChecks(`{ runs: 3, summary: ${JSON.stringify(summary)} }`)), reportDir: reports, only: ["DEL-1", "DEL-2"] },
+      {
+        baseUrl: server.url,
+        apiKey: KEY,
+        agentId: "agent-x",
+        checksDir: await checksDir(fixtureChecks(`{ runs: 3, summary: ${JSON.stringify(summary)} }`)),
+        reportDir: reports,
+        only: ["DEL-1", "DEL-2"],
+      },
       { progress: false, print: (line) => lines.push(line), printError: (line) => lines.push(line) },
     );
     expect(outcome.exitCode, lines.join("\n")).toBe(0);
@@ -75,7 +104,14 @@ describe("through the runner", () => {
     const server = await tinyTarget();
     const reports = await tempDir("conformance-reports-");
     const outcome = await runConformance(
-      { baseUrl: server.url, apiKey: KEY, agentId: "agent-x", checksDir: await checksDir(fixtureChecks("{ summary: 'not one' }")), reportDir: reports, only: ["DEL-1", "DEL-2"] },
+      {
+        baseUrl: server.url,
+        apiKey: KEY,
+        agentId: "agent-x",
+        checksDir: await checksDir(fixtureChecks("{ summary: 'not one' }")),
+        reportDir: reports,
+        only: ["DEL-1", "DEL-2"],
+      },
       { progress: false, print: () => {}, printError: () => {} },
     );
     expect(outcome.exitCode).toBe(0);

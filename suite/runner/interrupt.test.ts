@@ -30,7 +30,10 @@ const AT_ONCE_MS = 15_000;
 
 /** A standalone service whose creates take about a second each. */
 async function slowService(): Promise<InspectableFakeServer> {
-  const fake = await startFakeServer({ port: 0, pacing: { firstEventMs: 300, deltaDelayMs: 30, minDeltas: 20, maxDeltas: 30 } });
+  const fake = await startFakeServer({
+    port: 0,
+    pacing: { firstEventMs: 300, deltaDelayMs: 30, minDeltas: 20, maxDeltas: 30 },
+  });
   onTestFinished(() => fake.close());
   return fake;
 }
@@ -39,7 +42,20 @@ const stored = (fake: InspectableFakeServer) => [...fake.app.internals.conversat
 
 function suiteFlags(url: string, reports: string): string[] {
   const { apiKey, agentId, otherAgentId, otherApiKey } = DEFAULT_IDENTITIES;
-  return ["--base-url", url, "--api-key", apiKey, "--agent-id", agentId, "--other-agent-id", otherAgentId, "--other-api-key", otherApiKey, "--report-dir", reports];
+  return [
+    "--base-url",
+    url,
+    "--api-key",
+    apiKey,
+    "--agent-id",
+    agentId,
+    "--other-agent-id",
+    otherAgentId,
+    "--other-api-key",
+    otherApiKey,
+    "--report-dir",
+    reports,
+  ];
 }
 
 interface Launched {
@@ -77,7 +93,8 @@ function launch(command: string, args: readonly string[]): Launched {
     child.on("close", (code, signal) => {
       clearTimeout(limit);
       resolve({ code, output: `$ ${command} ${args.join(" ")}\n${output}[exit: ${code ?? signal}]`, timedOut });
-    }));
+    }),
+  );
   return { pid, output: () => output, finished, killGroup };
 }
 
@@ -111,10 +128,19 @@ async function reportsOf(dir: string): Promise<ConformanceReport> {
 }
 
 /** What every first-signal stop must show: reason, unjudged requirements saying so, nothing left behind. */
-async function expectCleanStop(fake: InspectableFakeServer, reports: string, output: string, signal: "SIGINT" | "SIGTERM"): Promise<void> {
+async function expectCleanStop(
+  fake: InspectableFakeServer,
+  reports: string,
+  output: string,
+  signal: "SIGINT" | "SIGTERM",
+): Promise<void> {
   const report = await reportsOf(reports);
   expect(report.result).toBe("incomplete");
-  expect(report.interrupted, output).toMatchObject({ signal, atOnce: false, reason: expect.stringMatching(new RegExp(`^interrupted by ${signal} after \\d+ of \\d+ checks$`)) });
+  expect(report.interrupted, output).toMatchObject({
+    signal,
+    atOnce: false,
+    reason: expect.stringMatching(new RegExp(`^interrupted by ${signal} after \\d+ of \\d+ checks$`)),
+  });
   const { done, total } = report.interrupted?.checks ?? { done: 0, total: 0 };
   expect(done).toBeLessThan(total);
   const unjudged = report.requirements.filter((r) => r.reason === `not judged: ${report.interrupted?.reason}`);
@@ -128,68 +154,84 @@ async function expectCleanStop(fake: InspectableFakeServer, reports: string, out
   expect(output).toContain(`Interrupted: ${report.interrupted?.reason}`);
 }
 
-test("Ctrl-C under npm (SIGINT to the whole group, and again from npm): exit 130, reports incomplete, nothing left on the target", async () => {
-  const fake = await slowService();
-  const reports = join(await tempDir("interrupt-"), "reports");
-  const run = launch("npm", ["run", "conformance", "--", ...suiteFlags(fake.url, reports)]);
-  await midRun(fake, run);
-  run.killGroup("SIGINT");
-  const result = await exitAfterSignal(run, STOP_MS);
-  expect(result.code, result.output).toBe(130);
-  await expectCleanStop(fake, reports, result.output, "SIGINT");
-}, LIMIT_MS);
+test(
+  "Ctrl-C under npm (SIGINT to the whole group, and again from npm): exit 130, reports incomplete, nothing left on the target",
+  async () => {
+    const fake = await slowService();
+    const reports = join(await tempDir("interrupt-"), "reports");
+    const run = launch("npm", ["run", "conformance", "--", ...suiteFlags(fake.url, reports)]);
+    await midRun(fake, run);
+    run.killGroup("SIGINT");
+    const result = await exitAfterSignal(run, STOP_MS);
+    expect(result.code, result.output).toBe(130);
+    await expectCleanStop(fake, reports, result.output, "SIGINT");
+  },
+  LIMIT_MS,
+);
 
-test("SIGTERM to npm's PID alone (a CI timeout): npm passes it on, exit 143, reports incomplete, nothing left", async () => {
-  const fake = await slowService();
-  const reports = join(await tempDir("interrupt-"), "reports");
-  const run = launch("npm", ["run", "conformance", "--", ...suiteFlags(fake.url, reports)]);
-  await midRun(fake, run);
-  process.kill(run.pid, "SIGTERM");
-  const result = await exitAfterSignal(run, STOP_MS);
-  expect(result.code, result.output).toBe(143);
-  await expectCleanStop(fake, reports, result.output, "SIGTERM");
-}, LIMIT_MS);
+test(
+  "SIGTERM to npm's PID alone (a CI timeout): npm passes it on, exit 143, reports incomplete, nothing left",
+  async () => {
+    const fake = await slowService();
+    const reports = join(await tempDir("interrupt-"), "reports");
+    const run = launch("npm", ["run", "conformance", "--", ...suiteFlags(fake.url, reports)]);
+    await midRun(fake, run);
+    process.kill(run.pid, "SIGTERM");
+    const result = await exitAfterSignal(run, STOP_MS);
+    expect(result.code, result.output).toBe(143);
+    await expectCleanStop(fake, reports, result.output, "SIGTERM");
+  },
+  LIMIT_MS,
+);
 
-test("SIGTERM to npx's PID alone (`npx agent-conformance`, the bin under `sh -c`): the run still stops cleanly and writes its reports", async () => {
-  const fake = await slowService();
-  const reports = join(await tempDir("interrupt-"), "reports");
-  // `--no`: the bin of this checkout, never one fetched from the registry.
-  const run = launch("npx", ["--no", "--", "agent-conformance", ...suiteFlags(fake.url, reports)]);
-  await midRun(fake, run);
-  process.kill(run.pid, "SIGTERM");
-  const result = await exitAfterSignal(run, STOP_MS);
-  await expectCleanStop(fake, reports, result.output, "SIGTERM");
-}, LIMIT_MS);
+test(
+  "SIGTERM to npx's PID alone (`npx agent-conformance`, the bin under `sh -c`): the run still stops cleanly and writes its reports",
+  async () => {
+    const fake = await slowService();
+    const reports = join(await tempDir("interrupt-"), "reports");
+    // `--no`: the bin of this checkout, never one fetched from the registry.
+    const run = launch("npx", ["--no", "--", "agent-conformance", ...suiteFlags(fake.url, reports)]);
+    await midRun(fake, run);
+    process.kill(run.pid, "SIGTERM");
+    const result = await exitAfterSignal(run, STOP_MS);
+    await expectCleanStop(fake, reports, result.output, "SIGTERM");
+  },
+  LIMIT_MS,
+);
 
-test("a second Ctrl-C stops at once: reports still written, every conversation left on the target named", async () => {
-  const fake = await slowService();
-  // Deletes that take 5 s: whatever the first signal's cleanup has reached, conversations are left when the second comes.
-  const rule = await fetch(`${fake.url}/__fake/faults`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ match: { operation: "delete" }, fault: "first-event-delay=5000", times: 0 }),
-  });
-  expect(rule.status).toBe(201);
-  const reports = join(await tempDir("interrupt-"), "reports");
-  const run = launch("npm", ["run", "conformance", "--", ...suiteFlags(fake.url, reports)]);
-  await midRun(fake, run);
-  run.killGroup("SIGINT");
-  // Past the moment that makes npm's forwarded copy of the first one count as the same.
-  await sleep(1_300);
-  run.killGroup("SIGINT");
-  const result = await exitAfterSignal(run, AT_ONCE_MS);
-  expect(result.code, result.output).toBe(130);
-  const report = await reportsOf(reports);
-  expect(report).toMatchObject({ result: "incomplete", interrupted: { signal: "SIGINT", atOnce: true } });
-  const left = report.cleanup.failed.map((f) => f.conversationId);
-  expect(left.length, result.output).toBeGreaterThan(0);
-  // Named, each of them, in the report and on the console; and each really is still there.
-  for (const id of left) {
-    expect(stored(fake)).toContain(id);
-    expect(result.output).toContain(id);
-  }
-  expect(result.output).toMatch(/^Left on the target \(\d+ conversation\(s\) not deleted\):/m);
-}, LIMIT_MS);
+test(
+  "a second Ctrl-C stops at once: reports still written, every conversation left on the target named",
+  async () => {
+    const fake = await slowService();
+    // Deletes that take 5 s: whatever the first signal's cleanup has reached, conversations are left when the second comes.
+    const rule = await fetch(`${fake.url}/__fake/faults`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ match: { operation: "delete" }, fault: "first-event-delay=5000", times: 0 }),
+    });
+    expect(rule.status).toBe(201);
+    const reports = join(await tempDir("interrupt-"), "reports");
+    const run = launch("npm", ["run", "conformance", "--", ...suiteFlags(fake.url, reports)]);
+    await midRun(fake, run);
+    run.killGroup("SIGINT");
+    // Past the moment that makes npm's forwarded copy of the first one count as the same.
+    await sleep(1_300);
+    run.killGroup("SIGINT");
+    const result = await exitAfterSignal(run, AT_ONCE_MS);
+    expect(result.code, result.output).toBe(130);
+    const report = await reportsOf(reports);
+    expect(report).toMatchObject({ result: "incomplete", interrupted: { signal: "SIGINT", atOnce: true } });
+    const left = report.cleanup.failed.map((f) => f.conversationId);
+    expect(left.length, result.output).toBeGreaterThan(0);
+    // Named, each of them, in the report and on the console; and each really is still there.
+    for (const id of left) {
+      expect(stored(fake)).toContain(id);
+      expect(result.output).toContain(id);
+    }
+    expect(result.output).toMatch(/^Left on the target \(\d+ conversation\(s\) not deleted\):/m);
+  },
+  LIMIT_MS,
+);
 
 /** Conforming traffic of `conversations` creates and listings, as a HAR file. */
 async function bigHar(path: string, conversations: number): Promise<void> {
@@ -198,36 +240,85 @@ async function bigHar(path: string, conversations: number): Promise<void> {
   for (let i = 0; i < conversations; i++) {
     const id = randomUUID();
     const at = 1_795_000_000_000 + i * 200;
-    const items = [{ role: "user", content: "m1" }, { role: "assistant", content: "Answer." }];
-    traffic.push({
-      sequence: 2 * i, startedAt: at, durationMs: 10, failure: undefined,
-      request: { method: "POST", url: `${base}/responses`, headers: { authorization: "Bearer sk-har", "content-type": "application/json", "idempotency-key": randomUUID() }, body: JSON.stringify({ message: "m1" }) },
-      response: { status: 200, headers: { "content-type": "application/json" }, body: JSON.stringify({ conversation_id: id, response: "Answer.", citations: [] }), complete: true, chunks: undefined },
-    }, {
-      sequence: 2 * i + 1, startedAt: at + 50, durationMs: 10, failure: undefined,
-      request: { method: "GET", url: `${base}/conversations/${id}/messages`, headers: { authorization: "Bearer sk-har" }, body: undefined },
-      response: { status: 200, headers: { "content-type": "application/json" }, body: JSON.stringify({ conversation: { id, created_at: "2026-11-25T10:00:00Z", updated_at: "2026-11-25T10:00:01Z" }, items, page: 1, page_size: 50, total: 2, has_more: false }), complete: true, chunks: undefined },
-    });
+    const items = [
+      { role: "user", content: "m1" },
+      { role: "assistant", content: "Answer." },
+    ];
+    traffic.push(
+      {
+        sequence: 2 * i,
+        startedAt: at,
+        durationMs: 10,
+        failure: undefined,
+        request: {
+          method: "POST",
+          url: `${base}/responses`,
+          headers: {
+            authorization: "Bearer sk-har",
+            "content-type": "application/json",
+            "idempotency-key": randomUUID(),
+          },
+          body: JSON.stringify({ message: "m1" }),
+        },
+        response: {
+          status: 200,
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ conversation_id: id, response: "Answer.", citations: [] }),
+          complete: true,
+          chunks: undefined,
+        },
+      },
+      {
+        sequence: 2 * i + 1,
+        startedAt: at + 50,
+        durationMs: 10,
+        failure: undefined,
+        request: {
+          method: "GET",
+          url: `${base}/conversations/${id}/messages`,
+          headers: { authorization: "Bearer sk-har" },
+          body: undefined,
+        },
+        response: {
+          status: 200,
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({
+            conversation: { id, created_at: "2026-11-25T10:00:00Z", updated_at: "2026-11-25T10:00:01Z" },
+            items,
+            page: 1,
+            page_size: 50,
+            total: 2,
+            has_more: false,
+          }),
+          complete: true,
+          chunks: undefined,
+        },
+      },
+    );
   }
   await writeFile(path, JSON.stringify(writeHar(traffic)));
 }
 
-test("the judge, stopped by Ctrl-C while it judges a long recording: exit 130, reports of what it judged, result incomplete", async () => {
-  const dir = await tempDir("interrupt-judge-");
-  const har = join(dir, "long.har");
-  await bigHar(har, 25_000);
-  const reports = join(dir, "reports");
-  const run = launch("npm", ["run", "conformance", "--", "judge", har, "--report-dir", reports]);
-  // The judge says when a long judging starts: from then on its handlers are in place.
-  await until(run, () => run.output().includes("agent-conformance judge: judging 50000 exchanges"));
-  run.killGroup("SIGINT");
-  const result = await exitAfterSignal(run, STOP_MS);
-  expect(result.code, result.output).toBe(130);
-  const report = JSON.parse(await readFile(join(reports, "conformance.json"), "utf8")) as ConformanceReport;
-  expect(report.result).toBe("incomplete");
-  expect(report.interrupted?.reason).toMatch(/^interrupted by SIGINT after \d+ of 50000 exchanges$/);
-  expect(report.interrupted?.checks.done).toBeLessThan(50_000);
-  expect(await readFile(join(reports, "junit.xml"), "utf8")).toContain("<testsuites");
-  expect(await readFile(join(reports, "report.html"), "utf8")).toContain("INCOMPLETE");
-  expect(result.output).toContain(`Interrupted: ${report.interrupted?.reason}`);
-}, LIMIT_MS);
+test(
+  "the judge, stopped by Ctrl-C while it judges a long recording: exit 130, reports of what it judged, result incomplete",
+  async () => {
+    const dir = await tempDir("interrupt-judge-");
+    const har = join(dir, "long.har");
+    await bigHar(har, 25_000);
+    const reports = join(dir, "reports");
+    const run = launch("npm", ["run", "conformance", "--", "judge", har, "--report-dir", reports]);
+    // The judge says when a long judging starts: from then on its handlers are in place.
+    await until(run, () => run.output().includes("agent-conformance judge: judging 50000 exchanges"));
+    run.killGroup("SIGINT");
+    const result = await exitAfterSignal(run, STOP_MS);
+    expect(result.code, result.output).toBe(130);
+    const report = JSON.parse(await readFile(join(reports, "conformance.json"), "utf8")) as ConformanceReport;
+    expect(report.result).toBe("incomplete");
+    expect(report.interrupted?.reason).toMatch(/^interrupted by SIGINT after \d+ of 50000 exchanges$/);
+    expect(report.interrupted?.checks.done).toBeLessThan(50_000);
+    expect(await readFile(join(reports, "junit.xml"), "utf8")).toContain("<testsuites");
+    expect(await readFile(join(reports, "report.html"), "utf8")).toContain("INCOMPLETE");
+    expect(result.output).toContain(`Interrupted: ${report.interrupted?.reason}`);
+  },
+  LIMIT_MS,
+);

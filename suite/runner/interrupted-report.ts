@@ -19,14 +19,25 @@ export interface InterruptedOutcomes {
 }
 
 /** The outcomes with every check the stop cut or kept from starting made a skip, and the run's reason. */
-export function markInterrupted(outcomes: readonly TestOutcome[], signal: StopSignal, atOnce: boolean): InterruptedOutcomes {
+export function markInterrupted(
+  outcomes: readonly TestOutcome[],
+  signal: StopSignal,
+  atOnce: boolean,
+): InterruptedOutcomes {
   const selected = outcomes.filter((o) => !unselected(o) && o.check?.excluded === undefined);
   const done = selected.filter((o) => !unfinished(o)).length;
   const reason = `interrupted by ${signal} after ${done} of ${selected.length} checks`;
   const marked = outcomes.map((o): TestOutcome => {
     if (!unfinished(o)) return o;
     const waiting = o.check?.waiting;
-    return { ...o, state: "skipped", errors: [], note: `not judged: ${reason}`, evidence: undefined, check: waiting === undefined ? {} : { waiting } };
+    return {
+      ...o,
+      state: "skipped",
+      errors: [],
+      note: `not judged: ${reason}`,
+      evidence: undefined,
+      check: waiting === undefined ? {} : { waiting },
+    };
   });
   return { outcomes: marked, interrupted: { signal, reason, checks: { done, total: selected.length }, atOnce } };
 }

@@ -35,8 +35,12 @@ describe("an incomplete run's junit.xml", () => {
   test("every unjudged MUST is a skipped test case with why, and is counted", () => {
     const suite = xml.match(/<testsuite name="MUST requirements not judged"[\s\S]*?<\/testsuite>/)?.[0] ?? "";
     expect(suite).toContain('tests="2" failures="0" errors="0" skipped="2"');
-    expect(suite).toMatch(/<testcase classname="not judged" name="\[LIST-1\] MUST [^"]*" time="0">\s*<skipped message="LIST-1 inconclusive: /);
-    expect(suite).toMatch(/<testcase classname="not judged" name="\[SCOPE-3\] MUST [^"]*" time="0">\s*<skipped message="SCOPE-3 skipped: needs --other-api-key"\/>/);
+    expect(suite).toMatch(
+      /<testcase classname="not judged" name="\[LIST-1\] MUST [^"]*" time="0">\s*<skipped message="LIST-1 inconclusive: /,
+    );
+    expect(suite).toMatch(
+      /<testcase classname="not judged" name="\[SCOPE-3\] MUST [^"]*" time="0">\s*<skipped message="SCOPE-3 skipped: needs --other-api-key"\/>/,
+    );
     expect(suite).not.toContain("DEL-2");
     expect(xml).toContain('<testsuites name="conformance" tests="4"');
     expect(xml.trimEnd().endsWith("</testsuites>")).toBe(true);

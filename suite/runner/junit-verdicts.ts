@@ -13,11 +13,16 @@ const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;
 
 /** Escapes text for an attribute or element, and replaces characters XML 1.0 cannot hold. */
 export function xmlText(text: string): string {
-  return text.replace(/[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd]/gu, "\ufffd").replace(/[<>&"']/g, (c) => ENTITIES[c] ?? c);
+  return text
+    .replace(/[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd]/gu, "\ufffd")
+    .replace(/[<>&"']/g, (c) => ENTITIES[c] ?? c);
 }
 
 function unescapeXml(text: string): string {
-  return text.replace(/&(amp|lt|gt|quot|apos);/g, (_, name: string) => ({ amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" })[name] ?? "");
+  return text.replace(
+    /&(amp|lt|gt|quot|apos);/g,
+    (_, name: string) => ({ amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" })[name] ?? "",
+  );
 }
 
 /** Junit messages are one line: CI views show the attribute, not a block. */
@@ -43,8 +48,10 @@ export function notJudgedSuite(report: ConformanceReport): string {
   const cases = report.incomplete.map((r) => {
     const summary = report.requirements.find((x) => x.id === r.id)?.summary ?? "";
     const message = oneLine(`${r.id} ${r.status === "inconclusive" ? "inconclusive" : "skipped"}: ${r.reason}`);
-    return `        <testcase classname="not judged" name="${xmlText(`[${r.id}] MUST ${summary}`)}" time="0">\n` +
-      `            <skipped message="${xmlText(message)}"/>\n        </testcase>\n`;
+    return (
+      `        <testcase classname="not judged" name="${xmlText(`[${r.id}] MUST ${summary}`)}" time="0">\n` +
+      `            <skipped message="${xmlText(message)}"/>\n        </testcase>\n`
+    );
   });
   const n = report.incomplete.length;
   return `    <testsuite name="MUST requirements not judged" tests="${n}" failures="0" errors="0" skipped="${n}" time="0">\n${cases.join("")}    </testsuite>\n`;
@@ -53,17 +60,27 @@ export function notJudgedSuite(report: ConformanceReport): string {
 /** vitest's JUnit text with the report's reasons for every unjudged test and MUST. */
 export function withVerdicts(xml: string, report: ConformanceReport): string {
   const unjudged = unjudgedTests(report);
-  const annotated = xml.replace(/(<testcase\b[^>]*\bname="([^"]*)"[^>]*>)([\s\S]*?)(<\/testcase>)/g, (whole, open: string, name: string, body: string, close: string) => {
-    const test = unjudged.get(unescapeXml(name));
-    if (test === undefined) return whole;
-    const skipped = `<skipped message="${xmlText(skipReason(test))}"/>`;
-    const replaced = body.includes("<skipped/>") ? body.replace("<skipped/>", skipped) : `\n            ${skipped}${body}`;
-    return `${open}${replaced}${close}`;
-  });
+  const annotated = xml.replace(
+    /(<testcase\b[^>]*\bname="([^"]*)"[^>]*>)([\s\S]*?)(<\/testcase>)/g,
+    (whole, open: string, name: string, body: string, close: string) => {
+      const test = unjudged.get(unescapeXml(name));
+      if (test === undefined) return whole;
+      const skipped = `<skipped message="${xmlText(skipReason(test))}"/>`;
+      const replaced = body.includes("<skipped/>")
+        ? body.replace("<skipped/>", skipped)
+        : `\n            ${skipped}${body}`;
+      return `${open}${replaced}${close}`;
+    },
+  );
   const extra = notJudgedSuite(report);
   if (extra === "") return annotated;
-  const withCount = annotated.replace(/<testsuites\b([^>]*)\btests="(\d+)"/, (_, before: string, n: string) => `<testsuites${before}tests="${Number(n) + report.incomplete.length}"`);
-  return withCount.includes("</testsuites>") ? withCount.replace(/<\/testsuites>\s*$/, `${extra}</testsuites>\n`) : `${withCount}${extra}`;
+  const withCount = annotated.replace(
+    /<testsuites\b([^>]*)\btests="(\d+)"/,
+    (_, before: string, n: string) => `<testsuites${before}tests="${Number(n) + report.incomplete.length}"`,
+  );
+  return withCount.includes("</testsuites>")
+    ? withCount.replace(/<\/testsuites>\s*$/, `${extra}</testsuites>\n`)
+    : `${withCount}${extra}`;
 }
 
 /** Rewrites report-dir/junit.xml with the report's reasons; a missing file is left missing. */

@@ -23,7 +23,10 @@ let shards: string[];
 
 async function shardRun(index: number, count: number, dir: string): Promise<number> {
   const lines: string[] = [];
-  const { exitCode } = await runConformance({ only: ONLY, shard: `${index}/${count}`, seed: 40, reportDir: dir }, { progress: false, print: (l) => lines.push(l), printError: (l) => lines.push(l) });
+  const { exitCode } = await runConformance(
+    { only: ONLY, shard: `${index}/${count}`, seed: 40, reportDir: dir },
+    { progress: false, print: (l) => lines.push(l), printError: (l) => lines.push(l) },
+  );
   if (exitCode !== 0) throw new Error(`shard ${index}/${count} exited ${exitCode}:\n${lines.join("\n")}`);
   return exitCode;
 }
@@ -36,7 +39,9 @@ async function merge(args: string[]): Promise<{ code: number; output: string }> 
 
 function cli(args: string[]): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("VITEST") && !name.startsWith("CONFORMANCE_")));
+    const env = Object.fromEntries(
+      Object.entries(process.env).filter(([name]) => !name.startsWith("VITEST") && !name.startsWith("CONFORMANCE_")),
+    );
     const child = spawn(process.execPath, [TSX, CLI, ...args], { cwd: ROOT, env, timeout: 60_000 });
     let output = "";
     child.stdout.on("data", (part: Buffer) => (output += part.toString()));
@@ -72,7 +77,8 @@ describe("two shards of one run", () => {
     const [one, two] = await Promise.all(shards.map(readReport));
     expect(one?.shard).toEqual({ index: 1, count: 2 });
     expect(two?.shard).toEqual({ index: 2, count: 2 });
-    const judged = (report: ConformanceReport | undefined) => report?.requirements.filter((r) => r.excluded !== true).map((r) => r.id);
+    const judged = (report: ConformanceReport | undefined) =>
+      report?.requirements.filter((r) => r.excluded !== true).map((r) => r.id);
     expect(judged(one)).toEqual(["LIST-6"]);
     expect(judged(two)).toEqual(["LIST-9", "DEL-2"]);
     expect([one?.seed, two?.seed]).toEqual([41, 42]);
@@ -87,7 +93,9 @@ describe("two shards of one run", () => {
     expect(report.result).toBe("pass");
     expect(report.shard).toBeUndefined();
     expect(report.requirements.filter((r) => r.status === "pass").map((r) => r.id)).toEqual(ONLY);
-    expect(report.requirements.filter((r) => r.excluded === true).every((r) => r.reason === "not selected by --only")).toBe(true);
+    expect(
+      report.requirements.filter((r) => r.excluded === true).every((r) => r.reason === "not selected by --only"),
+    ).toBe(true);
     expect(report.creates.budget).toBe(200);
     const junit = await readFile(join(out, "junit.xml"), "utf8");
     expect(junit).toMatch(/<testsuite name="shard 2\/2: suite\/checks\/delete\.check\.ts"/);
@@ -98,12 +106,20 @@ describe("two shards of one run", () => {
 
 describe("refused with exit 2 and the reason", () => {
   test("shards of different targets", async () => {
-    const other = await doctored(shards[1] ?? "", (r) => ({ ...r, target: "https://agents.example.com (agent support-bot)" }));
+    const other = await doctored(shards[1] ?? "", (r) => ({
+      ...r,
+      target: "https://agents.example.com (agent support-bot)",
+    }));
     const out = join(base, "other-target");
     const run = await merge([shards[0] ?? "", other, "--report-dir", out]);
     expect(run.code).toBe(2);
-    expect(run.output).toMatch(/shards of different targets: .* judged the embedded fake \(agent agent-a\), .* judged https:\/\/agents\.example\.com/);
-    expect(await readReport(out)).toMatchObject({ result: "error", diagnosis: expect.stringContaining("shards of different targets") });
+    expect(run.output).toMatch(
+      /shards of different targets: .* judged the embedded fake \(agent agent-a\), .* judged https:\/\/agents\.example\.com/,
+    );
+    expect(await readReport(out)).toMatchObject({
+      result: "error",
+      diagnosis: expect.stringContaining("shards of different targets"),
+    });
   });
 
   test("shards of different counts", async () => {

@@ -10,7 +10,16 @@ import { join, resolve } from "node:path";
 import { z } from "zod";
 import type { ConformanceReport } from "../report/report-types.ts";
 import { exitCodeOfResult } from "./build-report.ts";
-import { flagHelp, flagValueOf, parseFlags, stringFlag, switchFlag, UnknownFlagError, UsageError, type FlagTable } from "../../cli/flags.ts";
+import {
+  flagHelp,
+  flagValueOf,
+  parseFlags,
+  stringFlag,
+  switchFlag,
+  UnknownFlagError,
+  UsageError,
+  type FlagTable,
+} from "../../cli/flags.ts";
 import { writeReport } from "./conformance-reporter.ts";
 import { summaryLines } from "./console-summary.ts";
 import { errorReport, writeErrorReports } from "./error-report.ts";
@@ -19,7 +28,12 @@ import { mergeJunit } from "./merge-junit.ts";
 import { mergeReports, refusal, ShardReportSchema, type ShardInput } from "./merge-reports.ts";
 
 const FLAGS = {
-  reportDir: { name: "report-dir", value: "DIR", help: "where the whole run's conformance.json, junit.xml and report.html go (default reports)", parser: stringFlag("reports") },
+  reportDir: {
+    name: "report-dir",
+    value: "DIR",
+    help: "where the whole run's conformance.json, junit.xml and report.html go (default reports)",
+    parser: stringFlag("reports"),
+  },
   help: { name: "help", help: "show this help", parser: switchFlag() },
 } satisfies FlagTable;
 
@@ -52,7 +66,8 @@ async function readShard(dir: string): Promise<ShardInput | { error: string }> {
   const loaded = await readJsonFile("merge", file, resolve(file));
   if (!loaded.ok) return { error: loaded.error.replace(/^merge /, "") };
   const parsed = ShardReportSchema.safeParse(loaded.json);
-  if (!parsed.success) return { error: `${file}: not a conformance.json of the suite:\n${z.prettifyError(parsed.error)}` };
+  if (!parsed.success)
+    return { error: `${file}: not a conformance.json of the suite:\n${z.prettifyError(parsed.error)}` };
   return { dir, report: parsed.data as unknown as ConformanceReport };
 }
 
@@ -70,8 +85,12 @@ export async function runMergeCommand(argv: readonly string[], output: Output = 
   let reportDir = resolve(flagValueOf(argv, "report-dir") ?? "reports");
   const refuse = async (reason: string, usage = ""): Promise<number> => {
     printError(`agent-conformance merge: ${reason}${usage}`);
-    const unwritten = await writeErrorReports(reportDir, errorReport({ target: "(merge of shards)", diagnosis: [`merge: ${reason}`] }));
-    if (unwritten !== undefined) printError(`agent-conformance merge: the reports were not written to ${reportDir}: ${unwritten}`);
+    const unwritten = await writeErrorReports(
+      reportDir,
+      errorReport({ target: "(merge of shards)", diagnosis: [`merge: ${reason}`] }),
+    );
+    if (unwritten !== undefined)
+      printError(`agent-conformance merge: the reports were not written to ${reportDir}: ${unwritten}`);
     return 2;
   };
   let parsed;
@@ -101,15 +120,31 @@ export async function runMergeCommand(argv: readonly string[], output: Output = 
   if (refused !== undefined) return refuse(refused);
 
   const report = mergeReports(shards);
-  const junits = await Promise.all(shards.map(async (s) => ({ label: `shard ${s.report.shard?.index}/${s.report.shard?.count}`, xml: await readText(join(s.dir, "junit.xml")), report: s.report })));
-  for (const j of junits) if (j.xml === undefined) printError(`agent-conformance merge: ${j.label} left no junit.xml: its test cases are not in the merged one`);
+  const junits = await Promise.all(
+    shards.map(async (s) => ({
+      label: `shard ${s.report.shard?.index}/${s.report.shard?.count}`,
+      xml: await readText(join(s.dir, "junit.xml")),
+      report: s.report,
+    })),
+  );
+  for (const j of junits)
+    if (j.xml === undefined)
+      printError(`agent-conformance merge: ${j.label} left no junit.xml: its test cases are not in the merged one`);
   await writeReport(join(reportDir, "conformance.json"), report);
-  await writeFile(join(reportDir, "junit.xml"), mergeJunit(junits.sort((a, b) => a.label.localeCompare(b.label, undefined, { numeric: true })), report));
+  await writeFile(
+    join(reportDir, "junit.xml"),
+    mergeJunit(
+      junits.sort((a, b) => a.label.localeCompare(b.label, undefined, { numeric: true })),
+      report,
+    ),
+  );
   try {
     const { writeHtmlReport } = await import("../report/html.ts");
     await writeHtmlReport(report, reportDir);
   } catch (error) {
-    printError(`agent-conformance merge: report.html was not written: ${error instanceof Error ? error.message : String(error)}`);
+    printError(
+      `agent-conformance merge: report.html was not written: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   print(`Merged ${shards.length} shard(s): ${positionals.join(", ")}`);
   for (const line of summaryLines(report, reportDir)) print(line);

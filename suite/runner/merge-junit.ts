@@ -24,13 +24,19 @@ function attribute(attributes: string, name: string): string | undefined {
 }
 
 function withAttribute(attributes: string, name: string, value: string): string {
-  return new RegExp(`\\b${name}="[^"]*"`).test(attributes) ? attributes.replace(new RegExp(`\\b${name}="[^"]*"`), `${name}="${value}"`) : `${attributes} ${name}="${value}"`;
+  return new RegExp(`\\b${name}="[^"]*"`).test(attributes)
+    ? attributes.replace(new RegExp(`\\b${name}="[^"]*"`), `${name}="${value}"`)
+    : `${attributes} ${name}="${value}"`;
 }
 
 /** The test names a shard's report files under its requirements: what that shard judged. */
 const judgedIn = (report: ConformanceReport) => new Set(report.requirements.flatMap((r) => r.tests.map((t) => t.name)));
 
-const unescape = (text: string) => text.replace(/&(amp|lt|gt|quot|apos);/g, (_, name: string) => ({ amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" })[name] ?? "");
+const unescape = (text: string) =>
+  text.replace(
+    /&(amp|lt|gt|quot|apos);/g,
+    (_, name: string) => ({ amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" })[name] ?? "",
+  );
 
 export function mergeJunit(shards: readonly ShardJunit[], merged: ConformanceReport): string {
   const judged = shards.map((s) => judgedIn(s.report));
@@ -43,20 +49,32 @@ export function mergeJunit(shards: readonly ShardJunit[], merged: ConformanceRep
   shards.forEach((shard, i) => {
     for (const [, attributes = "", body = ""] of (shard.xml ?? "").matchAll(SUITE)) {
       if (attribute(attributes, "name") === NOT_JUDGED) continue;
-      const cases = [...body.matchAll(CASE)].map(([text, name = ""]) => ({ text, name: unescape(name) })).filter(({ text, name }) => {
-        if (/<(failure|error)\b/.test(text) || judged[i]?.has(name)) return true;
-        if (anyJudged.has(name) || seen.has(name)) return false;
-        seen.add(name);
-        return true;
-      });
+      const cases = [...body.matchAll(CASE)]
+        .map(([text, name = ""]) => ({ text, name: unescape(name) }))
+        .filter(({ text, name }) => {
+          if (/<(failure|error)\b/.test(text) || judged[i]?.has(name)) return true;
+          if (anyJudged.has(name) || seen.has(name)) return false;
+          seen.add(name);
+          return true;
+        });
       if (cases.length === 0) continue;
       const count = (pattern: RegExp) => cases.filter((c) => pattern.test(c.text)).length;
       const [f, e, s] = [count(/<failure\b/), count(/<error\b/), count(/<skipped\b/)];
       tests += cases.length;
       failures += f;
       errors += e;
-      let header = withAttribute(attributes, "name", xmlText(`${shard.label}: ${unescape(attribute(attributes, "name") ?? "")}`));
-      for (const [name, value] of [["tests", cases.length], ["failures", f], ["errors", e], ["skipped", s]] as const) header = withAttribute(header, name, String(value));
+      let header = withAttribute(
+        attributes,
+        "name",
+        xmlText(`${shard.label}: ${unescape(attribute(attributes, "name") ?? "")}`),
+      );
+      for (const [name, value] of [
+        ["tests", cases.length],
+        ["failures", f],
+        ["errors", e],
+        ["skipped", s],
+      ] as const)
+        header = withAttribute(header, name, String(value));
       suites.push(`    <testsuite${header}>\n${cases.map((c) => `        ${c.text}`).join("\n")}\n    </testsuite>\n`);
     }
   });

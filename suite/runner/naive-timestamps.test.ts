@@ -14,9 +14,17 @@ test("LIST-8 names a timestamp without an offset valid ISO 8601 but not RFC 3339
   const fake = await createFakeServer({ port: 0, keys: [`${KEY}=agent-a`] });
   onTestFinished(() => fake.close());
   // Drops the Z of every timestamp the fake writes: 2026-11-25T10:00:00.123Z → 2026-11-25T10:00:00.123
-  const proxy = await rewritingProxy(fake.url, (whole) => Buffer.from(whole.toString("utf8").replace(/(T\d{2}:\d{2}:\d{2}(\.\d+)?)Z"/g, '$1"')));
+  const proxy = await rewritingProxy(fake.url, (whole) =>
+    Buffer.from(whole.toString("utf8").replace(/(T\d{2}:\d{2}:\d{2}(\.\d+)?)Z"/g, '$1"')),
+  );
   const { report } = await runConformance(
-    { baseUrl: proxy.url, apiKey: KEY, agentId: "agent-a", only: ["LIST-8"], reportDir: await tempDir("conformance-naive-") },
+    {
+      baseUrl: proxy.url,
+      apiKey: KEY,
+      agentId: "agent-a",
+      only: ["LIST-8"],
+      reportDir: await tempDir("conformance-naive-"),
+    },
     { progress: false, print: () => {}, printError: () => {} },
   );
   const list8 = report?.requirements.find((r) => r.id === "LIST-8");

@@ -31,9 +31,14 @@ async function run(input: ConformanceInput) {
   const reportDir = await tempDir("conformance-preflight-");
   const stdout: string[] = [];
   const stderr: string[] = [];
-  const outcome = await runConformance({ ...input, reportDir }, { progress: false, print: (l) => stdout.push(l), printError: (l) => stderr.push(l) });
+  const outcome = await runConformance(
+    { ...input, reportDir },
+    { progress: false, print: (l) => stdout.push(l), printError: (l) => stderr.push(l) },
+  );
   const names = await readdir(reportDir);
-  const reports: Record<string, string> = Object.fromEntries(await Promise.all(names.map(async (name) => [name, await readFile(join(reportDir, name), "utf8")] as const)));
+  const reports: Record<string, string> = Object.fromEntries(
+    await Promise.all(names.map(async (name) => [name, await readFile(join(reportDir, name), "utf8")] as const)),
+  );
   for (const text of [...stdout, ...stderr, ...Object.values(reports)]) {
     for (const secret of SECRETS) expect(text).not.toContain(secret);
   }
@@ -96,7 +101,9 @@ test("an --other-agent-id the key does not grant", async () => {
 
 test("a port that serves an HTML page on every path", async () => {
   const server = await serveHttp((req, res) => {
-    res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(`<!doctype html><p>Signed in as ${req.headers.authorization ?? ""}</p>`);
+    res
+      .writeHead(200, { "content-type": "text/html; charset=utf-8" })
+      .end(`<!doctype html><p>Signed in as ${req.headers.authorization ?? ""}</p>`);
   });
   await expectDiagnosis(
     { baseUrl: server.url, apiKey: KEY, agentId: "agent-a" },
@@ -127,12 +134,22 @@ test("a conforming target that rate-limits its first two requests is waited out,
   let limited = 0;
   const proxy = await serveHttp(async (req, res, body) => {
     if (limited++ < 2) {
-      res.writeHead(429, { "content-type": "application/json", "retry-after": "1" }).end(JSON.stringify({ error: { code: "rate_limited", message: "later" } }));
+      res
+        .writeHead(429, { "content-type": "application/json", "retry-after": "1" })
+        .end(JSON.stringify({ error: { code: "rate_limited", message: "later" } }));
       return;
     }
-    const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => name !== "host" && name !== "connection")) as Record<string, string>;
-    const answer = await fetch(`${upstream}${req.url ?? ""}`, { method: req.method ?? "GET", headers, body: body === "" ? undefined : body });
-    const kept = [...answer.headers].filter(([name]) => !["content-length", "transfer-encoding", "connection", "keep-alive"].includes(name));
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).filter(([name]) => name !== "host" && name !== "connection"),
+    ) as Record<string, string>;
+    const answer = await fetch(`${upstream}${req.url ?? ""}`, {
+      method: req.method ?? "GET",
+      headers,
+      body: body === "" ? undefined : body,
+    });
+    const kept = [...answer.headers].filter(
+      ([name]) => !["content-length", "transfer-encoding", "connection", "keep-alive"].includes(name),
+    );
     res.writeHead(answer.status, Object.fromEntries(kept)).end(await answer.text());
   });
 
@@ -149,7 +166,9 @@ test("a conforming target that rate-limits its first two requests is waited out,
 const FRAMEWORK_404 = JSON.stringify({ detail: "Not Found" });
 
 test("a framework's own 404 on every path (a wrong base URL on a FastAPI service)", async () => {
-  const server = await serveHttp((_req, res) => res.writeHead(404, { "content-type": "application/json" }).end(FRAMEWORK_404));
+  const server = await serveHttp((_req, res) =>
+    res.writeHead(404, { "content-type": "application/json" }).end(FRAMEWORK_404),
+  );
   await expectDiagnosis(
     { baseUrl: server.url, apiKey: KEY, agentId: "agent-a" },
     `${server.url} (agent agent-a) does not serve this API (the message listing answered 404 with a JSON body that names no error code): is --base-url (CONFORMANCE_BASE_URL) the service's base URL?`,
@@ -159,9 +178,17 @@ test("a framework's own 404 on every path (a wrong base URL on a FastAPI service
 test("a conforming target whose unknown listing names no code is not diagnosed: its delete vouches for it", async () => {
   const upstream = await fake();
   const proxy = await serveHttp(async (req, res, body) => {
-    const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => name !== "host" && name !== "connection")) as Record<string, string>;
-    const answer = await fetch(`${upstream}${req.url ?? ""}`, { method: req.method ?? "GET", headers, body: body === "" ? undefined : body });
-    const kept = [...answer.headers].filter(([name]) => !["content-length", "transfer-encoding", "connection", "keep-alive"].includes(name));
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).filter(([name]) => name !== "host" && name !== "connection"),
+    ) as Record<string, string>;
+    const answer = await fetch(`${upstream}${req.url ?? ""}`, {
+      method: req.method ?? "GET",
+      headers,
+      body: body === "" ? undefined : body,
+    });
+    const kept = [...answer.headers].filter(
+      ([name]) => !["content-length", "transfer-encoding", "connection", "keep-alive"].includes(name),
+    );
     // LIST-9 is only a SHOULD: a listing may answer an unknown conversation without a code.
     const listing = req.method === "GET" && answer.status === 404;
     res.writeHead(answer.status, Object.fromEntries(kept)).end(listing ? FRAMEWORK_404 : await answer.text());
@@ -179,7 +206,9 @@ test("a conforming target whose unknown listing names no code is not diagnosed: 
 async function codelessNotFoundService() {
   const stored = new Set<string>();
   const json = (res: ServerResponse, status: number, body?: unknown) =>
-    res.writeHead(status, { "content-type": "application/json" }).end(body === undefined ? undefined : JSON.stringify(body));
+    res
+      .writeHead(status, { "content-type": "application/json" })
+      .end(body === undefined ? undefined : JSON.stringify(body));
   return serveHttp((req, res) => {
     const path = new URL(req.url ?? "/", "http://x").pathname;
     if (req.headers.authorization !== `Bearer ${KEY}`) return json(res, 401, { detail: "Not authenticated" });
@@ -192,7 +221,8 @@ async function codelessNotFoundService() {
     if (conversation === null) return json(res, 404, { detail: "Not Found" });
     const [, id = "", messages] = conversation;
     if (!stored.has(id)) return json(res, 404, { detail: "Conversation not found" });
-    if (messages !== undefined && req.method === "GET") return json(res, 200, { items: [], page: 1, page_size: 20, total: 0, has_more: false });
+    if (messages !== undefined && req.method === "GET")
+      return json(res, 200, { items: [], page: 1, page_size: 20, total: 0, has_more: false });
     if (messages === undefined && req.method === "DELETE") {
       stored.delete(id);
       return json(res, 204);
@@ -209,6 +239,8 @@ test("a service whose not-found answer names no code is judged, not diagnosed as
   expect(result.report?.requirements.find((r) => r.id === "DEL-2")).toMatchObject({ status: "fail" });
   expect(result.report?.result).toBe("fail");
   // It compared the listing's 404 with a path that has no route, and made one create, deleted at once.
-  expect(server.requests.some((r) => r.method === "GET" && /\/v1\/agents\/agent-a\/no-such-route-[0-9a-f]+$/.test(r.url))).toBe(true);
+  expect(
+    server.requests.some((r) => r.method === "GET" && /\/v1\/agents\/agent-a\/no-such-route-[0-9a-f]+$/.test(r.url)),
+  ).toBe(true);
   expect(result.report?.cleanup).toEqual({ deleted: 0, failed: [] });
 });

@@ -119,7 +119,8 @@ async function ask(send: () => Promise<HttpResult>): Promise<Answer> {
       answer = { kind: "answer", status: result.status, headers: result.headers, json: result.json, text: result.text };
     } catch (error) {
       const response = transcriptOf(error)?.response;
-      if (response === undefined) return { kind: "silent", message: error instanceof Error ? error.message : String(error) };
+      if (response === undefined)
+        return { kind: "silent", message: error instanceof Error ? error.message : String(error) };
       const text = response.body ?? "";
       answer = { kind: "answer", status: response.status, headers: response.headers, json: tryParseJson(text), text };
       waitedOut = clientWaitedOut(error);
@@ -174,7 +175,11 @@ function described(answer: Answered): string {
  */
 function plainHttpUrl(baseUrl: string, message: string): string | undefined {
   const url = new URL(baseUrl);
-  if (url.protocol !== "https:" || !/wrong[ _]version[ _]number|packet length too long|ERR_SSL_HTTP_REQUEST/i.test(message)) return undefined;
+  if (
+    url.protocol !== "https:" ||
+    !/wrong[ _]version[ _]number|packet length too long|ERR_SSL_HTTP_REQUEST/i.test(message)
+  )
+    return undefined;
   url.protocol = "http:";
   return displayUrl(url.toString());
 }
@@ -190,11 +195,17 @@ function withoutV1(baseUrl: string): string | undefined {
 
 /** A 4xx that refuses the body itself: the request got past the key and the agent. */
 function refusesBody(answer: Answer): answer is Answered {
-  return answer.kind === "answer" && answer.status >= 400 && answer.status < 500 && ![401, 403, 404, 429].includes(answer.status);
+  return (
+    answer.kind === "answer" &&
+    answer.status >= 400 &&
+    answer.status < 500 &&
+    ![401, 403, 404, 429].includes(answer.status)
+  );
 }
 
 /** Mirrors the client's budget rule: a 4xx or 503 consumed nothing, anything else may have. */
-const consumed = (answer: Answer) => answer.kind === "silent" || !((answer.status >= 400 && answer.status < 500) || answer.status === 503);
+const consumed = (answer: Answer) =>
+  answer.kind === "silent" || !((answer.status >= 400 && answer.status < 500) || answer.status === 503);
 
 export async function preflight(input: PreflightInput): Promise<Preflight> {
   const { client, describe, primary, otherAgent, otherKey } = input;
@@ -203,14 +214,21 @@ export async function preflight(input: PreflightInput): Promise<Preflight> {
   const unknown = randomUUID();
   const stop = (diagnosis: Diagnosis, reason: string): Preflight => ({ ok: false, diagnosis, reason, probes });
 
-  const probe = async (name: ProbeName, identity: ProbeRecord["identity"], send: () => Promise<HttpResult>): Promise<Answer> => {
+  const probe = async (
+    name: ProbeName,
+    identity: ProbeRecord["identity"],
+    send: () => Promise<HttpResult>,
+  ): Promise<Answer> => {
     const answer = await ask(send);
     probes.push({ probe: name, identity, status: answer.kind === "answer" ? answer.status : undefined });
     return answer;
   };
 
   /** The listing's answer, and how it looks once the delete of the same unknown conversation had its say. */
-  const listingOf = async (identity: ProbeRecord["identity"], as: Identity): Promise<{ answer: Answer; look: Look }> => {
+  const listingOf = async (
+    identity: ProbeRecord["identity"],
+    as: Identity,
+  ): Promise<{ answer: Answer; look: Look }> => {
     const answer = await probe("list", identity, () => client.list(unknown, { as }));
     if (answer.kind === "silent") return { answer, look: "fine" };
     const look = lookOf(answer);
@@ -219,18 +237,25 @@ export async function preflight(input: PreflightInput): Promise<Preflight> {
     // Only a delete that answered, and not with the spec's own answer, confirms the suspicion.
     const confirmed = deletion.kind === "answer" && !isBusy(deletion.status) && !vouches(deletion);
     if (!confirmed) return { answer, look: "fine" };
-    if (look === "no-route" && await routedElsewise(identity, as, answer)) return { answer, look: "fine" };
+    if (look === "no-route" && (await routedElsewise(identity, as, answer))) return { answer, look: "fine" };
     return { answer, look };
   };
 
   /** The listing's 404 differs from a certain router 404: the route exists, the conversation does not. */
-  const routedElsewise = async (identity: ProbeRecord["identity"], as: Identity, listing: Answered): Promise<boolean> => {
+  const routedElsewise = async (
+    identity: ProbeRecord["identity"],
+    as: Identity,
+    listing: Answered,
+  ): Promise<boolean> => {
     if (input.askNoSuchRoute === undefined) return false;
     const routeless = await input.askNoSuchRoute(as);
     probes.push({ probe: "no-such-route", identity, status: routeless?.status });
     if (routeless === undefined || isBusy(routeless.status)) return false;
     const listingPath = endpoints(input.baseUrl).messages(as.agentId, unknown);
-    return !sameNotFound({ status: listing.status, headers: listing.headers, text: listing.text, path: listingPath }, routeless);
+    return !sameNotFound(
+      { status: listing.status, headers: listing.headers, text: listing.text, path: listingPath },
+      routeless,
+    );
   };
 
   let left = input.creates;
@@ -254,27 +279,45 @@ export async function preflight(input: PreflightInput): Promise<Preflight> {
   if (first.answer.kind === "silent") {
     const plain = plainHttpUrl(input.baseUrl, first.answer.message);
     if (plain !== undefined) {
-      return stop("plain-http-port", `the target ${describe} did not answer over TLS: the port answers plain HTTP: use http:// (--base-url ${plain})`);
+      return stop(
+        "plain-http-port",
+        `the target ${describe} did not answer over TLS: the port answers plain HTTP: use http:// (--base-url ${plain})`,
+      );
     }
     return stop("unreachable", `the target ${describe} did not answer a first request: ${first.answer.message}`);
   }
   const listing = first.answer;
   switch (first.look) {
     case "busy":
-      return stop("busy", `the target ${describe} is busy: it still answered ${listing.status} to a first request after waiting: try again later`);
+      return stop(
+        "busy",
+        `the target ${describe} is busy: it still answered ${listing.status} to a first request after waiting: try again later`,
+      );
     case "refused":
-      return stop("key-refused", `the API key was refused (${listing.status}) by ${describe}: check --api-key / CONFORMANCE_API_KEY`);
+      return stop(
+        "key-refused",
+        `the API key was refused (${listing.status}) by ${describe}: check --api-key / CONFORMANCE_API_KEY`,
+      );
     case "agent":
-      return stop("agent-unusable", `agent ${primary.agentId} is not usable with this key (the message listing answered ${described(listing)}): check --agent-id / CONFORMANCE_AGENT_ID`);
+      return stop(
+        "agent-unusable",
+        `agent ${primary.agentId} is not usable with this key (the message listing answered ${described(listing)}): check --agent-id / CONFORMANCE_AGENT_ID`,
+      );
     case "html":
     case "no-route": {
       const shorter = withoutV1(input.baseUrl);
       if (shorter !== undefined) {
-        return stop("base-url-ends-in-v1", `--base-url ${displayUrl(input.baseUrl)} already ends in /v1, which the suite adds itself (the message listing at …/v1/v1/… answered ${described(listing)}): try --base-url ${shorter}`);
+        return stop(
+          "base-url-ends-in-v1",
+          `--base-url ${displayUrl(input.baseUrl)} already ends in /v1, which the suite adds itself (the message listing at …/v1/v1/… answered ${described(listing)}): try --base-url ${shorter}`,
+        );
       }
-      return stop("not-this-api", first.look === "html"
-        ? `${describe} answers with an HTML page, not this API: is --base-url (CONFORMANCE_BASE_URL) the service's base URL?`
-        : `${describe} does not serve this API (the message listing answered ${described(listing)}): is --base-url (CONFORMANCE_BASE_URL) the service's base URL?`);
+      return stop(
+        "not-this-api",
+        first.look === "html"
+          ? `${describe} answers with an HTML page, not this API: is --base-url (CONFORMANCE_BASE_URL) the service's base URL?`
+          : `${describe} does not serve this API (the message listing answered ${described(listing)}): is --base-url (CONFORMANCE_BASE_URL) the service's base URL?`,
+      );
     }
     case "fine":
       break;
@@ -284,14 +327,20 @@ export async function preflight(input: PreflightInput): Promise<Preflight> {
   if (otherAgent !== undefined) {
     const { answer, look } = await listingOf("other agent", otherAgent);
     if (answer.kind === "answer" && look !== "fine" && look !== "busy") {
-      return stop("other-agent-unusable", `agent ${otherAgent.agentId} is not usable with this key (the message listing through it answered ${described(answer)}): check --other-agent-id / CONFORMANCE_OTHER_AGENT_ID`);
+      return stop(
+        "other-agent-unusable",
+        `agent ${otherAgent.agentId} is not usable with this key (the message listing through it answered ${described(answer)}): check --other-agent-id / CONFORMANCE_OTHER_AGENT_ID`,
+      );
     }
   }
   if (otherKey !== undefined) {
     const { answer, look } = await listingOf("other key", otherKey);
     if (answer.kind === "answer" && (look === "refused" || look === "agent")) {
       const evidence = look === "refused" ? String(answer.status) : described(answer);
-      return stop("other-key-refused", `the other API key was refused (${evidence}) by ${describe}: check --other-api-key / CONFORMANCE_OTHER_API_KEY`);
+      return stop(
+        "other-key-refused",
+        `the other API key was refused (${evidence}) by ${describe}: check --other-api-key / CONFORMANCE_OTHER_API_KEY`,
+      );
     }
   }
 
@@ -299,7 +348,8 @@ export async function preflight(input: PreflightInput): Promise<Preflight> {
   let agentShown = is2xx(listing.status);
   const invalidCreate = async (identity: ProbeRecord["identity"], as: Identity, label: string) => {
     const answer = await probe("create-without-message", identity, () =>
-      client.create({ as, body: {}, idempotencyKey: `conf-${input.runId}-preflight-${label}` }));
+      client.create({ as, body: {}, idempotencyKey: `conf-${input.runId}-preflight-${label}` }),
+    );
     await keep(answer, identity, as);
     return answer;
   };
@@ -311,24 +361,38 @@ export async function preflight(input: PreflightInput): Promise<Preflight> {
     if (refusesBody(reference)) {
       const other = await invalidCreate("other agent", otherAgent, "no-message-other");
       if (other.kind === "answer" && [401, 403, 404].includes(other.status)) {
-        return stop("other-agent-unusable", `agent ${otherAgent.agentId} is not usable with this key (a create without a message answered ${described(other)} through it, ${described(reference)} through agent ${primary.agentId}): check --other-agent-id / CONFORMANCE_OTHER_AGENT_ID`);
+        return stop(
+          "other-agent-unusable",
+          `agent ${otherAgent.agentId} is not usable with this key (a create without a message answered ${described(other)} through it, ${described(reference)} through agent ${primary.agentId}): check --other-agent-id / CONFORMANCE_OTHER_AGENT_ID`,
+        );
       }
     }
   }
   if (!agentShown && left > 0) {
     const key = `conf-${input.runId}-preflight`;
-    const answer = await probe("create", "primary", () => client.create({ body: { message: `${key}: is this agent usable?` }, idempotencyKey: key }));
+    const answer = await probe("create", "primary", () =>
+      client.create({ body: { message: `${key}: is this agent usable?` }, idempotencyKey: key }),
+    );
     await keep(answer, "primary", primary);
     if (answer.kind === "answer") {
       if (answer.status === 401) {
-        return stop("key-refused", `the API key was refused (401) by ${describe}: check --api-key / CONFORMANCE_API_KEY`);
+        return stop(
+          "key-refused",
+          `the API key was refused (401) by ${describe}: check --api-key / CONFORMANCE_API_KEY`,
+        );
       }
       if (isHtml(answer) && (answer.status === 404 || answer.status === 405)) {
-        return stop("not-this-api", `${describe} answers a create with an HTML page, not this API: is --base-url (CONFORMANCE_BASE_URL) the service's base URL?`);
+        return stop(
+          "not-this-api",
+          `${describe} answers a create with an HTML page, not this API: is --base-url (CONFORMANCE_BASE_URL) the service's base URL?`,
+        );
       }
       // A 404 that names no code says nothing about what was not found: the checks judge it.
       if (answer.status === 403 || (answer.status === 404 && errorCode(answer.json) !== undefined)) {
-        return stop("agent-unusable", `agent ${primary.agentId} is not usable with this key (a create through it answered ${described(answer)}): check --agent-id / CONFORMANCE_AGENT_ID`);
+        return stop(
+          "agent-unusable",
+          `agent ${primary.agentId} is not usable with this key (a create through it answered ${described(answer)}): check --agent-id / CONFORMANCE_AGENT_ID`,
+        );
       }
     }
   }

@@ -8,13 +8,27 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { isCi, stdoutSink, tallyLine } from "./progress.ts";
 import { runConformance } from "./run.ts";
-import { FAILING_MUST, KEY, PASSING_DELETE, QUOTING_ECHO, ROOT, tempDir, tinyTarget } from "../test-support/runner-fixtures.ts";
+import {
+  FAILING_MUST,
+  KEY,
+  PASSING_DELETE,
+  QUOTING_ECHO,
+  ROOT,
+  tempDir,
+  tinyTarget,
+} from "../test-support/runner-fixtures.ts";
 
 describe("the progress line", () => {
   test("shows the family, done/total checks, and failures, inconclusive checks and skips only when there are some", () => {
-    expect(tallyLine({ family: "responses", total: 12, passed: 5, failed: 1, skipped: 1, inconclusive: 0 }, 11)).toBe("responses     7/12 checks  1 failed, 1 skipped");
-    expect(tallyLine({ family: "auth", total: 2, passed: 1, failed: 0, skipped: 0, inconclusive: 1 }, 11)).toBe("auth           2/2 checks  1 inconclusive");
-    expect(tallyLine({ family: "errors", total: 1, passed: 1, failed: 0, skipped: 0, inconclusive: 0 }, 11)).toBe("errors         1/1 check");
+    expect(tallyLine({ family: "responses", total: 12, passed: 5, failed: 1, skipped: 1, inconclusive: 0 }, 11)).toBe(
+      "responses     7/12 checks  1 failed, 1 skipped",
+    );
+    expect(tallyLine({ family: "auth", total: 2, passed: 1, failed: 0, skipped: 0, inconclusive: 1 }, 11)).toBe(
+      "auth           2/2 checks  1 inconclusive",
+    );
+    expect(tallyLine({ family: "errors", total: 1, passed: 1, failed: 0, skipped: 0, inconclusive: 0 }, 11)).toBe(
+      "errors         1/1 check",
+    );
   });
 
   test.each([
@@ -47,7 +61,14 @@ async function runWithProgress(live: boolean, only: string[] = []): Promise<stri
   const server = await tinyTarget();
   let text = "";
   const outcome = await runConformance(
-    { baseUrl: server.url, apiKey: KEY, agentId: "agent-x", checksDir: await twoFamilies(), reportDir: await tempDir("conformance-reports-"), only },
+    {
+      baseUrl: server.url,
+      apiKey: KEY,
+      agentId: "agent-x",
+      checksDir: await twoFamilies(),
+      reportDir: await tempDir("conformance-reports-"),
+      only,
+    },
     { progress: { live, write: (t) => (text += t) }, print: () => {}, printError: () => {} },
   );
   expect(outcome.exitCode).toBe(1);

@@ -87,7 +87,10 @@ function countsOf(tests: readonly TestCase[]): CheckCounts & { total: number } {
 export class ProgressReporter implements Reporter {
   readonly #sink: ProgressSink;
   /** Per module: the family it belongs to and its selected tests' counts. */
-  readonly #modules = new Map<string, { family: string; counts: CheckCounts & { total: number }; ended: boolean; broken: boolean }>();
+  readonly #modules = new Map<
+    string,
+    { family: string; counts: CheckCounts & { total: number }; ended: boolean; broken: boolean }
+  >();
   #width = 0;
 
   constructor(sink: ProgressSink) {
@@ -97,7 +100,12 @@ export class ProgressReporter implements Reporter {
   onTestRunStart(specifications: ReadonlyArray<TestSpecification>): void {
     for (const spec of specifications) {
       const family = familyOfCheckFile(fileOf(spec.moduleId));
-      this.#modules.set(spec.moduleId, { family, counts: { total: 0, passed: 0, failed: 0, skipped: 0, inconclusive: 0 }, ended: false, broken: false });
+      this.#modules.set(spec.moduleId, {
+        family,
+        counts: { total: 0, passed: 0, failed: 0, skipped: 0, inconclusive: 0 },
+        ended: false,
+        broken: false,
+      });
     }
     this.#width = Math.max(0, ...[...this.#modules.values()].map((m) => m.family.length));
   }
@@ -158,7 +166,12 @@ export class ProgressReporter implements Reporter {
   #entry(module: TestModule) {
     let entry = this.#modules.get(module.moduleId);
     if (entry === undefined) {
-      entry = { family: familyOfCheckFile(fileOf(module.moduleId)), counts: { total: 0, passed: 0, failed: 0, skipped: 0, inconclusive: 0 }, ended: false, broken: false };
+      entry = {
+        family: familyOfCheckFile(fileOf(module.moduleId)),
+        counts: { total: 0, passed: 0, failed: 0, skipped: 0, inconclusive: 0 },
+        ended: false,
+        broken: false,
+      };
       this.#modules.set(module.moduleId, entry);
       this.#width = Math.max(this.#width, entry.family.length);
     }

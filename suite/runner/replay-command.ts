@@ -37,7 +37,12 @@ export function shellWord(text: string): string {
 
 /** "X-Gateway-Key" → X_GATEWAY_KEY: the variable a header's value is referenced by. */
 function variableOfHeader(name: string): string {
-  return name.toUpperCase().replace(/[^A-Z0-9]+/g, "_").replace(/^_+|_+$/g, "") || "HEADER_VALUE";
+  return (
+    name
+      .toUpperCase()
+      .replace(/[^A-Z0-9]+/g, "_")
+      .replace(/^_+|_+$/g, "") || "HEADER_VALUE"
+  );
 }
 
 function givenAsFlag(argv: readonly string[], flag: string): boolean {
@@ -70,18 +75,25 @@ export function replayCommand(config: ConformanceConfig, seed: number, invocatio
   /** A secret as its variable; said at the end of the line when the run had it from a flag instead. */
   const secret = (name: string, variable: string, value: string, what: string) => {
     flag(name, `"$${variable}"`);
-    const fromVariable = invocation !== undefined && invocation.env[variable]?.trim() === value && !givenAsFlag(invocation.argv, name);
+    const fromVariable =
+      invocation !== undefined && invocation.env[variable]?.trim() === value && !givenAsFlag(invocation.argv, name);
     if (!fromVariable) toSet.push(`${variable} to ${what}`);
   };
 
   if (config.baseUrl !== undefined) flag("base-url", shellWord(config.baseUrl));
-  if (config.apiKey !== undefined) secret("api-key", "CONFORMANCE_API_KEY", config.apiKey, "the key given with --api-key");
+  if (config.apiKey !== undefined)
+    secret("api-key", "CONFORMANCE_API_KEY", config.apiKey, "the key given with --api-key");
   if (config.agentId !== undefined) flag("agent-id", shellWord(config.agentId));
   if (config.otherAgentId !== undefined) flag("other-agent-id", shellWord(config.otherAgentId));
-  if (config.otherApiKey !== undefined) secret("other-api-key", "CONFORMANCE_OTHER_API_KEY", config.otherApiKey, "the key given with --other-api-key");
-  if (config.streamErrorHeader !== undefined) flag("stream-error-header", shellWord(`${config.streamErrorHeader.name}: ${config.streamErrorHeader.value}`));
+  if (config.otherApiKey !== undefined)
+    secret("other-api-key", "CONFORMANCE_OTHER_API_KEY", config.otherApiKey, "the key given with --other-api-key");
+  if (config.streamErrorHeader !== undefined)
+    flag("stream-error-header", shellWord(`${config.streamErrorHeader.name}: ${config.streamErrorHeader.value}`));
   // Headers from CONFORMANCE_HEADER are read from it again; a flag's value becomes a variable of its own.
-  const headersFromVariable = invocation !== undefined && !givenAsFlag(invocation.argv, "header") && (invocation.env["CONFORMANCE_HEADER"] ?? "") !== "";
+  const headersFromVariable =
+    invocation !== undefined &&
+    !givenAsFlag(invocation.argv, "header") &&
+    (invocation.env["CONFORMANCE_HEADER"] ?? "") !== "";
   if (!headersFromVariable) {
     for (const name of Object.keys(config.headers)) {
       const variable = variableOfHeader(name);
@@ -93,7 +105,8 @@ export function replayCommand(config: ConformanceConfig, seed: number, invocatio
     flag("fake-option", shellWord(`${name}=${typeof value === "string" ? value : JSON.stringify(value)}`));
   }
   flag("profile", config.profile);
-  if (config.maxCreates !== undefined && config.maxCreates !== PROFILE_MAX_CREATES[config.profile]) flag("max-creates", String(config.maxCreates));
+  if (config.maxCreates !== undefined && config.maxCreates !== PROFILE_MAX_CREATES[config.profile])
+    flag("max-creates", String(config.maxCreates));
   if (config.maxRps !== undefined) flag("max-rps", String(config.maxRps));
   for (const [key, name] of BOUNDS) if (config[key] !== DEFAULTS[key]) flag(name, String(config[key]));
   if (config.strict) flag("strict");

@@ -22,28 +22,50 @@ function counterexampleOf(report: ConformanceReport) {
   return { failed: failed.map((r) => r.id), found };
 }
 
-test("npm run conformance with a mutant of the embedded fake: the printed replay, run verbatim, fails the same requirement into reports of its own", async ({ onTestFinished }) => {
-  const dir = await tempDir("replay-line-", onTestFinished);
-  const reports = join(dir, "reports");
-  const first = await runCommand("npm", ["run", "conformance", "--", "--fake-option", `mutant=${MUTANT}`, "--only", "interactions", "--report-dir", reports], { cwd: ROOT, timeoutMs: RUN_LIMIT_MS });
-  expect(first.code, first.output).toBe(1);
-  const original = await readFile(join(reports, "conformance.json"), "utf8");
-  const { failed, found } = counterexampleOf(JSON.parse(original) as ConformanceReport);
-  if (found === undefined) throw new Error(`no counterexample in the first run:\n${first.output}`);
-  const replay = found.replay;
-  expect(replay).toBe(`npm run conformance -- --fake-option mutant=${MUTANT} --profile full --only interactions --seed ${found.seed} --path ${found.path} --report-dir ${reports}-replay-${found.seed}-${found.path}`);
-  // The console and the HTML report print the same line.
-  expect(first.stdout).toContain(`replay: ${replay}`);
-  expect(await readFile(join(reports, "report.html"), "utf8")).toContain(replay);
+test(
+  "npm run conformance with a mutant of the embedded fake: the printed replay, run verbatim, fails the same requirement into reports of its own",
+  async ({ onTestFinished }) => {
+    const dir = await tempDir("replay-line-", onTestFinished);
+    const reports = join(dir, "reports");
+    const first = await runCommand(
+      "npm",
+      [
+        "run",
+        "conformance",
+        "--",
+        "--fake-option",
+        `mutant=${MUTANT}`,
+        "--only",
+        "interactions",
+        "--report-dir",
+        reports,
+      ],
+      { cwd: ROOT, timeoutMs: RUN_LIMIT_MS },
+    );
+    expect(first.code, first.output).toBe(1);
+    const original = await readFile(join(reports, "conformance.json"), "utf8");
+    const { failed, found } = counterexampleOf(JSON.parse(original) as ConformanceReport);
+    if (found === undefined) throw new Error(`no counterexample in the first run:\n${first.output}`);
+    const replay = found.replay;
+    expect(replay).toBe(
+      `npm run conformance -- --fake-option mutant=${MUTANT} --profile full --only interactions --seed ${found.seed} --path ${found.path} --report-dir ${reports}-replay-${found.seed}-${found.path}`,
+    );
+    // The console and the HTML report print the same line.
+    expect(first.stdout).toContain(`replay: ${replay}`);
+    expect(await readFile(join(reports, "report.html"), "utf8")).toContain(replay);
 
-  const again = await runCommand("sh", ["-c", replay], { cwd: ROOT, timeoutMs: RUN_LIMIT_MS });
-  expect(again.code, again.output).toBe(1);
-  const replayed = JSON.parse(await readFile(join(`${reports}-replay-${found.seed}-${found.path}`, "conformance.json"), "utf8")) as ConformanceReport;
-  const second = counterexampleOf(replayed);
-  expect(second.failed).toEqual(failed);
-  expect(second.found?.requirement).toBe(found.requirement);
-  expect(second.found?.seed).toBe(found.seed);
-  expect(second.found?.path).toBe(found.path);
-  // The failing run's reports are as it left them.
-  expect(await readFile(join(reports, "conformance.json"), "utf8")).toBe(original);
-}, 2 * RUN_LIMIT_MS + 10_000);
+    const again = await runCommand("sh", ["-c", replay], { cwd: ROOT, timeoutMs: RUN_LIMIT_MS });
+    expect(again.code, again.output).toBe(1);
+    const replayed = JSON.parse(
+      await readFile(join(`${reports}-replay-${found.seed}-${found.path}`, "conformance.json"), "utf8"),
+    ) as ConformanceReport;
+    const second = counterexampleOf(replayed);
+    expect(second.failed).toEqual(failed);
+    expect(second.found?.requirement).toBe(found.requirement);
+    expect(second.found?.seed).toBe(found.seed);
+    expect(second.found?.path).toBe(found.path);
+    // The failing run's reports are as it left them.
+    expect(await readFile(join(reports, "conformance.json"), "utf8")).toBe(original);
+  },
+  2 * RUN_LIMIT_MS + 10_000,
+);

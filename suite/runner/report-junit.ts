@@ -8,12 +8,14 @@ import { notJudgedSuite, xmlText } from "./junit-verdicts.ts";
 /** One test case per check the report holds (failures, skips and inconclusive ones with their reasons), and the MUSTs not judged. */
 export function junitOfReport(report: ConformanceReport): string {
   const seen = new Map<string, ConformanceReport["requirements"][number]["tests"][number]>();
-  for (const requirement of report.requirements) for (const test of requirement.tests) if (!seen.has(test.name)) seen.set(test.name, test);
+  for (const requirement of report.requirements)
+    for (const test of requirement.tests) if (!seen.has(test.name)) seen.set(test.name, test);
   const oneLine = (text: string) => text.replace(/\s*\n\s*/g, " ");
   const cases = [...seen.values()].map((test) => {
     const open = `        <testcase classname="${xmlText(test.file)}" name="${xmlText(test.name)}" time="${(test.durationMs / 1000).toFixed(3)}">`;
     const message = oneLine(test.message ?? "");
-    if (test.status === "fail") return `${open}\n            <failure message="${xmlText(message)}">${xmlText(test.message ?? "")}</failure>\n        </testcase>\n`;
+    if (test.status === "fail")
+      return `${open}\n            <failure message="${xmlText(message)}">${xmlText(test.message ?? "")}</failure>\n        </testcase>\n`;
     if (test.status === "skip" || test.status === "inconclusive") {
       return `${open}\n            <skipped message="${xmlText(test.status === "inconclusive" ? `inconclusive: ${message}` : message)}"/>\n        </testcase>\n`;
     }

@@ -16,7 +16,14 @@ const report = (statuses: Record<string, string>) => ({
 
 describe("what is run again", () => {
   test("the requirements that failed, warned or were inconclusive, and skipped MUSTs, in the report's order", () => {
-    const json = report({ "AUTH-1": "pass", "AUTH-2": "warn", "RESP-1": "fail", "RESP-2": "skip", "SSE-1": "inconclusive", "LIST-1": "pass" });
+    const json = report({
+      "AUTH-1": "pass",
+      "AUTH-2": "warn",
+      "RESP-1": "fail",
+      "RESP-2": "skip",
+      "SSE-1": "inconclusive",
+      "LIST-1": "pass",
+    });
     expect(rerunIds("c.json", json)).toEqual({ ok: true, ids: ["AUTH-2", "RESP-1", "RESP-2", "SSE-1"] });
   });
 
@@ -36,8 +43,22 @@ describe("what is run again", () => {
   test("a requirement the interaction property failed brings the property along; one only a scenario check failed does not", () => {
     const json = {
       requirements: [
-        { id: "SSE-8", status: "fail", tests: [{ file: "streaming", status: "pass" }, { file: "interactions", status: "fail" }] },
-        { id: "RESP-1", status: "fail", tests: [{ file: "responses", status: "fail" }, { file: "interactions", status: "pass" }] },
+        {
+          id: "SSE-8",
+          status: "fail",
+          tests: [
+            { file: "streaming", status: "pass" },
+            { file: "interactions", status: "fail" },
+          ],
+        },
+        {
+          id: "RESP-1",
+          status: "fail",
+          tests: [
+            { file: "responses", status: "fail" },
+            { file: "interactions", status: "pass" },
+          ],
+        },
       ],
     };
     expect(rerunIds("c.json", json)).toEqual({ ok: true, ids: ["SSE-8", "RESP-1", "interactions"] });
@@ -54,7 +75,13 @@ describe("what is run again", () => {
   });
 
   test("a report where everything passed or was skipped by the user's choice leaves nothing to run", () => {
-    const json = { requirements: [{ id: "AUTH-1", status: "pass" }, { id: "RESP-2", status: "skip", excluded: true }, { id: "AUTH-2", status: "skip" }] };
+    const json = {
+      requirements: [
+        { id: "AUTH-1", status: "pass" },
+        { id: "RESP-2", status: "skip", excluded: true },
+        { id: "AUTH-2", status: "skip" },
+      ],
+    };
     expect(rerunIds("c.json", json)).toEqual({ ok: true, ids: [] });
   });
 

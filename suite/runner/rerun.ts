@@ -18,13 +18,15 @@ const RERUN: ReadonlySet<RequirementStatus> = new Set(["fail", "warn", "inconclu
 
 /** Only what the rerun reads: the rest of the report may differ between versions. */
 const PreviousReportSchema = z.object({
-  requirements: z.array(z.object({
-    id: z.string(),
-    status: z.enum(["pass", "fail", "warn", "skip", "inconclusive"]),
-    excluded: z.boolean().optional(),
-    baselined: z.boolean().optional(),
-    tests: z.array(z.object({ file: z.string().optional(), status: z.string() })).optional(),
-  })),
+  requirements: z.array(
+    z.object({
+      id: z.string(),
+      status: z.enum(["pass", "fail", "warn", "skip", "inconclusive"]),
+      excluded: z.boolean().optional(),
+      baselined: z.boolean().optional(),
+      tests: z.array(z.object({ file: z.string().optional(), status: z.string() })).optional(),
+    }),
+  ),
 });
 
 type PreviousRequirement = z.infer<typeof PreviousReportSchema>["requirements"][number];
@@ -42,12 +44,17 @@ const propertyFailed = (r: PreviousRequirement) =>
 /** The requirement ids to run again, in the report's order, from an already parsed file; and the property's family when it has to run again. */
 export function rerunIds(file: string, json: unknown): RerunLoad {
   const parsed = PreviousReportSchema.safeParse(json);
-  if (!parsed.success) return { ok: false, error: `--rerun-failed ${file}: not a conformance.json:\n${z.prettifyError(parsed.error)}` };
+  if (!parsed.success)
+    return { ok: false, error: `--rerun-failed ${file}: not a conformance.json:\n${z.prettifyError(parsed.error)}` };
   const again = parsed.data.requirements.filter((r) => RERUN.has(r.status) || unjudgedMust(r));
   const ids = again.map((r) => r.id);
   // A report of another suite version may name a requirement this one does not judge.
   const unknown = ids.filter((id) => requirementById(id) === undefined);
-  if (unknown.length > 0) return { ok: false, error: `--rerun-failed ${file}: names requirement(s) this suite's catalog does not have: ${unknown.join(", ")}` };
+  if (unknown.length > 0)
+    return {
+      ok: false,
+      error: `--rerun-failed ${file}: names requirement(s) this suite's catalog does not have: ${unknown.join(", ")}`,
+    };
   return { ok: true, ids: again.some(propertyFailed) ? [...ids, INTERACTIONS_FAMILY] : ids };
 }
 

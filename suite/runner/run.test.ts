@@ -11,7 +11,18 @@ import { closedPortUrl, serveHttp } from "../test-support/local-servers.ts";
 import { PROFILE_MAX_CREATES, type ConformanceInput } from "./config.ts";
 import { runConformance, type RunOutcome } from "./run.ts";
 import {
-  checksDir, FAILING_MUST, FAILING_SHOULD, KEY, OVERSPENDING, PASSING_DELETE, PASSING_MUST, readReport, SLOW, tempDir, TINY_CONVERSATION, tinyTarget,
+  checksDir,
+  FAILING_MUST,
+  FAILING_SHOULD,
+  KEY,
+  OVERSPENDING,
+  PASSING_DELETE,
+  PASSING_MUST,
+  readReport,
+  SLOW,
+  tempDir,
+  TINY_CONVERSATION,
+  tinyTarget,
 } from "../test-support/runner-fixtures.ts";
 
 interface Captured extends RunOutcome {
@@ -22,8 +33,11 @@ interface Captured extends RunOutcome {
 async function run(input: ConformanceInput): Promise<Captured> {
   const lines: string[] = [];
   // A run that stops with exit 2 writes its reports too: never into the repository's reports/.
-  const reportDir = input.reportDir ?? await tempDir("conformance-run-");
-  const outcome = await runConformance({ ...input, reportDir }, { progress: false, print: (l) => lines.push(l), printError: (l) => lines.push(l) });
+  const reportDir = input.reportDir ?? (await tempDir("conformance-run-"));
+  const outcome = await runConformance(
+    { ...input, reportDir },
+    { progress: false, print: (l) => lines.push(l), printError: (l) => lines.push(l) },
+  );
   return { ...outcome, output: lines.join("\n"), lines };
 }
 
@@ -75,18 +89,25 @@ describe("exit 2 before any check runs", () => {
     expect(report.diagnosis).toBe("--agent-id (or CONFORMANCE_AGENT_ID): is required with --base-url");
     expect(report.target).toBe("http://127.0.0.1:9");
     expect(await readFile(join(reportDir, "junit.xml"), "utf8")).toContain("is required with --base-url");
-    expect(await readFile(join(reportDir, "report.html"), "utf8")).toContain("<title>Conformance ERROR: http://127.0.0.1:9</title>");
-    for (const name of ["conformance.json", "junit.xml", "report.html"]) expect(await readFile(join(reportDir, name), "utf8")).not.toContain(KEY);
+    expect(await readFile(join(reportDir, "report.html"), "utf8")).toContain(
+      "<title>Conformance ERROR: http://127.0.0.1:9</title>",
+    );
+    for (const name of ["conformance.json", "junit.xml", "report.html"])
+      expect(await readFile(join(reportDir, name), "utf8")).not.toContain(KEY);
   });
 
   test("the same key for --api-key and --other-api-key, or the same agent for both agent flags: one line naming the flags", async () => {
     const sameKey = await run({ ...live("http://127.0.0.1:9"), otherApiKey: KEY });
     expect(sameKey.exitCode).toBe(2);
-    expect(sameKey.lines).toEqual([expect.stringMatching(/^agent-conformance: --api-key and --other-api-key .* are the same key: /)]);
+    expect(sameKey.lines).toEqual([
+      expect.stringMatching(/^agent-conformance: --api-key and --other-api-key .* are the same key: /),
+    ]);
     expect(sameKey.output).not.toContain(KEY);
     const sameAgent = await run({ ...live("http://127.0.0.1:9"), otherAgentId: " agent-x" });
     expect(sameAgent.exitCode).toBe(2);
-    expect(sameAgent.lines).toEqual([expect.stringMatching(/^agent-conformance: --agent-id and --other-agent-id .* name the same agent: /)]);
+    expect(sameAgent.lines).toEqual([
+      expect.stringMatching(/^agent-conformance: --agent-id and --other-agent-id .* name the same agent: /),
+    ]);
   });
 
   test("an empty base URL is an error naming it, not a run against the embedded fake", async () => {
@@ -107,7 +128,12 @@ describe("runs that reach the checks", () => {
     const server = await tinyTarget();
     const reports = await tempDir("conformance-reports-");
     const only = ["DEL-2", "RESP-1", "AUTH-2"];
-    const result = await run({ ...live(server.url), checksDir: await checksDir(PASSING_MUST + FAILING_SHOULD), reportDir: reports, only });
+    const result = await run({
+      ...live(server.url),
+      checksDir: await checksDir(PASSING_MUST + FAILING_SHOULD),
+      reportDir: reports,
+      only,
+    });
     expect(result.exitCode, result.output).toBe(0);
     const report = await readReport(reports);
     expect(result.report).toEqual(report);
@@ -126,17 +152,23 @@ describe("runs that reach the checks", () => {
     const create = server.requests.find((r) => r.method === "POST");
     expect(create?.headers["idempotency-key"]).toMatch(new RegExp(`^conf-${report.runId}-`));
     expect(create?.body).toContain(`conf-${report.runId}-tiny-`);
-    const deletes = server.requests.filter((r) => r.method === "DELETE").map((r) => `${r.url} ${r.headers.authorization}`);
+    const deletes = server.requests
+      .filter((r) => r.method === "DELETE")
+      .map((r) => `${r.url} ${r.headers.authorization}`);
     expect(deletes).toEqual([
       `/v1/agents/agent-x/conversations/00000000-0000-4000-8000-000000000000 Bearer ${KEY}`,
       `/v1/agents/agent-x/conversations/${TINY_CONVERSATION} Bearer ${KEY}`,
     ]);
-    expect(result.output).toMatch(/^tiny +3\/3 checks +1 failed +3 requirements judged: +2 pass +0 fail +1 warn +0 skip/m);
+    expect(result.output).toMatch(
+      /^tiny +3\/3 checks +1 failed +3 requirements judged: +2 pass +0 fail +1 warn +0 skip/m,
+    );
     expect(result.output).toContain("WARN AUTH-2 (SHOULD)");
     expect(result.output).toMatch(/Result: PASS — 2 pass, 0 fail, 1 warn, \d+ skip, 0 inconclusive/);
     expect(result.output).not.toContain("Not judged");
     expect(result.output).not.toContain(KEY);
-    const files = await Promise.all(["conformance.json", "junit.xml", "report.html"].map((f) => readFile(join(reports, f), "utf8")));
+    const files = await Promise.all(
+      ["conformance.json", "junit.xml", "report.html"].map((f) => readFile(join(reports, f), "utf8")),
+    );
     for (const text of files) expect(text).not.toContain(KEY);
     expect(files[1]).toContain("[DEL-2] deleting an unknown conversation is 404");
   });
@@ -150,12 +182,16 @@ describe("runs that reach the checks", () => {
     expect(report.result).toBe("incomplete");
     // junit.xml says so too: every unjudged MUST is a skipped test case, with why.
     const junit = await readFile(join(reports, "junit.xml"), "utf8");
-    expect(junit).toMatch(/<testcase classname="not judged" name="\[SCOPE-3\] MUST [^"]*" time="0">\s*<skipped message="SCOPE-3 skipped: needs --other-api-key"\/>/);
+    expect(junit).toMatch(
+      /<testcase classname="not judged" name="\[SCOPE-3\] MUST [^"]*" time="0">\s*<skipped message="SCOPE-3 skipped: needs --other-api-key"\/>/,
+    );
     expect(junit).toContain('<skipped message="needs --other-api-key"/>');
     expect(await readFile(join(reports, "report.html"), "utf8")).toContain("<title>Conformance INCOMPLETE: ");
     // Every MUST but the two that passed: two skipped by their checks, the rest with no check here.
     const judged = ["RESP-1", "DEL-2"];
-    const expected = REQUIREMENTS.filter((r) => r.family !== "client" && r.level === "MUST" && !judged.includes(r.id)).map((r) => r.id);
+    const expected = REQUIREMENTS.filter(
+      (r) => r.family !== "client" && r.level === "MUST" && !judged.includes(r.id),
+    ).map((r) => r.id);
     expect(report.incomplete.map((r) => r.id)).toEqual(expected);
     const reasonOf = (id: string) => report.incomplete.find((r) => r.id === id)?.reason;
     expect(reasonOf("SCOPE-3")).toBe("needs --other-api-key");
@@ -176,7 +212,12 @@ describe("runs that reach the checks", () => {
   test("1 when a SHOULD fails under --strict", async () => {
     const server = await tinyTarget();
     const reports = await tempDir("conformance-reports-");
-    const result = await run({ ...live(server.url), checksDir: await checksDir(FAILING_SHOULD), reportDir: reports, strict: true });
+    const result = await run({
+      ...live(server.url),
+      checksDir: await checksDir(FAILING_SHOULD),
+      reportDir: reports,
+      strict: true,
+    });
     expect(result.exitCode, result.output).toBe(1);
     expect(result.report?.requirements.find((r) => r.id === "AUTH-2")?.status).toBe("fail");
   });
@@ -203,12 +244,19 @@ describe("runs that reach the checks", () => {
         return; // Never answers the check.
       }
       // The spec's answer for an unknown conversation, so the preflight takes it for this API.
-      res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { code: "conversation_not_found", message: "no such conversation" } }));
+      res
+        .writeHead(404, { "content-type": "application/json" })
+        .end(JSON.stringify({ error: { code: "conversation_not_found", message: "no such conversation" } }));
     });
     const reports = await tempDir("conformance-reports-");
     const result = await run({
       // No create is needed (the checks make none), so the preflight makes none either.
-      ...live(server.url), checksDir: await checksDir(PASSING_DELETE + SLOW), reportDir: reports, requestTimeoutMs: 20_000, only: ["DEL-2", "LIST-1"], maxCreates: 0,
+      ...live(server.url),
+      checksDir: await checksDir(PASSING_DELETE + SLOW),
+      reportDir: reports,
+      requestTimeoutMs: 20_000,
+      only: ["DEL-2", "LIST-1"],
+      maxCreates: 0,
     });
     expect(result.exitCode, result.output).toBe(3);
     expect(hungRequestClosed).toBe(true);
@@ -226,7 +274,9 @@ describe("runs that reach the checks", () => {
 
     // JUnit has no "inconclusive": the check is skipped there, not failed, and an annotation names why.
     const junit = await readFile(join(reports, "junit.xml"), "utf8");
-    const testcase = junit.match(/<testcase [^>]*name="\[LIST-1\] waits on a target that never answers"[^>]*>([\s\S]*?)<\/testcase>/)?.[1];
+    const testcase = junit.match(
+      /<testcase [^>]*name="\[LIST-1\] waits on a target that never answers"[^>]*>([\s\S]*?)<\/testcase>/,
+    )?.[1];
     expect(testcase, junit).toBeDefined();
     expect(testcase).toContain("<skipped");
     expect(testcase).not.toContain("<failure");
@@ -245,7 +295,12 @@ describe("runs that reach the checks", () => {
   test("2 when --only selects requirements no check here covers (nothing executed)", async () => {
     const server = await tinyTarget();
     const reports = await tempDir("conformance-reports-");
-    const result = await run({ ...live(server.url), checksDir: await checksDir(FAILING_MUST), reportDir: reports, only: ["SSE-*"] });
+    const result = await run({
+      ...live(server.url),
+      checksDir: await checksDir(FAILING_MUST),
+      reportDir: reports,
+      only: ["SSE-*"],
+    });
     expect(result.exitCode, result.output).toBe(2);
     expect(result.report?.requirements.find((r) => r.id === "DEL-2")?.reason).toBe("not selected by --only");
     expect(server.requests.filter((r) => r.method === "DELETE")).toEqual([]);
@@ -254,7 +309,12 @@ describe("runs that reach the checks", () => {
   test("without a base URL the embedded fake is the target, with its default identities", async () => {
     const reports = await tempDir("conformance-reports-");
     const only = ["RESP-1", "DEL-2", "SCOPE-3"];
-    const result = await run({ checksDir: await checksDir(PASSING_MUST), reportDir: reports, fakeOptions: { seed: 3 }, only });
+    const result = await run({
+      checksDir: await checksDir(PASSING_MUST),
+      reportDir: reports,
+      fakeOptions: { seed: 3 },
+      only,
+    });
     expect(result.exitCode, result.output).toBe(0);
     expect(result.report?.target).toContain("embedded fake");
     // The fake's default identities include another key, so the check that needs it ran.

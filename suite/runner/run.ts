@@ -13,7 +13,14 @@ import { join, resolve } from "node:path";
 import { REQUIREMENTS } from "../../requirements/catalog.ts";
 import { Semaphore } from "../http/concurrency.ts";
 import { createClient, createPool } from "../http/client.ts";
-import { DEFAULTS, PROFILE_MAX_CREATES, sameIdentityErrors, validateConfig, type ConformanceConfig, type ConformanceInput } from "./config.ts";
+import {
+  DEFAULTS,
+  PROFILE_MAX_CREATES,
+  sameIdentityErrors,
+  validateConfig,
+  type ConformanceConfig,
+  type ConformanceInput,
+} from "./config.ts";
 import { appendJournal, readJournal } from "../checks/runtime/journal.ts";
 import { displayUrl, Redactor } from "../http/redact.ts";
 import type { ConformanceReport } from "../report/report-types.ts";
@@ -75,7 +82,9 @@ const PROJECT_ROOT = resolve(import.meta.dirname, "../..");
 
 /** Globs that select no requirement are a usage error: a typo must not silently shrink a gate. */
 function unmatchedGlobs(only: readonly string[]): string[] {
-  return only.filter((glob) => ![...REQUIREMENTS.map((r) => r.id), ...SELECTABLE_FAMILIES].some((name) => globToRegExp(glob).test(name)));
+  return only.filter(
+    (glob) => ![...REQUIREMENTS.map((r) => r.id), ...SELECTABLE_FAMILIES].some((name) => globToRegExp(glob).test(name)),
+  );
 }
 
 function progressSink(progress: boolean | ProgressSink, redactor: Redactor): ProgressSink | undefined {
@@ -87,13 +96,18 @@ function progressSink(progress: boolean | ProgressSink, redactor: Redactor): Pro
 /** The secrets of an input not validated yet, so that even a usage error never prints them. */
 function secretsOf(input: ConformanceInput): string[] {
   const headers = input.headers;
-  const headerValues = typeof headers === "object" && headers !== null && !Array.isArray(headers) ? Object.values(headers) : [];
-  return [input.apiKey, input.otherApiKey, ...headerValues].filter((v): v is string => typeof v === "string" && v.trim() !== "");
+  const headerValues =
+    typeof headers === "object" && headers !== null && !Array.isArray(headers) ? Object.values(headers) : [];
+  return [input.apiKey, input.otherApiKey, ...headerValues].filter(
+    (v): v is string => typeof v === "string" && v.trim() !== "",
+  );
 }
 
 /** What a report can say of the target before the configuration is valid. */
 function targetOfInput(input: ConformanceInput): string {
-  return typeof input.baseUrl === "string" && input.baseUrl.trim() !== "" ? displayUrl(input.baseUrl.trim()) : "the embedded fake";
+  return typeof input.baseUrl === "string" && input.baseUrl.trim() !== ""
+    ? displayUrl(input.baseUrl.trim())
+    : "the embedded fake";
 }
 
 function newRunId(): string {
@@ -107,7 +121,12 @@ interface Resolved {
   shard: ShardPlan | undefined;
 }
 
-function resolveTarget(config: ConformanceConfig, baseUrl: string, embedded: boolean, invocation: Invocation): Resolved {
+function resolveTarget(
+  config: ConformanceConfig,
+  baseUrl: string,
+  embedded: boolean,
+  invocation: Invocation,
+): Resolved {
   const apiKey = config.apiKey ?? (embedded ? DEFAULT_IDENTITIES.apiKey : undefined);
   const agentId = config.agentId ?? (embedded ? DEFAULT_IDENTITIES.agentId : undefined);
   const otherAgentId = config.otherAgentId ?? (embedded ? DEFAULT_IDENTITIES.otherAgentId : undefined);
@@ -141,7 +160,12 @@ function resolveTarget(config: ConformanceConfig, baseUrl: string, embedded: boo
     only: config.only,
   };
   if (config.maxRps !== undefined) settings.maxRps = config.maxRps;
-  if (shard !== undefined) settings.shard = { index: shard.index, count: shard.count, requirements: [...(shard.shares[shard.index - 1] ?? [])] };
+  if (shard !== undefined)
+    settings.shard = {
+      index: shard.index,
+      count: shard.count,
+      requirements: [...(shard.shares[shard.index - 1] ?? [])],
+    };
   if (otherAgentId !== undefined) settings.otherAgent = { apiKey, agentId: otherAgentId };
   if (otherApiKey !== undefined) settings.otherKey = { apiKey: otherApiKey, agentId };
   // The embedded fake's fault header provokes an error event, unless its faults are switched off.
@@ -166,9 +190,27 @@ export async function runConformance(input: ConformanceInput, options: RunOption
   // What the run would do, before a fake starts or anything is sent (dry-run.ts).
   if (config.dryRun) {
     const embedded = config.baseUrl === undefined;
-    const { settings, describe } = resolveTarget(config, config.baseUrl ?? "http://127.0.0.1", embedded, options.invocation ?? { env: process.env, argv: [] });
+    const { settings, describe } = resolveTarget(
+      config,
+      config.baseUrl ?? "http://127.0.0.1",
+      embedded,
+      options.invocation ?? { env: process.env, argv: [] },
+    );
     const redactor = exit.knowTarget(settings, describe);
-    return { exitCode: await dryRun({ config, settings, embedded, root: PROJECT_ROOT, checksDir: prepared.checksDir, redactor, reportDir: exit.reportDir, print, printError }), report: undefined };
+    return {
+      exitCode: await dryRun({
+        config,
+        settings,
+        embedded,
+        root: PROJECT_ROOT,
+        checksDir: prepared.checksDir,
+        redactor,
+        reportDir: exit.reportDir,
+        print,
+        printError,
+      }),
+      report: undefined,
+    };
   }
 
   const open: OpenResources = {};
@@ -181,12 +223,19 @@ export async function runConformance(input: ConformanceInput, options: RunOption
       }
     }
     const invocation = options.invocation ?? { env: process.env, argv: [] };
-    const { settings, describe, shard } = resolveTarget(config, config.baseUrl ?? open.fake?.url ?? "", open.fake !== undefined, invocation);
+    const { settings, describe, shard } = resolveTarget(
+      config,
+      config.baseUrl ?? open.fake?.url ?? "",
+      open.fake !== undefined,
+      invocation,
+    );
     const redactor = exit.knowTarget(settings, describe);
     open.pool = createPool(settings.baseUrl, settings.concurrency, settings.requestTimeoutMs);
     const client = runnerClient(settings, open.pool, redactor);
 
-    const checked = await preflight(preflightOf(config, open.fake !== undefined, settings, describe, client, open.pool));
+    const checked = await preflight(
+      preflightOf(config, open.fake !== undefined, settings, describe, client, open.pool),
+    );
     // Preflight deletes what it creates: a stop during it leaves nothing behind.
     if (stop?.signal !== undefined) return await exit.stopped(stop.signal);
     if (!checked.ok) return await exit.usage([checked.reason]);
@@ -213,13 +262,20 @@ export async function runConformance(input: ConformanceInput, options: RunOption
     for (const line of summaryLines(built.report, exit.reportDir)) print(redactor.scrub(line));
     for (const line of interruptedLines(built.report)) print(redactor.scrub(line));
     // A shard whose share is empty may execute nothing: its result says whether that is an error.
-    if (built.executed === 0 && built.report.result === "error") printError("agent-conformance: no check was executed (all skipped or none selected)");
+    if (built.executed === 0 && built.report.result === "error")
+      printError("agent-conformance: no check was executed (all skipped or none selected)");
     const signal = built.report.interrupted?.signal;
-    return { exitCode: exitCodeOf(built), report: built.report, ...(signal === undefined ? {} : { interrupted: signal }) };
+    return {
+      exitCode: exitCodeOf(built),
+      report: built.report,
+      ...(signal === undefined ? {} : { interrupted: signal }),
+    };
   } finally {
     // Stopped at once: what is still open (the worker's connections to the embedded fake) is not waited for.
     const closing = closeAll(open);
-    await (stop?.atOnce === true ? Promise.race([closing, new Promise((resolve) => setTimeout(resolve, 1_000).unref())]) : closing);
+    await (stop?.atOnce === true
+      ? Promise.race([closing, new Promise((resolve) => setTimeout(resolve, 1_000).unref())])
+      : closing);
   }
 }
 
@@ -241,7 +297,10 @@ class EarlyExit {
   constructor(input: ConformanceInput, cwd: string, printError: (line: string) => void) {
     this.#printError = printError;
     this.redactor = new Redactor(secretsOf(input));
-    this.reportDir = resolve(cwd, typeof input.reportDir === "string" && input.reportDir.trim() !== "" ? input.reportDir : DEFAULTS.reportDir);
+    this.reportDir = resolve(
+      cwd,
+      typeof input.reportDir === "string" && input.reportDir.trim() !== "" ? input.reportDir : DEFAULTS.reportDir,
+    );
     this.#facts = { target: targetOfInput(input) };
   }
 
@@ -253,8 +312,18 @@ class EarlyExit {
 
   /** The run's redactor, from the identities actually used (the embedded fake's included). */
   knowTarget(settings: Resolved["settings"], describe: string): Redactor {
-    this.redactor = new Redactor([settings.primary.apiKey, settings.otherKey?.apiKey, ...Object.values(settings.headers)]);
-    this.#facts = { ...this.#facts, target: describe, runId: settings.runId, seed: settings.seed, creates: { budget: settings.maxCreates, spent: 0 } };
+    this.redactor = new Redactor([
+      settings.primary.apiKey,
+      settings.otherKey?.apiKey,
+      ...Object.values(settings.headers),
+    ]);
+    this.#facts = {
+      ...this.#facts,
+      target: describe,
+      runId: settings.runId,
+      seed: settings.seed,
+      creates: { budget: settings.maxCreates, spent: 0 },
+    };
     return this.redactor;
   }
 
@@ -263,15 +332,27 @@ class EarlyExit {
     const reason = `interrupted by ${signal} before the first check`;
     this.#printError(`agent-conformance: ${reason}`);
     const interrupted = { signal, reason, checks: { done: 0, total: 0 }, atOnce: false };
-    const unwritten = await writeErrorReports(this.reportDir, errorReport({ ...this.#facts, diagnosis: [reason], result: "incomplete", interrupted }));
-    if (unwritten !== undefined) this.#printError(this.redactor.scrub(`agent-conformance: the reports were not written to ${this.reportDir}: ${unwritten}`));
+    const unwritten = await writeErrorReports(
+      this.reportDir,
+      errorReport({ ...this.#facts, diagnosis: [reason], result: "incomplete", interrupted }),
+    );
+    if (unwritten !== undefined)
+      this.#printError(
+        this.redactor.scrub(`agent-conformance: the reports were not written to ${this.reportDir}: ${unwritten}`),
+      );
     return { exitCode: 3, report: undefined, interrupted: signal };
   }
 
   /** Nothing to do (--rerun-failed found nothing): exit 0, and reports that say so. */
   async nothingToRun(line: string): Promise<RunOutcome> {
-    const unwritten = await writeErrorReports(this.reportDir, errorReport({ ...this.#facts, diagnosis: [line], result: "pass" }));
-    if (unwritten !== undefined) this.#printError(this.redactor.scrub(`agent-conformance: the reports were not written to ${this.reportDir}: ${unwritten}`));
+    const unwritten = await writeErrorReports(
+      this.reportDir,
+      errorReport({ ...this.#facts, diagnosis: [line], result: "pass" }),
+    );
+    if (unwritten !== undefined)
+      this.#printError(
+        this.redactor.scrub(`agent-conformance: the reports were not written to ${this.reportDir}: ${unwritten}`),
+      );
     return { exitCode: 0, report: undefined };
   }
 
@@ -280,7 +361,10 @@ class EarlyExit {
     for (const line of diagnosis) this.#printError(`agent-conformance: ${line}`);
     if (hint) this.#printError("agent-conformance: run with --help for usage");
     const unwritten = await writeErrorReports(this.reportDir, errorReport({ ...this.#facts, diagnosis }));
-    if (unwritten !== undefined) this.#printError(this.redactor.scrub(`agent-conformance: the reports were not written to ${this.reportDir}: ${unwritten}`));
+    if (unwritten !== undefined)
+      this.#printError(
+        this.redactor.scrub(`agent-conformance: the reports were not written to ${this.reportDir}: ${unwritten}`),
+      );
     return { exitCode: 2, report: undefined };
   }
 }
@@ -290,8 +374,16 @@ type Prepared =
   | { ok: false; outcome: RunOutcome };
 
 /** Everything that can be refused before the target is touched: configuration, selection, files. */
-async function prepareRun(input: ConformanceInput, cwd: string, exit: EarlyExit, print: (line: string) => void): Promise<Prepared> {
-  const stop = async (lines: string[], hint = false): Promise<Prepared> => ({ ok: false, outcome: await exit.usage(lines, hint) });
+async function prepareRun(
+  input: ConformanceInput,
+  cwd: string,
+  exit: EarlyExit,
+  print: (line: string) => void,
+): Promise<Prepared> {
+  const stop = async (lines: string[], hint = false): Promise<Prepared> => ({
+    ok: false,
+    outcome: await exit.usage(lines, hint),
+  });
   const sameIdentities = sameIdentityErrors(input);
   if (sameIdentities.length > 0) return stop(sameIdentities);
   const validated = validateConfig(input);
@@ -315,7 +407,8 @@ async function prepareRun(input: ConformanceInput, cwd: string, exit: EarlyExit,
 
   // The default checks are the ones beside this module (suite/checks, or dist/suite/checks in
   // the installed package), wherever the run is started from.
-  const checksDir = config.checksDir === DEFAULTS.checksDir ? join(PROJECT_ROOT, DEFAULTS.checksDir) : resolve(cwd, config.checksDir);
+  const checksDir =
+    config.checksDir === DEFAULTS.checksDir ? join(PROJECT_ROOT, DEFAULTS.checksDir) : resolve(cwd, config.checksDir);
   if (!existsSync(checksDir) || !statSync(checksDir).isDirectory()) {
     return stop([`--checks-dir ${config.checksDir}: no such directory`]);
   }
@@ -340,9 +433,10 @@ async function rerunSelection(
   const ids = rerun.ids.filter((id) => isSelected(id, config.only));
   if (ids.length > 0) return { ids };
   return {
-    nothing: rerun.ids.length === 0
-      ? `no requirement failed, warned or was inconclusive, and no MUST was left unjudged, in ${file}`
-      : `--only selects none of ${rerun.ids.join(", ")}`,
+    nothing:
+      rerun.ids.length === 0
+        ? `no requirement failed, warned or was inconclusive, and no MUST was left unjudged, in ${file}`
+        : `--only selects none of ${rerun.ids.join(", ")}`,
   };
 }
 
@@ -360,7 +454,11 @@ async function closeAll(open: OpenResources): Promise<void> {
 }
 
 /** The runner's own client (preflight and cleanup), on the run's connection pool. */
-function runnerClient(settings: Resolved["settings"], pool: ReturnType<typeof createPool>, redactor: Redactor): ServiceClient {
+function runnerClient(
+  settings: Resolved["settings"],
+  pool: ReturnType<typeof createPool>,
+  redactor: Redactor,
+): ServiceClient {
   return createClient({
     baseUrl: settings.baseUrl,
     primary: settings.primary,
@@ -384,7 +482,8 @@ function preflightOf(
   pool: ReturnType<typeof createPool>,
 ): Parameters<typeof preflight>[0] {
   // The embedded fake serves the identities it was started with: no create is spent to learn that.
-  const ownFake = embedded && [config.apiKey, config.agentId, config.otherAgentId, config.otherApiKey].every((v) => v === undefined);
+  const ownFake =
+    embedded && [config.apiKey, config.agentId, config.otherAgentId, config.otherApiKey].every((v) => v === undefined);
   return {
     client,
     describe,
@@ -405,12 +504,20 @@ function preflightOf(
 }
 
 /** The journal, opened with preflight's creates: spent from the budget, and cleaned up at the end unless already deleted. */
-function startJournal(dir: string, created: Extract<Awaited<ReturnType<typeof preflight>>, { ok: true }>["created"]): string {
+function startJournal(
+  dir: string,
+  created: Extract<Awaited<ReturnType<typeof preflight>>, { ok: true }>["created"],
+): string {
   const journalPath = join(dir, "journal.jsonl");
   for (const made of created) {
     appendJournal(journalPath, { type: "create", check: "preflight" });
     if (!made.deleted && made.conversationId !== undefined) {
-      appendJournal(journalPath, { type: "track", conversationId: made.conversationId, owner: { agentId: made.agentId, key: "primary" }, check: "preflight" });
+      appendJournal(journalPath, {
+        type: "track",
+        conversationId: made.conversationId,
+        owner: { agentId: made.agentId, key: "primary" },
+        check: "preflight",
+      });
     }
   }
   return journalPath;
@@ -459,7 +566,10 @@ async function runChecksAndReport(
   });
   const finish = async (): Promise<ReportContext> => {
     checksOver = true;
-    const { creates, cleanup, harnessErrors } = await cleanUp(run, { stopped: () => atOnceReason(stop), deleted: (id) => deleted.add(id) });
+    const { creates, cleanup, harnessErrors } = await cleanUp(run, {
+      stopped: () => atOnceReason(stop),
+      deleted: (id) => deleted.add(id),
+    });
     return {
       target: run.describe,
       strict: run.config.strict,
@@ -513,19 +623,32 @@ async function runChecksAndReport(
     return { stopped: await exit.usage([`the test runner failed: ${messageOf(error)}`]) };
   }
   if (reporter.built === undefined) {
-    return { stopped: await exit.usage([`no report was produced: ${reporter.failure ?? "the test runner did not finish the run"}`]) };
+    return {
+      stopped: await exit.usage([
+        `no report was produced: ${reporter.failure ?? "the test runner did not finish the run"}`,
+      ]),
+    };
   }
   return { built: reporter.built, atOnce: false };
 }
 
 /** After the last check: what the run spent, and every conversation it created deleted as its owner. */
-async function cleanUp(run: PreparedChecks, control: CleanupControl): Promise<Pick<ReportContext, "creates" | "cleanup" | "harnessErrors">> {
+async function cleanUp(
+  run: PreparedChecks,
+  control: CleanupControl,
+): Promise<Pick<ReportContext, "creates" | "cleanup" | "harnessErrors">> {
   const journal = readJournal(run.settings.journalPath);
   const totals = journalTotals(journal.entries);
-  const swept = await cleanupConversations(totals.tracked, run.client, {
-    primary: run.settings.primary.apiKey,
-    other: run.settings.otherKey?.apiKey ?? undefined,
-  }, run.settings.concurrency, control);
+  const swept = await cleanupConversations(
+    totals.tracked,
+    run.client,
+    {
+      primary: run.settings.primary.apiKey,
+      other: run.settings.otherKey?.apiKey ?? undefined,
+    },
+    run.settings.concurrency,
+    control,
+  );
   return {
     creates: { budget: run.createBudget, spent: totals.creates },
     cleanup: { ...swept, deleted: swept.deleted + totals.deletedByChecks },
@@ -537,7 +660,12 @@ async function cleanUp(run: PreparedChecks, control: CleanupControl): Promise<Pi
  * junit.xml's verdicts (vitest's file, unless the run was reported without waiting for vitest)
  * and report.html: a failure of either is said, and does not change the verdict.
  */
-async function writeOtherReports(report: ConformanceReport, reportDir: string, printError: (line: string) => void, vitestJunit = true): Promise<void> {
+async function writeOtherReports(
+  report: ConformanceReport,
+  reportDir: string,
+  printError: (line: string) => void,
+  vitestJunit = true,
+): Promise<void> {
   try {
     if (vitestJunit) await addVerdictsToJunit(join(reportDir, "junit.xml"), report);
   } catch (error) {

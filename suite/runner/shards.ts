@@ -35,7 +35,9 @@ export function parseShard(text: string): Shard | undefined {
 
 /** `ids` cut into `count` contiguous shares whose sizes differ by one at most. */
 export function splitShares(ids: readonly string[], count: number): string[][] {
-  return Array.from({ length: count }, (_, i) => ids.slice(Math.floor((i * ids.length) / count), Math.floor(((i + 1) * ids.length) / count)));
+  return Array.from({ length: count }, (_, i) =>
+    ids.slice(Math.floor((i * ids.length) / count), Math.floor(((i + 1) * ids.length) / count)),
+  );
 }
 
 /**

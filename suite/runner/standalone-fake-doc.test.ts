@@ -27,27 +27,39 @@ function documentedArgs(readme: string): string[] {
   return words.slice(4);
 }
 
-test("README's command for the standalone fake judges every scope check and SSE-6 against a fake with the default keys", async () => {
-  const readme = await readFile(join(ROOT, "README.md"), "utf8");
-  const fake = await createFakeServer({ port: 0 });
-  const dir = await mkdtemp(join(tmpdir(), "standalone-fake-doc-"));
-  try {
-    const args = documentedArgs(readme).map((word) => (word === "http://localhost:4010" ? fake.url : word));
-    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("VITEST") && !name.startsWith("CONFORMANCE_") && name !== "NODE_ENV"));
-    const code = await new Promise<number | null>((resolve, reject) => {
-      const child = spawn(process.execPath, [TSX, join(ROOT, "scripts/conformance.ts"), ...args, "--profile", "smoke", "--report-dir", dir], { cwd: ROOT, env, stdio: "ignore", timeout: RUN_LIMIT_MS });
-      child.on("error", reject);
-      child.on("close", resolve);
-    });
-    const report = JSON.parse(await readFile(join(dir, "conformance.json"), "utf8")) as ConformanceReport;
-    const status = (id: string) => report.requirements.find((r) => r.id === id)?.status;
-    expect({ code, result: report.result }).toEqual({ code: 0, result: "pass" });
-    expect(status("SSE-6")).toBe("pass");
-    const scope = report.requirements.filter((r) => r.family === "scope" && r.level === "MUST");
-    expect(scope.length).toBeGreaterThan(0);
-    expect(scope.filter((r) => r.status === "pass").map((r) => r.id)).not.toEqual([]);
-  } finally {
-    await fake.close();
-    await rm(dir, { recursive: true, force: true });
-  }
-}, RUN_LIMIT_MS + 10_000);
+test(
+  "README's command for the standalone fake judges every scope check and SSE-6 against a fake with the default keys",
+  async () => {
+    const readme = await readFile(join(ROOT, "README.md"), "utf8");
+    const fake = await createFakeServer({ port: 0 });
+    const dir = await mkdtemp(join(tmpdir(), "standalone-fake-doc-"));
+    try {
+      const args = documentedArgs(readme).map((word) => (word === "http://localhost:4010" ? fake.url : word));
+      const env = Object.fromEntries(
+        Object.entries(process.env).filter(
+          ([name]) => !name.startsWith("VITEST") && !name.startsWith("CONFORMANCE_") && name !== "NODE_ENV",
+        ),
+      );
+      const code = await new Promise<number | null>((resolve, reject) => {
+        const child = spawn(
+          process.execPath,
+          [TSX, join(ROOT, "scripts/conformance.ts"), ...args, "--profile", "smoke", "--report-dir", dir],
+          { cwd: ROOT, env, stdio: "ignore", timeout: RUN_LIMIT_MS },
+        );
+        child.on("error", reject);
+        child.on("close", resolve);
+      });
+      const report = JSON.parse(await readFile(join(dir, "conformance.json"), "utf8")) as ConformanceReport;
+      const status = (id: string) => report.requirements.find((r) => r.id === id)?.status;
+      expect({ code, result: report.result }).toEqual({ code: 0, result: "pass" });
+      expect(status("SSE-6")).toBe("pass");
+      const scope = report.requirements.filter((r) => r.family === "scope" && r.level === "MUST");
+      expect(scope.length).toBeGreaterThan(0);
+      expect(scope.filter((r) => r.status === "pass").map((r) => r.id)).not.toEqual([]);
+    } finally {
+      await fake.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  },
+  RUN_LIMIT_MS + 10_000,
+);

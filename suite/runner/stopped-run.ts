@@ -41,7 +41,9 @@ export async function mustStopNow(stop: Interruption, checksOver: () => boolean)
 
 /** Why cleanup must not start another delete, once the run stops at once. */
 export function atOnceReason(stop: Interruption | undefined): string | undefined {
-  return stop?.atOnce === true && stop.signal !== undefined ? `the run was stopped at once (a second ${stop.signal})` : undefined;
+  return stop?.atOnce === true && stop.signal !== undefined
+    ? `the run was stopped at once (a second ${stop.signal})`
+    : undefined;
 }
 
 interface ReportNow {
@@ -66,7 +68,10 @@ export async function writeReportNow(now: ReportNow): Promise<BuiltReport> {
     {
       ...now.context,
       creates: { budget: now.createBudget, spent: totals.creates },
-      cleanup: { deleted: totals.deletedByChecks + now.deleted.size, failed: left.map((t) => ({ conversationId: t.conversationId, reason })) },
+      cleanup: {
+        deleted: totals.deletedByChecks + now.deleted.size,
+        failed: left.map((t) => ({ conversationId: t.conversationId, reason })),
+      },
       harnessErrors: journal.malformed > 0 ? [`${journal.malformed} journal line(s) could not be read`] : [],
     },
     { signal: now.signal, atOnce: true },

@@ -18,7 +18,8 @@ function find(): SuiteVersion {
     const file = join(dir, "package.json");
     if (existsSync(file)) {
       const manifest = JSON.parse(readFileSync(file, "utf8")) as { name?: unknown; version?: unknown };
-      if (manifest.name === PACKAGE && typeof manifest.version === "string") return { name: PACKAGE, version: manifest.version };
+      if (manifest.name === PACKAGE && typeof manifest.version === "string")
+        return { name: PACKAGE, version: manifest.version };
     }
     if (dirname(dir) === dir) return { name: PACKAGE, version: "unknown" };
   }

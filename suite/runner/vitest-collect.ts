@@ -28,29 +28,39 @@ export interface Collected {
   readonly errors: readonly string[];
 }
 
-export async function collectChecks(options: { root: string; checksDir: string; settings: RunSettings; redactor: Redactor }): Promise<Collected> {
+export async function collectChecks(options: {
+  root: string;
+  checksDir: string;
+  settings: RunSettings;
+  redactor: Redactor;
+}): Promise<Collected> {
   const { redactor } = options;
-  const vitest = await createVitest("test", {
-    config: false,
-    root: options.root,
-    dir: options.checksDir,
-    include: ["**/*.check.{ts,js}"],
-    exclude: ["**/node_modules/**"],
-    watch: false,
-    pool: "forks",
-    maxWorkers: 1,
-    isolate: false,
-    fileParallelism: false,
-    // The run's order: the interaction property's file learns which requirements the others judge.
-    sequence: { sequencer: CheckOrder },
-    passWithNoTests: true,
-    cache: false,
-    provide: { [RUN_SETTINGS_KEY]: options.settings },
-    reporters: [],
-  }, undefined, {
-    stdout: scrubbingStream(redactor, (text) => process.stdout.write(text)),
-    stderr: scrubbingStream(redactor, (text) => process.stderr.write(text)),
-  });
+  const vitest = await createVitest(
+    "test",
+    {
+      config: false,
+      root: options.root,
+      dir: options.checksDir,
+      include: ["**/*.check.{ts,js}"],
+      exclude: ["**/node_modules/**"],
+      watch: false,
+      pool: "forks",
+      maxWorkers: 1,
+      isolate: false,
+      fileParallelism: false,
+      // The run's order: the interaction property's file learns which requirements the others judge.
+      sequence: { sequencer: CheckOrder },
+      passWithNoTests: true,
+      cache: false,
+      provide: { [RUN_SETTINGS_KEY]: options.settings },
+      reporters: [],
+    },
+    undefined,
+    {
+      stdout: scrubbingStream(redactor, (text) => process.stdout.write(text)),
+      stderr: scrubbingStream(redactor, (text) => process.stderr.write(text)),
+    },
+  );
   try {
     const { testModules, unhandledErrors } = await vitest.collect();
     const modules = [...testModules].sort((a, b) => checkOrderKey(a.moduleId).localeCompare(checkOrderKey(b.moduleId)));
@@ -58,12 +68,14 @@ export async function collectChecks(options: { root: string; checksDir: string; 
       ...modules.flatMap((m) => m.errors().map((e) => `${m.relativeModuleId}: ${e.message}`)),
       ...unhandledErrors.map((e) => (e instanceof Error ? e.message : String(e))),
     ];
-    const checks = modules.flatMap((module) => [...module.children.allTests()].map((test) => ({
-      name: test.name,
-      file: fileOf(module.moduleId),
-      requirements: test.meta().requirements ?? [],
-      plan: test.meta().conformancePlan,
-    })));
+    const checks = modules.flatMap((module) =>
+      [...module.children.allTests()].map((test) => ({
+        name: test.name,
+        file: fileOf(module.moduleId),
+        requirements: test.meta().requirements ?? [],
+        plan: test.meta().conformancePlan,
+      })),
+    );
     return { checks, errors: errors.map((e) => redactor.scrub(e)) };
   } finally {
     await vitest.close();

@@ -45,40 +45,47 @@ export async function runChecks(options: VitestRunOptions): Promise<void> {
   const keepOurSignals = {
     onInit: () => {
       for (const signal of ["SIGINT", "SIGTERM"] as const) {
-        for (const listener of process.listeners(signal)) if (!ours[signal].has(listener)) process.off(signal, listener);
+        for (const listener of process.listeners(signal))
+          if (!ours[signal].has(listener)) process.off(signal, listener);
       }
     },
   };
-  const vitest = await startVitest("test", [], {
-    config: false,
-    root: options.root,
-    dir: options.checksDir,
-    // .check.js: the built checks of the installed package.
-    include: ["**/*.check.{ts,js}"],
-    exclude: ["**/node_modules/**"],
-    watch: false,
-    pool: "forks",
-    maxWorkers: 1,
-    isolate: false,
-    fileParallelism: false,
-    sequence: { sequencer: CheckOrder },
-    passWithNoTests: true,
-    // No results cache: check order stays fixed, and an installed package is not written to.
-    cache: false,
-    testTimeout: settings.checkTimeoutMs + BACKSTOP_MS,
-    hookTimeout: settings.checkTimeoutMs + BACKSTOP_MS,
-    teardownTimeout: BACKSTOP_MS,
-    provide: { [RUN_SETTINGS_KEY]: settings },
-    reporters: [
-      ...(options.progress === undefined ? [] : [new ProgressReporter(options.progress)]),
-      ["junit", { outputFile: junitPath, suiteName: "conformance" }],
-      options.reporter,
-      ...(options.ownSignals === true ? [keepOurSignals] : []),
-    ],
-  }, undefined, {
-    stdout: scrubbingStream(redactor, (text) => process.stdout.write(text)),
-    stderr: scrubbingStream(redactor, (text) => process.stderr.write(text)),
-  });
+  const vitest = await startVitest(
+    "test",
+    [],
+    {
+      config: false,
+      root: options.root,
+      dir: options.checksDir,
+      // .check.js: the built checks of the installed package.
+      include: ["**/*.check.{ts,js}"],
+      exclude: ["**/node_modules/**"],
+      watch: false,
+      pool: "forks",
+      maxWorkers: 1,
+      isolate: false,
+      fileParallelism: false,
+      sequence: { sequencer: CheckOrder },
+      passWithNoTests: true,
+      // No results cache: check order stays fixed, and an installed package is not written to.
+      cache: false,
+      testTimeout: settings.checkTimeoutMs + BACKSTOP_MS,
+      hookTimeout: settings.checkTimeoutMs + BACKSTOP_MS,
+      teardownTimeout: BACKSTOP_MS,
+      provide: { [RUN_SETTINGS_KEY]: settings },
+      reporters: [
+        ...(options.progress === undefined ? [] : [new ProgressReporter(options.progress)]),
+        ["junit", { outputFile: junitPath, suiteName: "conformance" }],
+        options.reporter,
+        ...(options.ownSignals === true ? [keepOurSignals] : []),
+      ],
+    },
+    undefined,
+    {
+      stdout: scrubbingStream(redactor, (text) => process.stdout.write(text)),
+      stderr: scrubbingStream(redactor, (text) => process.stderr.write(text)),
+    },
+  );
   await vitest.close();
   await scrubFile(junitPath, redactor);
   // vitest sets process.exitCode for failed tests; the runner decides the exit code itself.

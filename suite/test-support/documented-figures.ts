@@ -26,9 +26,14 @@ export async function documentedCreates(label: string): Promise<number> {
  * `checks` and the interaction property up to `property` (it stops early once a sequence adds no
  * new cell, so its own spend varies from run to run).
  */
-export async function documentedProfileCreates(label: string): Promise<{ cap: number; checks: number; property: number }> {
+export async function documentedProfileCreates(
+  label: string,
+): Promise<{ cap: number; checks: number; property: number }> {
   const value = await documentedValue(label);
   const match = /^at most (\d+): (\d+) by the checks, up to (\d+) by the interaction property\b/.exec(value);
-  if (match === null) throw new Error(`README.md's row "${label}: creates spent" does not read "at most N: N by the checks, up to N by the interaction property"`);
+  if (match === null)
+    throw new Error(
+      `README.md's row "${label}: creates spent" does not read "at most N: N by the checks, up to N by the interaction property"`,
+    );
   return { cap: Number(match[1]), checks: Number(match[2]), property: Number(match[3]) };
 }

@@ -14,22 +14,48 @@ export function httpAnswer(json: unknown, status = 200): HttpResult {
     headers: { "content-type": "application/json" },
     text,
     json,
-    transcript: { request: { method: "GET", url: "http://127.0.0.1:1/v1/x", headers: {} }, response: { status, headers: { "content-type": "application/json" }, body: text }, durationMs: 3 },
+    transcript: {
+      request: { method: "GET", url: "http://127.0.0.1:1/v1/x", headers: {} },
+      response: { status, headers: { "content-type": "application/json" }, body: text },
+      durationMs: 3,
+    },
   };
 }
 
 /** A conforming response result. */
-export const responseResult = (conversationId = CONVERSATION) => ({ conversation_id: conversationId, response: "Hello.", citations: [] });
+export const responseResult = (conversationId = CONVERSATION) => ({
+  conversation_id: conversationId,
+  response: "Hello.",
+  citations: [],
+});
 
 /** A page of `total` messages that adds up, as page 1 of size 50 unless told otherwise. */
-export function listingPage(overrides: { id?: string; page?: number; page_size?: number; total?: number; items?: unknown[]; has_more?: boolean } = {}) {
+export function listingPage(
+  overrides: {
+    id?: string;
+    page?: number;
+    page_size?: number;
+    total?: number;
+    items?: unknown[];
+    has_more?: boolean;
+  } = {},
+) {
   const page = overrides.page ?? 1;
   const size = overrides.page_size ?? 50;
   const total = overrides.total ?? 2;
   const length = Math.min(size, Math.max(0, total - (page - 1) * size));
-  const item = (i: number) => ({ id: `m${i}`, role: i % 2 === 0 ? "user" : "assistant", content: `message ${i}`, created_at: "2026-01-01T00:00:00Z" });
+  const item = (i: number) => ({
+    id: `m${i}`,
+    role: i % 2 === 0 ? "user" : "assistant",
+    content: `message ${i}`,
+    created_at: "2026-01-01T00:00:00Z",
+  });
   return {
-    conversation: { id: overrides.id ?? CONVERSATION, created_at: "2026-01-01T00:00:00Z", updated_at: "2026-01-01T00:00:00Z" },
+    conversation: {
+      id: overrides.id ?? CONVERSATION,
+      created_at: "2026-01-01T00:00:00Z",
+      updated_at: "2026-01-01T00:00:00Z",
+    },
     items: overrides.items ?? Array.from({ length }, (_, i) => item((page - 1) * size + i)),
     page,
     page_size: size,

@@ -6,7 +6,11 @@ import { EVENT } from "../../schemas/index.ts";
 import type { StreamResult, TimedEvent, Transcript } from "../http/types.ts";
 
 const TRANSCRIPT: Transcript = {
-  request: { method: "POST", url: "http://127.0.0.1:1/v1/agents/a/responses/stream", headers: { authorization: "Bearer sk-f…(redacted)" } },
+  request: {
+    method: "POST",
+    url: "http://127.0.0.1:1/v1/agents/a/responses/stream",
+    headers: { authorization: "Bearer sk-f…(redacted)" },
+  },
   response: { status: 200, headers: { "content-type": "text/event-stream" }, body: "" },
   durationMs: 3,
 };
@@ -24,7 +28,10 @@ export function completedEvents(...pieces: string[]): TimedEvent[] {
   return [
     event(EVENT.created, { type: EVENT.created }),
     ...pieces.map((delta) => event(EVENT.delta, { type: EVENT.delta, delta })),
-    event(EVENT.completed, { type: EVENT.completed, response: { conversation_id: CONVERSATION, output_text: pieces.join(""), citations: [] } }),
+    event(EVENT.completed, {
+      type: EVENT.completed,
+      response: { conversation_id: CONVERSATION, output_text: pieces.join(""), citations: [] },
+    }),
   ];
 }
 

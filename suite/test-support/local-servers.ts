@@ -44,7 +44,10 @@ export async function serveHttp(
 }
 
 /** A TCP server that answers each connection with `onConnection` (for bytes that are not HTTP). */
-export async function serveTcp(onConnection: (socket: Socket) => void, register: Register = onTestFinished): Promise<{ url: string }> {
+export async function serveTcp(
+  onConnection: (socket: Socket) => void,
+  register: Register = onTestFinished,
+): Promise<{ url: string }> {
   const sockets = new Set<Socket>();
   const server = createNetServer((socket) => {
     sockets.add(socket);

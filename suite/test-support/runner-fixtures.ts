@@ -27,11 +27,23 @@ export async function tempDir(prefix: string, register: Register = onTestFinishe
  * A proxy in front of `upstream` that reads each whole answer, passes it through `rewrite`, and
  * sends it in one write: a gateway that buffers, or one that changes the bodies it carries.
  */
-export function rewritingProxy(upstream: string, rewrite: (body: Buffer) => Buffer, register: Register = onTestFinished): Promise<LocalServer> {
+export function rewritingProxy(
+  upstream: string,
+  rewrite: (body: Buffer) => Buffer,
+  register: Register = onTestFinished,
+): Promise<LocalServer> {
   return serveHttp(async (req, res, body) => {
-    const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => !["host", "connection", "content-length"].includes(name))) as Record<string, string>;
-    const answer = await fetch(`${upstream}${req.url ?? ""}`, { method: req.method ?? "GET", headers, body: body === "" ? undefined : body });
-    const kept = [...answer.headers].filter(([name]) => !["content-length", "transfer-encoding", "connection", "keep-alive"].includes(name));
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).filter(([name]) => !["host", "connection", "content-length"].includes(name)),
+    ) as Record<string, string>;
+    const answer = await fetch(`${upstream}${req.url ?? ""}`, {
+      method: req.method ?? "GET",
+      headers,
+      body: body === "" ? undefined : body,
+    });
+    const kept = [...answer.headers].filter(
+      ([name]) => !["content-length", "transfer-encoding", "connection", "keep-alive"].includes(name),
+    );
     const whole = rewrite(Buffer.from(await answer.arrayBuffer()));
     res.writeHead(answer.status, { ...Object.fromEntries(kept), "content-length": String(whole.length) }).end(whole);
   }, register);
@@ -52,8 +64,10 @@ export async function readReport(dir: string): Promise<ConformanceReport> {
 export function tinyTarget(register: Register = onTestFinished): Promise<LocalServer> {
   return serveHttp((req, res) => {
     res.setHeader("content-type", "application/json");
-    if (req.method === "DELETE") res.writeHead(404).end(JSON.stringify({ error: { code: "conversation_not_found", message: "no" } }));
-    else if (req.method === "POST") res.writeHead(200).end(JSON.stringify({ conversation_id: TINY_CONVERSATION, response: "hi", citations: [] }));
+    if (req.method === "DELETE")
+      res.writeHead(404).end(JSON.stringify({ error: { code: "conversation_not_found", message: "no" } }));
+    else if (req.method === "POST")
+      res.writeHead(200).end(JSON.stringify({ conversation_id: TINY_CONVERSATION, response: "hi", citations: [] }));
     else res.writeHead(200).end(JSON.stringify({ items: [], echo: req.headers.authorization ?? null }));
   }, register);
 }

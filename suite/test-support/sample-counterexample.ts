@@ -12,10 +12,42 @@ export const SAMPLE_COUNTEREXAMPLE: Counterexample = {
   message: "#4 listed conversation C1 in full (4 messages) without the exchange of #3",
   expected: "each of its 3 exchange(s) once: #1, #2, #3",
   operations: [
-    { n: 1, lane: 0, startMs: 0, endMs: 5, request: "POST /v1/agents/agent-a/responses key=K1 message=m1", answer: "200 conversation C1", overlaps: [] },
-    { n: 2, lane: 1, startMs: 10, endMs: 60, request: "POST /v1/agents/agent-a/responses/stream key=K2 message=m2 conversation=C1", answer: "200 completed conversation C1", overlaps: [3] },
-    { n: 3, lane: 2, startMs: 20, endMs: 50, request: `POST <script>alert(1)</script>`, answer: "200 conversation C1", overlaps: [2] },
-    { n: 4, lane: 0, startMs: 70, endMs: 72, request: "GET /v1/agents/agent-a/conversations/C1/messages", answer: "200 total 4, 4 item(s)", overlaps: [] },
+    {
+      n: 1,
+      lane: 0,
+      startMs: 0,
+      endMs: 5,
+      request: "POST /v1/agents/agent-a/responses key=K1 message=m1",
+      answer: "200 conversation C1",
+      overlaps: [],
+    },
+    {
+      n: 2,
+      lane: 1,
+      startMs: 10,
+      endMs: 60,
+      request: "POST /v1/agents/agent-a/responses/stream key=K2 message=m2 conversation=C1",
+      answer: "200 completed conversation C1",
+      overlaps: [3],
+    },
+    {
+      n: 3,
+      lane: 2,
+      startMs: 20,
+      endMs: 50,
+      request: `POST <script>alert(1)</script>`,
+      answer: "200 conversation C1",
+      overlaps: [2],
+    },
+    {
+      n: 4,
+      lane: 0,
+      startMs: 70,
+      endMs: 72,
+      request: "GET /v1/agents/agent-a/conversations/C1/messages",
+      answer: "200 total 4, 4 item(s)",
+      overlaps: [],
+    },
   ],
   historyLength: 23,
   seed: 42,
@@ -41,14 +73,20 @@ export function counterexampleReport(): ConformanceReport {
     spec,
     status: "fail",
     reason: COUNTEREXAMPLE_MESSAGE,
-    tests: [{
-      name: "interactions: every plain exchange is listed once, in order, whatever ran at the same time",
-      file: "interactions",
-      status: "fail",
-      durationMs: 900,
-      message: COUNTEREXAMPLE_MESSAGE,
-      counterexample: SAMPLE_COUNTEREXAMPLE,
-    }],
+    tests: [
+      {
+        name: "interactions: every plain exchange is listed once, in order, whatever ran at the same time",
+        file: "interactions",
+        status: "fail",
+        durationMs: 900,
+        message: COUNTEREXAMPLE_MESSAGE,
+        counterexample: SAMPLE_COUNTEREXAMPLE,
+      },
+    ],
   };
-  return { ...report, counts: { ...report.counts, fail: report.counts.fail + 1, tests: report.counts.tests + 1 }, requirements: [...report.requirements, failed] };
+  return {
+    ...report,
+    counts: { ...report.counts, fail: report.counts.fail + 1, tests: report.counts.tests + 1 },
+    requirements: [...report.requirements, failed],
+  };
 }

@@ -8,7 +8,11 @@ export function sampleInteractionsSummary(overrides: Partial<InteractionsSummary
     operations: 412,
     creates: 24,
     coverage: {
-      transitions: { covered: 3, total: 5, missing: ["deleted/completed key/replay/stream/own", "live/in flight/continue/plain/other key"] },
+      transitions: {
+        covered: 3,
+        total: 5,
+        missing: ["deleted/completed key/replay/stream/own", "live/in flight/continue/plain/other key"],
+      },
       orderings: { covered: 1, total: 2, missing: ["delete before response.created/exchange first"] },
       inputs: { covered: 2, total: 2, missing: [] },
       client: { covered: 1, total: 1, missing: [] },

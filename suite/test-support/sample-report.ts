@@ -17,7 +17,11 @@ export const REUSED_KEY_TRANSCRIPT: Transcript = {
   request: {
     method: "POST",
     url: REQUEST_URL,
-    headers: { authorization: "Bearer sk-f…(redacted)", "content-type": "application/json", "idempotency-key": "run-42-idem-3" },
+    headers: {
+      authorization: "Bearer sk-f…(redacted)",
+      "content-type": "application/json",
+      "idempotency-key": "run-42-idem-3",
+    },
     body: `{"message":"run-42 a different payload"}`,
   },
   response: { status: 200, headers: { "content-type": "application/json" }, body: HOSTILE_BODY },
@@ -37,7 +41,13 @@ export function sampleReport(overrides: Partial<ConformanceReport> = {}): Confor
   const requirements = [
     requirement("AUTH-1", "pass", [passed("no key is refused on every endpoint", "auth")]),
     requirement("AUTH-2", "warn", [
-      { name: "the refusal is 401 with WWW-Authenticate", file: "auth", status: "fail", durationMs: 20, message: "expected 401, got 403" },
+      {
+        name: "the refusal is 401 with WWW-Authenticate",
+        file: "auth",
+        status: "fail",
+        durationMs: 20,
+        message: "expected 401, got 403",
+      },
     ]),
     requirement("IDEM-1", "pass", [passed("a replay returns the earlier result", "idempotency")]),
     requirement("IDEM-3", "fail", [
@@ -60,16 +70,35 @@ export function sampleReport(overrides: Partial<ConformanceReport> = {}): Confor
         message: "the body ended before response.completed or error",
         timelines: [
           [
-            { at: 3, event: "response.created", data: `{"type":"response.created","conversation_id":"${CONVERSATION_ID}"}` },
-            { at: 17, event: "response.output_text.delta", data: `{"type":"response.output_text.delta","delta":"You can "}` },
+            {
+              at: 3,
+              event: "response.created",
+              data: `{"type":"response.created","conversation_id":"${CONVERSATION_ID}"}`,
+            },
+            {
+              at: 17,
+              event: "response.output_text.delta",
+              data: `{"type":"response.output_text.delta","delta":"You can "}`,
+            },
             { at: 29, event: undefined, data: "<b>not json</b>" },
           ],
         ],
       },
     ]),
-    requirement("SCOPE-3", "skip", [
-      { name: "another key cannot list the conversation", file: "scope", status: "skip", durationMs: 0, message: "needs --other-api-key" },
-    ], "needs --other-api-key"),
+    requirement(
+      "SCOPE-3",
+      "skip",
+      [
+        {
+          name: "another key cannot list the conversation",
+          file: "scope",
+          status: "skip",
+          durationMs: 0,
+          message: "needs --other-api-key",
+        },
+      ],
+      "needs --other-api-key",
+    ),
   ];
   return reportOf(requirements, { result: "fail", ...overrides });
 }
@@ -85,7 +114,14 @@ function reportOf(requirements: RequirementReport[], overrides: Partial<Conforma
     seed: 1234567,
     startedAt: "2026-01-02T03:04:05.678Z",
     durationMs: 83_500,
-    counts: { pass: count("pass"), fail: count("fail"), warn: count("warn"), skip: count("skip"), inconclusive: count("inconclusive"), tests: requirements.flatMap((r) => r.tests).length },
+    counts: {
+      pass: count("pass"),
+      fail: count("fail"),
+      warn: count("warn"),
+      skip: count("skip"),
+      inconclusive: count("inconclusive"),
+      tests: requirements.flatMap((r) => r.tests).length,
+    },
     creates: { budget: 60, spent: 17 },
     cleanup: { deleted: 5, failed: [] },
     harnessErrors: [],
@@ -95,7 +131,8 @@ function reportOf(requirements: RequirementReport[], overrides: Partial<Conforma
   };
 }
 
-export const INCONCLUSIVE_MESSAGE = "POST /v1/agents/agent-a/responses: no answer within 10000 ms (inconclusive: raise --request-timeout to give the target more room)";
+export const INCONCLUSIVE_MESSAGE =
+  "POST /v1/agents/agent-a/responses: no answer within 10000 ms (inconclusive: raise --request-timeout to give the target more room)";
 
 /**
  * A run in which nothing failed but it is incomplete: an inconclusive MUST whose check the
@@ -104,18 +141,36 @@ export const INCONCLUSIVE_MESSAGE = "POST /v1/agents/agent-a/responses: no answe
 export function incompleteSampleReport(): ConformanceReport {
   const requirements = [
     requirement("AUTH-1", "pass", [passed("no key is refused on every endpoint", "auth")]),
-    requirement("LIST-1", "inconclusive", [{
-      name: "a finished exchange is listed in order",
-      file: "listing",
-      status: "inconclusive",
-      durationMs: 10_020,
-      message: INCONCLUSIVE_MESSAGE,
-      waiting: { retries: 2, retriedStatuses: { "429": 2 }, retryWaitMs: 3_000, settleReads: 1, settleWaitMs: 500 },
-    }], INCONCLUSIVE_MESSAGE),
+    requirement(
+      "LIST-1",
+      "inconclusive",
+      [
+        {
+          name: "a finished exchange is listed in order",
+          file: "listing",
+          status: "inconclusive",
+          durationMs: 10_020,
+          message: INCONCLUSIVE_MESSAGE,
+          waiting: { retries: 2, retriedStatuses: { "429": 2 }, retryWaitMs: 3_000, settleReads: 1, settleWaitMs: 500 },
+        },
+      ],
+      INCONCLUSIVE_MESSAGE,
+    ),
     { ...requirement("DEL-2", "skip", [], "excluded by --exclude"), excluded: true },
-    requirement("SCOPE-3", "skip", [
-      { name: "another key cannot list the conversation", file: "scope", status: "skip", durationMs: 0, message: "needs --other-api-key" },
-    ], "needs --other-api-key"),
+    requirement(
+      "SCOPE-3",
+      "skip",
+      [
+        {
+          name: "another key cannot list the conversation",
+          file: "scope",
+          status: "skip",
+          durationMs: 0,
+          message: "needs --other-api-key",
+        },
+      ],
+      "needs --other-api-key",
+    ),
   ];
   return reportOf(requirements, {
     result: "incomplete",

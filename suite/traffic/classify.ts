@@ -61,7 +61,12 @@ export function classify(exchange: ObservedExchange): Classified | undefined {
     exchange,
     operation,
     agent: decoded(agent),
-    conversationId: conversation !== undefined ? decoded(conversation).toLowerCase() : typeof bodyConversation === "string" ? bodyConversation.toLowerCase() : undefined,
+    conversationId:
+      conversation !== undefined
+        ? decoded(conversation).toLowerCase()
+        : typeof bodyConversation === "string"
+          ? bodyConversation.toLowerCase()
+          : undefined,
     token: bearerToken(headers["authorization"]),
     idempotencyKey: headers["idempotency-key"],
     body,

@@ -28,7 +28,12 @@ async function folder(): Promise<string> {
 }
 
 /** A HAR of traffic to the fake with `options`, written to `dir`. */
-async function recorded(dir: string, name: string, drive: (baseUrl: string) => Promise<void>, mutant?: string): Promise<string> {
+async function recorded(
+  dir: string,
+  name: string,
+  drive: (baseUrl: string) => Promise<void>,
+  mutant?: string,
+): Promise<string> {
   const run = await judgeThroughProxy(mutant === undefined ? {} : { mutant }, drive);
   const path = join(dir, name);
   await writeFile(path, JSON.stringify(writeHar(run.exchanges)));
@@ -38,7 +43,11 @@ async function recorded(dir: string, name: string, drive: (baseUrl: string) => P
 /** Traffic that keeps every client rule: one create, its listing. */
 async function politeTraffic(baseUrl: string): Promise<void> {
   const headers = { authorization: "Bearer sk-fake-a", "content-type": "application/json" };
-  const created = await fetch(`${baseUrl}/v1/agents/agent-a/responses`, { method: "POST", headers: { ...headers, "idempotency-key": crypto.randomUUID() }, body: JSON.stringify({ message: "hello" }) });
+  const created = await fetch(`${baseUrl}/v1/agents/agent-a/responses`, {
+    method: "POST",
+    headers: { ...headers, "idempotency-key": crypto.randomUUID() },
+    body: JSON.stringify({ message: "hello" }),
+  });
   const { conversation_id } = (await created.json()) as { conversation_id: string };
   await (await fetch(`${baseUrl}/v1/agents/agent-a/conversations/${conversation_id}/messages`, { headers })).text();
 }
@@ -50,10 +59,14 @@ test("judge: 0 for conforming traffic, 1 for a broken service, with conformance.
   expect(ok.code, ok.stdout + ok.stderr).toBe(0);
   expect(ok.stdout).toMatch(/^Service: PASS — \d+ pass, 0 fail, 0 warn, \d+ not observed$/m);
   expect(ok.stdout).toMatch(/^Result: PASS \(--gate service\) — 2 exchange\(s\) judged$/m);
-  const report = JSON.parse(await readFile(join(dir, "good", "conformance.json"), "utf8")) as { requirements: { id: string; status: string }[] };
+  const report = JSON.parse(await readFile(join(dir, "good", "conformance.json"), "utf8")) as {
+    requirements: { id: string; status: string }[];
+  };
   expect(report.requirements.find((r) => r.id === "RESP-1")?.status).toBe("pass");
   expect(report.requirements.find((r) => r.id === "SCOPE-3")?.status).toBe("not_observed");
-  expect(await readFile(join(dir, "good", "junit.xml"), "utf8")).toContain('<skipped message="not observed: traffic cannot show it');
+  expect(await readFile(join(dir, "good", "junit.xml"), "utf8")).toContain(
+    '<skipped message="not observed: traffic cannot show it',
+  );
   expect(await readFile(join(dir, "good", "report.html"), "utf8")).toContain("NOT OBSERVED");
 
   const bad = await recorded(dir, "bad.har", politeTraffic, "listing-names-other-id");
@@ -65,18 +78,29 @@ test("judge: 0 for conforming traffic, 1 for a broken service, with conformance.
 test("judge: a HAR of another site, or with no entry, says that nothing was judged (exit 2, result error in every report), never PASS", async () => {
   const dir = await folder();
   const otherSite = join(dir, "other.har");
-  const entry = { startedDateTime: "2026-11-25T10:00:00.000Z", time: 5, request: { method: "GET", url: "https://shop.example/cart", headers: [] }, response: { status: 200, headers: [], content: { size: 2, text: "{}" } } };
+  const entry = {
+    startedDateTime: "2026-11-25T10:00:00.000Z",
+    time: 5,
+    request: { method: "GET", url: "https://shop.example/cart", headers: [] },
+    response: { status: 200, headers: [], content: { size: 2, text: "{}" } },
+  };
   await writeFile(otherSite, JSON.stringify({ log: { version: "1.2", entries: [entry] } }));
   const empty = join(dir, "empty.har");
   await writeFile(empty, JSON.stringify({ log: { version: "1.2", entries: [] } }));
-  for (const [file, why] of [[otherSite, /none of the 1 request\(s\) is an operation of the spec/], [empty, /the files hold no request/]] as const) {
+  for (const [file, why] of [
+    [otherSite, /none of the 1 request\(s\) is an operation of the spec/],
+    [empty, /the files hold no request/],
+  ] as const) {
     const out = join(dir, "out");
     const run = await runConformanceCli(["judge", file, "--report-dir", out], LIMIT_MS);
     expect(run.code, run.stdout + run.stderr).toBe(2);
     expect(run.stdout).not.toMatch(/PASS/);
     expect(run.stdout).toMatch(/^Result: ERROR — nothing was judged/m);
     expect(run.stderr).toMatch(why);
-    const report = JSON.parse(await readFile(join(out, "conformance.json"), "utf8")) as { result: string; diagnosis: string };
+    const report = JSON.parse(await readFile(join(out, "conformance.json"), "utf8")) as {
+      result: string;
+      diagnosis: string;
+    };
     expect(report.result).toBe("error");
     expect(report.diagnosis).toMatch(why);
     expect(await readFile(join(out, "junit.xml"), "utf8")).toMatch(/<error message="nothing was judged/);
@@ -90,15 +114,36 @@ test("judge --gate: the careless client fails only a client or both gate; the re
   const exits: Record<string, number | null> = {};
   for (const gate of ["service", "client", "both"]) {
     const out = join(dir, gate);
-    const run = await runConformanceCli(["judge", har, "--report-dir", out, ...(gate === "service" ? [] : ["--gate", gate])], LIMIT_MS);
+    const run = await runConformanceCli(
+      ["judge", har, "--report-dir", out, ...(gate === "service" ? [] : ["--gate", gate])],
+      LIMIT_MS,
+    );
     exits[gate] = run.code;
-    const report = JSON.parse(await readFile(join(out, "conformance.json"), "utf8")) as { result: string; counts: Record<string, unknown>; requirements: { id: string; status: string }[]; traffic: { gate: string; service: { result: string }; client: { result: string; fail: number } } };
+    const report = JSON.parse(await readFile(join(out, "conformance.json"), "utf8")) as {
+      result: string;
+      counts: Record<string, unknown>;
+      requirements: { id: string; status: string }[];
+      traffic: { gate: string; service: { result: string }; client: { result: string; fail: number } };
+    };
     expect(report.traffic).toMatchObject({ gate, service: { result: "pass" }, client: { result: "fail", fail: 3 } });
     // The service and the client counted apart; nothing that belongs to an active run.
-    const counted = (client: boolean, status: string) => report.requirements.filter((r) => r.id.startsWith("CLIENT-") === client && r.status === status).length;
+    const counted = (client: boolean, status: string) =>
+      report.requirements.filter((r) => r.id.startsWith("CLIENT-") === client && r.status === status).length;
     expect(report.counts).toEqual({
-      service: { pass: counted(false, "pass"), fail: 0, warn: 0, inconclusive: 0, not_observed: counted(false, "not_observed") },
-      client: { pass: counted(true, "pass"), fail: 3, warn: 0, inconclusive: 0, not_observed: counted(true, "not_observed") },
+      service: {
+        pass: counted(false, "pass"),
+        fail: 0,
+        warn: 0,
+        inconclusive: 0,
+        not_observed: counted(false, "not_observed"),
+      },
+      client: {
+        pass: counted(true, "pass"),
+        fail: 3,
+        warn: 0,
+        inconclusive: 0,
+        not_observed: counted(true, "not_observed"),
+      },
     });
     expect(Object.keys(report).filter((key) => ["seed", "creates", "cleanup"].includes(key))).toEqual([]);
     expect(run.stdout).toMatch(/^Client: FAIL — \d+ pass, 3 fail/m);
@@ -136,7 +181,23 @@ test("proxy: listening line first, a client violation printed as it happens, rep
   const fake = await createFakeServer({ port: 0 });
   onTestFinished(() => fake.close());
   const tsx = join(ROOT, "node_modules/tsx/dist/cli.mjs");
-  const child = spawn(process.execPath, [tsx, join(ROOT, "scripts/conformance.ts"), "proxy", "--upstream", fake.url, "--report-dir", join(dir, "reports"), "--har", join(dir, "seen.har"), "--gate", "client"], { cwd: ROOT });
+  const child = spawn(
+    process.execPath,
+    [
+      tsx,
+      join(ROOT, "scripts/conformance.ts"),
+      "proxy",
+      "--upstream",
+      fake.url,
+      "--report-dir",
+      join(dir, "reports"),
+      "--har",
+      join(dir, "seen.har"),
+      "--gate",
+      "client",
+    ],
+    { cwd: ROOT },
+  );
   onTestFinished(() => void child.kill("SIGKILL"));
   let stderr = "";
   child.stderr.on("data", (part: Buffer) => (stderr += part.toString()));
@@ -156,11 +217,14 @@ test("proxy: listening line first, a client violation printed as it happens, rep
   const proxyUrl = listening.slice("listening on ".length);
   await runTrafficScript(proxyUrl);
   // The script breaks CLIENT-1, -2 and -3 on purpose: each is printed as it happens.
-  const printed = () => new Set(seen.map((line) => /^VIOLATION (CLIENT-\d+) MUST /.exec(line)?.[1]).filter((id) => id !== undefined));
+  const printed = () =>
+    new Set(seen.map((line) => /^VIOLATION (CLIENT-\d+) MUST /.exec(line)?.[1]).filter((id) => id !== undefined));
   const deadline = Date.now() + 20_000;
   while (printed().size < 3 && Date.now() < deadline) await new Promise((resolveWait) => setTimeout(resolveWait, 20));
   expect([...printed()].sort()).toEqual(["CLIENT-1", "CLIENT-2", "CLIENT-3"]);
-  expect(seen.filter((line) => line.startsWith("VIOLATION")).every((line) => line.startsWith("VIOLATION CLIENT-"))).toBe(true);
+  expect(
+    seen.filter((line) => line.startsWith("VIOLATION")).every((line) => line.startsWith("VIOLATION CLIENT-")),
+  ).toBe(true);
   // --har streams: what was judged is on disk before the proxy stops.
   expect((await readFile(join(dir, "seen.har"), "utf8")).match(/"startedDateTime"/g)?.length ?? 0).toBeGreaterThan(20);
   const exited = new Promise<number | null>((resolveExit) => child.once("exit", resolveExit));
@@ -168,8 +232,16 @@ test("proxy: listening line first, a client violation printed as it happens, rep
   expect(await exited).toBe(1);
   // The upstream answered the probe at start: no warning.
   expect(stderr).not.toMatch(/warning/);
-  const report = JSON.parse(await readFile(join(dir, "reports", "conformance.json"), "utf8")) as { target: string; requirements: { id: string; status: string }[] };
-  expect(report.requirements.filter((r) => r.status === "fail").map((r) => r.id).sort()).toEqual(["CLIENT-1", "CLIENT-2", "CLIENT-3"]);
+  const report = JSON.parse(await readFile(join(dir, "reports", "conformance.json"), "utf8")) as {
+    target: string;
+    requirements: { id: string; status: string }[];
+  };
+  expect(
+    report.requirements
+      .filter((r) => r.status === "fail")
+      .map((r) => r.id)
+      .sort(),
+  ).toEqual(["CLIENT-1", "CLIENT-2", "CLIENT-3"]);
   const har = await readFile(join(dir, "seen.har"), "utf8");
   expect(har).not.toContain("sk-fake-a");
   expect(JSON.parse(har).log.entries.length).toBeGreaterThan(20);
@@ -189,20 +261,41 @@ test("proxy: SIGTERM during a slow stream records that exchange as far as it wen
   const fake = await createFakeServer({ port: 0 });
   onTestFinished(() => fake.close());
   const tsx = join(ROOT, "node_modules/tsx/dist/cli.mjs");
-  const child = spawn(process.execPath, [tsx, join(ROOT, "scripts/conformance.ts"), "proxy", "--upstream", fake.url, "--report-dir", join(dir, "reports"), "--har", join(dir, "seen.har")], { cwd: ROOT });
+  const child = spawn(
+    process.execPath,
+    [
+      tsx,
+      join(ROOT, "scripts/conformance.ts"),
+      "proxy",
+      "--upstream",
+      fake.url,
+      "--report-dir",
+      join(dir, "reports"),
+      "--har",
+      join(dir, "seen.har"),
+    ],
+    { cwd: ROOT },
+  );
   onTestFinished(() => void child.kill("SIGKILL"));
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (part: Buffer) => (stdout += part.toString()));
   child.stderr.on("data", (part: Buffer) => (stderr += part.toString()));
   const deadline = Date.now() + 20_000;
-  while (!stdout.includes("\n") && Date.now() < deadline) await new Promise((resolveWait) => setTimeout(resolveWait, 20));
+  while (!stdout.includes("\n") && Date.now() < deadline)
+    await new Promise((resolveWait) => setTimeout(resolveWait, 20));
   const proxyUrl = /^listening on (\S+)$/m.exec(stdout)?.[1] ?? "";
   expect(proxyUrl).not.toBe("");
   // Two seconds between deltas: the stream outlasts the proxy's grace of two seconds at the stop.
   const answer = await fetch(`${proxyUrl}/v1/agents/agent-a/responses/stream`, {
     method: "POST",
-    headers: { authorization: "Bearer sk-fake-a", "content-type": "application/json", accept: "text/event-stream", "idempotency-key": crypto.randomUUID(), "x-fake-fault": "delta-delay=2000" },
+    headers: {
+      authorization: "Bearer sk-fake-a",
+      "content-type": "application/json",
+      accept: "text/event-stream",
+      "idempotency-key": crypto.randomUUID(),
+      "x-fake-fault": "delta-delay=2000",
+    },
     body: JSON.stringify({ message: "tell me everything" }),
   });
   const reader = answer.body?.getReader();
@@ -216,7 +309,8 @@ test("proxy: SIGTERM during a slow stream records that exchange as far as it wen
     });
     if (part.done) break;
     received += new TextDecoder().decode(part.value);
-    if ((received.match(/\n\n/g) ?? []).length === 3 && child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+    if ((received.match(/\n\n/g) ?? []).length === 3 && child.exitCode === null && child.signalCode === null)
+      child.kill("SIGTERM");
   }
   expect(cut).toBe(true);
   expect(await exited, stdout + stderr).toBe(0);
@@ -224,13 +318,31 @@ test("proxy: SIGTERM during a slow stream records that exchange as far as it wen
   expect(stdout).toMatch(/^1 exchange\(s\) incomplete: cut before they ended/m);
   expect(stdout).toMatch(/^Result: PASS \(--gate service\) — 1 exchange\(s\) judged$/m);
   expect(stdout).toMatch(/^HAR: 1 exchange\(s\) written to /m);
-  const [entry] = (JSON.parse(await readFile(join(dir, "seen.har"), "utf8")) as { log: { entries: { time: number; _incomplete?: boolean; timings: { wait: number; receive: number }; response: { status: number; _error?: string; content: { text?: string } } }[] } }).log.entries;
-  expect(entry).toMatchObject({ _incomplete: true, response: { status: 200, _error: "the proxy stopped before the exchange ended" } });
+  const [entry] = (
+    JSON.parse(await readFile(join(dir, "seen.har"), "utf8")) as {
+      log: {
+        entries: {
+          time: number;
+          _incomplete?: boolean;
+          timings: { wait: number; receive: number };
+          response: { status: number; _error?: string; content: { text?: string } };
+        }[];
+      };
+    }
+  ).log.entries;
+  expect(entry).toMatchObject({
+    _incomplete: true,
+    response: { status: 200, _error: "the proxy stopped before the exchange ended" },
+  });
   // What the client got is in the HAR, the three events at least; the head came at once, the rest was receiving.
   expect(entry?.response.content.text?.startsWith(received.slice(0, received.lastIndexOf("\n\n") + 2))).toBe(true);
   expect(entry?.timings.wait).toBeLessThan(1_000);
   expect(entry?.timings.receive).toBeGreaterThan(4_000);
-  const report = JSON.parse(await readFile(join(dir, "reports", "conformance.json"), "utf8")) as { result: string; traffic: { exchanges: object }; requirements: { id: string; status: string }[] };
+  const report = JSON.parse(await readFile(join(dir, "reports", "conformance.json"), "utf8")) as {
+    result: string;
+    traffic: { exchanges: object };
+    requirements: { id: string; status: string }[];
+  };
   expect(report.traffic.exchanges).toEqual({ seen: 1, judged: 1, unread: 0, unanswered: 0, incomplete: 1 });
   expect(report.result).toBe("pass");
   // Judged as far as it went: its events, not its end.
@@ -242,38 +354,65 @@ test("proxy: an upstream that never answered is exit 2 with that diagnosis; its 
   const dir = await folder();
   const upstream = `http://127.0.0.1:${await closedPort()}`;
   const tsx = join(ROOT, "node_modules/tsx/dist/cli.mjs");
-  const child = spawn(process.execPath, [tsx, join(ROOT, "scripts/conformance.ts"), "proxy", "--upstream", upstream, "--report-dir", join(dir, "reports")], { cwd: ROOT });
+  const child = spawn(
+    process.execPath,
+    [tsx, join(ROOT, "scripts/conformance.ts"), "proxy", "--upstream", upstream, "--report-dir", join(dir, "reports")],
+    { cwd: ROOT },
+  );
   onTestFinished(() => void child.kill("SIGKILL"));
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (part: Buffer) => (stdout += part.toString()));
   child.stderr.on("data", (part: Buffer) => (stderr += part.toString()));
   const deadline = Date.now() + 20_000;
-  while (!(stdout.includes("\n") && stderr.includes("\n")) && Date.now() < deadline) await new Promise((resolveWait) => setTimeout(resolveWait, 20));
+  while (!(stdout.includes("\n") && stderr.includes("\n")) && Date.now() < deadline)
+    await new Promise((resolveWait) => setTimeout(resolveWait, 20));
   const proxyUrl = /^listening on (\S+)$/m.exec(stdout)?.[1] ?? "";
   expect(proxyUrl).not.toBe("");
   // Said at start, before any request, on one line; the proxy listens all the same.
-  expect(stderr).toMatch(new RegExp(`^agent-conformance proxy: warning: the upstream ${upstream}/ could not be reached \\(.+\\); the proxy runs, and answers 502 upstream_unreachable until it can$`, "m"));
+  expect(stderr).toMatch(
+    new RegExp(
+      `^agent-conformance proxy: warning: the upstream ${upstream}/ could not be reached \\(.+\\); the proxy runs, and answers 502 upstream_unreachable until it can$`,
+      "m",
+    ),
+  );
   expect(stderr.split("\n").filter((line) => line.includes("warning")).length).toBe(1);
   for (let i = 0; i < 3; i++) {
-    const answer = await fetch(`${proxyUrl}/v1/agents/agent-a/responses`, { method: "POST", headers: { authorization: "Bearer sk-1", "content-type": "application/json", "idempotency-key": `k-${i}` }, body: JSON.stringify({ message: "hi" }) });
+    const answer = await fetch(`${proxyUrl}/v1/agents/agent-a/responses`, {
+      method: "POST",
+      headers: { authorization: "Bearer sk-1", "content-type": "application/json", "idempotency-key": `k-${i}` },
+      body: JSON.stringify({ message: "hi" }),
+    });
     expect(answer.status).toBe(502);
   }
   const exited = new Promise<number | null>((resolveExit) => child.once("exit", resolveExit));
   child.kill("SIGTERM");
   expect(await exited, stdout + stderr).toBe(2);
   expect(stdout).not.toMatch(/PASS/);
-  expect(stdout).toMatch(/^Result: ERROR — nothing was judged: the upstream never answered; each of the 3 request\(s\) got the proxy's 502/m);
+  expect(stdout).toMatch(
+    /^Result: ERROR — nothing was judged: the upstream never answered; each of the 3 request\(s\) got the proxy's 502/m,
+  );
   expect(stdout).toMatch(/^3 exchange\(s\) not judged: no answer came from the upstream/m);
   expect(stderr).toMatch(/the upstream never answered/);
-  const report = JSON.parse(await readFile(join(dir, "reports", "conformance.json"), "utf8")) as { result: string; traffic: { exchanges: { unanswered: number; judged: number } }; requirements: { status: string }[] };
+  const report = JSON.parse(await readFile(join(dir, "reports", "conformance.json"), "utf8")) as {
+    result: string;
+    traffic: { exchanges: { unanswered: number; judged: number } };
+    requirements: { status: string }[];
+  };
   expect(report.result).toBe("error");
   expect(report.traffic.exchanges).toMatchObject({ unanswered: 3, judged: 0 });
   expect(new Set(report.requirements.map((r) => r.status))).toEqual(new Set(["not_observed"]));
 }, 90_000);
 
 test("proxy: a bad flag or a missing --upstream is exit 2 with a message", async () => {
-  for (const args of [["proxy"], ["proxy", "--upstream", "ftp://x"], ["proxy", "--upstream", "http://127.0.0.1:1/v1"], ["proxy", "--upstream", "http://x", "--port", "99999"], ["proxy", "--upstream", "http://x", "--settle-ms", "-1"], ["proxy", "--colour"]]) {
+  for (const args of [
+    ["proxy"],
+    ["proxy", "--upstream", "ftp://x"],
+    ["proxy", "--upstream", "http://127.0.0.1:1/v1"],
+    ["proxy", "--upstream", "http://x", "--port", "99999"],
+    ["proxy", "--upstream", "http://x", "--settle-ms", "-1"],
+    ["proxy", "--colour"],
+  ]) {
     const run = await runConformanceCli(args, LIMIT_MS);
     expect({ args, code: run.code }).toEqual({ args, code: 2 });
     expect(run.stderr).toMatch(/agent-conformance proxy: /);

@@ -41,7 +41,10 @@ export class ClientJudge {
   private readonly observer = new ClientRuleObserver(this.clock, this.knownKeys, {}, "service");
   private readonly counted = new Map<string, number>();
 
-  constructor(private readonly record: Recorder, private readonly redactor: Redactor) {}
+  constructor(
+    private readonly record: Recorder,
+    private readonly redactor: Redactor,
+  ) {}
 
   judge(c: Classified, line: string): void {
     const { exchange } = c;
@@ -51,8 +54,15 @@ export class ClientJudge {
     const response = exchange.response;
 
     this.clock.current = exchange.startedAt;
-    const observed = this.observer.arrived({ method: exchange.request.method.toUpperCase(), path, headers: exchange.request.headers });
-    if ((c.operation === "create" || c.operation === "stream") && typeof (c.body as { message?: unknown } | undefined)?.message === "string") {
+    const observed = this.observer.arrived({
+      method: exchange.request.method.toUpperCase(),
+      path,
+      headers: exchange.request.headers,
+    });
+    if (
+      (c.operation === "create" || c.operation === "stream") &&
+      typeof (c.body as { message?: unknown } | undefined)?.message === "string"
+    ) {
       const body = c.body as FakeResponseRequest;
       const canonical = canonicalJson(body);
       this.observer.payloadAccepted(observed, body, body, canonical, fingerprintOfCanonical(canonical));
@@ -64,7 +74,11 @@ export class ClientJudge {
       if (terminal === EVENT.completed) this.observer.streamEnded(observed, "completed");
       else if (terminal === EVENT.error) this.observer.streamEnded(observed, "error");
     }
-    this.observer.responseClosed(observed, { status: response?.status ?? 0, headersSent: response !== undefined, finished: response?.complete ?? false });
+    this.observer.responseClosed(observed, {
+      status: response?.status ?? 0,
+      headersSent: response !== undefined,
+      finished: response?.complete ?? false,
+    });
     this.collect(c, line);
   }
 

@@ -24,7 +24,13 @@ interface Call {
 class Traffic {
   readonly exchanges: ObservedExchange[] = [];
 
-  private add(call: Call, method: string, path: string, status: number, init: { body?: unknown; key?: string; response?: string; stream?: boolean }): void {
+  private add(
+    call: Call,
+    method: string,
+    path: string,
+    status: number,
+    init: { body?: unknown; key?: string; response?: string; stream?: boolean },
+  ): void {
     this.exchanges.push({
       sequence: this.exchanges.length,
       startedAt: call.at,
@@ -51,9 +57,22 @@ class Traffic {
     });
   }
 
-  create(call: Call, message: string, key: string, answer: { id: string; text?: string } | number, continues?: string): void {
+  create(
+    call: Call,
+    message: string,
+    key: string,
+    answer: { id: string; text?: string } | number,
+    continues?: string,
+  ): void {
     const body = { message, ...(continues === undefined ? {} : { conversation_id: continues }) };
-    const response = typeof answer === "number" ? JSON.stringify({ error: { code: "conflict", message: "no" } }) : JSON.stringify({ conversation_id: answer.id, response: answer.text ?? `answer to ${message}`, citations: [] });
+    const response =
+      typeof answer === "number"
+        ? JSON.stringify({ error: { code: "conflict", message: "no" } })
+        : JSON.stringify({
+            conversation_id: answer.id,
+            response: answer.text ?? `answer to ${message}`,
+            citations: [],
+          });
     this.add(call, "POST", "/responses", typeof answer === "number" ? answer : 200, { body, key, response });
   }
 
@@ -63,40 +82,84 @@ class Traffic {
     const events = [
       ["response.created", { type: "response.created", conversation_id: answer.id }],
       ["response.output_text.delta", { type: "response.output_text.delta", delta: text }],
-      ["response.completed", { type: "response.completed", response: { conversation_id: answer.id, output_text: text, citations: [] } }],
-    ].map(([event, data]) => `event: ${String(event)}\ndata: ${JSON.stringify(data)}\n\n`).join("");
+      [
+        "response.completed",
+        { type: "response.completed", response: { conversation_id: answer.id, output_text: text, citations: [] } },
+      ],
+    ]
+      .map(([event, data]) => `event: ${String(event)}\ndata: ${JSON.stringify(data)}\n\n`)
+      .join("");
     this.add(call, "POST", "/responses/stream", 200, { body, key, response: events, stream: true });
   }
 
   /** A listing answered with every message: each exchange's user message and its answer, in order. */
-  list(call: Call, id: string, messages: readonly string[], query = "", pageSize = 50, total = messages.length * 2): void {
-    const items = messages.flatMap((m) => [{ role: "user", content: m }, { role: "assistant", content: `answer to ${m}` }]);
+  list(
+    call: Call,
+    id: string,
+    messages: readonly string[],
+    query = "",
+    pageSize = 50,
+    total = messages.length * 2,
+  ): void {
+    const items = messages.flatMap((m) => [
+      { role: "user", content: m },
+      { role: "assistant", content: `answer to ${m}` },
+    ]);
     const number = Number(/page=(\d+)/.exec(query)?.[1] ?? 1);
-    const page = { conversation: { id, created_at: "2026-11-25T10:00:00Z", updated_at: "2026-11-25T10:00:00Z" }, items, page: number, page_size: pageSize, total, has_more: number * pageSize < total };
+    const page = {
+      conversation: { id, created_at: "2026-11-25T10:00:00Z", updated_at: "2026-11-25T10:00:00Z" },
+      items,
+      page: number,
+      page_size: pageSize,
+      total,
+      has_more: number * pageSize < total,
+    };
     this.add(call, "GET", `/conversations/${id}/messages${query}`, 200, { response: JSON.stringify(page) });
   }
 
   listGone(call: Call, id: string): void {
-    this.add(call, "GET", `/conversations/${id}/messages`, 404, { response: JSON.stringify({ error: { code: "conversation_not_found", message: "gone" } }) });
+    this.add(call, "GET", `/conversations/${id}/messages`, 404, {
+      response: JSON.stringify({ error: { code: "conversation_not_found", message: "gone" } }),
+    });
   }
 
   remove(call: Call, id: string, status = 204): void {
-    this.add(call, "DELETE", `/conversations/${id}`, status, status === 404 ? { response: JSON.stringify({ error: { code: "conversation_not_found", message: "gone" } }) } : {});
+    this.add(
+      call,
+      "DELETE",
+      `/conversations/${id}`,
+      status,
+      status === 404
+        ? { response: JSON.stringify({ error: { code: "conversation_not_found", message: "gone" } }) }
+        : {},
+    );
   }
 
   /** The judge's verdicts, the exchanges handed over in the order they ended. */
   judged(settleMs = 1_000) {
     const judge = createTrafficJudge({ target: "test", redactor: new Redactor(["sk-1", "sk-2"]), settleMs });
-    const byEnd = [...this.exchanges].sort((a, b) => a.startedAt + a.durationMs - (b.startedAt + b.durationMs) || a.sequence - b.sequence);
-    const violations = [...byEnd.flatMap((e) => judge.observe(e)), ...judge.finish()].filter((v) => !v.requirement.startsWith("CLIENT-"));
+    const byEnd = [...this.exchanges].sort(
+      (a, b) => a.startedAt + a.durationMs - (b.startedAt + b.durationMs) || a.sequence - b.sequence,
+    );
+    const violations = [...byEnd.flatMap((e) => judge.observe(e)), ...judge.finish()].filter(
+      (v) => !v.requirement.startsWith("CLIENT-"),
+    );
     const report = judge.report();
-    return { failed: [...new Set(violations.map((v) => v.requirement))].sort(), violations, status: (id: string) => report.requirements.find((r) => r.id === id)?.status };
+    return {
+      failed: [...new Set(violations.map((v) => v.requirement))].sort(),
+      violations,
+      status: (id: string) => report.requirements.find((r) => r.id === id)?.status,
+    };
   }
 }
 
 describe("interaction bugs traffic shows, each by its own requirement", () => {
   test("two continuations at once, one lost (a read-modify-write of the message list): RESP-2; both stored: nothing", () => {
-    for (const [listed, failed] of [[["m1", "m2"], ["RESP-2"]], [["m1", "m2", "m3"], []], [["m1", "m3", "m2"], []]] as const) {
+    for (const [listed, failed] of [
+      [["m1", "m2"], ["RESP-2"]],
+      [["m1", "m2", "m3"], []],
+      [["m1", "m3", "m2"], []],
+    ] as const) {
       const t = new Traffic();
       t.create({ at: 0 }, "m1", "k1", { id: A });
       t.create({ at: 100, ms: 300 }, "m2", "k2", { id: A }, A);
@@ -126,7 +189,10 @@ describe("interaction bugs traffic shows, each by its own requirement", () => {
   });
 
   test("a delete during a running exchange, undone when the exchange stores its answer: DEL-1; a delete that holds: nothing", () => {
-    for (const [gone, failed] of [[false, ["DEL-1"]], [true, []]] as const) {
+    for (const [gone, failed] of [
+      [false, ["DEL-1"]],
+      [true, []],
+    ] as const) {
       const t = new Traffic();
       t.create({ at: 0 }, "m1", "k1", { id: A });
       t.stream({ at: 100, ms: 500 }, "m2", "k2", { id: A }, A);

@@ -19,12 +19,29 @@
  */
 import type { RequirementId } from "../../requirements/catalog.ts";
 import type { HttpResult, StreamResult } from "../http/types.ts";
-import { flush, initialState, mapWorlds, observe, withGroup, worldsOf, type ModelState, type Observation } from "../model/model.ts";
+import {
+  flush,
+  initialState,
+  mapWorlds,
+  observe,
+  withGroup,
+  worldsOf,
+  type ModelState,
+  type Observation,
+} from "../model/model.ts";
 import type { Caller, Op } from "../model/operation.ts";
 import { describeViolation, type Violation } from "../model/violation.ts";
 import { conversationKey, EMPTY_WORLD, keyId, withConversation, type KeyRecord } from "../model/world.ts";
 import type { Classified } from "./classify.ts";
-import { afterAgreeingReads, decidedAtEnd, holdFor, undecidedOf, UndecidedVerdicts, type HeldVerdict, type LagKind } from "./held-verdicts.ts";
+import {
+  afterAgreeingReads,
+  decidedAtEnd,
+  holdFor,
+  undecidedOf,
+  UndecidedVerdicts,
+  type HeldVerdict,
+  type LagKind,
+} from "./held-verdicts.ts";
 import { InOrder } from "./in-order.ts";
 import { modelStartOf, operationOf } from "./model-ops.ts";
 import { remember } from "./remember.ts";
@@ -55,7 +72,14 @@ interface Partition {
    * Each operation not judged yet (the group being built): its line and answer, the evidence of a
    * violation, and the requirements it can show, counted as observed once its verdict stands.
    */
-  readonly pending: Map<number, { readonly line: string; readonly evidence: HttpResult | StreamResult | undefined; readonly shows: readonly RequirementId[] }>;
+  readonly pending: Map<
+    number,
+    {
+      readonly line: string;
+      readonly evidence: HttpResult | StreamResult | undefined;
+      readonly shows: readonly RequirementId[];
+    }
+  >;
   /** Caller and key of every create fed, with a key: a later refusal of that key is a verdict. */
   readonly keys: Set<string>;
   /**
@@ -91,7 +115,8 @@ const WRITES_TIMED = 64;
 
 const isWrite = (op: Op) => op.outcome.type !== "refused" && (op.kind === "delete" || op.kind === "create");
 const isRead = (op: Op) => op.kind !== "create" || op.conversationId !== null;
-const answeredId = (op: Op) => (op.kind === "create" && op.outcome.type === "ok" ? op.outcome.value.conversationId : undefined);
+const answeredId = (op: Op) =>
+  op.kind === "create" && op.outcome.type === "ok" ? op.outcome.value.conversationId : undefined;
 
 export class CrossRequestJudge {
   /** Verdicts held back for lag that nothing decided. */
@@ -127,7 +152,12 @@ export class CrossRequestJudge {
       if (p.held.length === 0) continue;
       if (p.closed || p.contentsUnknown) {
         const why = p.state.search.undecided ?? "a write it could not explain";
-        this.undecided.add(undecidedOf(p.held, () => `the model stopped judging this conversation (${why}), so no later read of it decided this`));
+        this.undecided.add(
+          undecidedOf(
+            p.held,
+            () => `the model stopped judging this conversation (${why}), so no later read of it decided this`,
+          ),
+        );
       } else this.decide(p, "the end of the traffic");
       p.held = [];
     }
@@ -151,20 +181,32 @@ export class CrossRequestJudge {
     const who = this.callerOf(owner, c, result?.status ?? 0);
     if (who === undefined || partition?.closed === true) return;
     const key = c.idempotencyKey === undefined ? undefined : `${who}\u0000${c.idempotencyKey}`;
-    const op = operationOf({ c, result, index: c.exchange.sequence, origin: this.origin, who, refusalShows: refusalShows(partition, who, key, c.conversationId) });
+    const op = operationOf({
+      c,
+      result,
+      index: c.exchange.sequence,
+      origin: this.origin,
+      who,
+      refusalShows: refusalShows(partition, who, key, c.conversationId),
+    });
     if (op === undefined) return;
     // After a write the model could not explain, only its keys are still judged.
-    if (partition?.contentsUnknown === true && !(op.kind === "create" && key !== undefined && partition.keys.has(key))) return;
+    if (partition?.contentsUnknown === true && !(op.kind === "create" && key !== undefined && partition.keys.has(key)))
+      return;
     const id = answeredId(op);
     // A new conversation's first answer: its partition is the conversation it names (another one's, should it name one already made: RESP-3).
-    const p = partition ?? (id === undefined ? undefined : this.byConversation.get(conversationKey(id))) ?? this.newPartition(owner, op);
+    const p =
+      partition ??
+      (id === undefined ? undefined : this.byConversation.get(conversationKey(id))) ??
+      this.newPartition(owner, op);
     if (p === undefined || p.closed) return;
     this.feed(p, op, line, result);
     if (key !== undefined && op.kind === "create") {
       p.keys.add(key);
       remember(this.byKey, `${c.token}\u0000${c.agent}\u0000${c.idempotencyKey}`, p, MAX_KEYS);
     }
-    if (id !== undefined && !this.byConversation.has(conversationKey(id))) remember(this.byConversation, conversationKey(id), p, MAX_REMEMBERED);
+    if (id !== undefined && !this.byConversation.has(conversationKey(id)))
+      remember(this.byConversation, conversationKey(id), p, MAX_REMEMBERED);
   }
 
   /**
@@ -184,22 +226,43 @@ export class CrossRequestJudge {
 
   /** The history an exchange belongs to: its key's, else its conversation's; undefined for a new conversation. */
   private partitionOf(c: Classified): Partition | undefined {
-    const byKey = c.idempotencyKey === undefined ? undefined : this.byKey.get(`${c.token}\u0000${c.agent}\u0000${c.idempotencyKey}`);
+    const byKey =
+      c.idempotencyKey === undefined
+        ? undefined
+        : this.byKey.get(`${c.token}\u0000${c.agent}\u0000${c.idempotencyKey}`);
     return byKey ?? (c.conversationId === undefined ? undefined : this.byConversation.get(c.conversationId));
   }
 
   /** A create about no conversation the traffic made (new, or made before it began): a history of its own. */
   private newPartition(owner: Partition["owner"], op: Op): Partition | undefined {
     if (op.kind !== "create") return undefined;
-    const p: Partition = { state: initialState({ ...EMPTY_WORLD, ...this.choices }), owner, settledFrom: -Infinity, tentative: new Set(), writeEnds: new Map(), held: [], pending: new Map(), keys: new Set(), contentsUnknown: false, closed: false };
+    const p: Partition = {
+      state: initialState({ ...EMPTY_WORLD, ...this.choices }),
+      owner,
+      settledFrom: -Infinity,
+      tentative: new Set(),
+      writeEnds: new Map(),
+      held: [],
+      pending: new Map(),
+      keys: new Set(),
+      contentsUnknown: false,
+      closed: false,
+    };
     // The oldest conversation is about to be forgotten: what it held can no longer be decided.
     const oldest = this.partitions.size >= MAX_REMEMBERED ? this.partitions.keys().next().value : undefined;
     if (oldest !== undefined && oldest.held.length > 0) {
-      this.undecided.add(undecidedOf(oldest.held, () => `the conversation was forgotten (more than ${MAX_REMEMBERED} remembered), so no later read of it decided this`));
+      this.undecided.add(
+        undecidedOf(
+          oldest.held,
+          () =>
+            `the conversation was forgotten (more than ${MAX_REMEMBERED} remembered), so no later read of it decided this`,
+        ),
+      );
       oldest.held = [];
     }
     remember(this.partitions, p, true, MAX_REMEMBERED);
-    if (op.conversationId !== null) remember(this.byConversation, conversationKey(op.conversationId), p, MAX_REMEMBERED);
+    if (op.conversationId !== null)
+      remember(this.byConversation, conversationKey(op.conversationId), p, MAX_REMEMBERED);
     return p;
   }
 
@@ -245,7 +308,13 @@ export class CrossRequestJudge {
   /** Judges the group of overlapping operations `state` holds; returns the state to go on from. */
   private settle(p: Partition, state: ModelState): ModelState {
     const group = state.search.group;
-    const without = (left: (op: Op) => boolean): Observation => flush(withGroup(state, group.filter((op) => !left(op))));
+    const without = (left: (op: Op) => boolean): Observation =>
+      flush(
+        withGroup(
+          state,
+          group.filter((op) => !left(op)),
+        ),
+      );
     let outcome = flush(state);
     /** Operations whose verdict stands: a read left out as the service's lag showed nothing. */
     let judged = group;
@@ -254,16 +323,38 @@ export class CrossRequestJudge {
     // --settle-ms of them: the worlds of those readings too, so a lagging page that fits a wrong
     // lesson (four messages of three exchanges, one each) does not teach it alone.
     const lagging = (op: Op) => op.kind === "list" && p.tentative.has(op.index);
-    const lagged = group.some(lagging) ? flush(withGroup(state, group.map((op) => (lagging(op) ? { ...op, lagsFrom: op.start - this.settleMs } : op)))) : undefined;
-    const orLagged = (plain: Observation) => (lagged !== undefined && lagged.state.search.failed === undefined && lagged.state.search.undecided === undefined ? lagged : plain);
+    const lagged = group.some(lagging)
+      ? flush(
+          withGroup(
+            state,
+            group.map((op) => (lagging(op) ? { ...op, lagsFrom: op.start - this.settleMs } : op)),
+          ),
+        )
+      : undefined;
+    const orLagged = (plain: Observation) =>
+      lagged !== undefined && lagged.state.search.failed === undefined && lagged.state.search.undecided === undefined
+        ? lagged
+        : plain;
     if (failure !== undefined) {
       const failing = group.find((op) => op.index === failure.ops.at(-1));
       const lag = failing !== undefined && p.tentative.has(failing.index) ? lagOf(failure, failing) : undefined;
       const tentative = lag === undefined ? undefined : without((op) => p.tentative.has(op.index));
-      if (lag !== undefined && failing !== undefined && tentative !== undefined && tentative.state.search.failed === undefined) {
+      if (
+        lag !== undefined &&
+        failing !== undefined &&
+        tentative !== undefined &&
+        tentative.state.search.failed === undefined
+      ) {
         // Only a read inside the window contradicted the model, as the service's lag would: held until something decides it.
         const about = failure.ops[0] ?? failing.index;
-        holdFor(p.held, lag, `${failure.requirement} #${about}`, this.violationOf(p, failure), p.writeEnds.get(about) ?? p.settledFrom - this.settleMs, failing.start);
+        holdFor(
+          p.held,
+          lag,
+          `${failure.requirement} #${about}`,
+          this.violationOf(p, failure),
+          p.writeEnds.get(about) ?? p.settledFrom - this.settleMs,
+          failing.start,
+        );
         outcome = orLagged(tentative);
         judged = group.filter((op) => !p.tentative.has(op.index));
       } else {
@@ -271,7 +362,10 @@ export class CrossRequestJudge {
         // A read past the window judged what earlier reads held for this requirement.
         p.held = p.held.filter((h) => h.violation.requirement !== failure.requirement);
         // An exchange a settled listing shows lost: the model forgets it and judges the rest.
-        const lost = failing?.kind === "list" && failure.lost !== undefined ? withoutExchange(state, failing.conversationId, failure.lost) : undefined;
+        const lost =
+          failing?.kind === "list" && failure.lost !== undefined
+            ? withoutExchange(state, failing.conversationId, failure.lost)
+            : undefined;
         const forgotten = lost === undefined ? undefined : flush(lost);
         if (forgotten !== undefined && forgotten.state.search.failed === undefined) outcome = forgotten;
         else {
@@ -282,7 +376,8 @@ export class CrossRequestJudge {
           // A continuation answered as another conversation left this one alone; any other write
           // may have changed it, and a listing short of an exchange it cannot name leaves it unknown.
           const leftAlone = failing?.kind === "create" && SHOWN_AS_LAG.has(failure.requirement);
-          if (failing !== undefined && !leftAlone && (failing.kind !== "list" || SHOWN_AS_LAG.has(failure.requirement))) p.contentsUnknown = true;
+          if (failing !== undefined && !leftAlone && (failing.kind !== "list" || SHOWN_AS_LAG.has(failure.requirement)))
+            p.contentsUnknown = true;
           judged = group.filter((op) => op !== failing);
         }
       }
@@ -293,8 +388,10 @@ export class CrossRequestJudge {
     }
     // A delete answered 2xx ends the conversation, whatever the model made of it: no read can show what the earlier ones lacked any more.
     const ended = group.find((op) => op.kind === "delete" && op.outcome.type === "ok");
-    if (ended !== undefined && p.held.length > 0) this.decide(p, `the conversation's delete, ${p.pending.get(ended.index)?.line ?? `#${ended.index}`}`);
-    for (const op of judged) for (const requirement of p.pending.get(op.index)?.shows ?? []) this.record.observed(requirement);
+    if (ended !== undefined && p.held.length > 0)
+      this.decide(p, `the conversation's delete, ${p.pending.get(ended.index)?.line ?? `#${ended.index}`}`);
+    for (const op of judged)
+      for (const requirement of p.pending.get(op.index)?.shows ?? []) this.record.observed(requirement);
     for (const warning of outcome.violations) if (warning !== outcome.state.search.failed) this.release(p, warning);
     if (outcome.state.search.undecided !== undefined) p.closed = true;
     this.choices = learnedFrom(this.choices, worldsOf(outcome.state));
@@ -314,7 +411,12 @@ export class CrossRequestJudge {
     const last = p.pending.get(violation.ops.at(-1) ?? -1);
     const { message, expected } = describeViolation(violation);
     const detail = expected === undefined ? message : `${message}; expected ${expected}`;
-    return this.record.holdViolation(violation.requirement, last?.line ?? `#${violation.ops.at(-1)}`, detail, last?.evidence === undefined ? [] : [last.evidence.transcript]);
+    return this.record.holdViolation(
+      violation.requirement,
+      last?.line ?? `#${violation.ops.at(-1)}`,
+      detail,
+      last?.evidence === undefined ? [] : [last.evidence.transcript],
+    );
   }
 }
 
@@ -323,7 +425,12 @@ export class CrossRequestJudge {
  * it names a conversation of another scope or a deleted one, which must be refused. Otherwise
  * its body may have been invalid in a way traffic cannot tell, and the refusal shows nothing.
  */
-function refusalShows(p: Partition | undefined, who: Caller, key: string | undefined, conversationId: string | undefined): boolean {
+function refusalShows(
+  p: Partition | undefined,
+  who: Caller,
+  key: string | undefined,
+  conversationId: string | undefined,
+): boolean {
   if (p === undefined) return false;
   if (key !== undefined && p.keys.has(key)) return true;
   if (conversationId === undefined) return false;
@@ -337,7 +444,9 @@ function withoutExchange(state: ModelState, conversationId: string, lost: number
   if (!worldsOf(state).some((w) => w.conversations.get(id)?.exchanges.some((e) => e.op === lost))) return undefined;
   return mapWorlds(state, (w) => {
     const conversation = w.conversations.get(id);
-    return conversation === undefined ? w : withConversation(w, { ...conversation, exchanges: conversation.exchanges.filter((e) => e.op !== lost) });
+    return conversation === undefined
+      ? w
+      : withConversation(w, { ...conversation, exchanges: conversation.exchanges.filter((e) => e.op !== lost) });
   });
 }
 
@@ -349,15 +458,28 @@ function withoutExchange(state: ModelState, conversationId: string, lost: number
 function couldShow(state: ModelState, op: Op): RequirementId[] {
   const shown = new Set<RequirementId>();
   const worlds = worldsOf(state);
-  const conversations = (id: string | null) => (id === null ? [] : worlds.flatMap((w) => w.conversations.get(conversationKey(id)) ?? []));
+  const conversations = (id: string | null) =>
+    id === null ? [] : worlds.flatMap((w) => w.conversations.get(conversationKey(id)) ?? []);
   const found = conversations(op.conversationId);
   if (op.kind === "create") {
     const key = op.key;
-    const earlier: { start: number; end: number; payload: string; raw: string | undefined }[] = key === null ? [] : [
-      ...worlds.flatMap((w) => [keyId(op.who, key), keyId(op.who, key, "plain"), keyId(op.who, key, "stream")].flatMap((id) => w.keys.get(id) ?? []))
-        .map((r: KeyRecord) => ({ start: r.at, end: r.end, payload: r.payload, raw: r.raw })),
-      ...state.search.group.flatMap((g) => (g.kind === "create" && g.who === op.who && g.key === key ? [{ start: g.start, end: g.end, payload: g.payload, raw: g.raw }] : [])),
-    ];
+    const earlier: { start: number; end: number; payload: string; raw: string | undefined }[] =
+      key === null
+        ? []
+        : [
+            ...worlds
+              .flatMap((w) =>
+                [keyId(op.who, key), keyId(op.who, key, "plain"), keyId(op.who, key, "stream")].flatMap(
+                  (id) => w.keys.get(id) ?? [],
+                ),
+              )
+              .map((r: KeyRecord) => ({ start: r.at, end: r.end, payload: r.payload, raw: r.raw })),
+            ...state.search.group.flatMap((g) =>
+              g.kind === "create" && g.who === op.who && g.key === key
+                ? [{ start: g.start, end: g.end, payload: g.payload, raw: g.raw }]
+                : [],
+            ),
+          ];
     for (const e of earlier) {
       if (e.start < op.end && op.start < e.end) (["IDEM-5", "IDEM-9"] as const).forEach((id) => shown.add(id));
       else if (e.payload !== op.payload) shown.add(op.endpoint === "stream" ? "IDEM-4" : "IDEM-3");
@@ -376,7 +498,9 @@ function couldShow(state: ModelState, op: Op): RequirementId[] {
   if (op.kind !== "list" || op.outcome.type !== "ok") return [];
   for (const c of found) {
     for (const e of c.exchanges) shown.add(e.endpoint === "stream" ? "SSE-8" : "RESP-2");
-    for (const s of c.suspects) if (s.requirement.startsWith("IDEM")) shown.add(s.requirement === "IDEM-4" ? "IDEM-4" : s.requirement === "IDEM-5" ? "IDEM-5" : "IDEM-2");
+    for (const s of c.suspects)
+      if (s.requirement.startsWith("IDEM"))
+        shown.add(s.requirement === "IDEM-4" ? "IDEM-4" : s.requirement === "IDEM-5" ? "IDEM-5" : "IDEM-2");
     if (c.updatedAt !== undefined && c.exchanges.length > 0) shown.add("LIST-8");
   }
   return [...shown];

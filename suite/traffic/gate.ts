@@ -37,13 +37,32 @@ export const isClientRequirement = (requirement: { id: string }) => requirement.
 
 export function partyVerdict(requirements: readonly RequirementReport[]): PartyVerdict {
   const count = (status: string) => requirements.filter((r) => r.status === status).length;
-  const verdict = { pass: count("pass"), fail: count("fail"), warn: count("warn"), inconclusive: count("inconclusive"), not_observed: count("not_observed") };
-  const result = verdict.fail > 0 ? "fail" : verdict.inconclusive > 0 ? "undecided" : verdict.pass + verdict.warn > 0 ? "pass" : "not_observed";
+  const verdict = {
+    pass: count("pass"),
+    fail: count("fail"),
+    warn: count("warn"),
+    inconclusive: count("inconclusive"),
+    not_observed: count("not_observed"),
+  };
+  const result =
+    verdict.fail > 0
+      ? "fail"
+      : verdict.inconclusive > 0
+        ? "undecided"
+        : verdict.pass + verdict.warn > 0
+          ? "pass"
+          : "not_observed";
   return { result, ...verdict };
 }
 
 /** A party's counts without its result, as conformance.json's `counts` gives them. */
-export const countsOf = ({ pass, fail, warn, inconclusive, not_observed }: PartyVerdict): PartyCounts => ({ pass, fail, warn, inconclusive, not_observed });
+export const countsOf = ({ pass, fail, warn, inconclusive, not_observed }: PartyVerdict): PartyCounts => ({
+  pass,
+  fail,
+  warn,
+  inconclusive,
+  not_observed,
+});
 
 const gated = (gate: Gate, party: "service" | "client") => gate === party || gate === "both";
 
@@ -54,8 +73,12 @@ export function gateFails(gate: Gate, service: PartyVerdict, client: PartyVerdic
 
 /** Whether a gated verdict is undecided (and none failed): the run is incomplete, never a pass. */
 export function gateUndecided(gate: Gate, service: PartyVerdict, client: PartyVerdict): boolean {
-  return (gated(gate, "service") && service.result === "undecided") || (gated(gate, "client") && client.result === "undecided");
+  return (
+    (gated(gate, "service") && service.result === "undecided") ||
+    (gated(gate, "client") && client.result === "undecided")
+  );
 }
 
 /** Whether `requirement` belongs to a gated party. */
-export const isGated = (gate: Gate, requirement: { id: string }) => gated(gate, isClientRequirement(requirement) ? "client" : "service");
+export const isGated = (gate: Gate, requirement: { id: string }) =>
+  gated(gate, isClientRequirement(requirement) ? "client" : "service");

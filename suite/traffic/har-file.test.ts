@@ -14,8 +14,19 @@ import { readHar } from "./har.ts";
 const exchange = (sequence: number): ObservedExchange => ({
   sequence,
   startedAt: 1_764_000_000_000 + sequence,
-  request: { method: "POST", url: "http://proxy/v1/agents/a/responses", headers: { authorization: "Bearer sk-secret" }, body: `{"message":"${sequence}"}` },
-  response: { status: 200, headers: { "content-type": "application/json" }, body: "{}", complete: true, chunks: undefined },
+  request: {
+    method: "POST",
+    url: "http://proxy/v1/agents/a/responses",
+    headers: { authorization: "Bearer sk-secret" },
+    body: `{"message":"${sequence}"}`,
+  },
+  response: {
+    status: 200,
+    headers: { "content-type": "application/json" },
+    body: "{}",
+    complete: true,
+    chunks: undefined,
+  },
   failure: undefined,
   durationMs: 1.25,
 });
@@ -36,7 +47,9 @@ test("each entry is on disk as soon as it is added; the ended file reads back, k
   const text = readFileSync(path, "utf8");
   expect(text).not.toContain("sk-secret");
   const read = readHar(text, "seen.har");
-  expect(read.map((e) => [e.startedAt, e.request.body, e.durationMs])).toEqual([0, 1, 2].map((i) => [1_764_000_000_000 + i, `{"message":"${i}"}`, 1.25]));
+  expect(read.map((e) => [e.startedAt, e.request.body, e.durationMs])).toEqual(
+    [0, 1, 2].map((i) => [1_764_000_000_000 + i, `{"message":"${i}"}`, 1.25]),
+  );
   expect(har.written).toBe(3);
 });
 

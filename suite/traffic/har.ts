@@ -9,7 +9,12 @@ import { z } from "zod";
 import type { ObservedExchange } from "./exchange.ts";
 
 const Header = z.looseObject({ name: z.string(), value: z.string() });
-const Content = z.looseObject({ size: z.number().optional(), text: z.string().optional(), encoding: z.string().optional(), mimeType: z.string().optional() });
+const Content = z.looseObject({
+  size: z.number().optional(),
+  text: z.string().optional(),
+  encoding: z.string().optional(),
+  mimeType: z.string().optional(),
+});
 const Entry = z.looseObject({
   startedDateTime: z.string(),
   time: z.number().optional(),
@@ -68,8 +73,13 @@ export function readHar(source: string, name: string, firstSequence = 0): Observ
     throw new HarError(`${name} is not JSON: ${error instanceof Error ? error.message : String(error)}`);
   }
   const parsed = Har.safeParse(json);
-  if (!parsed.success) throw new HarError(`${name} is not a HAR file: ${z.prettifyError(parsed.error).split("\n").slice(0, 4).join("; ")}`);
-  const entries = [...parsed.data.log.entries].sort((a, b) => Date.parse(a.startedDateTime) - Date.parse(b.startedDateTime));
+  if (!parsed.success)
+    throw new HarError(
+      `${name} is not a HAR file: ${z.prettifyError(parsed.error).split("\n").slice(0, 4).join("; ")}`,
+    );
+  const entries = [...parsed.data.log.entries].sort(
+    (a, b) => Date.parse(a.startedDateTime) - Date.parse(b.startedDateTime),
+  );
   return entries.map((entry, index) => {
     const { request, response } = entry;
     // Status 0 is how browsers record a request that got no answer (blocked, failed, aborted).
@@ -84,17 +94,26 @@ export function readHar(source: string, name: string, firstSequence = 0): Observ
         method: request.method,
         url: request.url,
         headers: headerRecord(request.headers),
-        body: withoutBody(request.method) ? undefined : text(request.postData?.text, request.postData?.encoding, request.postData === undefined ? request.bodySize : undefined),
+        body: withoutBody(request.method)
+          ? undefined
+          : text(
+              request.postData?.text,
+              request.postData?.encoding,
+              request.postData === undefined ? request.bodySize : undefined,
+            ),
       },
       response: answered
         ? {
-          status: response.status,
-          headers: headerRecord(response.headers),
-          // 204 and 304 have no body by definition, whatever the recorder wrote.
-          body: response.status === 204 || response.status === 304 ? "" : text(response.content.text, response.content.encoding, response.content.size),
-          complete: error === undefined,
-          chunks: undefined,
-        }
+            status: response.status,
+            headers: headerRecord(response.headers),
+            // 204 and 304 have no body by definition, whatever the recorder wrote.
+            body:
+              response.status === 204 || response.status === 304
+                ? ""
+                : text(response.content.text, response.content.encoding, response.content.size),
+            complete: error === undefined,
+            chunks: undefined,
+          }
         : undefined,
       failure: error,
       ...(entry._incomplete === true ? { incomplete: true as const } : {}),
@@ -119,11 +138,16 @@ export function pseudonymousAuthorization(value: string): string {
 function contentOf({ response }: ObservedExchange): { size: number; mimeType: string; text?: string } {
   const mimeType = response?.headers["content-type"] ?? "";
   if (response === undefined) return { size: 0, mimeType, text: "" };
-  return response.body === undefined ? { size: -1, mimeType } : { size: Buffer.byteLength(response.body), mimeType, text: response.body };
+  return response.body === undefined
+    ? { size: -1, mimeType }
+    : { size: Buffer.byteLength(response.body), mimeType, text: response.body };
 }
 
 const pseudonymousHeaders = (record: Readonly<Record<string, string>>) =>
-  Object.entries(record).map(([name, value]) => ({ name, value: name === "authorization" ? pseudonymousAuthorization(value) : value }));
+  Object.entries(record).map(([name, value]) => ({
+    name,
+    value: name === "authorization" ? pseudonymousAuthorization(value) : value,
+  }));
 
 /** Who wrote a HAR file the proxy made. */
 export const HAR_CREATOR = { name: "agent-conformance proxy", version: "1" };
@@ -150,8 +174,15 @@ export function harEntry(exchange: ObservedExchange): unknown {
       queryString: [...new URL(exchange.request.url).searchParams].map(([name, value]) => ({ name, value })),
       cookies: [],
       headersSize: -1,
-      bodySize: exchange.request.body === undefined ? (withoutBody(exchange.request.method) ? 0 : -1) : Buffer.byteLength(exchange.request.body),
-      ...(exchange.request.body === undefined ? {} : { postData: { mimeType: exchange.request.headers["content-type"] ?? "", text: exchange.request.body } }),
+      bodySize:
+        exchange.request.body === undefined
+          ? withoutBody(exchange.request.method)
+            ? 0
+            : -1
+          : Buffer.byteLength(exchange.request.body),
+      ...(exchange.request.body === undefined
+        ? {}
+        : { postData: { mimeType: exchange.request.headers["content-type"] ?? "", text: exchange.request.body } }),
     },
     response: {
       status: exchange.response?.status ?? 0,
@@ -163,7 +194,9 @@ export function harEntry(exchange: ObservedExchange): unknown {
       redirectURL: "",
       headersSize: -1,
       bodySize: -1,
-      ...(exchange.failure === undefined && exchange.response?.complete !== false ? {} : { _error: exchange.failure ?? "the body ended early" }),
+      ...(exchange.failure === undefined && exchange.response?.complete !== false
+        ? {}
+        : { _error: exchange.failure ?? "the body ended early" }),
     },
     cache: {},
     timings: timingsOf(exchange),

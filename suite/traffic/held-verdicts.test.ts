@@ -16,7 +16,14 @@ const A = "0b6c2a55-4a4b-4c8e-9a52-6f1d1f3c1a01";
 const BASE = "http://service.example/v1/agents/agent-a";
 const SETTLE_MS = 3_000;
 
-function exchange(sequence: number, at: number, method: string, path: string, status: number, init: { body?: unknown; key?: string; response?: string; stream?: boolean } = {}): ObservedExchange {
+function exchange(
+  sequence: number,
+  at: number,
+  method: string,
+  path: string,
+  status: number,
+  init: { body?: unknown; key?: string; response?: string; stream?: boolean } = {},
+): ObservedExchange {
   return {
     sequence,
     startedAt: at,
@@ -31,27 +38,57 @@ function exchange(sequence: number, at: number, method: string, path: string, st
       },
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
     },
-    response: { status, headers: { "content-type": init.stream === true ? "text/event-stream" : "application/json" }, body: init.response ?? "", complete: true, chunks: undefined },
+    response: {
+      status,
+      headers: { "content-type": init.stream === true ? "text/event-stream" : "application/json" },
+      body: init.response ?? "",
+      complete: true,
+      chunks: undefined,
+    },
     failure: undefined,
     durationMs: 10,
   };
 }
 
 const created = (n: number, at: number) =>
-  exchange(n, at, "POST", "/responses", 200, { body: { message: "m1" }, key: "k1", response: JSON.stringify({ conversation_id: A, response: "answer to m1", citations: [] }) });
+  exchange(n, at, "POST", "/responses", 200, {
+    body: { message: "m1" },
+    key: "k1",
+    response: JSON.stringify({ conversation_id: A, response: "answer to m1", citations: [] }),
+  });
 
 function streamed(n: number, at: number): ObservedExchange {
   const events = [
     ["response.created", { type: "response.created", conversation_id: A }],
     ["response.output_text.delta", { type: "response.output_text.delta", delta: "answer to m2" }],
-    ["response.completed", { type: "response.completed", response: { conversation_id: A, output_text: "answer to m2", citations: [] } }],
-  ].map(([event, data]) => `event: ${String(event)}\ndata: ${JSON.stringify(data)}\n\n`).join("");
-  return exchange(n, at, "POST", "/responses/stream", 200, { body: { message: "m2", conversation_id: A }, key: "k2", response: events, stream: true });
+    [
+      "response.completed",
+      { type: "response.completed", response: { conversation_id: A, output_text: "answer to m2", citations: [] } },
+    ],
+  ]
+    .map(([event, data]) => `event: ${String(event)}\ndata: ${JSON.stringify(data)}\n\n`)
+    .join("");
+  return exchange(n, at, "POST", "/responses/stream", 200, {
+    body: { message: "m2", conversation_id: A },
+    key: "k2",
+    response: events,
+    stream: true,
+  });
 }
 
 function listed(n: number, at: number, messages: readonly string[]): ObservedExchange {
-  const items = messages.flatMap((m) => [{ role: "user", content: m }, { role: "assistant", content: `answer to ${m}` }]);
-  const page = { conversation: { id: A, created_at: "2026-11-25T10:00:00Z", updated_at: "2026-11-25T10:00:00Z" }, items, page: 1, page_size: 50, total: items.length, has_more: false };
+  const items = messages.flatMap((m) => [
+    { role: "user", content: m },
+    { role: "assistant", content: `answer to ${m}` },
+  ]);
+  const page = {
+    conversation: { id: A, created_at: "2026-11-25T10:00:00Z", updated_at: "2026-11-25T10:00:00Z" },
+    items,
+    page: 1,
+    page_size: 50,
+    total: items.length,
+    has_more: false,
+  };
   return exchange(n, at, "GET", `/conversations/${A}/messages`, 200, { response: JSON.stringify(page) });
 }
 
@@ -60,11 +97,20 @@ const deleted = (n: number, at: number) => exchange(n, at, "DELETE", `/conversat
 const health = (n: number, at: number) => exchange(n, at, "GET", "/health", 200, { response: "{}" });
 
 /** A create, a streamed continuation the service never lists, and listings read as the suite settles them (inside the window). */
-const lostStream = (): ObservedExchange[] => [created(0, 0), listed(1, 50, ["m1"]), streamed(2, 100), listed(3, 200, ["m1"]), listed(4, 700, ["m1"]), listed(5, 2_600, ["m1"])];
+const lostStream = (): ObservedExchange[] => [
+  created(0, 0),
+  listed(1, 50, ["m1"]),
+  streamed(2, 100),
+  listed(3, 200, ["m1"]),
+  listed(4, 700, ["m1"]),
+  listed(5, 2_600, ["m1"]),
+];
 
 function judged(exchanges: readonly ObservedExchange[]) {
   const judge = createTrafficJudge({ target: "test", redactor: new Redactor(["sk-1"]), settleMs: SETTLE_MS });
-  const violations = [...exchanges.flatMap((e) => judge.observe(e)), ...judge.finish()].filter((v) => !v.requirement.startsWith("CLIENT-"));
+  const violations = [...exchanges.flatMap((e) => judge.observe(e)), ...judge.finish()].filter(
+    (v) => !v.requirement.startsWith("CLIENT-"),
+  );
   const report = judge.report();
   return { violations, report, status: (id: string) => report.requirements.find((r) => r.id === id)?.status };
 }
@@ -73,7 +119,9 @@ describe("a listing inside --settle-ms that lacks a streamed continuation", () =
   test("is decided against the service by the conversation's delete, once a listing in the window's second half lacked it, as the suite's settled reads do", () => {
     const { violations, status, report } = judged([...lostStream(), deleted(6, 2_700)]);
     expect(violations.map((v) => v.requirement)).toEqual(["SSE-8"]);
-    expect(violations[0]?.detail).toMatch(/the exchange of #2 is not among the items.*no listing showed it: the last read without it began \d+ ms after the write, in the second half of the 3000 ms --settle-ms window \(where the suite's settling reads last\), and no later read came before the conversation's delete, DELETE \/v1\/agents\/agent-a\/conversations\/\S+ → 204 \(#6\)$/);
+    expect(violations[0]?.detail).toMatch(
+      /the exchange of #2 is not among the items.*no listing showed it: the last read without it began \d+ ms after the write, in the second half of the 3000 ms --settle-ms window \(where the suite's settling reads last\), and no later read came before the conversation's delete, DELETE \/v1\/agents\/agent-a\/conversations\/\S+ → 204 \(#6\)$/,
+    );
     expect(status("SSE-8")).toBe("fail");
     expect(report.result).toBe("fail");
   });
@@ -93,8 +141,18 @@ describe("a listing inside --settle-ms that lacks a streamed continuation", () =
   });
 
   test("only in the window's first half, then the conversation deleted or the traffic ended: undecided, named in the console, conformance.json, JUnit and HTML; never a pass, never a failure of a service that may only lag", () => {
-    const early = [created(0, 0), listed(1, 50, ["m1"]), streamed(2, 100), listed(3, 200, ["m1"]), listed(4, 700, ["m1"]), listed(5, 1_200, ["m1"])];
-    for (const traffic of [[...early, deleted(6, 1_300)], [...early, health(6, 6_000)]]) {
+    const early = [
+      created(0, 0),
+      listed(1, 50, ["m1"]),
+      streamed(2, 100),
+      listed(3, 200, ["m1"]),
+      listed(4, 700, ["m1"]),
+      listed(5, 1_200, ["m1"]),
+    ];
+    for (const traffic of [
+      [...early, deleted(6, 1_300)],
+      [...early, health(6, 6_000)],
+    ]) {
       const { violations, status, report } = judged(traffic);
       expect(violations).toEqual([]);
       expect(status("SSE-8")).toBe("inconclusive");
@@ -103,16 +161,39 @@ describe("a listing inside --settle-ms that lacks a streamed continuation", () =
       expect(trafficExitCode(report)).toBe(3);
       expect(report.incomplete.map((i) => i.id)).toEqual(["SSE-8"]);
       // Every listing that lacked it, by its number.
-      expect(report.traffic.undecided).toMatchObject([{ requirement: "SSE-8", exchanges: [expect.stringMatching(/\(#3\)$/), expect.stringMatching(/\(#4\)$/), expect.stringMatching(/\(#5\)$/)] }]);
-      expect(report.traffic.undecided[0]?.reason).toMatch(/^no read came in the second half of the 3000 ms --settle-ms window before (the conversation's delete, DELETE \S+ → 204 \(#6\)|the end of the traffic) \(the last began \d+ ms after the write\): the service may only have lagged$/);
+      expect(report.traffic.undecided).toMatchObject([
+        {
+          requirement: "SSE-8",
+          exchanges: [
+            expect.stringMatching(/\(#3\)$/),
+            expect.stringMatching(/\(#4\)$/),
+            expect.stringMatching(/\(#5\)$/),
+          ],
+        },
+      ]);
+      expect(report.traffic.undecided[0]?.reason).toMatch(
+        /^no read came in the second half of the 3000 ms --settle-ms window before (the conversation's delete, DELETE \S+ → 204 \(#6\)|the end of the traffic) \(the last began \d+ ms after the write\): the service may only have lagged$/,
+      );
       const lines = trafficSummaryLines(report, "reports");
-      expect(lines).toContainEqual(expect.stringMatching(/^ {2}UNDECIDED SSE-8 MUST: GET \S+ → 200 \(#3\), GET \S+ → 200 \(#4\), GET \S+ → 200 \(#5\): .*; undecided: no read came in the second half/));
-      expect(lines).toContainEqual(expect.stringMatching(/^Service: UNDECIDED — \d+ pass, 0 fail, 0 warn, 1 undecided, \d+ not observed$/));
-      expect(lines).toContainEqual(expect.stringMatching(/^Result: INCOMPLETE \(--gate service\) — \d+ exchange\(s\) judged; a gated verdict was never decided$/));
+      expect(lines).toContainEqual(
+        expect.stringMatching(
+          /^ {2}UNDECIDED SSE-8 MUST: GET \S+ → 200 \(#3\), GET \S+ → 200 \(#4\), GET \S+ → 200 \(#5\): .*; undecided: no read came in the second half/,
+        ),
+      );
+      expect(lines).toContainEqual(
+        expect.stringMatching(/^Service: UNDECIDED — \d+ pass, 0 fail, 0 warn, 1 undecided, \d+ not observed$/),
+      );
+      expect(lines).toContainEqual(
+        expect.stringMatching(
+          /^Result: INCOMPLETE \(--gate service\) — \d+ exchange\(s\) judged; a gated verdict was never decided$/,
+        ),
+      );
       expect(junitXml(report)).toMatch(/\[SSE-8\][^\n]*<skipped message="undecided: 1 verdict/);
       const page = renderTrafficHtml(report);
       expect(page).toMatch(/<div class="banner inconclusive" role="status" id="result"><strong>INCOMPLETE<\/strong>/);
-      expect(page).toMatch(/<dd id="undecided"><ul><li><strong>SSE-8<\/strong> GET [^<]*\(#3\), GET [^<]*\(#4\), GET [^<]*\(#5\)/);
+      expect(page).toMatch(
+        /<dd id="undecided"><ul><li><strong>SSE-8<\/strong> GET [^<]*\(#3\), GET [^<]*\(#4\), GET [^<]*\(#5\)/,
+      );
     }
   });
 });

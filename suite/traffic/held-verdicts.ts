@@ -51,7 +51,14 @@ export interface UndecidedVerdict {
 const READS_NAMED = 10;
 
 /** Holds a read's violation, or joins it to the one held for the same lag. */
-export function holdFor(held: HeldVerdict[], kind: LagKind, about: string, violation: TrafficViolation, writeEnd: number, readAt: number): void {
+export function holdFor(
+  held: HeldVerdict[],
+  kind: LagKind,
+  about: string,
+  violation: TrafficViolation,
+  writeEnd: number,
+  readAt: number,
+): void {
   const same = held.find((h) => h.about === about);
   if (same === undefined) {
     held.push({ kind, about, violation, reads: [violation.exchange], writeEnd, lastReadAt: readAt });
@@ -70,33 +77,51 @@ export function holdFor(held: HeldVerdict[], kind: LagKind, about: string, viola
  * 2xx takes back an exchange not listed; any read with a known answer takes back a delete not
  * applied.
  */
-export function afterAgreeingReads(held: readonly HeldVerdict[], group: readonly Op[], isRead: (op: Op) => boolean): HeldVerdict[] {
+export function afterAgreeingReads(
+  held: readonly HeldVerdict[],
+  group: readonly Op[],
+  isRead: (op: Op) => boolean,
+): HeldVerdict[] {
   const listed = group.some((op) => op.kind === "list" && op.outcome.type === "ok");
   const read = group.some((op) => isRead(op) && op.outcome.type !== "unknown");
   return held.filter((h) => (h.kind === "unlisted" ? !listed : !read));
 }
 
-const shown = (h: HeldVerdict) => (h.kind === "unlisted" ? "no listing showed it" : "no read showed the delete applied");
+const shown = (h: HeldVerdict) =>
+  h.kind === "unlisted" ? "no listing showed it" : "no read showed the delete applied";
 
 /**
  * No later read can come (`ended`: "the conversation's delete, DELETE … (#9)", "the end of the
  * traffic"): what a read in the second half of its window still showed wrong counts against the
  * service, the rest is undecided.
  */
-export function decidedAtEnd(held: readonly HeldVerdict[], settleMs: number, ended: string): { against: TrafficViolation[]; undecided: UndecidedVerdict[] } {
+export function decidedAtEnd(
+  held: readonly HeldVerdict[],
+  settleMs: number,
+  ended: string,
+): { against: TrafficViolation[]; undecided: UndecidedVerdict[] } {
   const since = (h: HeldVerdict) => Math.round(h.lastReadAt - h.writeEnd);
   const late = (h: HeldVerdict) => since(h) >= settleMs / 2;
   const against = held.filter(late).map((h) => ({
     ...h.violation,
     detail: `${h.violation.detail}; ${shown(h)}: the last read without it began ${since(h)} ms after the write, in the second half of the ${settleMs} ms --settle-ms window (where the suite's settling reads last), and no later read came before ${ended}`,
   }));
-  const undecided = undecidedOf(held.filter((h) => !late(h)), (h) =>
-    `no read came in the second half of the ${settleMs} ms --settle-ms window before ${ended} (the last began ${since(h)} ms after the write): the service may only have lagged`);
+  const undecided = undecidedOf(
+    held.filter((h) => !late(h)),
+    (h) =>
+      `no read came in the second half of the ${settleMs} ms --settle-ms window before ${ended} (the last began ${since(h)} ms after the write): the service may only have lagged`,
+  );
   return { against, undecided };
 }
 
 export function undecidedOf(held: readonly HeldVerdict[], reason: (h: HeldVerdict) => string): UndecidedVerdict[] {
-  return held.map((h) => ({ requirement: h.violation.requirement, level: h.violation.level, exchanges: h.reads, detail: h.violation.detail, reason: reason(h) }));
+  return held.map((h) => ({
+    requirement: h.violation.requirement,
+    level: h.violation.level,
+    exchanges: h.reads,
+    detail: h.violation.detail,
+    reason: reason(h),
+  }));
 }
 
 /** Undecided verdicts kept per requirement; the count goes on. */

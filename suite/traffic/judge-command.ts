@@ -11,7 +11,16 @@ import { HarError, readHar } from "./har.ts";
 import { violationLine } from "./proxy/command.ts";
 import { createTrafficJudge, trafficExitCode } from "./judge.ts";
 import { TRAFFIC_JUDGE_FLAGS } from "./judge-flags.ts";
-import { flagHelp, flagValueOf, parseFlags, stringFlag, switchFlag, UnknownFlagError, UsageError, type FlagTable } from "../../cli/flags.ts";
+import {
+  flagHelp,
+  flagValueOf,
+  parseFlags,
+  stringFlag,
+  switchFlag,
+  UnknownFlagError,
+  UsageError,
+  type FlagTable,
+} from "../../cli/flags.ts";
 import { listenForStop, SIGNAL_EXIT_CODES, type StopSignal } from "../runner/interruption.ts";
 import type { TrafficReport } from "./judge.ts";
 import { writeStoppedTrafficReports } from "./stopped-report.ts";
@@ -19,7 +28,12 @@ import { trafficSummaryLines, writeTrafficReports } from "./reports.ts";
 import type { ObservedExchange } from "./exchange.ts";
 
 const FLAGS = {
-  reportDir: { name: "report-dir", value: "DIR", help: "where conformance.json, junit.xml and report.html go (default reports)", parser: stringFlag("reports") },
+  reportDir: {
+    name: "report-dir",
+    value: "DIR",
+    help: "where conformance.json, junit.xml and report.html go (default reports)",
+    parser: stringFlag("reports"),
+  },
   strict: { name: "strict", help: "a broken SHOULD fails too", parser: switchFlag() },
   ...TRAFFIC_JUDGE_FLAGS,
   help: { name: "help", help: "show this help", parser: switchFlag() },
@@ -51,11 +65,16 @@ function interruptedReport(report: TrafficReport, signal: StopSignal, judged: nu
     ...report,
     result: "incomplete",
     interrupted: { signal, reason, checks: { done: judged, total }, atOnce: false },
-    requirements: report.requirements.map((r) => (r.status === "not_observed" ? { ...r, reason: `${reason}: ${r.reason ?? "not observed"}` } : r)),
+    requirements: report.requirements.map((r) =>
+      r.status === "not_observed" ? { ...r, reason: `${reason}: ${r.reason ?? "not observed"}` } : r,
+    ),
   };
 }
 
-export async function runJudgeCommand(argv: string[], print: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): Promise<number> {
+export async function runJudgeCommand(
+  argv: string[],
+  print: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
+): Promise<number> {
   // Where the reports go even when the rest of the command line is wrong.
   const dir = flagValueOf(argv, "report-dir") ?? "reports";
   const refuse = async (target: string, reason: string, usage = ""): Promise<number> => {
@@ -81,22 +100,39 @@ export async function runJudgeCommand(argv: string[], print: (line: string) => v
   const { settleMs, gate } = values;
   if (positionals.length === 0) return refuse("(no HAR file)", "name at least one HAR file", `${JUDGE_USAGE}\n`);
   const target = `${positionals.length} HAR file(s): ${positionals.join(", ")}`;
-  const stop = listenForStop((signal) => process.stderr.write(`agent-conformance judge: ${signal}: stopping; the reports hold what was judged so far\n`));
+  const stop = listenForStop((signal) =>
+    process.stderr.write(`agent-conformance judge: ${signal}: stopping; the reports hold what was judged so far\n`),
+  );
   try {
     const exchanges: ObservedExchange[] = [];
     for (const file of positionals) {
       try {
         exchanges.push(...readHar(await readFile(file, "utf8"), file, exchanges.length));
       } catch (error) {
-        const reason = error instanceof HarError ? error.message : `${file} cannot be read: ${error instanceof Error ? error.message : String(error)}`;
+        const reason =
+          error instanceof HarError
+            ? error.message
+            : `${file} cannot be read: ${error instanceof Error ? error.message : String(error)}`;
         return await refuse(target, reason);
       }
     }
-    const judge = createTrafficJudge({ target, redactor: new Redactor([]), strict: values.strict, settleMs, gate, source: "har" });
+    const judge = createTrafficJudge({
+      target,
+      redactor: new Redactor([]),
+      strict: values.strict,
+      settleMs,
+      gate,
+      source: "har",
+    });
     // Several files are one traffic, judged and numbered in the order the exchanges started, as the proxy numbers them.
-    const traffic = exchanges.sort((a, b) => a.startedAt - b.startedAt || a.sequence - b.sequence).map((exchange, sequence) => ({ ...exchange, sequence }));
+    const traffic = exchanges
+      .sort((a, b) => a.startedAt - b.startedAt || a.sequence - b.sequence)
+      .map((exchange, sequence) => ({ ...exchange, sequence }));
     // A long recording says it is being judged, and how to stop.
-    if (traffic.length >= LONG_TRAFFIC) process.stderr.write(`agent-conformance judge: judging ${traffic.length} exchanges; Ctrl-C stops and writes what was judged by then\n`);
+    if (traffic.length >= LONG_TRAFFIC)
+      process.stderr.write(
+        `agent-conformance judge: judging ${traffic.length} exchanges; Ctrl-C stops and writes what was judged by then\n`,
+      );
     let judged = 0;
     for (const exchange of traffic) {
       // Signals are handled between turns of the event loop: give them one now and then.
@@ -107,11 +143,15 @@ export async function runJudgeCommand(argv: string[], print: (line: string) => v
     }
     if (stop.signal === undefined) for (const violation of judge.finish()) print(violationLine(violation));
     const signal = stop.signal;
-    const report = signal === undefined ? judge.report() : interruptedReport(judge.report(), signal, judged, traffic.length);
+    const report =
+      signal === undefined ? judge.report() : interruptedReport(judge.report(), signal, judged, traffic.length);
     await writeTrafficReports(report, values.reportDir);
     for (const line of trafficSummaryLines(report, values.reportDir)) print(line);
     if (report.interrupted !== undefined) print(`Interrupted: ${report.interrupted.reason}`);
-    if (report.result === "error") process.stderr.write(`agent-conformance judge: ${positionals.join(", ")}: ${report.diagnosis ?? "nothing was judged"}\n`);
+    if (report.result === "error")
+      process.stderr.write(
+        `agent-conformance judge: ${positionals.join(", ")}: ${report.diagnosis ?? "nothing was judged"}\n`,
+      );
     return signal === undefined ? trafficExitCode(report) : SIGNAL_EXIT_CODES[signal];
   } finally {
     stop.dispose();

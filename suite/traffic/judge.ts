@@ -10,7 +10,17 @@ import { DEFAULTS } from "../runner/config.ts";
 import type { Redactor } from "../http/redact.ts";
 import type { HttpResult, StreamResult } from "../http/types.ts";
 import type { ConformanceReport } from "../report/report-types.ts";
-import { countsOf, gateFails, gateUndecided, isClientRequirement, isGated, partyVerdict, type Gate, type PartyCounts, type PartyVerdict } from "./gate.ts";
+import {
+  countsOf,
+  gateFails,
+  gateUndecided,
+  isClientRequirement,
+  isGated,
+  partyVerdict,
+  type Gate,
+  type PartyCounts,
+  type PartyVerdict,
+} from "./gate.ts";
 import { nothingJudged, type ExchangeCounts, type TrafficSource } from "./nothing-judged.ts";
 import { classify, type Classified } from "./classify.ts";
 import { ClientJudge } from "./client-rules.ts";
@@ -48,7 +58,10 @@ export interface TrafficCounts {
  * undecided, or error when nothing was judged. Without what only an active run has (a seed,
  * creates, cleanup); `counts` per party.
  */
-export type TrafficReport = Omit<ConformanceReport, "seed" | "creates" | "cleanup" | "counts"> & { counts: TrafficCounts; traffic: TrafficSection };
+export type TrafficReport = Omit<ConformanceReport, "seed" | "creates" | "cleanup" | "counts"> & {
+  counts: TrafficCounts;
+  traffic: TrafficSection;
+};
 
 export interface TrafficJudge {
   /** Judges one finished exchange; returns the violations it revealed. */
@@ -165,7 +178,8 @@ export function createTrafficJudge(options: TrafficJudgeOptions): TrafficJudge {
       if (s !== undefined) judgeStream(j, s);
     } else {
       const http = (result = httpResultOf(exchange, redactor));
-      if (http !== undefined) (c.operation === "create" ? judgeCreate : c.operation === "list" ? judgeList : judgeDelete)(j, http);
+      if (http !== undefined)
+        (c.operation === "create" ? judgeCreate : c.operation === "list" ? judgeList : judgeDelete)(j, http);
       if (http !== undefined && c.operation === "list") judgePageEcho(j, http);
     }
     clients.judge(c, line);
@@ -205,19 +219,42 @@ export function createTrafficJudge(options: TrafficJudgeOptions): TrafficJudge {
       // arrived in pieces is enough, since a server that buffers buffers every stream.
       const tallies = new Map(record.tallies);
       if (incremental.length > 0) {
-        tallies.set("SSE-9", incremental.some(Boolean) ? { observed: incremental.length, violations: [], dropped: 0 } : {
-          observed: incremental.length,
-          violations: [{ requirement: "SSE-9", level: "SHOULD", sentence: "", exchange: `${incremental.length} multi-delta stream(s)`, detail: "every multi-delta stream arrived with all its events in one network read", transcripts: [] }],
-          dropped: 0,
-        });
+        tallies.set(
+          "SSE-9",
+          incremental.some(Boolean)
+            ? { observed: incremental.length, violations: [], dropped: 0 }
+            : {
+                observed: incremental.length,
+                violations: [
+                  {
+                    requirement: "SSE-9",
+                    level: "SHOULD",
+                    sentence: "",
+                    exchange: `${incremental.length} multi-delta stream(s)`,
+                    detail: "every multi-delta stream arrived with all its events in one network read",
+                    transcripts: [],
+                  },
+                ],
+                dropped: 0,
+              },
+        );
       }
-      const requirements = REQUIREMENTS.map((r) => requirementReport(r, tallies.get(r.id), crossRequest.undecided.of(r.id), options.strict ?? false));
+      const requirements = REQUIREMENTS.map((r) =>
+        requirementReport(r, tallies.get(r.id), crossRequest.undecided.of(r.id), options.strict ?? false),
+      );
       const gate = options.gate ?? "service";
       const service = partyVerdict(requirements.filter((r) => !isClientRequirement(r)));
       const client = partyVerdict(requirements.filter(isClientRequirement));
       const exchanges = { seen, judged, unread, unanswered, incomplete };
       const source = options.source ?? "har";
-      const result = judged === 0 ? "error" : gateFails(gate, service, client) ? "fail" : gateUndecided(gate, service, client) ? "incomplete" : "pass";
+      const result =
+        judged === 0
+          ? "error"
+          : gateFails(gate, service, client)
+            ? "fail"
+            : gateUndecided(gate, service, client)
+              ? "incomplete"
+              : "pass";
       return {
         target: options.target,
         result,

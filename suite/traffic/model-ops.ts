@@ -37,7 +37,8 @@ export const endOf = (c: Classified) => c.exchange.startedAt + shortestDuration(
  * An exchange's start on the model's clock: milliseconds from `origin` (small numbers keep the
  * fractions a double would lose on epoch times), requests of one millisecond in the order sent.
  */
-export const modelStartOf = (c: Classified, origin: number) => c.exchange.startedAt - origin + c.exchange.sequence * TIE_MS;
+export const modelStartOf = (c: Classified, origin: number) =>
+  c.exchange.startedAt - origin + c.exchange.sequence * TIE_MS;
 
 /** "Not now" (429, 503), which the spec allows anywhere: such an answer shows nothing of the request's effect. */
 export const saysNotNow = (status: number) => status === 429 || status === 503;
@@ -76,7 +77,13 @@ export function operationOf({ c, result, index, origin, who, refusalShows }: Ope
   const cut = { error: new Error(c.exchange.failure ?? "the answer did not come whole") };
   if (c.operation === "list" || c.operation === "delete") {
     if (c.conversationId === undefined) return undefined;
-    if (c.operation === "delete") return { kind: "delete", ...timed, conversationId: c.conversationId, outcome: readDeletion(result === undefined ? cut : { result: result as HttpResult }).outcome };
+    if (c.operation === "delete")
+      return {
+        kind: "delete",
+        ...timed,
+        conversationId: c.conversationId,
+        outcome: readDeletion(result === undefined ? cut : { result: result as HttpResult }).outcome,
+      };
     // A listing that did not come whole shows nothing.
     if (result === undefined) return undefined;
     const http = result as HttpResult;
@@ -84,13 +91,23 @@ export function operationOf({ c, result, index, origin, who, refusalShows }: Ope
     const pageSize = pageParameter(c.query.get("page_size"), MAX_PAGE_SIZE);
     if (page === "out of bounds" || pageSize === "out of bounds") return undefined;
     const query = { ...(page === undefined ? {} : { page }), ...(pageSize === undefined ? {} : { pageSize }) };
-    return { kind: "list", ...timed, conversationId: c.conversationId, query, outcome: readListing({ result: http }).outcome };
+    return {
+      kind: "list",
+      ...timed,
+      conversationId: c.conversationId,
+      query,
+      outcome: readListing({ result: http }).outcome,
+    };
   }
   const message = messageOf(c.body);
   if (message === undefined) return undefined;
   const openShape = openShapeOf(c.body);
-  const outcome = result === undefined ? readPlainCreate(cut).outcome
-    : c.operation === "stream" ? readStreamCreate({ result: result as StreamResult }).outcome : readPlainCreate({ result: result as HttpResult }).outcome;
+  const outcome =
+    result === undefined
+      ? readPlainCreate(cut).outcome
+      : c.operation === "stream"
+        ? readStreamCreate({ result: result as StreamResult }).outcome
+        : readPlainCreate({ result: result as HttpResult }).outcome;
   if (outcome.type === "refused" && !refusalShows) return undefined;
   return {
     kind: "create",

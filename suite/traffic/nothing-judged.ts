@@ -22,11 +22,15 @@ export interface ExchangeCounts {
 
 export type TrafficSource = "proxy" | "har";
 
-const OPERATIONS = "POST …/v1/agents/{agent}/responses[/stream], GET …/conversations/{id}/messages, DELETE …/conversations/{id}";
+const OPERATIONS =
+  "POST …/v1/agents/{agent}/responses[/stream], GET …/conversations/{id}/messages, DELETE …/conversations/{id}";
 
 export function nothingJudged(counts: ExchangeCounts, source: TrafficSource, firstFailure: string | undefined): string {
   const { seen, unread, unanswered, incomplete } = counts;
-  if (seen === 0) return source === "proxy" ? "nothing was judged: no request reached the proxy" : "nothing was judged: the files hold no request";
+  if (seen === 0)
+    return source === "proxy"
+      ? "nothing was judged: no request reached the proxy"
+      : "nothing was judged: the files hold no request";
   if (incomplete > 0 && incomplete + unanswered === seen) {
     return `nothing was judged: ${seen === 1 ? "the one request" : `the ${seen} requests`} ${source === "proxy" ? "that reached the proxy" : "recorded"} got no whole answer (${incomplete} cut before ${incomplete === 1 ? "it" : "they"} ended${source === "proxy" ? ", still running at the stop or hung up on" : ""})`;
   }
@@ -36,6 +40,7 @@ export function nothingJudged(counts: ExchangeCounts, source: TrafficSource, fir
       ? `nothing was judged: the upstream never answered; each of the ${seen} request(s) got the proxy's 502 upstream_unreachable${why}`
       : `nothing was judged: none of the ${seen} recorded request(s) has an answer${why}`;
   }
-  if (unread > 0) return `nothing was judged: the ${unread} request(s) of the spec's operations have a body that was not recorded or could not be read`;
+  if (unread > 0)
+    return `nothing was judged: the ${unread} request(s) of the spec's operations have a body that was not recorded or could not be read`;
   return `nothing was judged: none of the ${seen} request(s) is an operation of the spec (${OPERATIONS})`;
 }

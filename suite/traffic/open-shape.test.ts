@@ -18,9 +18,24 @@ test("metadata that is not a flat object of strings, and a message of 2,048 char
     { message: "x".repeat(2_048) },
     "not an object",
   ].map(openShapeOf);
-  expect(shapes).toEqual([undefined, undefined, undefined, "metadata:nested", "metadata:arrays", "metadata:numbers", "metadata:nulls", undefined, "message:long", undefined]);
+  expect(shapes).toEqual([
+    undefined,
+    undefined,
+    undefined,
+    "metadata:nested",
+    "metadata:arrays",
+    "metadata:numbers",
+    "metadata:nulls",
+    undefined,
+    "message:long",
+    undefined,
+  ]);
 });
 
 test("optional fields: external_reference or metadata present, even null", () => {
-  expect([{ message: "hi" }, { message: "hi", external_reference: null }, { message: "hi", metadata: {} }, null].map(hasOptionalFields)).toEqual([false, true, true, false]);
+  expect(
+    [{ message: "hi" }, { message: "hi", external_reference: null }, { message: "hi", metadata: {} }, null].map(
+      hasOptionalFields,
+    ),
+  ).toEqual([false, true, true, false]);
 });

@@ -26,7 +26,8 @@ function metadataShape(metadata: unknown): string | undefined {
 export function openShapeOf(body: unknown): string | undefined {
   if (body === null || typeof body !== "object") return undefined;
   const { message, metadata } = body as { message?: unknown; metadata?: unknown };
-  const shape = typeof message === "string" && message.length >= LONG_MESSAGE ? "message:long" : metadataShape(metadata);
+  const shape =
+    typeof message === "string" && message.length >= LONG_MESSAGE ? "message:long" : metadataShape(metadata);
   return shape !== undefined && OPEN_SHAPES.has(shape) ? shape : undefined;
 }
 

@@ -27,7 +27,14 @@ export function judgePageEcho({ c, line, record }: Pick<Judged, "c" | "line" | "
   // A body that is not a listing is LIST-1's.
   if (!listed.success) return;
   record.judge("LIST-5", line, () => {
-    if (page !== undefined) expectSame(listed.data.page, page, `the echoed page of a listing that asked for page ${page}`, http);
-    if (pageSize !== undefined) expectSame(listed.data.page_size, pageSize, `the echoed page_size of a listing that asked for page_size ${pageSize}`, http);
+    if (page !== undefined)
+      expectSame(listed.data.page, page, `the echoed page of a listing that asked for page ${page}`, http);
+    if (pageSize !== undefined)
+      expectSame(
+        listed.data.page_size,
+        pageSize,
+        `the echoed page_size of a listing that asked for page_size ${pageSize}`,
+        http,
+      );
   });
 }

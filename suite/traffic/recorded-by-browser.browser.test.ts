@@ -20,7 +20,11 @@ function pageTraffic(fakeUrl: string): Promise<number[]> {
   const headers = { Authorization: "Bearer sk-fake-a", "Content-Type": "application/json" };
   const api = `${fakeUrl}/v1/agents/agent-a`;
   return (async () => {
-    const created = await fetch(`${api}/responses`, { method: "POST", headers: { ...headers, "Idempotency-Key": crypto.randomUUID() }, body: JSON.stringify({ message: "How do reminders work?" }) });
+    const created = await fetch(`${api}/responses`, {
+      method: "POST",
+      headers: { ...headers, "Idempotency-Key": crypto.randomUUID() },
+      body: JSON.stringify({ message: "How do reminders work?" }),
+    });
     const { conversation_id: id } = (await created.json()) as { conversation_id: string };
     const streamed = await fetch(`${api}/responses/stream`, {
       method: "POST",
@@ -40,7 +44,9 @@ async function recordedVerdicts(options: FakeServerOptions) {
   onTestFinished(() => rm(dir, { recursive: true, force: true }));
   const fake = await createFakeServer({ port: 0, ...options });
   onTestFinished(() => fake.close());
-  const page = createServer((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>app</title>"));
+  const page = createServer((_req, res) =>
+    res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>app</title>"),
+  );
   await new Promise<void>((resolve) => page.listen(0, "127.0.0.1", resolve));
   onTestFinished(() => new Promise<void>((resolve) => page.close(() => resolve())));
   const harPath = join(dir, "recorded.har");
@@ -64,7 +70,12 @@ test("Chromium's recording of a conforming fake: four operations judged, no viol
   expect(judged).toBe(4);
   expect(brokenOf(report)).toEqual({});
   const status = (id: string) => report.requirements.find((r) => r.id === id)?.status;
-  expect([status("RESP-1"), status("SSE-3"), status("SSE-7"), status("LIST-5")]).toEqual(["pass", "pass", "pass", "pass"]);
+  expect([status("RESP-1"), status("SSE-3"), status("SSE-7"), status("LIST-5")]).toEqual([
+    "pass",
+    "pass",
+    "pass",
+    "pass",
+  ]);
 });
 
 test("Chromium's recording of a broken fake shows the broken requirement", async () => {

@@ -12,7 +12,9 @@ const LINE = "POST /v1/agents/a/responses/stream → 200 (#1)";
 
 test("a shape's failure keeps zod's explanation as its detail, and the transcript apart", () => {
   const record = new Recorder();
-  const events = completedEvents("hi").map((e) => (e.event === EVENT.delta ? event(EVENT.delta, { type: EVENT.delta }) : e));
+  const events = completedEvents("hi").map((e) =>
+    e.event === EVENT.delta ? event(EVENT.delta, { type: EVENT.delta }) : e,
+  );
   const s = handBuiltStream({ events });
   record.judge("SSE-4", LINE, () => streamRule("SSE-4").judge(s, "a stream"));
   const [violation] = record.takeFresh();
@@ -26,7 +28,12 @@ test("a shape's failure keeps zod's explanation as its detail, and the transcrip
 test("holdViolation counts the exchange as observed and leaves the violation to the caller", () => {
   const record = new Recorder();
   const held = record.holdViolation("IDEM-1", LINE, "#2 replayed the key of #1 and was answered another result", []);
-  expect(held).toMatchObject({ requirement: "IDEM-1", level: "MUST", exchange: LINE, detail: "#2 replayed the key of #1 and was answered another result" });
+  expect(held).toMatchObject({
+    requirement: "IDEM-1",
+    level: "MUST",
+    exchange: LINE,
+    detail: "#2 replayed the key of #1 and was answered another result",
+  });
   expect(record.tallies.get("IDEM-1")).toEqual({ observed: 1, violations: [], dropped: 0 });
   expect(record.takeFresh()).toEqual([]);
   record.release(held);

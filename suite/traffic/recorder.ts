@@ -84,9 +84,21 @@ export class Recorder {
     this.release(this.violationOf(requirement, line, detail, transcripts));
   }
 
-  private violationOf(requirement: RequirementId, line: string, detail: string, transcripts: Transcript[]): TrafficViolation {
+  private violationOf(
+    requirement: RequirementId,
+    line: string,
+    detail: string,
+    transcripts: Transcript[],
+  ): TrafficViolation {
     const known = requirementById(requirement);
-    return { requirement, level: known?.level ?? "MUST", sentence: known?.summary ?? requirement, exchange: line, detail, transcripts };
+    return {
+      requirement,
+      level: known?.level ?? "MUST",
+      sentence: known?.summary ?? requirement,
+      exchange: line,
+      detail,
+      transcripts,
+    };
   }
 
   /** An exchange could show `requirement` and did not break it (the client rules count this way). */

@@ -21,10 +21,17 @@ export function requirementReport(
   undecided: { count: number; kept: readonly UndecidedVerdict[] } | undefined,
   strict: boolean,
 ): RequirementReport {
-  const base = { id: requirement.id, level: requirement.level, family: requirement.family, summary: requirement.summary, spec: requirement.spec };
+  const base = {
+    id: requirement.id,
+    level: requirement.level,
+    family: requirement.family,
+    summary: requirement.summary,
+    spec: requirement.spec,
+  };
   const unobservable = UNOBSERVABLE[requirement.id];
   if (tally === undefined || tally.observed === 0) {
-    const reason = unobservable === undefined ? "no observed exchange could show it" : `traffic cannot show it: ${unobservable}`;
+    const reason =
+      unobservable === undefined ? "no observed exchange could show it" : `traffic cannot show it: ${unobservable}`;
     return { ...base, status: "not_observed", reason, tests: [] };
   }
   const broken = tally.violations.length + tally.dropped;
@@ -32,19 +39,31 @@ export function requirementReport(
   let status: RequirementStatus = "pass";
   if (broken > 0) status = requirement.level === "MUST" || strict ? "fail" : "warn";
   else if (open > 0) status = "inconclusive";
-  const tests: TestReport[] = [{
-    name: `${tally.observed} observed exchange(s) could show it; ${broken} broke it${open > 0 ? `; ${open} undecided` : ""}`,
-    file: requirement.family,
-    status: broken > 0 ? "fail" : open > 0 ? "inconclusive" : "pass",
-    durationMs: 0,
-    ...(broken > 0 ? {
-      message: tally.violations.slice(0, VIOLATIONS_SHOWN).map((v) => `${v.exchange}: ${v.detail}`).join("\n"),
-      transcripts: tally.violations.slice(0, VIOLATIONS_SHOWN).flatMap((v) => v.transcripts.slice(0, 1)),
-    } : open > 0 ? { message: (undecided?.kept ?? []).slice(0, VIOLATIONS_SHOWN).map(undecidedLine).join("\n") } : {}),
-  }];
+  const tests: TestReport[] = [
+    {
+      name: `${tally.observed} observed exchange(s) could show it; ${broken} broke it${open > 0 ? `; ${open} undecided` : ""}`,
+      file: requirement.family,
+      status: broken > 0 ? "fail" : open > 0 ? "inconclusive" : "pass",
+      durationMs: 0,
+      ...(broken > 0
+        ? {
+            message: tally.violations
+              .slice(0, VIOLATIONS_SHOWN)
+              .map((v) => `${v.exchange}: ${v.detail}`)
+              .join("\n"),
+            transcripts: tally.violations.slice(0, VIOLATIONS_SHOWN).flatMap((v) => v.transcripts.slice(0, 1)),
+          }
+        : open > 0
+          ? { message: (undecided?.kept ?? []).slice(0, VIOLATIONS_SHOWN).map(undecidedLine).join("\n") }
+          : {}),
+    },
+  ];
   const first = undecided?.kept[0];
-  const reason = broken > 0
-    ? `${broken} of ${tally.observed} observed exchange(s) broke it; first: ${tally.violations[0]?.exchange}: ${tally.violations[0]?.detail}`
-    : open > 0 && first !== undefined ? `undecided: ${open} verdict(s) held back for listing lag that nothing decided; first: ${undecidedLine(first)}` : undefined;
+  const reason =
+    broken > 0
+      ? `${broken} of ${tally.observed} observed exchange(s) broke it; first: ${tally.violations[0]?.exchange}: ${tally.violations[0]?.detail}`
+      : open > 0 && first !== undefined
+        ? `undecided: ${open} verdict(s) held back for listing lag that nothing decided; first: ${undecidedLine(first)}`
+        : undefined;
   return { ...base, status, ...(reason === undefined ? {} : { reason }), tests };
 }

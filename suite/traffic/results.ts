@@ -15,24 +15,35 @@ const MAX_EVENT_BYTES = 16 * 1024 * 1024;
 
 export function transcriptOf(exchange: ObservedExchange, redactor: Redactor): Transcript {
   const { request, response } = exchange;
-  return buildTranscript({
-    method: request.method,
-    url: request.url,
-    requestHeaders: { ...request.headers },
-    requestBody: request.body,
-    status: response?.status,
-    responseHeaders: response === undefined ? undefined : { ...response.headers },
-    responseBody: response?.body,
-    failure: exchange.failure ?? (response !== undefined && !response.complete ? "the response ended before its body did" : undefined),
-    durationMs: exchange.durationMs,
-  }, redactor);
+  return buildTranscript(
+    {
+      method: request.method,
+      url: request.url,
+      requestHeaders: { ...request.headers },
+      requestBody: request.body,
+      status: response?.status,
+      responseHeaders: response === undefined ? undefined : { ...response.headers },
+      responseBody: response?.body,
+      failure:
+        exchange.failure ??
+        (response !== undefined && !response.complete ? "the response ended before its body did" : undefined),
+      durationMs: exchange.durationMs,
+    },
+    redactor,
+  );
 }
 
 /** A plain answer; undefined when no response arrived or its body is not known. */
 export function httpResultOf(exchange: ObservedExchange, redactor: Redactor): HttpResult | undefined {
   const { response } = exchange;
   if (response?.body === undefined) return undefined;
-  return { status: response.status, headers: { ...response.headers }, text: response.body, json: tryParseJson(response.body), transcript: transcriptOf(exchange, redactor) };
+  return {
+    status: response.status,
+    headers: { ...response.headers },
+    text: response.body,
+    json: tryParseJson(response.body),
+    transcript: transcriptOf(exchange, redactor),
+  };
 }
 
 /**
@@ -46,11 +57,28 @@ export function streamResultOf(exchange: ObservedExchange, redactor: Redactor): 
   const transcript = transcriptOf(exchange, redactor);
   const headers = { ...response.headers };
   if (mediaType(headers["content-type"]) !== "text/event-stream") {
-    const http = { status: response.status, headers, text: response.body, json: tryParseJson(response.body), transcript };
+    const http = {
+      status: response.status,
+      headers,
+      text: response.body,
+      json: tryParseJson(response.body),
+      transcript,
+    };
     return {
-      status: response.status, headers, events: [], terminal: undefined, ended: response.complete, chunks: 0,
-      problems: [{ kind: "not-event-stream", detail: `Content-Type is ${JSON.stringify(headers["content-type"] ?? "(none)")}, not text/event-stream` }],
-      http, transcript,
+      status: response.status,
+      headers,
+      events: [],
+      terminal: undefined,
+      ended: response.complete,
+      chunks: 0,
+      problems: [
+        {
+          kind: "not-event-stream",
+          detail: `Content-Type is ${JSON.stringify(headers["content-type"] ?? "(none)")}, not text/event-stream`,
+        },
+      ],
+      http,
+      transcript,
     };
   }
   const chunks = response.chunks;
@@ -75,7 +103,14 @@ export function streamResultOf(exchange: ObservedExchange, redactor: Redactor): 
   if (response.complete) body.ended();
   else body.addProblem("connection-error", exchange.failure ?? "the connection ended before the stream did");
   return {
-    status: response.status, headers, events: body.events, terminal: body.terminal, ended: response.complete,
-    chunks: chunks?.length ?? 1, problems: body.problems, http: undefined, transcript,
+    status: response.status,
+    headers,
+    events: body.events,
+    terminal: body.terminal,
+    ended: response.complete,
+    chunks: chunks?.length ?? 1,
+    problems: body.problems,
+    http: undefined,
+    transcript,
   };
 }

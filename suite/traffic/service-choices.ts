@@ -10,7 +10,12 @@ import type { World } from "../model/world.ts";
 
 export type ServiceChoices = Pick<World, "counting" | "echo" | "order" | "keyScope">;
 
-export const UNKNOWN_CHOICES: ServiceChoices = { counting: "any", echo: "unknown", order: "unknown", keyScope: "unknown" };
+export const UNKNOWN_CHOICES: ServiceChoices = {
+  counting: "any",
+  echo: "unknown",
+  order: "unknown",
+  keyScope: "unknown",
+};
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -20,11 +25,13 @@ export function learnedFrom(known: ServiceChoices, worlds: readonly World[]): Se
   if (first === undefined) return known;
   const agreed = <K extends keyof ServiceChoices>(field: K): boolean => rest.every((w) => same(w[field], first[field]));
   return {
-    counting: known.counting === "any" && first.counting !== "any" && agreed("counting") ? first.counting : known.counting,
+    counting:
+      known.counting === "any" && first.counting !== "any" && agreed("counting") ? first.counting : known.counting,
     echo: known.echo === "unknown" && first.echo !== "unknown" && agreed("echo") ? first.echo : known.echo,
     order: known.order === "unknown" && first.order !== "unknown" && agreed("order") ? first.order : known.order,
     // Only keys shown shared: per endpoint may be what is left once a bug (one key run twice at
     // once) ruled the spec's reading out.
-    keyScope: known.keyScope === "unknown" && first.keyScope === "shared" && agreed("keyScope") ? "shared" : known.keyScope,
+    keyScope:
+      known.keyScope === "unknown" && first.keyScope === "shared" && agreed("keyScope") ? "shared" : known.keyScope,
   };
 }

@@ -43,7 +43,7 @@ const fromGateway = (status: number) => status === 502 || status === 504;
 /** 429 and 503 say "not now", which the spec allows anywhere; neither they nor a gateway's answers show anything of the request's judgement. */
 const showsNothing = (status: number) => saysNotNow(status) || fromGateway(status);
 const hasMessage = (body: unknown) => messageOf(body) !== undefined;
-const isWholeNumber = (value: string | null) => value === null || /^\d+$/.test(value) && Number(value) >= 1;
+const isWholeNumber = (value: string | null) => value === null || (/^\d+$/.test(value) && Number(value) >= 1);
 
 /** AUTH-1 and AUTH-2 for a request without a well-formed Bearer key; AUTH-2's header on any 401. */
 function judgeAuth({ c, line, record }: Judged, res: HttpResult | StreamResult): boolean {
@@ -51,13 +51,22 @@ function judgeAuth({ c, line, record }: Judged, res: HttpResult | StreamResult):
     record.judge("AUTH-1", line, () => expectNon2xx(res, "a request without a Bearer key"));
     record.judge("AUTH-2", line, () => {
       expectStatus(res, 401, "a request without a Bearer key");
-      expectThat(/^\s*Bearer\b/i.test(res.headers["www-authenticate"] ?? ""), `the 401 carries no WWW-Authenticate: Bearer (got ${JSON.stringify(res.headers["www-authenticate"] ?? null)})`, res);
+      expectThat(
+        /^\s*Bearer\b/i.test(res.headers["www-authenticate"] ?? ""),
+        `the 401 carries no WWW-Authenticate: Bearer (got ${JSON.stringify(res.headers["www-authenticate"] ?? null)})`,
+        res,
+      );
     });
     return false;
   }
   if (res.status === 401) {
     record.judge("AUTH-2", line, () =>
-      expectThat(/^\s*Bearer\b/i.test(res.headers["www-authenticate"] ?? ""), `the 401 carries no WWW-Authenticate: Bearer (got ${JSON.stringify(res.headers["www-authenticate"] ?? null)})`, res));
+      expectThat(
+        /^\s*Bearer\b/i.test(res.headers["www-authenticate"] ?? ""),
+        `the 401 carries no WWW-Authenticate: Bearer (got ${JSON.stringify(res.headers["www-authenticate"] ?? null)})`,
+        res,
+      ),
+    );
     return false;
   }
   return true;
@@ -85,7 +94,8 @@ function judgeCreateRequest({ c, line, record }: Judged, res: HttpResult | Strea
     record.judge("RESP-5", line, () => expectValidationRefusal(res, "a create without a string message"));
     return;
   }
-  if (c.idempotencyKey === undefined) record.judge("IDEM-6", line, () => expectValidationRefusal(res, "a create without an Idempotency-Key"));
+  if (c.idempotencyKey === undefined)
+    record.judge("IDEM-6", line, () => expectValidationRefusal(res, "a create without an Idempotency-Key"));
 }
 
 /**
@@ -100,7 +110,12 @@ function judgeKeyAfterRefusal({ c, line, record, refusals }: Judged, res: HttpRe
   const refusal = refusals.refusal(c.token, c.agent, c.idempotencyKey);
   if (refusal !== undefined && refusal.finishedAt <= c.exchange.startedAt && refusal.payload !== payload) {
     record.judge(refusal.requirement, line, () =>
-      expectThat(res.status !== 409, `the key of a create refused with ${refusal.status} was answered 409 when used again with another payload: the refusal held on to it`, res));
+      expectThat(
+        res.status !== 409,
+        `the key of a create refused with ${refusal.status} was answered 409 when used again with another payload: the refusal held on to it`,
+        res,
+      ),
+    );
   }
   refusals.answered(c.token, c.agent, c.idempotencyKey, {
     status: res.status,
@@ -161,14 +176,19 @@ export function judgeList(j: Judged, http: HttpResult): void {
   const { c, line, record } = j;
   if (c.conversationId === undefined || !judgedFurther(j, http, http)) return;
   const id = c.conversationId;
-  if (http.status === 404) record.judge("LIST-9", line, () => expectErrorCode(http, "conversation_not_found", "a listing answered 404"));
+  if (http.status === 404)
+    record.judge("LIST-9", line, () => expectErrorCode(http, "conversation_not_found", "a listing answered 404"));
   const page = c.query.get("page");
   const pageSize = c.query.get("page_size");
   const invalid = !isWholeNumber(page) || !isWholeNumber(pageSize);
-  if (invalid) record.judge("LIST-10", line, () => expectValidationRefusal(http, `a listing with page ${page} and page_size ${pageSize}`));
+  if (invalid)
+    record.judge("LIST-10", line, () =>
+      expectValidationRefusal(http, `a listing with page ${page} and page_size ${pageSize}`),
+    );
   if (!is2xx(http.status)) {
     // Refused: never served as if valid.
-    if (invalid) record.judge("LIST-4", line, () => expect4xx(http, `a listing with page ${page} and page_size ${pageSize}`));
+    if (invalid)
+      record.judge("LIST-4", line, () => expect4xx(http, `a listing with page ${page} and page_size ${pageSize}`));
     return;
   }
   if (!judgeAnswer(j, { to: "list", http, conversationId: id }, "a listing")) return;
@@ -176,14 +196,19 @@ export function judgeList(j: Judged, http: HttpResult): void {
   const listed = SpecMessagePage.parse(http.json);
   if (invalid) {
     record.judge("LIST-4", line, () => {
-      expectThat(listed.page >= 1 && listed.page_size >= 1, `page ${page} and page_size ${pageSize} were served as page ${listed.page} of size ${listed.page_size}`, http);
+      expectThat(
+        listed.page >= 1 && listed.page_size >= 1,
+        `page ${page} and page_size ${pageSize} were served as page ${listed.page} of size ${listed.page_size}`,
+        http,
+      );
     });
   }
   // Whatever parameter was left out has the spec's default, the other one given or not.
   if (page === null || pageSize === null) {
     record.judge("LIST-2", line, () => {
       if (page === null) expectSame(listed.page, DEFAULT_PAGE, "the echoed page without a page parameter", http);
-      if (pageSize === null) expectSame(listed.page_size, DEFAULT_PAGE_SIZE, "the echoed page_size without a page_size parameter", http);
+      if (pageSize === null)
+        expectSame(listed.page_size, DEFAULT_PAGE_SIZE, "the echoed page_size without a page_size parameter", http);
     });
   }
   if (listed.page > 1 && (listed.page - 1) * listed.page_size >= listed.total) {
@@ -196,5 +221,6 @@ export function judgeList(j: Judged, http: HttpResult): void {
 
 export function judgeDelete(j: Judged, http: HttpResult): void {
   if (j.c.conversationId === undefined || !judgedFurther(j, http, http)) return;
-  if (http.status === 404) j.record.judge("DEL-2", j.line, () => expectErrorCode(http, "conversation_not_found", "a delete answered 404"));
+  if (http.status === 404)
+    j.record.judge("DEL-2", j.line, () => expectErrorCode(http, "conversation_not_found", "a delete answered 404"));
 }

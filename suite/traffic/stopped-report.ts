@@ -14,10 +14,18 @@ export function stoppedTrafficReport(target: string, reason: string, source: Tra
 }
 
 /** Writes them; says on stderr, and nowhere else, when even that failed. */
-export async function writeStoppedTrafficReports(command: string, dir: string, target: string, reason: string, source: TrafficSource): Promise<void> {
+export async function writeStoppedTrafficReports(
+  command: string,
+  dir: string,
+  target: string,
+  reason: string,
+  source: TrafficSource,
+): Promise<void> {
   try {
     await writeTrafficReports(stoppedTrafficReport(target, `${command}: ${reason}`, source), dir);
   } catch (error) {
-    process.stderr.write(`agent-conformance ${command}: the reports were not written to ${dir}: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(
+      `agent-conformance ${command}: the reports were not written to ${dir}: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
   }
 }

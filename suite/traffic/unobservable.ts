@@ -6,7 +6,8 @@ import type { RequirementId } from "../../requirements/catalog.ts";
  * what happens inside the client. They are always not_observed, with this reason.
  */
 export const UNOBSERVABLE: Readonly<Partial<Record<RequirementId, string>>> = {
-  "RESP-6": "whether a create was refused because of its external_reference or metadata cannot be told from why else it was refused",
+  "RESP-6":
+    "whether a create was refused because of its external_reference or metadata cannot be told from why else it was refused",
   "RESP-7": "a refusal of non-object metadata cannot be told from a refusal for another reason",
   "RESP-8": "traffic cannot tell a conversation id that never existed from one made before the recording began",
   "IDEM-7": "traffic does not show which keys share a scope",

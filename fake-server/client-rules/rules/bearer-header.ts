@@ -16,9 +16,10 @@ export const bearerHeader: ClientRule = {
     const header = request.headers.authorization;
     if (header !== undefined && BEARER.test(header)) return undefined;
     // Never quote the header: a malformed one is often the bare key itself.
-    const message = header === undefined || header === ""
-      ? "the request has no Authorization header; send Authorization: Bearer <API_KEY> on every request"
-      : `the Authorization header (${header.length} characters, not shown) is not of the form Bearer <API_KEY>; send the key after "Bearer "`;
+    const message =
+      header === undefined || header === ""
+        ? "the request has no Authorization header; send Authorization: Bearer <API_KEY> on every request"
+        : `the Authorization header (${header.length} characters, not shown) is not of the form Bearer <API_KEY>; send the key after "Bearer "`;
     return { message, requests: [request] };
   },
 };

@@ -6,7 +6,11 @@ import { heldItsKey, type ObservedRequest } from "../observed-request.ts";
 import type { ClientRule } from "../rule.ts";
 
 /** The latest other request under the same key that held it with a different payload. */
-function holderOf(request: ObservedRequest, sameOperationKey: readonly ObservedRequest[], fingerprint: string): ObservedRequest | undefined {
+function holderOf(
+  request: ObservedRequest,
+  sameOperationKey: readonly ObservedRequest[],
+  fingerprint: string,
+): ObservedRequest | undefined {
   for (let i = sameOperationKey.length - 1; i >= 0; i--) {
     const other = sameOperationKey[i];
     if (other === undefined || other === request || other.payload === undefined) continue;

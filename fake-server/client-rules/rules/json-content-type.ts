@@ -16,9 +16,8 @@ export const jsonContentType: ClientRule = {
     if (request.operation === undefined) return undefined;
     const contentType = request.headers.contentType;
     if (isJsonMediaType(contentType)) return undefined;
-    const sent = contentType === undefined
-      ? "no Content-Type"
-      : `Content-Type ${JSON.stringify(contentType.slice(0, MAX_SHOWN))}`;
+    const sent =
+      contentType === undefined ? "no Content-Type" : `Content-Type ${JSON.stringify(contentType.slice(0, MAX_SHOWN))}`;
     return {
       message: `the ${request.operation} request has ${sent}; send the JSON body with Content-Type: application/json`,
       requests: [request],

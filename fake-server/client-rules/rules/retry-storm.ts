@@ -54,7 +54,9 @@ export function createRetryStorm(): ClientRule {
       const [first] = attempts;
       if (first === undefined) return undefined;
       const windowStart = request.at - options.stormWindowMs;
-      const recent = attempts.flatMap((retry, index) => (index > 0 && retry.at > windowStart ? [{ retry, index }] : []));
+      const recent = attempts.flatMap((retry, index) =>
+        index > 0 && retry.at > windowStart ? [{ retry, index }] : [],
+      );
       if (recent.some(({ retry }) => stormsRecorded.has(retry))) return undefined;
       const unpaced = recent
         .filter(({ index }) => !paced(index, attempts, options.retryAfterSlackMs))

@@ -18,8 +18,16 @@ const PAGE = '<!doctype html><meta charset="utf-8"><title>chat app</title><scrip
 export async function startAppOrigin(): Promise<AppOrigin> {
   const script = await readFile(new URL("./app-page.js", import.meta.url), "utf8");
   const server = createServer((req, res) => {
-    const [type, body] = req.url === "/" ? ["text/html", PAGE] : req.url === "/app.js" ? ["text/javascript", script] : [undefined, "not found"];
-    res.writeHead(type === undefined ? 404 : 200, { "content-type": `${type ?? "text/plain"}; charset=utf-8`, "cache-control": "no-store" });
+    const [type, body] =
+      req.url === "/"
+        ? ["text/html", PAGE]
+        : req.url === "/app.js"
+          ? ["text/javascript", script]
+          : [undefined, "not found"];
+    res.writeHead(type === undefined ? 404 : 200, {
+      "content-type": `${type ?? "text/plain"}; charset=utf-8`,
+      "cache-control": "no-store",
+    });
     res.end(body);
   });
   await new Promise<void>((resolve, reject) => {

@@ -15,7 +15,11 @@ function headers(key, session, extra = {}) {
 function post(url, session, idempotencyKey, body, extra = {}) {
   return fetch(url, {
     method: "POST",
-    headers: headers("sk-fake-a", session, { "Content-Type": "application/json", "Idempotency-Key": idempotencyKey, ...extra }),
+    headers: headers("sk-fake-a", session, {
+      "Content-Type": "application/json",
+      "Idempotency-Key": idempotencyKey,
+      ...extra,
+    }),
     body: JSON.stringify(body),
     signal: AbortSignal.timeout(TIMEOUT_MS),
   });
@@ -48,7 +52,8 @@ async function readEvents(response) {
     buffered += value;
     for (let line = takeLine(); line !== undefined; line = takeLine()) {
       if (line === "") {
-        if (data.length > 0) events.push({ event: name || "message", data: JSON.parse(data.join("\n")), chunk: chunks });
+        if (data.length > 0)
+          events.push({ event: name || "message", data: JSON.parse(data.join("\n")), chunk: chunks });
         name = "";
         data = [];
         continue;
@@ -75,14 +80,33 @@ globalThis.chatApp = {
     const api = `${fakeUrl}/v1/agents/agent-a`;
     const first = { message: "How do reminders work?" };
     const create = await post(`${api}/responses`, session, `${run}-create`, first);
-    const created = { status: create.status, contentType: create.headers.get("content-type"), replayed: create.headers.get("idempotent-replayed"), body: await create.json() };
+    const created = {
+      status: create.status,
+      contentType: create.headers.get("content-type"),
+      replayed: create.headers.get("idempotent-replayed"),
+      body: await create.json(),
+    };
     const id = created.body.conversation_id;
 
-    const streamed = await post(`${api}/responses/stream`, session, `${run}-stream`, { message: "And exports?", conversation_id: id }, { Accept: "text/event-stream" });
-    const stream = { status: streamed.status, contentType: streamed.headers.get("content-type"), ...(await readEvents(streamed)) };
+    const streamed = await post(
+      `${api}/responses/stream`,
+      session,
+      `${run}-stream`,
+      { message: "And exports?", conversation_id: id },
+      { Accept: "text/event-stream" },
+    );
+    const stream = {
+      status: streamed.status,
+      contentType: streamed.headers.get("content-type"),
+      ...(await readEvents(streamed)),
+    };
 
     const again = await post(`${api}/responses`, session, `${run}-create`, first);
-    const replay = { status: again.status, replayed: again.headers.get("idempotent-replayed"), body: await again.json() };
+    const replay = {
+      status: again.status,
+      replayed: again.headers.get("idempotent-replayed"),
+      body: await again.json(),
+    };
 
     const list = await send(`${api}/conversations/${id}/messages?page=1&page_size=10`, session);
     const listed = { status: list.status, body: await list.json() };
@@ -92,14 +116,20 @@ globalThis.chatApp = {
     const deletedAgain = { status: removeAgain.status, body: await jsonOrNull(removeAgain) };
 
     const refusal = await send(`${api}/conversations/${id}/messages`, session, {}, "sk-not-a-key");
-    const refused = { status: refusal.status, wwwAuthenticate: refusal.headers.get("www-authenticate"), body: await jsonOrNull(refusal) };
+    const refused = {
+      status: refusal.status,
+      wwwAuthenticate: refusal.headers.get("www-authenticate"),
+      body: await jsonOrNull(refusal),
+    };
     return { created, stream, replay, listed, deleted, deletedAgain, refused };
   },
 
   /** One create; a failure the browser reports (CORS, network) comes back as "Name: message". */
   async createOnce(fakeUrl, session, idempotencyKey) {
     try {
-      const response = await post(`${fakeUrl}/v1/agents/agent-a/responses`, session, idempotencyKey, { message: "Hello from the page" });
+      const response = await post(`${fakeUrl}/v1/agents/agent-a/responses`, session, idempotencyKey, {
+        message: "Hello from the page",
+      });
       return { status: response.status, body: await response.json() };
     } catch (error) {
       return { error: `${error.name}: ${error.message}` };
@@ -108,8 +138,18 @@ globalThis.chatApp = {
 
   /** The fake's request log of one session, read from the page like any other cross-origin call. */
   async requestLog(fakeOrigin, session) {
-    const response = await fetch(`${fakeOrigin}/__fake/requests?session=${encodeURIComponent(session)}`, { signal: AbortSignal.timeout(TIMEOUT_MS) });
+    const response = await fetch(`${fakeOrigin}/__fake/requests?session=${encodeURIComponent(session)}`, {
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
     const body = await response.json();
-    return { status: response.status, requests: body.requests.map((entry) => ({ session: entry.session, method: entry.method, path: entry.path, status: entry.status })) };
+    return {
+      status: response.status,
+      requests: body.requests.map((entry) => ({
+        session: entry.session,
+        method: entry.method,
+        path: entry.path,
+        status: entry.status,
+      })),
+    };
   },
 };

@@ -5,16 +5,35 @@
 export interface StreamEvent {
   /** The `event:` line's name. */
   event: string;
-  data: { type: string; delta?: string; response?: { conversation_id: string; output_text: string; citations: unknown[] } };
+  data: {
+    type: string;
+    delta?: string;
+    response?: { conversation_id: string; output_text: string; citations: unknown[] };
+  };
   /** The reader chunk (1-based) in which the event's closing blank line arrived. */
   chunk: number;
 }
 
 export interface Conversation {
-  created: { status: number; contentType: string | null; replayed: string | null; body: { conversation_id: string; response: string; citations: unknown[] } };
+  created: {
+    status: number;
+    contentType: string | null;
+    replayed: string | null;
+    body: { conversation_id: string; response: string; citations: unknown[] };
+  };
   stream: { status: number; contentType: string | null; chunks: number; events: StreamEvent[]; unfinished: string };
   replay: { status: number; replayed: string | null; body: unknown };
-  listed: { status: number; body: { conversation: { id: string }; items: unknown[]; page: number; page_size: number; total: number; has_more: boolean } };
+  listed: {
+    status: number;
+    body: {
+      conversation: { id: string };
+      items: unknown[];
+      page: number;
+      page_size: number;
+      total: number;
+      has_more: boolean;
+    };
+  };
   deleted: { status: number; text: string };
   deletedAgain: { status: number; body: unknown };
   refused: { status: number; wwwAuthenticate: string | null; body: unknown };

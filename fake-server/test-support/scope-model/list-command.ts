@@ -12,7 +12,11 @@ import { TargetedCommand } from "./targeted-command.ts";
 export class ListCommand extends TargetedCommand {
   override async run(model: ScopeModel, real: Real): Promise<void> {
     const target = this.target(model);
-    const reply = await listMessages(real.url, target.id, { key: this.who.key.token, agent: this.who.agent, query: "page_size=100" });
+    const reply = await listMessages(real.url, target.id, {
+      key: this.who.key.token,
+      agent: this.who.agent,
+      query: "page_size=100",
+    });
     if (target.conversation && reaches(this.who, target.conversation)) {
       const page = expectPage(reply);
       expect(page.conversation.id).toBe(target.id);

@@ -30,7 +30,10 @@ function play(res: ServerResponse, deltas: number, delayMs: number): void {
       setTimeout(next, delayMs);
       return;
     }
-    send(res, { type: EVENT.completed, response: { conversation_id: conversationId, output_text: pieces.join(""), citations: [] } });
+    send(res, {
+      type: EVENT.completed,
+      response: { conversation_id: conversationId, output_text: pieces.join(""), citations: [] },
+    });
     res.end();
   };
   setTimeout(next, delayMs);

@@ -25,7 +25,8 @@ function running(): InspectableFakeServer {
 serveCalls({
   async start({ options, deltas }: FakeTargetStart) {
     // The options' own behavior (variants, mutant, pacing) unless the delta count is fixed.
-    const dependencies = deltas === undefined ? {} : { behavior: { ...DEFAULT_BEHAVIOR, deltaCount: { min: deltas, max: deltas } } };
+    const dependencies =
+      deltas === undefined ? {} : { behavior: { ...DEFAULT_BEHAVIOR, deltaCount: { min: deltas, max: deltas } } };
     server = await startFakeServer({ ...options, port: 0, host: "127.0.0.1" }, dependencies);
     return { url: server.url };
   },

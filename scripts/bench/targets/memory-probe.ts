@@ -16,7 +16,6 @@ const CHANNEL = "web";
 const KEY = "sk-fake-a";
 const HEADERS = { authorization: `Bearer ${KEY}`, "content-type": "application/json", accept: "application/json" };
 
-
 /**
  * A distinct text of `length` characters held as a flat string, as JSON.parse leaves a
  * request's message (a concatenation would be measured as a rope of its parts).
@@ -44,9 +43,11 @@ async function send(pool: Pool, method: "GET" | "POST" | "DELETE", path: string,
 /** Runs `task(i)` for i < count with at most `width` in flight. */
 async function inParallel(count: number, width: number, task: (i: number) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < count) await task(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < count) await task(next++);
+    }),
+  );
 }
 
 serveCalls({
@@ -58,8 +59,10 @@ serveCalls({
       // Warm-up: every route once, and the bounded request log filled to capacity, so the
       // baseline already holds what any running fake holds.
       const warm = await pool.request({
-        method: "POST", path: `/v1/agents/${AGENT}/responses`,
-        headers: { ...HEADERS, "idempotency-key": randomUUID() }, body: JSON.stringify({ message: "warm-up" }),
+        method: "POST",
+        path: `/v1/agents/${AGENT}/responses`,
+        headers: { ...HEADERS, "idempotency-key": randomUUID() },
+        body: JSON.stringify({ message: "warm-up" }),
       });
       const { conversation_id: warmId } = (await warm.body.json()) as { conversation_id: string };
       await send(pool, "GET", `/v1/agents/${AGENT}/conversations/${warmId}/messages`);

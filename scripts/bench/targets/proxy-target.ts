@@ -19,10 +19,26 @@ serveCalls({
   async start({ upstream, judging = true, harFile }: { upstream: string; judging?: boolean; harFile?: string }) {
     harFd = harFile === undefined ? undefined : openHarFile(harFile);
     const running = judging
-      ? new JudgeThread({ target: "bench", strict: false, settleMs: DEFAULTS.settleMs, gate: "service", recordFixtures: false, ...(harFd === undefined ? {} : { harFd }) }, () => undefined, (text) => console.error(text))
+      ? new JudgeThread(
+          {
+            target: "bench",
+            strict: false,
+            settleMs: DEFAULTS.settleMs,
+            gate: "service",
+            recordFixtures: false,
+            ...(harFd === undefined ? {} : { harFd }),
+          },
+          () => undefined,
+          (text) => console.error(text),
+        )
       : undefined;
     judge = running;
-    proxy = await startProxy({ upstream, host: "127.0.0.1", port: 0, onExchange: (exchange) => running?.observe(exchange) });
+    proxy = await startProxy({
+      upstream,
+      host: "127.0.0.1",
+      port: 0,
+      onExchange: (exchange) => running?.observe(exchange),
+    });
     return { url: proxy.url };
   },
   heap() {

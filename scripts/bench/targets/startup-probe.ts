@@ -11,7 +11,11 @@ async function oneStart(): Promise<number> {
   const fake = await createFakeServer({ port: 0 });
   const response = await fetch(`${fake.url}/v1/agents/agent-a/responses`, {
     method: "POST",
-    headers: { authorization: "Bearer sk-fake-a", "content-type": "application/json", "idempotency-key": crypto.randomUUID() },
+    headers: {
+      authorization: "Bearer sk-fake-a",
+      "content-type": "application/json",
+      "idempotency-key": crypto.randomUUID(),
+    },
     body: JSON.stringify({ message: "How do reminders work?" }),
   });
   await response.text();

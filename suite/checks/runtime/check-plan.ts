@@ -49,5 +49,9 @@ export function reservationFor(asked: number, least: number | undefined, remaini
 /** The creates a fixture asks for in a profile as a plan states it: Infinity (take all that is left) becomes "rest", which survives the trip to the runner. */
 export function fixturePlan(fixture: SharedFixture<unknown>, profile: RunSettings["profile"]): FixturePlan {
   const asked = fixtureCreates(fixture, profile);
-  return { name: fixture.name, asked: Number.isFinite(asked) ? asked : "rest", ...(fixture.minCreates === undefined ? {} : { least: fixture.minCreates }) };
+  return {
+    name: fixture.name,
+    asked: Number.isFinite(asked) ? asked : "rest",
+    ...(fixture.minCreates === undefined ? {} : { least: fixture.minCreates }),
+  };
 }

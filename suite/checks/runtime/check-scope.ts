@@ -7,7 +7,13 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { RequirementId } from "../../../requirements/catalog.ts";
 import type { Reservation } from "./budget.ts";
 import { capText } from "../../http/transcript.ts";
-import type { CheckMeta, CheckWaiting, Counterexample, InteractionsSummary, TimelineEvent } from "../../report/report-types.ts";
+import type {
+  CheckMeta,
+  CheckWaiting,
+  Counterexample,
+  InteractionsSummary,
+  TimelineEvent,
+} from "../../report/report-types.ts";
 import type { RetryNote, StreamResult, Transcript } from "../../http/types.ts";
 
 export type { CheckMeta, CheckWaiting };

@@ -49,7 +49,13 @@ async function runWithDeadline(scope: CheckScope, timeoutMs: number, run: () => 
         return;
       }
       scope.controller.abort();
-      reject(new InconclusiveError("timeout", `the check did not finish within ${Math.round(timeoutMs + scope.extendedMs)} ms`, "--check-timeout"));
+      reject(
+        new InconclusiveError(
+          "timeout",
+          `the check did not finish within ${Math.round(timeoutMs + scope.extendedMs)} ms`,
+          "--check-timeout",
+        ),
+      );
     };
     timer = setTimeout(expire, timeoutMs);
   });
@@ -80,8 +86,14 @@ export function check(
   // selection.ts) and not excluded by the user.
   if (options.family === undefined) noteScenarioCheck(requirements);
   // Under --shard only this shard's share runs; the interaction property runs in every shard.
-  const inShard = (id: string) => settings.shard === undefined || options.family === INTERACTIONS_FAMILY || settings.shard.requirements.includes(id);
-  const wanted = requirements.filter((id) => selectsFor(id, options.family, settings.only) && !(settings.exclude.length > 0 && isAnySelected([id], settings.exclude)) && inShard(id));
+  const inShard = (id: string) =>
+    settings.shard === undefined || options.family === INTERACTIONS_FAMILY || settings.shard.requirements.includes(id);
+  const wanted = requirements.filter(
+    (id) =>
+      selectsFor(id, options.family, settings.only) &&
+      !(settings.exclude.length > 0 && isAnySelected([id], settings.exclude)) &&
+      inShard(id),
+  );
   const plan: CheckPlan = {
     selected: wanted.length > 0,
     creates: options.creates,
@@ -111,14 +123,16 @@ export function check(
       return;
     }
     const missing = (options.needs ?? []).filter((need) =>
-      need === "otherAgent" ? target.otherAgent === undefined : target.otherKey === undefined);
+      need === "otherAgent" ? target.otherAgent === undefined : target.otherKey === undefined,
+    );
     if (missing.length > 0) {
       context.skip(`needs ${missing.map((need) => NEED_FLAGS[need]).join(" and ")}`);
       return;
     }
     // Shared fixtures not built yet are built by this check, from their own reservations.
     const toBuild = (options.uses ?? []).filter((fixture) => !isBuilt(fixture));
-    const needed = options.creates + toBuild.reduce((sum, fixture) => sum + neededCreates(fixture, settings.profile), 0);
+    const needed =
+      options.creates + toBuild.reduce((sum, fixture) => sum + neededCreates(fixture, settings.profile), 0);
     if (needed > ledger.remaining()) {
       context.skip(ledger.skipReason(needed));
       return;

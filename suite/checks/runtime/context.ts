@@ -32,7 +32,10 @@ const STATE_KEY = Symbol.for("agent-conformance.worker-state");
 function loadSettings(): RunSettings {
   const provided: unknown = inject(RUN_SETTINGS_KEY);
   if (provided === undefined) {
-    throw new HarnessError("configuration", "the checks run only through the conformance runner (npm run conformance); no run settings were provided");
+    throw new HarnessError(
+      "configuration",
+      "the checks run only through the conformance runner (npm run conformance); no run settings were provided",
+    );
   }
   const parsed = RunSettingsSchema.safeParse(provided);
   if (!parsed.success) throw new HarnessError("configuration", `invalid run settings: ${parsed.error.message}`);
@@ -48,7 +51,9 @@ function cleanLabel(label: string): string {
 function deletedConversationOf(transcript: Transcript): string | undefined {
   const status = transcript.response?.status;
   if (transcript.request.method !== "DELETE" || status === undefined || status < 200 || status > 299) return undefined;
-  const match = /\/conversations\/([^/?#]+)$/.exec(URL.canParse(transcript.request.url) ? new URL(transcript.request.url).pathname : "");
+  const match = /\/conversations\/([^/?#]+)$/.exec(
+    URL.canParse(transcript.request.url) ? new URL(transcript.request.url).pathname : "",
+  );
   return match?.[1] === undefined ? undefined : decodeURIComponent(match[1]);
 }
 
@@ -62,7 +67,12 @@ function keyRole(settings: RunSettings, apiKey: string | null): KeyRole {
 function buildState(settings: RunSettings): WorkerState {
   const ledger = new BudgetLedger(settings.maxCreates);
   const semaphore = new Semaphore(settings.concurrency);
-  const redactor = new Redactor([settings.primary.apiKey, settings.otherKey?.apiKey, settings.otherAgent?.apiKey, ...Object.values(settings.headers)]);
+  const redactor = new Redactor([
+    settings.primary.apiKey,
+    settings.otherKey?.apiKey,
+    settings.otherAgent?.apiKey,
+    ...Object.values(settings.headers),
+  ]);
   const pool = createPool(settings.baseUrl, settings.concurrency, settings.requestTimeoutMs);
   const stop = watchStopRequest(settings.stopPath);
   const pacer = new StoppablePacer(settings.maxRps, stop);
@@ -86,7 +96,10 @@ function buildState(settings: RunSettings): WorkerState {
         if (scope === undefined) throw new HarnessError("budget", "a create was attempted outside any check");
         const hold = scope.reservation.tryHold();
         if (hold === undefined) {
-          throw new HarnessError("budget", `the check "${scope.title}" declared creates: ${scope.reservation.reserved} but tried to make more`);
+          throw new HarnessError(
+            "budget",
+            `the check "${scope.title}" declared creates: ${scope.reservation.reserved} but tried to make more`,
+          );
         }
         return {
           settle: (consumed) => {
@@ -98,7 +111,12 @@ function buildState(settings: RunSettings): WorkerState {
       onExchange: (transcript, stream) => {
         checkScopes.getStore()?.record(transcript, stream);
         const deleted = deletedConversationOf(transcript);
-        if (deleted !== undefined) appendJournal(settings.journalPath, { type: "deleted", conversationId: deleted, check: checkScopes.getStore()?.title ?? "" });
+        if (deleted !== undefined)
+          appendJournal(settings.journalPath, {
+            type: "deleted",
+            conversationId: deleted,
+            check: checkScopes.getStore()?.title ?? "",
+          });
       },
       onRetry: (note) => checkScopes.getStore()?.noteRetry(note),
       signal: () => checkScopes.getStore()?.controller.signal,
@@ -131,10 +149,23 @@ function buildState(settings: RunSettings): WorkerState {
     shared: <T>(fixture: SharedFixture<T>): Promise<T> => {
       const scope = checkScopes.getStore();
       if (scope === undefined || !scope.uses.includes(fixture.name)) {
-        throw new HarnessError("configuration", `the check "${scope?.title ?? "?"}" uses the shared ${fixture.name} without declaring it in uses`);
+        throw new HarnessError(
+          "configuration",
+          `the check "${scope?.title ?? "?"}" uses the shared ${fixture.name} without declaring it in uses`,
+        );
       }
-      const value = useFixture(fixture, target, ledger, (creates) => timeAllowanceMs(creates, settings) - settings.checkTimeoutMs, settings.profile);
-      if (value === undefined) throw new HarnessError("budget", `the shared ${fixture.name} needs ${fixture.creates} creates, ${ledger.remaining()} left`);
+      const value = useFixture(
+        fixture,
+        target,
+        ledger,
+        (creates) => timeAllowanceMs(creates, settings) - settings.checkTimeoutMs,
+        settings.profile,
+      );
+      if (value === undefined)
+        throw new HarnessError(
+          "budget",
+          `the shared ${fixture.name} needs ${fixture.creates} creates, ${ledger.remaining()} left`,
+        );
       return value;
     },
     lanes: (count: number) => {

@@ -39,7 +39,9 @@ export const RunSettingsSchema = z.object({
   /** --profile: smoke runs only the checks marked for it; deep runs every check and gives shared fixtures that ask for it (the interaction property) the rest of the budget. */
   profile: z.enum(["full", "smoke", "deep"]),
   /** --shard: this run's share of the requirements; checks outside the interactions family run only for these. */
-  shard: z.object({ index: z.int().positive(), count: z.int().positive(), requirements: z.array(z.string()) }).optional(),
+  shard: z
+    .object({ index: z.int().positive(), count: z.int().positive(), requirements: z.array(z.string()) })
+    .optional(),
   /** Requirement globs the user excluded (--exclude, --profile, --rerun-failed): reported as skipped by choice. */
   exclude: z.array(z.string()),
   /** Retries of a "try later" answer (429, 503, 409 with Retry-After) per request. */

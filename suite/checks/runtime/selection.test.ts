@@ -26,7 +26,8 @@ describe("--only selection", () => {
 
 describe("a family's checks (the interaction property's)", () => {
   const scenario = new Set(["SSE-1"]);
-  const runs = (id: string, only: string[]) => familyCheckRuns(id, "interactions", only, (other) => scenario.has(other));
+  const runs = (id: string, only: string[]) =>
+    familyCheckRuns(id, "interactions", only, (other) => scenario.has(other));
 
   test("run when the family is selected, by name or by a glob, or when nothing is", () => {
     expect(runs("SSE-1", ["interactions"])).toBe(true);

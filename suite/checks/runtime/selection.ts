@@ -49,13 +49,20 @@ export function noteScenarioCheck(ids: readonly string[]): void {
  * Whether a family's check of requirement `id` runs: its family is selected, or the requirement
  * is selected by ID and no scenario check judges it (the property is then its only check).
  */
-export function familyCheckRuns(id: string, family: string, only: readonly string[], hasScenarioCheck: (id: string) => boolean): boolean {
+export function familyCheckRuns(
+  id: string,
+  family: string,
+  only: readonly string[],
+  hasScenarioCheck: (id: string) => boolean,
+): boolean {
   return isFamilySelected(family, only) || (isSelected(id, only) && !hasScenarioCheck(id));
 }
 
 /** Whether a check of `family` (undefined: a scenario check) runs for requirement `id`, as the files registered so far tell. */
 export function selectsFor(id: string, family: string | undefined, only: readonly string[]): boolean {
-  return family === undefined ? isSelected(id, only) : familyCheckRuns(id, family, only, (other) => scenarioJudged.has(other));
+  return family === undefined
+    ? isSelected(id, only)
+    : familyCheckRuns(id, family, only, (other) => scenarioJudged.has(other));
 }
 
 /** The `[ID ID] name` title a check registers under, for people to read (the IDs travel in its task meta). */

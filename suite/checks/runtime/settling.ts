@@ -36,12 +36,20 @@ async function pause(ms: number): Promise<void> {
   try {
     await sleep(ms, signal());
   } catch {
-    throw new InconclusiveError("timeout", "the check's time ran out while it waited for the listing to settle", "--check-timeout");
+    throw new InconclusiveError(
+      "timeout",
+      "the check's time ran out while it waited for the listing to settle",
+      "--check-timeout",
+    );
   }
 }
 
 /** Reads until `ready` holds or `settleMs` has passed; the last read is returned either way. */
-export async function settle<T>(read: () => Promise<T>, ready: (value: T) => boolean, settleMs: number): Promise<Settled<T>> {
+export async function settle<T>(
+  read: () => Promise<T>,
+  ready: (value: T) => boolean,
+  settleMs: number,
+): Promise<Settled<T>> {
   const started = performance.now();
   let value = await read();
   let extraReads = 0;

@@ -33,7 +33,10 @@ export function neededCreates(fixture: SharedFixture<unknown>, profile: Profile)
 
 /** The fixtures built (or being built) in this worker, by name. */
 const STORE_KEY = Symbol.for("agent-conformance.shared-fixtures");
-const built = ((globalThis as Record<symbol, unknown>)[STORE_KEY] ??= new Map<string, Promise<unknown>>()) as Map<string, Promise<unknown>>;
+const built = ((globalThis as Record<symbol, unknown>)[STORE_KEY] ??= new Map<string, Promise<unknown>>()) as Map<
+  string,
+  Promise<unknown>
+>;
 
 /** Whether the fixture still has to be built (its creates are then needed from the budget). */
 export function isBuilt(fixture: SharedFixture<unknown>): boolean {
@@ -55,12 +58,16 @@ export function useFixture<T>(
 ): Promise<T> | undefined {
   const existing = built.get(fixture.name);
   if (existing !== undefined) return existing as Promise<T>;
-  const reservation = ledger.tryReserve(reservationFor(fixtureCreates(fixture, profile), fixture.minCreates, ledger.remaining()));
+  const reservation = ledger.tryReserve(
+    reservationFor(fixtureCreates(fixture, profile), fixture.minCreates, ledger.remaining()),
+  );
   if (reservation === undefined) return undefined;
   const parent = checkScopes.getStore();
   const scope = new CheckScope(`${parent?.title ?? ""} (building the shared ${fixture.name})`, reservation);
   // The fixture's requests stop when the check that builds it runs out of time.
-  parent?.controller.signal.addEventListener("abort", () => scope.controller.abort(parent.controller.signal.reason), { once: true });
+  parent?.controller.signal.addEventListener("abort", () => scope.controller.abort(parent.controller.signal.reason), {
+    once: true,
+  });
   // A deep run's fixture may reserve far more than it asks for elsewhere: its time grows with it.
   parent?.extend(extendMs(Math.max(fixture.creates, reservation.reserved)));
   const promise = checkScopes

@@ -4,12 +4,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import {
-  asValidInteger,
-  metadata,
-  requestBody,
-  unicodeText,
-} from "./arbitraries.ts";
+import { asValidInteger, metadata, requestBody, unicodeText } from "./arbitraries.ts";
 
 const RUNS = { numRuns: 300 };
 
@@ -41,7 +36,12 @@ describe("payload arbitraries", () => {
   });
 
   test("a request body leaves out undefined fields and keeps null ones", () => {
-    const body = requestBody("hi", { text: "", metadata: undefined, externalReference: null, continueConversation: false });
+    const body = requestBody("hi", {
+      text: "",
+      metadata: undefined,
+      externalReference: null,
+      continueConversation: false,
+    });
     expect(JSON.stringify(body)).toBe('{"message":"hi","external_reference":null}');
   });
 });

@@ -16,7 +16,7 @@ const TRICKY_TEXTS = [
   "🇫🇷🇯🇵 flags",
   "line one\nline two\ttabbed",
   "quotes \" ' ` and \\ backslash",
-  "{\"looks\":\"like json\"}",
+  '{"looks":"like json"}',
 ] as const;
 
 /**

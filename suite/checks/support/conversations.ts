@@ -20,14 +20,23 @@ export interface Exchange extends Accepted {
 }
 
 /** Creates a new conversation (one create) as `as` (default: primary) and tracks it. */
-export async function startConversation(target: Target, label: string, as: Identity = target.primary): Promise<Exchange> {
+export async function startConversation(
+  target: Target,
+  label: string,
+  as: Identity = target.primary,
+): Promise<Exchange> {
   const message = target.message(label);
   const http = await target.client.create({ as, body: { message } });
   return { ...acceptExchange(target, http, `create starting a conversation (${label})`, as), message };
 }
 
 /** Validates a create answer and tracks its conversation (as `owner`). */
-export function acceptExchange(target: Target, http: HttpResult, context: string, owner: Identity = target.primary): Accepted {
+export function acceptExchange(
+  target: Target,
+  http: HttpResult,
+  context: string,
+  owner: Identity = target.primary,
+): Accepted {
   expect2xx(http, context);
   const result = expectJson(SpecResponseResult, http, context);
   target.track(result.conversation_id, owner);

@@ -46,14 +46,28 @@ async function exchange(
     answered = { stream, conversationId: streamConversationId(stream), attempts: stream.attempts ?? 1 };
   }
   const id = conversationId ?? answered.conversationId;
-  if (id === undefined) throw new Error(`the ${kind} create "${label}" named no conversation, so the shared conversation cannot be built`);
+  if (id === undefined)
+    throw new Error(`the ${kind} create "${label}" named no conversation, so the shared conversation cannot be built`);
   // A continuation answered for another conversation (a broken target) left one to clean up too.
-  if (answered.conversationId !== undefined && answered.conversationId !== conversationId) target.track(answered.conversationId);
-  const listingAfter = await listingGrownPast(target, id, totalBefore, `listing after the ${kind} create "${label}"`, target.primary, settleMs);
+  if (answered.conversationId !== undefined && answered.conversationId !== conversationId)
+    target.track(answered.conversationId);
+  const listingAfter = await listingGrownPast(
+    target,
+    id,
+    totalBefore,
+    `listing after the ${kind} create "${label}"`,
+    target.primary,
+    settleMs,
+  );
   return { kind, message, ...answered, totalBefore, listingAfter };
 }
 
-async function record(target: Target, label: string, kinds: readonly ("plain" | "stream")[], until?: (total: number) => boolean): Promise<RecordedConversation> {
+async function record(
+  target: Target,
+  label: string,
+  kinds: readonly ("plain" | "stream")[],
+  until?: (total: number) => boolean,
+): Promise<RecordedConversation> {
   const first = await exchange(target, "plain", `${label}-0`, undefined, 0, target.settleMs);
   const conversationId = first.conversationId;
   if (conversationId === undefined) throw new Error(`the first create of the shared ${label} named no conversation`);
@@ -73,7 +87,8 @@ async function record(target: Target, label: string, kinds: readonly ("plain" | 
 }
 
 export const smallConversation = sharedFixture("small conversation", 3, (target) =>
-  record(target, "small", ["plain", "plain", "stream"]));
+  record(target, "small", ["plain", "plain", "stream"]),
+);
 
 /** Enough exchanges for more than 100 messages even when each adds only two. */
 const LONG_CONVERSATION_CREATES = 51;
@@ -84,7 +99,9 @@ export const longConversation = sharedFixture("long conversation", LONG_CONVERSA
     "long",
     Array.from({ length: LONG_CONVERSATION_CREATES }, (_, i) => (i % 5 === 4 ? "stream" : "plain")),
     (total) => total > MAX_PAGE_SIZE,
-  ));
+  ),
+);
 
 export const refusalTarget = sharedFixture("conversation for refused changes", 1, (target) =>
-  record(target, "refusals", ["plain"]));
+  record(target, "refusals", ["plain"]),
+);

@@ -21,7 +21,12 @@ export function abandonedBySuite(exchange: RecordedExchange): boolean {
 export async function referenceListing(target: Target, conversationId: string) {
   const { items, pages } = await readAllPages(target, conversationId, MAX_PAGE_SIZE);
   const total = pages[0]?.page.total ?? 0;
-  expectSame(items.length, total, "the number of messages read in pages of 100, compared with total", ...pages.map((p) => p.http));
+  expectSame(
+    items.length,
+    total,
+    "the number of messages read in pages of 100, compared with total",
+    ...pages.map((p) => p.http),
+  );
   return { items, total };
 }
 
@@ -29,11 +34,21 @@ export async function referenceListing(target: Target, conversationId: string) {
  * LIST-5 for one served page (`page`, as read from `http`), judged by what the server echoed:
  * the items are exactly that slice of the reference listing, total is stable, and has_more is exact.
  */
-export function expectConsistentPage(page: SpecMessagePage, http: HttpResult, reference: readonly unknown[], context: string): void {
+export function expectConsistentPage(
+  page: SpecMessagePage,
+  http: HttpResult,
+  reference: readonly unknown[],
+  context: string,
+): void {
   expectSame(page.total, reference.length, `${context}: total`, http);
   answerRule("LIST-5").judge({ to: "list", http }, context);
   const offset = (page.page - 1) * page.page_size;
-  expectSame(page.items, reference.slice(offset, offset + page.page_size), `${context}: the items of page ${page.page} of size ${page.page_size}`, http);
+  expectSame(
+    page.items,
+    reference.slice(offset, offset + page.page_size),
+    `${context}: the items of page ${page.page} of size ${page.page_size}`,
+    http,
+  );
 }
 
 interface NamedConversation {
@@ -45,7 +60,11 @@ interface NamedConversation {
  * LIST-7, read now that `others` exist too: the subject's `total` is the number of messages it
  * lists, and none of them is a message sent to one of the others.
  */
-export async function expectOwnMessagesOnly(target: Target, subject: NamedConversation, others: readonly NamedConversation[]): Promise<void> {
+export async function expectOwnMessagesOnly(
+  target: Target,
+  subject: NamedConversation,
+  others: readonly NamedConversation[],
+): Promise<void> {
   const { items, pages } = await readAllPages(target, subject.recorded.conversationId, MAX_PAGE_SIZE);
   const evidence = pages.slice(0, 1).map((p) => p.http);
   const total = pages[0]?.page.total ?? 0;
@@ -57,7 +76,11 @@ export async function expectOwnMessagesOnly(target: Target, subject: NamedConver
   const listed = JSON.stringify(items);
   for (const other of others) {
     const leaked = other.recorded.exchanges.filter((e) => listed.includes(e.message)).length;
-    expectThat(leaked === 0, `${subject.label}'s listing holds ${leaked} message(s) sent to ${other.label}`, ...evidence);
+    expectThat(
+      leaked === 0,
+      `${subject.label}'s listing holds ${leaked} message(s) sent to ${other.label}`,
+      ...evidence,
+    );
   }
 }
 
@@ -69,11 +92,18 @@ export async function expectOwnMessagesOnly(target: Target, subject: NamedConver
  * own) has an unknown outcome: the service may have cancelled it and stored nothing, rightly.
  * It counts for nothing; when nothing else is left, LIST-11 is inconclusive.
  */
-export function expectListedAtOnce(target: Pick<Target, "settleMs">, label: string, recorded: readonly RecordedExchange[]): void {
+export function expectListedAtOnce(
+  target: Pick<Target, "settleMs">,
+  label: string,
+  recorded: readonly RecordedExchange[],
+): void {
   const exchanges = recorded.filter((e) => !abandonedBySuite(e));
   const abandoned = recorded.find(abandonedBySuite);
   if (exchanges.length === 0 && abandoned?.stream !== undefined) {
-    inconclusiveIfCutShort(abandoned.stream, `every exchange of ${label} was a stream the suite closed before it finished, so whether it was stored is unknown`);
+    inconclusiveIfCutShort(
+      abandoned.stream,
+      `every exchange of ${label} was a stream the suite closed before it finished, so whether it was stored is unknown`,
+    );
   }
   const shown = (e: RecordedExchange) => e.listingAfter.page.total > e.totalBefore;
   const late = exchanges.filter((e) => e.listingAfter.extraReads > 0 || !shown(e));

@@ -10,7 +10,11 @@ const answer = (pageSize: number): HttpResult => ({
   headers: {},
   text: `{"page_size":${pageSize}}`,
   json: { page_size: pageSize },
-  transcript: { request: { method: "GET", url: `http://target/v1/x?page_size=${pageSize}`, headers: {} }, response: { status: 200, headers: {}, body: `{"page_size":${pageSize}}` }, durationMs: 1 },
+  transcript: {
+    request: { method: "GET", url: `http://target/v1/x?page_size=${pageSize}`, headers: {} },
+    response: { status: 200, headers: {}, body: `{"page_size":${pageSize}}` },
+    durationMs: 1,
+  },
 });
 
 test("a failure names the failed expectation, the smallest failing case with its seed and path, and that case's exchange", async () => {
@@ -18,10 +22,15 @@ test("a failure names the failed expectation, the smallest failing case with its
     const res = answer(size);
     if (size > 100) fail(`served with page_size ${size} (maximum 100)`, res);
   });
-  const error = await checkProperty(property, { seed: 7, numRuns: 100 }).then(() => undefined, (e: unknown) => e);
+  const error = await checkProperty(property, { seed: 7, numRuns: 100 }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(ExpectationError);
   const message = (error as Error).message;
-  expect(message).toMatch(/^the smallest failing case \[101\] \(seed 7, path [\d:]+; \d+ run\(s\), \d+ shrink\(s\)\): served with page_size 101 \(maximum 100\)/);
+  expect(message).toMatch(
+    /^the smallest failing case \[101\] \(seed 7, path [\d:]+; \d+ run\(s\), \d+ shrink\(s\)\): served with page_size 101 \(maximum 100\)/,
+  );
   expect(message).toContain("GET http://target/v1/x?page_size=101");
   expect(message).not.toContain("Counterexample:");
 });
@@ -34,5 +43,10 @@ test("a target that never let the property finish stays inconclusive", async () 
 });
 
 test("a passing property passes", async () => {
-  await expect(checkProperty(fc.asyncProperty(fc.nat(), async () => {}), { seed: 1, numRuns: 5 })).resolves.toBeUndefined();
+  await expect(
+    checkProperty(
+      fc.asyncProperty(fc.nat(), async () => {}),
+      { seed: 1, numRuns: 5 },
+    ),
+  ).resolves.toBeUndefined();
 });

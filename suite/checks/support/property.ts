@@ -9,7 +9,10 @@ import { checkScopes } from "../runtime/check-scope.ts";
 import { inconclusiveCause } from "../../http/errors.ts";
 import { ExpectationError } from "../../judgements/expect.ts";
 
-export async function checkProperty<Ts extends [unknown, ...unknown[]]>(property: fc.IAsyncPropertyWithHooks<Ts>, parameters: fc.Parameters<Ts>): Promise<void> {
+export async function checkProperty<Ts extends [unknown, ...unknown[]]>(
+  property: fc.IAsyncPropertyWithHooks<Ts>,
+  parameters: fc.Parameters<Ts>,
+): Promise<void> {
   const details = await fc.check(property, parameters);
   if (!details.failed) return;
   const error = details.errorInstance;

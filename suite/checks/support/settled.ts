@@ -37,7 +37,9 @@ export async function listingGrownPast(
     settleMs,
   );
   const http = settled.value;
-  const why = settled.ready ? context : `${context} (waited --settle-ms ${target.settleMs} ms for the exchange to show)`;
+  const why = settled.ready
+    ? context
+    : `${context} (waited --settle-ms ${target.settleMs} ms for the exchange to show)`;
   expect2xx(http, why);
   return { page: expectJson(SpecMessagePage, http, why), http, extraReads: settled.extraReads, settled: settled.ready };
 }

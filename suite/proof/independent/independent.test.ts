@@ -22,21 +22,26 @@ async function conformanceOf(defect?: Defect) {
       { baseUrl: server.url, ...IDENTITIES, exclude: ["SSE-6"], reportDir: join(reportRoot, defect ?? "conforming") },
       { progress: false, print: () => {}, printError: (line) => errors.push(line) },
     );
-    const withStatus = (status: string) => report?.requirements.filter((r) => r.status === status).map((r) => r.id) ?? [];
+    const withStatus = (status: string) =>
+      report?.requirements.filter((r) => r.status === status).map((r) => r.id) ?? [];
     return { exitCode, errors, failed: withStatus("fail"), warned: withStatus("warn"), seed: report?.seed };
   } finally {
     await server.close();
   }
 }
 
-test("an independent conforming implementation with other choices in every gap passes", { timeout: RUN_LIMIT_MS }, async () => {
-  const run = await conformanceOf();
-  expect(run.errors).toEqual([]);
-  expect(run.failed, `seed ${run.seed}`).toEqual([]);
-  // It follows every SHOULD too (whole-second RFC 3339 timestamps, 422 validation errors, …).
-  expect(run.warned, `seed ${run.seed}`).toEqual([]);
-  expect(run.exitCode).toBe(0);
-});
+test(
+  "an independent conforming implementation with other choices in every gap passes",
+  { timeout: RUN_LIMIT_MS },
+  async () => {
+    const run = await conformanceOf();
+    expect(run.errors).toEqual([]);
+    expect(run.failed, `seed ${run.seed}`).toEqual([]);
+    // It follows every SHOULD too (whole-second RFC 3339 timestamps, 422 validation errors, …).
+    expect(run.warned, `seed ${run.seed}`).toEqual([]);
+    expect(run.exitCode).toBe(0);
+  },
+);
 
 test.each(Object.entries(DEFECTS) as [Defect, string][])(
   "the independent implementation with defect %s fails %s",

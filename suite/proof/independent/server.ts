@@ -28,9 +28,23 @@ export const IDENTITIES = {
   otherApiKey: "ind-key-voice",
 } as const;
 
-interface Grant { agents: readonly string[]; channel: string }
-interface Conversation { id: string; agent: string; channel: string; created: string; updated: string; messages: object[] }
-interface Record { hash: string; pending: boolean; result?: { conversation_id: string; response: string; citations: object[] } }
+interface Grant {
+  agents: readonly string[];
+  channel: string;
+}
+interface Conversation {
+  id: string;
+  agent: string;
+  channel: string;
+  created: string;
+  updated: string;
+  messages: object[];
+}
+interface Record {
+  hash: string;
+  pending: boolean;
+  result?: { conversation_id: string; response: string; citations: object[] };
+}
 
 const GRANTS = new Map<string, Grant>([
   [IDENTITIES.apiKey, { agents: [IDENTITIES.agentId, IDENTITIES.otherAgentId], channel: "chat" }],
@@ -56,7 +70,8 @@ function send(res: ServerResponse, status: number, body: unknown, headers: { [na
 }
 const problem = (res: ServerResponse, status: number, code: string) =>
   send(res, status, { type: `https://errors.example.test/${code}`, title: code.replace(/_/g, " "), status }, {});
-const flat = (res: ServerResponse, status: number, code: string) => send(res, status, { code, message: code, request_id: randomUUID() });
+const flat = (res: ServerResponse, status: number, code: string) =>
+  send(res, status, { code, message: code, request_id: randomUUID() });
 
 async function readBody(req: IncomingMessage): Promise<string> {
   const parts: Buffer[] = [];
@@ -71,17 +86,28 @@ export async function startIndependentServer(defect?: Defect): Promise<{ url: st
   async function playStream(res: ServerResponse, result: NonNullable<Record["result"]>): Promise<void> {
     res.writeHead(200, { "content-type": "Text/Event-Stream;charset=UTF-8", "cache-control": "no-store" });
     let n = 0;
-    const event = (name: string, data: unknown) => res.write(`id: ${++n}\r\nevent: ${name}\r\ndata: ${JSON.stringify(data)}\r\n\r\n`);
+    const event = (name: string, data: unknown) =>
+      res.write(`id: ${++n}\r\nevent: ${name}\r\ndata: ${JSON.stringify(data)}\r\n\r\n`);
     res.write(": hello\r\nretry: 1500\r\n\r\n");
-    event("response.created", { type: "response.created", response: { id: `resp_${randomUUID()}`, status: "in_progress" } });
+    event("response.created", {
+      type: "response.created",
+      response: { id: `resp_${randomUUID()}`, status: "in_progress" },
+    });
     const chars = [...result.response];
     for (let i = 0; i < chars.length; i += 9) {
       await pause(2);
-      event("response.output_text.delta", { type: "response.output_text.delta", delta: chars.slice(i, i + 9).join(""), index: i });
+      event("response.output_text.delta", {
+        type: "response.output_text.delta",
+        delta: chars.slice(i, i + 9).join(""),
+        index: i,
+      });
       if (i % 27 === 0) res.write(": keep-alive\r\n\r\n");
     }
     if (defect === "stream-without-terminal") return void res.end();
-    event("response.completed", { type: "response.completed", response: { ...result, output_text: result.response, response: undefined, status: "completed" } });
+    event("response.completed", {
+      type: "response.completed",
+      response: { ...result, output_text: result.response, response: undefined, status: "completed" },
+    });
     res.end();
   }
 
@@ -92,10 +118,19 @@ export async function startIndependentServer(defect?: Defect): Promise<{ url: st
     const auth = req.headers.authorization ?? "";
     const apiKey = auth.startsWith("Bearer ") ? auth.slice(7) : "";
     const grant = GRANTS.get(apiKey);
-    if (!grant) return send(res, 401, { error: { code: "unauthenticated", message: "a valid bearer key is required" } }, { "www-authenticate": 'Bearer realm="agents"' });
+    if (!grant)
+      return send(
+        res,
+        401,
+        { error: { code: "unauthenticated", message: "a valid bearer key is required" } },
+        { "www-authenticate": 'Bearer realm="agents"' },
+      );
     const agent = decodeURIComponent(route[1] ?? "");
     const reaches = (c: Conversation | undefined): c is Conversation =>
-      c !== undefined && c.agent === agent && grant.agents.includes(agent) && (defect === "channels-not-isolated" || c.channel === grant.channel);
+      c !== undefined &&
+      c.agent === agent &&
+      grant.agents.includes(agent) &&
+      (defect === "channels-not-isolated" || c.channel === grant.channel);
 
     if (route[3] !== undefined) {
       const id = decodeURIComponent(route[3]).toLowerCase();
@@ -110,19 +145,24 @@ export async function startIndependentServer(defect?: Defect): Promise<{ url: st
         const page = Number(pageText);
         const size = Math.min(100, Number(sizeText));
         const newestFirst = [...conversation.messages].reverse();
-        const total = defect === "total-counts-every-conversation"
-          ? [...conversations.values()].reduce((sum, c) => sum + c.messages.length, 0)
-          : conversation.messages.length;
+        const total =
+          defect === "total-counts-every-conversation"
+            ? [...conversations.values()].reduce((sum, c) => sum + c.messages.length, 0)
+            : conversation.messages.length;
         const hasMore = defect === "has-more-at-exact-end" ? page * size <= total : page * size < total;
         return send(res, 200, {
           object: "list",
           conversation: { id, created_at: conversation.created, updated_at: conversation.updated, agent },
           items: newestFirst.slice((page - 1) * size, page * size),
-          page, page_size: size, total, has_more: hasMore,
+          page,
+          page_size: size,
+          total,
+          has_more: hasMore,
         });
       }
       if (route[4] === undefined && req.method === "DELETE") {
-        if (!reaches(conversation)) return problem(res, 404, defect === "delete-404-code" ? "not_found" : "conversation_not_found");
+        if (!reaches(conversation))
+          return problem(res, 404, defect === "delete-404-code" ? "not_found" : "conversation_not_found");
         conversations.delete(id);
         return send(res, 200, { id, deleted: true });
       }
@@ -137,10 +177,16 @@ export async function startIndependentServer(defect?: Defect): Promise<{ url: st
     } catch {
       return problem(res, 400, "malformed_json");
     }
-    if (body === null || typeof body !== "object" || Array.isArray(body) || typeof body.message !== "string") return problem(res, 422, "validation_failed");
-    if (body.metadata !== undefined && (typeof body.metadata !== "object" || body.metadata === null || Array.isArray(body.metadata))) return problem(res, 422, "validation_failed");
+    if (body === null || typeof body !== "object" || Array.isArray(body) || typeof body.message !== "string")
+      return problem(res, 422, "validation_failed");
+    if (
+      body.metadata !== undefined &&
+      (typeof body.metadata !== "object" || body.metadata === null || Array.isArray(body.metadata))
+    )
+      return problem(res, 422, "validation_failed");
     const continued = body.conversation_id;
-    if (continued != null && (typeof continued !== "string" || !UUID.test(continued))) return problem(res, 422, "validation_failed");
+    if (continued != null && (typeof continued !== "string" || !UUID.test(continued)))
+      return problem(res, 422, "validation_failed");
     const key = req.headers["idempotency-key"];
     if (typeof key !== "string" || key === "") return problem(res, 400, "idempotency_key_required");
     if (!grant.agents.includes(agent)) return problem(res, 404, "agent_not_found");
@@ -162,7 +208,14 @@ export async function startIndependentServer(defect?: Defect): Promise<{ url: st
     records.set(scope, record);
     if (conversation === undefined) {
       const id = randomUUID();
-      conversation = { id, agent, channel: grant.channel, created: wholeSecond(), updated: wholeSecond(), messages: [] };
+      conversation = {
+        id,
+        agent,
+        channel: grant.channel,
+        created: wholeSecond(),
+        updated: wholeSecond(),
+        messages: [],
+      };
       conversations.set(id, conversation);
     }
     await pause(5);

@@ -19,7 +19,9 @@ const encoderFor = (coding: GatewayCoding) =>
   coding === "br" ? zlib.createBrotliCompress() : coding === "gzip" ? zlib.createGzip() : zlib.createDeflate();
 
 const accepts = (req: IncomingMessage, coding: GatewayCoding) =>
-  String(req.headers["accept-encoding"] ?? "").split(",").some((offer) => offer.trim().split(";")[0]?.toLowerCase() === coding);
+  String(req.headers["accept-encoding"] ?? "")
+    .split(",")
+    .some((offer) => offer.trim().split(";")[0]?.toLowerCase() === coding);
 
 async function bodyOf(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -37,14 +39,24 @@ export async function startCompressingGateway(upstream: string, coding: GatewayC
         headers: headers as Record<string, string>,
         body: body.length > 0 ? body : undefined,
       });
-      const { "content-length": _length, "transfer-encoding": _transfer, connection: _connection, "keep-alive": _keepAlive, ...kept } = answer.headers;
+      const {
+        "content-length": _length,
+        "transfer-encoding": _transfer,
+        connection: _connection,
+        "keep-alive": _keepAlive,
+        ...kept
+      } = answer.headers;
       if (answer.statusCode === 204 || !accepts(req, coding)) {
         res.writeHead(answer.statusCode, answer.headers as Record<string, string>);
         for await (const chunk of answer.body) res.write(chunk);
         res.end();
         return;
       }
-      res.writeHead(answer.statusCode, { ...(kept as Record<string, string>), "content-encoding": coding, vary: "Accept-Encoding" });
+      res.writeHead(answer.statusCode, {
+        ...(kept as Record<string, string>),
+        "content-encoding": coding,
+        vary: "Accept-Encoding",
+      });
       const encoder = encoderFor(coding);
       encoder.pipe(res);
       for await (const chunk of answer.body) {
@@ -57,9 +69,10 @@ export async function startCompressingGateway(upstream: string, coding: GatewayC
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -25,15 +25,31 @@ interface Target {
 
 async function propertyThroughProxy(target: Target, seed: number) {
   let found: string[] = [];
-  const run = await judgeThroughProxy({ ...target.options, clientRules: WIDE_CLIENT_RULES }, async (baseUrl) => {
-    const { target: lanes, close } = standaloneTarget({ baseUrl, ...identitiesOf(DEFAULT_IDENTITIES), settleMs: PROPERTY_SETTLE_MS });
-    try {
-      const outcome = await runInteractionProperty(lanes, { seed, runs: 1, createsPerRun: 12, replayCommand: () => "" });
-      found = [...(outcome.failure === undefined ? [] : [outcome.failure.requirement]), ...outcome.warnings.map((w) => w.violation.requirement)];
-    } finally {
-      await close();
-    }
-  }, { settleMs: target.judgeSettleMs });
+  const run = await judgeThroughProxy(
+    { ...target.options, clientRules: WIDE_CLIENT_RULES },
+    async (baseUrl) => {
+      const { target: lanes, close } = standaloneTarget({
+        baseUrl,
+        ...identitiesOf(DEFAULT_IDENTITIES),
+        settleMs: PROPERTY_SETTLE_MS,
+      });
+      try {
+        const outcome = await runInteractionProperty(lanes, {
+          seed,
+          runs: 1,
+          createsPerRun: 12,
+          replayCommand: () => "",
+        });
+        found = [
+          ...(outcome.failure === undefined ? [] : [outcome.failure.requirement]),
+          ...outcome.warnings.map((w) => w.violation.requirement),
+        ];
+      } finally {
+        await close();
+      }
+    },
+    { settleMs: target.judgeSettleMs },
+  );
   return { target: target.name, seed, property: [...new Set(found)].sort(), traffic: serviceFailures(run) };
 }
 
@@ -45,7 +61,11 @@ const CONFORMING: Target[] = [
   { name: "overloaded", options: { variants: ["overloaded"] }, judgeSettleMs: 0 },
   { name: "epoch-timestamps", options: { variants: ["epoch-timestamps"] }, judgeSettleMs: 0 },
 ];
-const INTERACTION_MUTANTS: Target[] = MUTANTS.filter((m) => m.interaction).map((m) => ({ name: m.name, options: { mutant: m.name }, judgeSettleMs: 0 }));
+const INTERACTION_MUTANTS: Target[] = MUTANTS.filter((m) => m.interaction).map((m) => ({
+  name: m.name,
+  options: { mutant: m.name },
+  judgeSettleMs: 0,
+}));
 
 /**
  * idempotency-per-replica picks its replica by the client's connection; behind the proxy every
@@ -54,7 +74,12 @@ const INTERACTION_MUTANTS: Target[] = MUTANTS.filter((m) => m.interaction).map((
 const NOT_THROUGH_PROXY = new Set(["idempotency-per-replica"]);
 
 /** Three at a time: two cores carry three property runs and their proxies well. */
-const runsOf = (targets: readonly Target[]) => inBatches(targets.flatMap((target) => SEEDS.map((seed) => ({ target, seed }))), 3, ({ target, seed }) => propertyThroughProxy(target, seed));
+const runsOf = (targets: readonly Target[]) =>
+  inBatches(
+    targets.flatMap((target) => SEEDS.map((seed) => ({ target, seed }))),
+    3,
+    ({ target, seed }) => propertyThroughProxy(target, seed),
+  );
 
 test(`conforming targets: the property's traffic shows the traffic judge no service violation (seeds ${SEEDS.join(", ")})`, async () => {
   const runs = await runsOf(CONFORMING);
@@ -78,5 +103,7 @@ test(`interaction mutants: the traffic judge finds what the property found, by t
       unexplained: [...new Set(mine.flatMap((r) => r.traffic.filter((id) => !found.has(id))))],
     };
   });
-  expect(verdicts).toEqual(mutants.map((t) => ({ mutant: t.name, propertyFindsIt: true, trafficFindsIt: true, unexplained: [] })));
+  expect(verdicts).toEqual(
+    mutants.map((t) => ({ mutant: t.name, propertyFindsIt: true, trafficFindsIt: true, unexplained: [] })),
+  );
 }, 300_000);

@@ -20,8 +20,14 @@ export interface ProofRun {
 /** Wide windows for the client rules: the verdicts must not depend on how fast this machine is. */
 export const WIDE_CLIENT_RULES = { duplicateWindowMs: 600_000, stormWindowMs: 600_000 };
 
-export const clientFailures = (run: ProofRun) => Object.keys(run.broken).filter((id) => id.startsWith("CLIENT-")).sort();
-export const serviceFailures = (run: ProofRun) => Object.keys(run.broken).filter((id) => !id.startsWith("CLIENT-")).sort();
+export const clientFailures = (run: ProofRun) =>
+  Object.keys(run.broken)
+    .filter((id) => id.startsWith("CLIENT-"))
+    .sort();
+export const serviceFailures = (run: ProofRun) =>
+  Object.keys(run.broken)
+    .filter((id) => !id.startsWith("CLIENT-"))
+    .sort();
 
 /**
  * Runs `count` at a time, the next as soon as one ends (a slow run holds up no batch): proofs of
@@ -41,7 +47,9 @@ export async function inBatches<T, R>(items: readonly T[], count: number, run: (
 }
 
 export const brokenOf = (report: { readonly requirements: readonly RequirementReport[] }): Record<string, string> =>
-  Object.fromEntries(report.requirements.filter((r) => r.status === "fail" || r.status === "warn").map((r) => [r.id, r.status]));
+  Object.fromEntries(
+    report.requirements.filter((r) => r.status === "fail" || r.status === "warn").map((r) => [r.id, r.status]),
+  );
 
 export interface ProofSetting {
   /** A compressing gateway stands between the proxy and the fake. */
@@ -50,10 +58,18 @@ export interface ProofSetting {
   settleMs?: number;
 }
 
-export async function judgeThroughProxy(options: FakeServerOptions, drive: (baseUrl: string) => Promise<void>, { compressedBy, settleMs }: ProofSetting = {}): Promise<ProofRun> {
+export async function judgeThroughProxy(
+  options: FakeServerOptions,
+  drive: (baseUrl: string) => Promise<void>,
+  { compressedBy, settleMs }: ProofSetting = {},
+): Promise<ProofRun> {
   const fake = await createFakeServer({ port: 0, ...options });
   const gateway = compressedBy === undefined ? undefined : await startCompressingGateway(fake.url, compressedBy);
-  const judge = createTrafficJudge({ target: "proof", redactor: new Redactor([]), ...(settleMs === undefined ? {} : { settleMs }) });
+  const judge = createTrafficJudge({
+    target: "proof",
+    redactor: new Redactor([]),
+    ...(settleMs === undefined ? {} : { settleMs }),
+  });
   const exchanges: ObservedExchange[] = [];
   const proxy = await startProxy({
     upstream: gateway?.url ?? fake.url,

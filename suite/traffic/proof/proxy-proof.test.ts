@@ -13,7 +13,15 @@ import { Redactor } from "../../http/redact.ts";
 import { readHar, writeHar } from "../har.ts";
 import { createTrafficJudge } from "../judge.ts";
 import { UNOBSERVABLE } from "../unobservable.ts";
-import { brokenOf, clientFailures, inBatches, judgeThroughProxy, serviceFailures, WIDE_CLIENT_RULES, type ProofRun } from "./judge-through-proxy.ts";
+import {
+  brokenOf,
+  clientFailures,
+  inBatches,
+  judgeThroughProxy,
+  serviceFailures,
+  WIDE_CLIENT_RULES,
+  type ProofRun,
+} from "./judge-through-proxy.ts";
 import { runTrafficScript, SCRIPT_CLIENT_VIOLATIONS } from "./traffic-script.ts";
 
 /**
@@ -36,26 +44,39 @@ const UNREVEALED: Record<string, string> = {
   // The interaction mutants: the script sends one request at a time, as most clients do; their
   // bugs need overlapping requests, replays after later turns or other identities' attempts,
   // which the interaction property makes on purpose.
-  ...Object.fromEntries(MUTANTS.filter((m) => m.interaction).map((m) => [m.name, "a bug between requests: the script makes no overlap, late replay or foreign attempt"])),
+  ...Object.fromEntries(
+    MUTANTS.filter((m) => m.interaction).map((m) => [
+      m.name,
+      "a bug between requests: the script makes no overlap, late replay or foreign attempt",
+    ]),
+  ),
 };
 
 const clientRules = WIDE_CLIENT_RULES;
 
 test("the fake and every conforming variant: no service violation, the script's three client rules only; pass only where observed", async () => {
   const targets = [undefined, ...VARIANT_NAMES];
-  const runs = await inBatches(targets, 4, (variant) => judgeThroughProxy({ clientRules, ...(variant === undefined ? {} : { variants: [variant] }) }, runTrafficScript));
+  const runs = await inBatches(targets, 4, (variant) =>
+    judgeThroughProxy({ clientRules, ...(variant === undefined ? {} : { variants: [variant] }) }, runTrafficScript),
+  );
   runs.forEach((run, i) => {
     const name = targets[i] ?? "plain";
     expect({ name, service: serviceFailures(run) }).toEqual({ name, service: [] });
     expect({ name, client: clientFailures(run) }).toEqual({ name, client: SCRIPT_CLIENT_VIOLATIONS });
     for (const requirement of run.report.requirements) {
-      if (requirement.status === "pass") expect(requirement.tests[0]?.name, requirement.id).toMatch(/^[1-9]\d* observed/);
+      if (requirement.status === "pass")
+        expect(requirement.tests[0]?.name, requirement.id).toMatch(/^[1-9]\d* observed/);
     }
   });
   // The script reaches every requirement traffic can show: on the plain fake only those no
   // traffic can show stay not_observed, and IDEM-5 and IDEM-9, which need a same-key race in the
   // traffic, which the script does not make.
-  expect(runs[0]?.report.requirements.filter((r) => r.status === "not_observed").map((r) => r.id).sort()).toEqual([...Object.keys(UNOBSERVABLE), "IDEM-5", "IDEM-9"].sort());
+  expect(
+    runs[0]?.report.requirements
+      .filter((r) => r.status === "not_observed")
+      .map((r) => r.id)
+      .sort(),
+  ).toEqual([...Object.keys(UNOBSERVABLE), "IDEM-5", "IDEM-9"].sort());
 }, 120_000);
 
 test("behind a compressing gateway (gzip, deflate) the proxy judges the decoded bodies: no service violation, a mutant still shown", async () => {
@@ -68,7 +89,10 @@ test("behind a compressing gateway (gzip, deflate) the proxy judges the decoded 
     expect(run.exchanges.some((e) => e.response?.headers["content-encoding"] !== undefined)).toBe(true);
     expect(serviceFailures(run)).toEqual([]);
     // Coded reads do not map onto events, so only SSE-9 joins what no traffic can show.
-    const notObserved = run.report.requirements.filter((r) => r.status === "not_observed").map((r) => r.id).sort();
+    const notObserved = run.report.requirements
+      .filter((r) => r.status === "not_observed")
+      .map((r) => r.id)
+      .sort();
     expect(notObserved).toEqual([...Object.keys(UNOBSERVABLE), "IDEM-5", "IDEM-9", "SSE-9"].sort());
   }
   expect(runs[2]?.broken["IDEM-1"]).toBe("fail");
@@ -82,7 +106,11 @@ test("behind a compressing gateway (gzip, deflate) the proxy judges the decoded 
 async function deleteThenPoll(baseUrl: string, firstListAfterMs = 0, polls = 20): Promise<void> {
   const headers = { authorization: "Bearer sk-fake-a", "content-type": "application/json" };
   const api = `${baseUrl}/v1/agents/agent-a`;
-  const created = await fetch(`${api}/responses`, { method: "POST", headers: { ...headers, "idempotency-key": crypto.randomUUID() }, body: JSON.stringify({ message: "hello" }) });
+  const created = await fetch(`${api}/responses`, {
+    method: "POST",
+    headers: { ...headers, "idempotency-key": crypto.randomUUID() },
+    body: JSON.stringify({ message: "hello" }),
+  });
   const { conversation_id: id } = (await created.json()) as { conversation_id: string };
   const list = async () => (await fetch(`${api}/conversations/${id}/messages`, { headers })).status;
   const pause = (ms = 100) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -125,8 +153,16 @@ async function continueThenListLater(baseUrl: string, settleMs: number): Promise
   const api = `${baseUrl}/v1/agents/agent-a`;
   const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   const create = async (path: string, body: object, extra: Record<string, string> = {}) =>
-    (await fetch(`${api}${path}`, { method: "POST", headers: { ...headers, ...extra, "idempotency-key": crypto.randomUUID() }, body: JSON.stringify(body) })).text();
-  const { conversation_id: id } = JSON.parse(await create("/responses", { message: "hello" })) as { conversation_id: string };
+    (
+      await fetch(`${api}${path}`, {
+        method: "POST",
+        headers: { ...headers, ...extra, "idempotency-key": crypto.randomUUID() },
+        body: JSON.stringify(body),
+      })
+    ).text();
+  const { conversation_id: id } = JSON.parse(await create("/responses", { message: "hello" })) as {
+    conversation_id: string;
+  };
   const list = async () => (await fetch(`${api}/conversations/${id}/messages`, { headers })).status;
   while ((await list()) !== 200) await pause(50);
   await create("/responses/stream", { message: "and streamed?", conversation_id: id }, { accept: "text/event-stream" });
@@ -141,11 +177,24 @@ test("a listing --settle-ms after a continuation shows whether it was stored: RE
   const settleMs = 400;
   const drive = (url: string) => continueThenListLater(url, settleMs);
   const targets: [string, object][] = [
-    ["plain", {}], ["listing-lag", { variants: ["listing-lag"] }], ["three-messages", { variants: ["three-messages"] }],
-    ["stream-not-stored", { mutant: "stream-not-stored" }], ["listing-never-settles", { mutant: "listing-never-settles" }],
+    ["plain", {}],
+    ["listing-lag", { variants: ["listing-lag"] }],
+    ["three-messages", { variants: ["three-messages"] }],
+    ["stream-not-stored", { mutant: "stream-not-stored" }],
+    ["listing-never-settles", { mutant: "listing-never-settles" }],
   ];
-  const runs = await Promise.all(targets.map(([, options]) => judgeThroughProxy({ ...options, clientRules }, drive, { settleMs })));
-  const verdicts = Object.fromEntries(runs.map((run, i) => [targets[i]?.[0], { broken: run.broken, observed: ["RESP-2", "SSE-8"].map((id) => run.report.requirements.find((r) => r.id === id)?.status) }]));
+  const runs = await Promise.all(
+    targets.map(([, options]) => judgeThroughProxy({ ...options, clientRules }, drive, { settleMs })),
+  );
+  const verdicts = Object.fromEntries(
+    runs.map((run, i) => [
+      targets[i]?.[0],
+      {
+        broken: run.broken,
+        observed: ["RESP-2", "SSE-8"].map((id) => run.report.requirements.find((r) => r.id === id)?.status),
+      },
+    ]),
+  );
   expect(verdicts).toEqual({
     plain: { broken: {}, observed: ["pass", "pass"] },
     "listing-lag": { broken: {}, observed: ["pass", "pass"] },
@@ -166,7 +215,13 @@ async function deleteThenReadLate(baseUrl: string, lateMs: number): Promise<void
   const api = `${baseUrl}/v1/agents/agent-a`;
   const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   const create = async (body: object) =>
-    (await fetch(`${api}/responses`, { method: "POST", headers: { ...headers, "idempotency-key": crypto.randomUUID() }, body: JSON.stringify(body) })).text();
+    (
+      await fetch(`${api}/responses`, {
+        method: "POST",
+        headers: { ...headers, "idempotency-key": crypto.randomUUID() },
+        body: JSON.stringify(body),
+      })
+    ).text();
   const { conversation_id: id } = JSON.parse(await create({ message: "hello" })) as { conversation_id: string };
   const list = async () => (await fetch(`${api}/conversations/${id}/messages`, { headers })).status;
   while ((await list()) !== 200) await pause(50);
@@ -181,15 +236,25 @@ test("a continuation and a listing late in --settle-ms after a delete show wheth
   const settleMs = 1_000;
   const drive = (url: string) => deleteThenReadLate(url, 600);
   const targets: [string, object][] = [
-    ["plain", {}], ["listing-lag", { variants: ["listing-lag"] }],
-    ["delete-keeps-listing", { mutant: "delete-keeps-listing" }], ["deleted-comes-back", { mutant: "deleted-comes-back" }], ["deleted-continuable", { mutant: "deleted-continuable" }],
+    ["plain", {}],
+    ["listing-lag", { variants: ["listing-lag"] }],
+    ["delete-keeps-listing", { mutant: "delete-keeps-listing" }],
+    ["deleted-comes-back", { mutant: "deleted-comes-back" }],
+    ["deleted-continuable", { mutant: "deleted-continuable" }],
   ];
-  const runs = await Promise.all(targets.map(([, options]) => judgeThroughProxy({ ...options, clientRules }, drive, { settleMs })));
+  const runs = await Promise.all(
+    targets.map(([, options]) => judgeThroughProxy({ ...options, clientRules }, drive, { settleMs })),
+  );
   const own = (name: string) => MUTANTS.find((m) => m.name === name)?.requirement;
-  const verdicts = Object.fromEntries(runs.map((run, i) => {
-    const name = targets[i]?.[0] ?? "";
-    return [name, { service: serviceFailures(run), own: own(name) === undefined ? "conforming" : run.broken[own(name) ?? ""] }];
-  }));
+  const verdicts = Object.fromEntries(
+    runs.map((run, i) => {
+      const name = targets[i]?.[0] ?? "";
+      return [
+        name,
+        { service: serviceFailures(run), own: own(name) === undefined ? "conforming" : run.broken[own(name) ?? ""] },
+      ];
+    }),
+  );
   expect(verdicts).toMatchObject({
     plain: { service: [], own: "conforming" },
     "listing-lag": { service: [], own: "conforming" },
@@ -203,8 +268,12 @@ test("a continuation and a listing late in --settle-ms after a delete show wheth
 test("every mutant traffic can reveal shows its own requirement; the others are listed with the reason", async () => {
   expect(Object.keys(UNREVEALED).every((name) => MUTANTS.some((m) => m.name === name))).toBe(true);
   const revealable = MUTANTS.filter((m) => UNREVEALED[m.name] === undefined);
-  const runs = await inBatches(revealable, 4, (mutant) => judgeThroughProxy({ mutant: mutant.name, clientRules }, runTrafficScript));
-  const missed = revealable.filter((mutant, i) => runs[i]?.broken[mutant.requirement] === undefined).map((m) => `${m.name} (${m.requirement})`);
+  const runs = await inBatches(revealable, 4, (mutant) =>
+    judgeThroughProxy({ mutant: mutant.name, clientRules }, runTrafficScript),
+  );
+  const missed = revealable
+    .filter((mutant, i) => runs[i]?.broken[mutant.requirement] === undefined)
+    .map((m) => `${m.name} (${m.requirement})`);
   expect(missed).toEqual([]);
 }, 120_000);
 
@@ -230,15 +299,31 @@ test("the well-behaved example client shows no violation in either direction; th
 }, 60_000);
 
 test("the same traffic saved as HAR and judged offline gives the same verdicts, to the count of exchanges (SSE-9 aside: HAR keeps no chunk times)", async () => {
-  const targets = [{}, { mutant: "replay-alters-answer" }, { mutant: "delta-without-event-line" }, { mutant: "list-ignores-agent" }, { mutant: "validation-consumes-key" }, { variants: ["crlf"] }];
-  const runs = await Promise.all(targets.map((options) => judgeThroughProxy({ clientRules, ...options }, runTrafficScript)));
+  const targets = [
+    {},
+    { mutant: "replay-alters-answer" },
+    { mutant: "delta-without-event-line" },
+    { mutant: "list-ignores-agent" },
+    { mutant: "validation-consumes-key" },
+    { variants: ["crlf"] },
+  ];
+  const runs = await Promise.all(
+    targets.map((options) => judgeThroughProxy({ clientRules, ...options }, runTrafficScript)),
+  );
   for (const run of runs) {
     const judge = createTrafficJudge({ target: "har", redactor: new Redactor([]) });
     for (const exchange of readHar(JSON.stringify(writeHar(run.exchanges)), "proof.har")) judge.observe(exchange);
     // The HAR holds starts to the millisecond, as the proxy records them: the same times, the same verdicts.
     expect(run.exchanges.every((e) => Number.isInteger(e.startedAt))).toBe(true);
-    const statuses = (report: ProofRun["report"]) => Object.fromEntries(report.requirements.filter((r) => r.id !== "SSE-9").map((r) => [r.id, `${r.status}: ${r.tests[0]?.name ?? ""}`]));
+    const statuses = (report: ProofRun["report"]) =>
+      Object.fromEntries(
+        report.requirements
+          .filter((r) => r.id !== "SSE-9")
+          .map((r) => [r.id, `${r.status}: ${r.tests[0]?.name ?? ""}`]),
+      );
     expect(statuses(judge.report())).toEqual(statuses(run.report));
-    expect(brokenOf(judge.report())).toEqual(Object.fromEntries(Object.entries(run.broken).filter(([id]) => id !== "SSE-9")));
+    expect(brokenOf(judge.report())).toEqual(
+      Object.fromEntries(Object.entries(run.broken).filter(([id]) => id !== "SSE-9")),
+    );
   }
 }, 60_000);

@@ -32,13 +32,22 @@ import { brokenOf, inBatches, judgeThroughProxy, serviceFailures } from "./judge
  *   request reaches the fake over the proxy's own pooled connections, so its bug takes another
  *   shape from one run to the next (the suite and the proxy may name IDEM-2 or IDEM-5).
  */
-const NOT_SHOWN_TO_TRAFFIC = new Set(["stream-scope-unchecked", "key-race-across-endpoints", "idempotency-per-replica"]);
+const NOT_SHOWN_TO_TRAFFIC = new Set([
+  "stream-scope-unchecked",
+  "key-race-across-endpoints",
+  "idempotency-per-replica",
+]);
 
 /** A requirement no traffic can show (unobservable.ts), such as RESP-6's refusal of a valid body, is the suite's alone. */
 const shownByTraffic = (id: string) => !(id in UNOBSERVABLE);
 
-const TARGETS = MUTANTS.filter((m) => m.interaction && !NOT_SHOWN_TO_TRAFFIC.has(m.name) && shownByTraffic(m.requirement)).map((m) => m.name);
-const SELECTIONS = [{ name: "full profile", args: [] }, { name: "--only interactions", args: ["--only", "interactions"] }] as const;
+const TARGETS = MUTANTS.filter(
+  (m) => m.interaction && !NOT_SHOWN_TO_TRAFFIC.has(m.name) && shownByTraffic(m.requirement),
+).map((m) => m.name);
+const SELECTIONS = [
+  { name: "full profile", args: [] },
+  { name: "--only interactions", args: ["--only", "interactions"] },
+] as const;
 
 /** A suite run through the proxy: a full run waits out several listings that never settle. */
 const RUN_LIMIT_MS = 180_000;
@@ -51,21 +60,33 @@ async function suiteThroughProxy(mutant: string, selection: (typeof SELECTIONS)[
   let exit: number | null = null;
   let output = "";
   const run = await judgeThroughProxy({ mutant }, async (baseUrl) => {
-    const cli = await runConformanceCli([
-      "--base-url", baseUrl,
-      "--api-key", DEFAULT_IDENTITIES.apiKey,
-      "--agent-id", DEFAULT_IDENTITIES.agentId,
-      "--other-agent-id", DEFAULT_IDENTITIES.otherAgentId,
-      "--other-api-key", DEFAULT_IDENTITIES.otherApiKey,
-      "--stream-error-header", "X-Fake-Fault: error-after=1",
-      "--report-dir", dir,
-      ...selection.args,
-    ], RUN_LIMIT_MS);
+    const cli = await runConformanceCli(
+      [
+        "--base-url",
+        baseUrl,
+        "--api-key",
+        DEFAULT_IDENTITIES.apiKey,
+        "--agent-id",
+        DEFAULT_IDENTITIES.agentId,
+        "--other-agent-id",
+        DEFAULT_IDENTITIES.otherAgentId,
+        "--other-api-key",
+        DEFAULT_IDENTITIES.otherApiKey,
+        "--stream-error-header",
+        "X-Fake-Fault: error-after=1",
+        "--report-dir",
+        dir,
+        ...selection.args,
+      ],
+      RUN_LIMIT_MS,
+    );
     exit = cli.code;
     output = `${cli.stdout}\n${cli.stderr}`.slice(-2_000);
   });
   const report = JSON.parse(await readFile(join(dir, "conformance.json"), "utf8")) as ConformanceReport;
-  const suite = Object.keys(brokenOf(report)).filter((id) => !id.startsWith("CLIENT-") && shownByTraffic(id)).sort();
+  const suite = Object.keys(brokenOf(report))
+    .filter((id) => !id.startsWith("CLIENT-") && shownByTraffic(id))
+    .sort();
   const proxy = serviceFailures(run);
   return {
     mutant,
@@ -73,12 +94,16 @@ async function suiteThroughProxy(mutant: string, selection: (typeof SELECTIONS)[
     // The suite reached its verdicts (not a usage or harness error), so there is something to agree with.
     suiteRan: exit === 0 || exit === 1 || exit === 3 ? true : `exit ${exit}: ${output}`,
     // What the suite failed the mutant by and the proxy did not (passed, undecided or not observed).
-    missedByProxy: suite.filter((id) => !proxy.includes(id)).map((id) => `${id}: ${run.report.requirements.find((r) => r.id === id)?.status}`),
+    missedByProxy: suite
+      .filter((id) => !proxy.includes(id))
+      .map((id) => `${id}: ${run.report.requirements.find((r) => r.id === id)?.status}`),
   };
 }
 
 test(`the suite through the proxy (default settings) in front of each interaction mutant: the proxy fails it by every requirement the suite fails it by`, async () => {
   const jobs = TARGETS.flatMap((mutant) => SELECTIONS.map((selection) => ({ mutant, selection })));
   const results = await inBatches(jobs, AT_ONCE, ({ mutant, selection }) => suiteThroughProxy(mutant, selection));
-  expect(results).toEqual(jobs.map(({ mutant, selection }) => ({ mutant, selection: selection.name, suiteRan: true, missedByProxy: [] })));
+  expect(results).toEqual(
+    jobs.map(({ mutant, selection }) => ({ mutant, selection: selection.name, suiteRan: true, missedByProxy: [] })),
+  );
 }, 900_000);

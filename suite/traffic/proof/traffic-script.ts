@@ -15,7 +15,12 @@ interface Answer {
   json: unknown;
 }
 
-export async function runTrafficScript(baseUrl: string, key = "sk-fake-a", agent = "agent-a", otherAgent = "agent-b"): Promise<void> {
+export async function runTrafficScript(
+  baseUrl: string,
+  key = "sk-fake-a",
+  agent = "agent-a",
+  otherAgent = "agent-b",
+): Promise<void> {
   const api = `${baseUrl}/v1/agents/${agent}`;
   const auth = { authorization: `Bearer ${key}` };
   const json = { ...auth, "content-type": "application/json" };
@@ -31,10 +36,19 @@ export async function runTrafficScript(baseUrl: string, key = "sk-fake-a", agent
     return { status: response.status, json: parsed };
   };
   const create = (body: unknown, idempotencyKey: string | null, raw?: string) =>
-    send(`${api}/responses`, { method: "POST", headers: { ...json, ...(idempotencyKey === null ? {} : { "idempotency-key": idempotencyKey }) }, body: raw ?? JSON.stringify(body) });
+    send(`${api}/responses`, {
+      method: "POST",
+      headers: { ...json, ...(idempotencyKey === null ? {} : { "idempotency-key": idempotencyKey }) },
+      body: raw ?? JSON.stringify(body),
+    });
   const stream = (body: unknown, idempotencyKey: string, extra: Record<string, string> = {}) =>
-    send(`${api}/responses/stream`, { method: "POST", headers: { ...json, accept: "text/event-stream", "idempotency-key": idempotencyKey, ...extra }, body: JSON.stringify(body) });
-  const list = (id: string, query = "", path = api, headers: Record<string, string> = auth) => send(`${path}/conversations/${id}/messages${query}`, { headers });
+    send(`${api}/responses/stream`, {
+      method: "POST",
+      headers: { ...json, accept: "text/event-stream", "idempotency-key": idempotencyKey, ...extra },
+      body: JSON.stringify(body),
+    });
+  const list = (id: string, query = "", path = api, headers: Record<string, string> = auth) =>
+    send(`${path}/conversations/${id}/messages${query}`, { headers });
   const remove = (id: string, path = api) => send(`${path}/conversations/${id}`, { method: "DELETE", headers: auth });
 
   const first = randomUUID();
@@ -70,8 +84,16 @@ export async function runTrafficScript(baseUrl: string, key = "sk-fake-a", agent
 
   // Without a key, every operation.
   await list(id, "", api, {});
-  await send(`${api}/responses`, { method: "POST", headers: { "content-type": "application/json", "idempotency-key": randomUUID() }, body: JSON.stringify({ message: "Who am I?" }) });
-  await send(`${api}/responses/stream`, { method: "POST", headers: { "content-type": "application/json", accept: "text/event-stream", "idempotency-key": randomUUID() }, body: JSON.stringify({ message: "Who am I?" }) });
+  await send(`${api}/responses`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "idempotency-key": randomUUID() },
+    body: JSON.stringify({ message: "Who am I?" }),
+  });
+  await send(`${api}/responses/stream`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "text/event-stream", "idempotency-key": randomUUID() },
+    body: JSON.stringify({ message: "Who am I?" }),
+  });
   await send(`${api}/conversations/${id}`, { method: "DELETE" });
 
   await create({ message: "No key for this one" }, null);
@@ -79,7 +101,11 @@ export async function runTrafficScript(baseUrl: string, key = "sk-fake-a", agent
   const refusedKey = randomUUID();
   await create({ metadata: { source: "no message" } }, refusedKey);
   await create({ message: "Now with a message" }, refusedKey);
-  await send(`${api}/responses/stream`, { method: "POST", headers: { ...json, accept: "text/event-stream", "idempotency-key": randomUUID() }, body: JSON.stringify({ message: 42 }) });
+  await send(`${api}/responses/stream`, {
+    method: "POST",
+    headers: { ...json, accept: "text/event-stream", "idempotency-key": randomUUID() },
+    body: JSON.stringify({ message: 42 }),
+  });
 
   await list(randomUUID());
   await remove(randomUUID());

@@ -13,7 +13,17 @@ import { closeSync } from "node:fs";
 import { openHarFile } from "../har-file.ts";
 import { trafficExitCode, type TrafficViolation } from "../judge.ts";
 import { TRAFFIC_JUDGE_FLAGS } from "../judge-flags.ts";
-import { flagHelp, flagValueOf, parseFlags, stringFlag, switchFlag, textFlag, UnknownFlagError, UsageError, type FlagTable } from "../../../cli/flags.ts";
+import {
+  flagHelp,
+  flagValueOf,
+  parseFlags,
+  stringFlag,
+  switchFlag,
+  textFlag,
+  UnknownFlagError,
+  UsageError,
+  type FlagTable,
+} from "../../../cli/flags.ts";
 import { writeStoppedTrafficReports } from "../stopped-report.ts";
 import { trafficSummaryLines, writeTrafficReports } from "../reports.ts";
 import { JudgeThread } from "./judge-thread.ts";
@@ -22,20 +32,41 @@ import { startProxy } from "./server.ts";
 import { probeUpstream, unreachableWarning } from "./upstream-probe.ts";
 
 const FLAGS = {
-  upstream: { name: "upstream", value: "URL", help: "the service's base URL (with its base path, without /v1)", parser: textFlag(upstreamUrl) },
+  upstream: {
+    name: "upstream",
+    value: "URL",
+    help: "the service's base URL (with its base path, without /v1)",
+    parser: textFlag(upstreamUrl),
+  },
   port: {
     name: "port",
     value: "N",
     help: "port to listen on (default 0: any free port)",
     parser: textFlag((text = "0") => {
       const port = /^\d+$/.test(text) ? Number(text) : Number.NaN;
-      if (!(port >= 0 && port <= 65_535)) throw new UsageError(`--port must be a whole number from 0 to 65535, not ${text}`);
+      if (!(port >= 0 && port <= 65_535))
+        throw new UsageError(`--port must be a whole number from 0 to 65535, not ${text}`);
       return port;
     }),
   },
-  host: { name: "host", value: "HOST", help: "address to listen on (default 127.0.0.1)", parser: stringFlag("127.0.0.1") },
-  reportDir: { name: "report-dir", value: "DIR", help: "where conformance.json, junit.xml and report.html go (default reports)", parser: stringFlag("reports") },
-  recordFixtures: { name: "record-fixtures", value: "DIR", help: "also write each observed conversation in the fake's fixture format", parser: stringFlag() },
+  host: {
+    name: "host",
+    value: "HOST",
+    help: "address to listen on (default 127.0.0.1)",
+    parser: stringFlag("127.0.0.1"),
+  },
+  reportDir: {
+    name: "report-dir",
+    value: "DIR",
+    help: "where conformance.json, junit.xml and report.html go (default reports)",
+    parser: stringFlag("reports"),
+  },
+  recordFixtures: {
+    name: "record-fixtures",
+    value: "DIR",
+    help: "also write each observed conversation in the fake's fixture format",
+    parser: stringFlag(),
+  },
   har: {
     name: "har",
     value: "FILE",
@@ -57,8 +88,12 @@ function upstreamUrl(text: string | undefined): URL {
     throw new UsageError(text === undefined ? "--upstream URL is required" : `--upstream is not a URL: ${text}`);
   }
   const problems: string[] = [];
-  if (upstream.protocol !== "http:" && upstream.protocol !== "https:") problems.push(`--upstream must be an http or https URL, not ${text}`);
-  if (/\/v1\/?$/.test(upstream.pathname)) problems.push(`--upstream must not end in /v1: give the base URL before it (${upstream.origin}${upstream.pathname.replace(/\/v1\/?$/, "")})`);
+  if (upstream.protocol !== "http:" && upstream.protocol !== "https:")
+    problems.push(`--upstream must be an http or https URL, not ${text}`);
+  if (/\/v1\/?$/.test(upstream.pathname))
+    problems.push(
+      `--upstream must not end in /v1: give the base URL before it (${upstream.origin}${upstream.pathname.replace(/\/v1\/?$/, "")})`,
+    );
   const [first, ...more] = problems;
   if (first !== undefined) throw new UsageError(first, ...more);
   return upstream;
@@ -99,12 +134,21 @@ export function violationLine(v: TrafficViolation): string {
   return `VIOLATION ${v.requirement} ${v.level} "${v.sentence}" — ${v.exchange}: ${v.detail}`;
 }
 
-export async function runProxyCommand(argv: string[], print: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): Promise<number> {
+export async function runProxyCommand(
+  argv: string[],
+  print: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
+): Promise<number> {
   // Every way the proxy stops writes the three reports, a mistaken command line included.
   const refuse = async (target: string, problems: readonly string[], usage = ""): Promise<number> => {
     for (const problem of problems) process.stderr.write(`agent-conformance proxy: ${problem}\n`);
     if (usage !== "") process.stderr.write(usage);
-    await writeStoppedTrafficReports("proxy", flagValueOf(argv, "report-dir") ?? "reports", target, problems.join("; "), "proxy");
+    await writeStoppedTrafficReports(
+      "proxy",
+      flagValueOf(argv, "report-dir") ?? "reports",
+      target,
+      problems.join("; "),
+      "proxy",
+    );
     return 2;
   };
   let parsed;
@@ -127,22 +171,38 @@ export async function runProxyCommand(argv: string[], print: (line: string) => v
   try {
     harFd = values.har === undefined ? undefined : openHarFile(values.har);
   } catch (error) {
-    return refuse(target, [`cannot write --har ${values.har}: ${error instanceof Error ? error.message : String(error)}`]);
+    return refuse(target, [
+      `cannot write --har ${values.har}: ${error instanceof Error ? error.message : String(error)}`,
+    ]);
   }
 
   const judge = new JudgeThread(
-    { target: `proxy to ${upstream.origin}${upstream.pathname}`, strict: values.strict, settleMs, gate, recordFixtures: values.recordFixtures !== undefined, ...(harFd === undefined ? {} : { harFd }) },
+    {
+      target: `proxy to ${upstream.origin}${upstream.pathname}`,
+      strict: values.strict,
+      settleMs,
+      gate,
+      recordFixtures: values.recordFixtures !== undefined,
+      ...(harFd === undefined ? {} : { harFd }),
+    },
     (violation) => print(violationLine(violation)),
     // A judging bug must never take the traffic down with it.
     (text) => process.stderr.write(`agent-conformance proxy: ${text}\n`),
   );
   let proxy;
   try {
-    proxy = await startProxy({ upstream: upstream.href, host: values.host, port, onExchange: (exchange) => judge.observe(exchange) });
+    proxy = await startProxy({
+      upstream: upstream.href,
+      host: values.host,
+      port,
+      onExchange: (exchange) => judge.observe(exchange),
+    });
   } catch (error) {
     await judge.finish(undefined);
     if (harFd !== undefined) closeSync(harFd);
-    return refuse(target, [`cannot listen on ${values.host}:${port}: ${error instanceof Error ? error.message : String(error)}`]);
+    return refuse(target, [
+      `cannot listen on ${values.host}:${port}: ${error instanceof Error ? error.message : String(error)}`,
+    ]);
   }
   // Listening only once the handlers are in place: whoever reads the line may signal at once.
   const stopped = stopRequested();
@@ -158,9 +218,11 @@ export async function runProxyCommand(argv: string[], print: (line: string) => v
   const { report, fixturesWritten, harWritten } = await judge.finish(values.recordFixtures);
   if (harFd !== undefined) closeSync(harFd);
   await writeTrafficReports(report, reportDir);
-  if (fixturesWritten !== undefined) print(`fixtures: ${fixturesWritten} conversation(s) written to ${values.recordFixtures}`);
+  if (fixturesWritten !== undefined)
+    print(`fixtures: ${fixturesWritten} conversation(s) written to ${values.recordFixtures}`);
   if (harWritten !== undefined) print(`HAR: ${harWritten} exchange(s) written to ${values.har}`);
   for (const line of trafficSummaryLines(report, reportDir)) print(line);
-  if (report.result === "error") process.stderr.write(`agent-conformance proxy: ${report.diagnosis ?? "nothing was judged"}\n`);
+  if (report.result === "error")
+    process.stderr.write(`agent-conformance proxy: ${report.diagnosis ?? "nothing was judged"}\n`);
   return trafficExitCode(report);
 }

@@ -43,11 +43,13 @@ describe("decodeBody", () => {
     gzip.on("data", (piece: Buffer) => pieces.push(piece));
     const event = 'event: response.created\ndata: {"id":"r"}\n\n';
     gzip.write(event);
-    return new Promise<void>((resolve) => gzip.flush(() => {
-      const decoded = decodeBody(Buffer.concat(pieces), "gzip");
-      expect(decoded).toEqual({ text: event, coded: true });
-      resolve();
-    }));
+    return new Promise<void>((resolve) =>
+      gzip.flush(() => {
+        const decoded = decodeBody(Buffer.concat(pieces), "gzip");
+        expect(decoded).toEqual({ text: event, coded: true });
+        resolve();
+      }),
+    );
   });
 
   test("an unknown coding or bytes not in the coding named are unreadable, never text", () => {

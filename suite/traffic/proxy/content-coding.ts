@@ -35,22 +35,32 @@ const DECODERS: Record<string, (bytes: Buffer) => Buffer> = {
 };
 
 // zstd arrived in Node 22.15; use it where this Node has it.
-const zstd = (zlib as unknown as { zstdDecompressSync?: (bytes: Buffer, options?: object) => Buffer }).zstdDecompressSync;
+const zstd = (zlib as unknown as { zstdDecompressSync?: (bytes: Buffer, options?: object) => Buffer })
+  .zstdDecompressSync;
 if (zstd !== undefined) DECODERS["zstd"] = (bytes) => zstd(bytes, { maxOutputLength: MAX_DECODED_BYTES });
 
 /** The body's text, given the message's Content-Encoding header (codings listed in the order applied). */
 export function decodeBody(bytes: Buffer, contentEncoding: string | undefined): DecodedBody {
-  const codings = (contentEncoding ?? "").split(",").map((coding) => coding.trim().toLowerCase()).filter((coding) => coding !== "" && coding !== "identity");
+  const codings = (contentEncoding ?? "")
+    .split(",")
+    .map((coding) => coding.trim().toLowerCase())
+    .filter((coding) => coding !== "" && coding !== "identity");
   if (codings.length === 0 || bytes.length === 0) return { text: bytes.toString("utf8"), coded: false };
   let decoded = bytes;
   for (const coding of codings.reverse()) {
     const decode = DECODERS[coding];
-    if (decode === undefined) return { unreadable: `the body is in the content coding ${JSON.stringify(coding)}, which the judge cannot decode` };
+    if (decode === undefined)
+      return {
+        unreadable: `the body is in the content coding ${JSON.stringify(coding)}, which the judge cannot decode`,
+      };
     try {
       decoded = decode(decoded);
     } catch (error) {
-      if ((error as { code?: unknown }).code === "ERR_BUFFER_TOO_LARGE") return { unreadable: `the body decodes to more than ${MAX_DECODED_BYTES} bytes` };
-      return { unreadable: `the body is not valid ${coding}: ${error instanceof Error ? error.message : String(error)}` };
+      if ((error as { code?: unknown }).code === "ERR_BUFFER_TOO_LARGE")
+        return { unreadable: `the body decodes to more than ${MAX_DECODED_BYTES} bytes` };
+      return {
+        unreadable: `the body is not valid ${coding}: ${error instanceof Error ? error.message : String(error)}`,
+      };
     }
   }
   return { text: decoded.toString("utf8"), coded: true };

@@ -16,12 +16,26 @@ test("recorded conversations import into a fresh fake and list the same messages
   const run = await judgeThroughProxy({}, async (baseUrl) => {
     const api = `${baseUrl}/v1/agents/agent-a`;
     const post = async (path: string, body: unknown, extra: Record<string, string> = {}) =>
-      (await fetch(`${api}${path}`, { method: "POST", headers: { ...headers, "idempotency-key": crypto.randomUUID(), ...extra }, body: JSON.stringify(body) })).text();
-    kept = (JSON.parse(await post("/responses", { message: "How do reminders work?" })) as { conversation_id: string }).conversation_id;
-    await post("/responses/stream", { message: "And exports?", conversation_id: kept }, { accept: "text/event-stream" });
-    const gone = (JSON.parse(await post("/responses", { message: "Forget this" })) as { conversation_id: string }).conversation_id;
+      (
+        await fetch(`${api}${path}`, {
+          method: "POST",
+          headers: { ...headers, "idempotency-key": crypto.randomUUID(), ...extra },
+          body: JSON.stringify(body),
+        })
+      ).text();
+    kept = (JSON.parse(await post("/responses", { message: "How do reminders work?" })) as { conversation_id: string })
+      .conversation_id;
+    await post(
+      "/responses/stream",
+      { message: "And exports?", conversation_id: kept },
+      { accept: "text/event-stream" },
+    );
+    const gone = (JSON.parse(await post("/responses", { message: "Forget this" })) as { conversation_id: string })
+      .conversation_id;
     await fetch(`${api}/conversations/${gone}`, { method: "DELETE", headers });
-    const page = (await (await fetch(`${api}/conversations/${kept}/messages`, { headers })).json()) as { items: unknown[] };
+    const page = (await (await fetch(`${api}/conversations/${kept}/messages`, { headers })).json()) as {
+      items: unknown[];
+    };
     listed.push(...page.items);
   });
   const recorder = new FixtureRecorder();
@@ -33,8 +47,13 @@ test("recorded conversations import into a fresh fake and list the same messages
   expect(JSON.stringify(fixture)).not.toContain("sk-fake-a");
   const fake = await createFakeServer({ port: 0 });
   onTestFinished(() => fake.close());
-  const imported = await fetch(new URL("/__fake/conversations", fake.url), { method: "POST", body: JSON.stringify(fixture) });
+  const imported = await fetch(new URL("/__fake/conversations", fake.url), {
+    method: "POST",
+    body: JSON.stringify(fixture),
+  });
   expect(imported.status).toBe(201);
-  const again = (await (await fetch(`${fake.url}/v1/agents/agent-a/conversations/${kept}/messages`, { headers })).json()) as { items: unknown[] };
+  const again = (await (
+    await fetch(`${fake.url}/v1/agents/agent-a/conversations/${kept}/messages`, { headers })
+  ).json()) as { items: unknown[] };
   expect(again.items).toEqual(listed);
 });

@@ -45,20 +45,25 @@ function listedMessage(item: unknown): FixtureMessage | undefined {
   if ((role !== "user" && role !== "assistant") || typeof content !== "string") return undefined;
   const message: FixtureMessage = { role, content };
   if (Uuid.safeParse(id).success) message.id = String(id);
-  if (role === "assistant") message.citations = Array.isArray(citations) ? citations.filter((c) => typeof c === "object" && c !== null) : [];
+  if (role === "assistant")
+    message.citations = Array.isArray(citations) ? citations.filter((c) => typeof c === "object" && c !== null) : [];
   const at = timestamp(created_at);
   if (at !== undefined) message.created_at = at;
   return message;
 }
 
 /** The answer text and citations of a create or a stream, and its conversation. */
-function answerOf(exchange: ObservedExchange, stream: boolean): { id: string; text: string; citations: unknown[] } | undefined {
+function answerOf(
+  exchange: ObservedExchange,
+  stream: boolean,
+): { id: string; text: string; citations: unknown[] } | undefined {
   const body = exchange.response?.body ?? "";
   let result: unknown;
   if (stream) {
     const sse = new SseBody({ elapsed: () => 0, maxBufferSize: 16 * 1024 * 1024 });
     sse.feed(body, 0);
-    result = (sse.events.find((e) => e.event === EVENT.completed)?.json as { response?: unknown } | undefined)?.response;
+    result = (sse.events.find((e) => e.event === EVENT.completed)?.json as { response?: unknown } | undefined)
+      ?.response;
   } else {
     result = tryParseJson(body);
   }
@@ -88,10 +93,20 @@ export class FixtureRecorder {
       const answer = answerOf(exchange, c.operation === "stream");
       const message = (c.body as { message?: unknown } | undefined)?.message;
       if (answer === undefined || typeof message !== "string") return;
-      this.recorded(answer.id, c.agent)?.exchanged.push({ role: "user", content: message }, { role: "assistant", content: answer.text, citations: answer.citations });
+      this.recorded(answer.id, c.agent)?.exchanged.push(
+        { role: "user", content: message },
+        { role: "assistant", content: answer.text, citations: answer.citations },
+      );
     } else if (c.operation === "list" && c.conversationId !== undefined) {
-      const page = tryParseJson(exchange.response?.body ?? "") as { items?: unknown; page?: unknown; page_size?: unknown; total?: unknown } | undefined;
-      if (!Array.isArray(page?.items) || typeof page.page !== "number" || typeof page.page_size !== "number" || typeof page.total !== "number") return;
+      const page = tryParseJson(exchange.response?.body ?? "") as
+        { items?: unknown; page?: unknown; page_size?: unknown; total?: unknown } | undefined;
+      if (
+        !Array.isArray(page?.items) ||
+        typeof page.page !== "number" ||
+        typeof page.page_size !== "number" ||
+        typeof page.total !== "number"
+      )
+        return;
       const recorded = this.recorded(c.conversationId, c.agent);
       if (recorded === undefined) return;
       if (recorded.total !== page.total) recorded.listed.clear();
@@ -114,7 +129,9 @@ export class FixtureRecorder {
     for (const [id, recorded] of this.conversations) {
       if (recorded.deleted) continue;
       const whole = recorded.total !== undefined && recorded.listed.size === recorded.total;
-      const messages = whole ? [...recorded.listed.entries()].sort(([a], [b]) => a - b).map(([, message]) => message) : recorded.exchanged;
+      const messages = whole
+        ? [...recorded.listed.entries()].sort(([a], [b]) => a - b).map(([, message]) => message)
+        : recorded.exchanged;
       if (messages.length === 0) continue;
       await writeFile(join(dir, `${id}.json`), `${JSON.stringify({ agent: recorded.agent, id, messages }, null, 2)}\n`);
       written++;

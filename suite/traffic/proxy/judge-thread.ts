@@ -29,14 +29,26 @@ export class JudgeThread {
   private readonly worker: Worker;
   private finished: ((finished: Finished) => void) | undefined;
 
-  constructor(data: JudgeWorkerData, onViolation: (violation: TrafficViolation) => void, onError: (text: string) => void) {
+  constructor(
+    data: JudgeWorkerData,
+    onViolation: (violation: TrafficViolation) => void,
+    onError: (text: string) => void,
+  ) {
     this.worker = FROM_SOURCE
-      ? new Worker(`import(${JSON.stringify(import.meta.resolve("tsx/esm/api"))}).then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER.href)}); })`, { eval: true, workerData: data })
+      ? new Worker(
+          `import(${JSON.stringify(import.meta.resolve("tsx/esm/api"))}).then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER.href)}); })`,
+          { eval: true, workerData: data },
+        )
       : new Worker(WORKER, { workerData: data });
     this.worker.on("message", (message: FromJudge) => {
       if (message.type === "violations") message.violations.forEach(onViolation);
       else if (message.type === "error") onError(`could not judge exchange #${message.sequence}: ${message.message}`);
-      else this.finished?.({ report: message.report, fixturesWritten: message.fixturesWritten, harWritten: message.harWritten });
+      else
+        this.finished?.({
+          report: message.report,
+          fixturesWritten: message.fixturesWritten,
+          harWritten: message.harWritten,
+        });
     });
     this.worker.on("error", (error) => onError(`the judging thread failed: ${error.stack ?? error.message}`));
   }

@@ -55,14 +55,17 @@ export function watchLauncher(onGone: () => void): () => void {
     return now !== undefined && now !== first;
   };
   const look = () => {
-    timer = setTimeout(() => {
-      void gone().then((isGone) => {
-        if (stopped) return;
-        if (!isGone) return look();
-        stopped = true;
-        onGone();
-      });
-    }, process.platform === "linux" ? POLL_MS : PS_POLL_MS);
+    timer = setTimeout(
+      () => {
+        void gone().then((isGone) => {
+          if (stopped) return;
+          if (!isGone) return look();
+          stopped = true;
+          onGone();
+        });
+      },
+      process.platform === "linux" ? POLL_MS : PS_POLL_MS,
+    );
     timer.unref();
   };
   look();

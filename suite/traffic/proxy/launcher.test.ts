@@ -51,7 +51,8 @@ async function launch(command: string, args: readonly string[], cwd: string): Pr
     child.on("close", () => {
       clearTimeout(limit);
       resolveEnd({ timedOut, output });
-    }));
+    }),
+  );
   const deadline = Date.now() + LIMIT_MS;
   let url: string | undefined;
   while ((url = /^listening on (http:\/\/\S+)$/m.exec(output)?.[1]) === undefined) {
@@ -83,7 +84,16 @@ async function setUp() {
   onTestFinished(() => rm(dir, { recursive: true, force: true }));
   const fake = await createFakeServer({ port: 0 });
   onTestFinished(() => fake.close());
-  const flags = ["--upstream", fake.url, "--report-dir", join(dir, "reports"), "--har", join(dir, "seen.har"), "--record-fixtures", join(dir, "fixtures")];
+  const flags = [
+    "--upstream",
+    fake.url,
+    "--report-dir",
+    join(dir, "reports"),
+    "--har",
+    join(dir, "seen.har"),
+    "--record-fixtures",
+    join(dir, "fixtures"),
+  ];
   return { dir, flags };
 }
 
@@ -91,7 +101,11 @@ async function setUp() {
 async function converse(url: string): Promise<void> {
   const answer = await fetch(`${url}/v1/agents/agent-a/responses`, {
     method: "POST",
-    headers: { authorization: "Bearer sk-fake-a", "content-type": "application/json", "idempotency-key": crypto.randomUUID() },
+    headers: {
+      authorization: "Bearer sk-fake-a",
+      "content-type": "application/json",
+      "idempotency-key": crypto.randomUUID(),
+    },
     body: JSON.stringify({ message: "What are your opening hours?" }),
     signal: AbortSignal.timeout(LIMIT_MS),
   });
@@ -103,7 +117,10 @@ async function expectStoppedWithReports(launched: Launched, dir: string): Promis
   expect(timedOut, output).toBe(false);
   expect(output).not.toMatch(/Warning/);
   expect(await portRefuses(launched.url), output).toBe(true);
-  const report = JSON.parse(await readFile(join(dir, "reports", "conformance.json"), "utf8")) as { result: string; traffic: { exchanges: { judged: number } } };
+  const report = JSON.parse(await readFile(join(dir, "reports", "conformance.json"), "utf8")) as {
+    result: string;
+    traffic: { exchanges: { judged: number } };
+  };
   expect(report.result, output).toBe("pass");
   expect(report.traffic.exchanges.judged).toBe(1);
   expect(JSON.parse(await readFile(join(dir, "seen.har"), "utf8")).log.entries).toHaveLength(1);
@@ -113,27 +130,39 @@ async function expectStoppedWithReports(launched: Launched, dir: string): Promis
   return output;
 }
 
-test("SIGTERM to npm (`npm run conformance -- proxy`) reaches the proxy: port freed, reports, HAR and fixtures written", async () => {
-  const { dir, flags } = await setUp();
-  const launched = await launch("npm", ["run", "conformance", "--", "proxy", ...flags], ROOT);
-  await converse(launched.url);
-  process.kill(launched.pid, "SIGTERM");
-  await expectStoppedWithReports(launched, dir);
-}, TEST_LIMIT_MS);
+test(
+  "SIGTERM to npm (`npm run conformance -- proxy`) reaches the proxy: port freed, reports, HAR and fixtures written",
+  async () => {
+    const { dir, flags } = await setUp();
+    const launched = await launch("npm", ["run", "conformance", "--", "proxy", ...flags], ROOT);
+    await converse(launched.url);
+    process.kill(launched.pid, "SIGTERM");
+    await expectStoppedWithReports(launched, dir);
+  },
+  TEST_LIMIT_MS,
+);
 
-test("Ctrl-C under npm (SIGINT to the whole group, and again from npm) writes the reports once", async () => {
-  const { dir, flags } = await setUp();
-  const launched = await launch("npm", ["run", "conformance", "--", "proxy", ...flags], ROOT);
-  await converse(launched.url);
-  launched.killGroup("SIGINT");
-  await expectStoppedWithReports(launched, dir);
-}, TEST_LIMIT_MS);
+test(
+  "Ctrl-C under npm (SIGINT to the whole group, and again from npm) writes the reports once",
+  async () => {
+    const { dir, flags } = await setUp();
+    const launched = await launch("npm", ["run", "conformance", "--", "proxy", ...flags], ROOT);
+    await converse(launched.url);
+    launched.killGroup("SIGINT");
+    await expectStoppedWithReports(launched, dir);
+  },
+  TEST_LIMIT_MS,
+);
 
-test("SIGTERM to npx (`npx agent-conformance proxy`, the package's bin under `sh -c`) reaches the proxy", async () => {
-  const { dir, flags } = await setUp();
-  // `--no`: the bin of this checkout (bin/agent-conformance.js), never one fetched from the registry.
-  const launched = await launch("npx", ["--no", "--", "agent-conformance", "proxy", ...flags], ROOT);
-  await converse(launched.url);
-  process.kill(launched.pid, "SIGTERM");
-  await expectStoppedWithReports(launched, dir);
-}, TEST_LIMIT_MS);
+test(
+  "SIGTERM to npx (`npx agent-conformance proxy`, the package's bin under `sh -c`) reaches the proxy",
+  async () => {
+    const { dir, flags } = await setUp();
+    // `--no`: the bin of this checkout (bin/agent-conformance.js), never one fetched from the registry.
+    const launched = await launch("npx", ["--no", "--", "agent-conformance", "proxy", ...flags], ROOT);
+    await converse(launched.url);
+    process.kill(launched.pid, "SIGTERM");
+    await expectStoppedWithReports(launched, dir);
+  },
+  TEST_LIMIT_MS,
+);

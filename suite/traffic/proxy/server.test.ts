@@ -18,16 +18,24 @@ import { startProxy } from "./server.ts";
 async function upstream(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
   const server = createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  onTestFinished(() => new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  }));
+  onTestFinished(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
 async function proxyTo(target: string): Promise<{ url: string; exchanges: ObservedExchange[] }> {
   const exchanges: ObservedExchange[] = [];
-  const proxy = await startProxy({ upstream: target, host: "127.0.0.1", port: 0, onExchange: (e) => exchanges.push(e) });
+  const proxy = await startProxy({
+    upstream: target,
+    host: "127.0.0.1",
+    port: 0,
+    onExchange: (e) => exchanges.push(e),
+  });
   onTestFinished(() => proxy.close(100));
   return { url: proxy.url, exchanges };
 }
@@ -60,7 +68,11 @@ test("each event reaches the client before the upstream writes the next, under t
   release();
   expect(String((await reader.next()).value)).toBe("event: two\ndata: {}\n\n");
   await until(() => exchanges.length === 1, "the exchange");
-  expect(exchanges[0]?.response).toMatchObject({ status: 200, complete: true, body: "event: one\ndata: {}\n\nevent: two\ndata: {}\n\n" });
+  expect(exchanges[0]?.response).toMatchObject({
+    status: 200,
+    complete: true,
+    body: "event: one\ndata: {}\n\nevent: two\ndata: {}\n\n",
+  });
   expect(exchanges[0]?.response?.chunks?.length).toBe(2);
 });
 
@@ -73,7 +85,11 @@ test("a client that hangs up cancels the upstream request; the exchange says so"
   });
   const { url, exchanges } = await proxyTo(target);
   const controller = new AbortController();
-  const response = await request(`${url}/v1/agents/a/responses/stream`, { method: "POST", body: "{}", signal: controller.signal });
+  const response = await request(`${url}/v1/agents/a/responses/stream`, {
+    method: "POST",
+    body: "{}",
+    signal: controller.signal,
+  });
   const reader = (response.body as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
   await reader.next();
   controller.abort();
@@ -92,18 +108,29 @@ test("the stop cuts what still runs and hands each exchange over, marked incompl
     }
   });
   const exchanges: ObservedExchange[] = [];
-  const proxy = await startProxy({ upstream: target, host: "127.0.0.1", port: 0, onExchange: (e) => exchanges.push(e) });
+  const proxy = await startProxy({
+    upstream: target,
+    host: "127.0.0.1",
+    port: 0,
+    onExchange: (e) => exchanges.push(e),
+  });
   const streaming = await request(`${proxy.url}/v1/agents/a/responses/stream`, { method: "POST", body: "{}" });
   const reader = (streaming.body as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
   await reader.next();
-  const waiting = request(`${proxy.url}/v1/agents/a/responses`, { method: "POST", body: '{"message":"hi"}' }).catch((error: unknown) => error);
+  const waiting = request(`${proxy.url}/v1/agents/a/responses`, { method: "POST", body: '{"message":"hi"}' }).catch(
+    (error: unknown) => error,
+  );
   await new Promise((resolve) => setTimeout(resolve, 50));
   await proxy.close(100);
   // Nothing is handed over on a later turn: close() returned with every exchange in hand.
   const byPath = (path: string) => exchanges.find((e) => e.request.url.endsWith(path));
   const stopped = "the proxy stopped before the exchange ended";
   expect(exchanges).toHaveLength(2);
-  expect(byPath("/responses/stream")).toMatchObject({ incomplete: true, failure: stopped, response: { status: 200, complete: false, body: "event: one\ndata: {}\n\n" } });
+  expect(byPath("/responses/stream")).toMatchObject({
+    incomplete: true,
+    failure: stopped,
+    response: { status: 200, complete: false, body: "event: one\ndata: {}\n\n" },
+  });
   expect(byPath("/responses")).toMatchObject({ incomplete: true, failure: stopped, response: undefined });
   expect(byPath("/responses/stream")?.waitMs).toBeLessThan(byPath("/responses/stream")?.durationMs ?? 0);
   await waiting;
@@ -187,10 +214,13 @@ test("the upstream is reached through HTTP_PROXY when it is set, as the suite's 
   const corporate = createServer();
   acceptConnectTunnels(corporate, (line) => asked.push(line));
   await new Promise<void>((resolve) => corporate.listen(0, "127.0.0.1", resolve));
-  onTestFinished(() => new Promise<void>((resolve) => {
-    corporate.closeAllConnections();
-    corporate.close(() => resolve());
-  }));
+  onTestFinished(
+    () =>
+      new Promise<void>((resolve) => {
+        corporate.closeAllConnections();
+        corporate.close(() => resolve());
+      }),
+  );
   const saved = process.env["HTTP_PROXY"];
   process.env["HTTP_PROXY"] = `http://127.0.0.1:${(corporate.address() as AddressInfo).port}`;
   let proxied;

@@ -34,14 +34,27 @@ export interface RunningProxy {
 }
 
 // RFC 9110 §7.6.1: meaningful for one connection only; everything else goes through as it is.
-const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade", "host"]);
+const HOP_BY_HOP = new Set([
+  "connection",
+  "keep-alive",
+  "proxy-authenticate",
+  "proxy-authorization",
+  "proxy-connection",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+  "host",
+]);
 /** What a copy keeps of one body; past it the copy is marked incomplete and not judged. */
 const MAX_COPY_BYTES = 8 * 1024 * 1024;
 /** How long a cut exchange may take to unwind and be handed over; a bound, never reached in practice. */
 const HANDOVER_MS = 2_000;
 const STOPPED = "the proxy stopped before the exchange ended";
 
-function flatHeaders(headers: IncomingMessage["headers"] | Record<string, string | string[] | undefined>): Record<string, string> {
+function flatHeaders(
+  headers: IncomingMessage["headers"] | Record<string, string | string[] | undefined>,
+): Record<string, string> {
   const flat: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
@@ -51,7 +64,12 @@ function flatHeaders(headers: IncomingMessage["headers"] | Record<string, string
 }
 
 function forwardable(headers: Record<string, string | string[] | undefined>): Record<string, string | string[]> {
-  const named = new Set((String(headers["connection"] ?? "")).toLowerCase().split(",").map((name) => name.trim()));
+  const named = new Set(
+    String(headers["connection"] ?? "")
+      .toLowerCase()
+      .split(",")
+      .map((name) => name.trim()),
+  );
   const kept: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(headers)) {
     const lower = name.toLowerCase();
@@ -183,7 +201,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       else if (status === undefined) {
         failure = `the upstream could not be reached: ${error instanceof Error ? error.message : String(error)}`;
         if (!res.headersSent) {
-          const body = JSON.stringify({ error: { code: "upstream_unreachable", message: `agent-conformance proxy: ${failure}` } });
+          const body = JSON.stringify({
+            error: { code: "upstream_unreachable", message: `agent-conformance proxy: ${failure}` },
+          });
           res.writeHead(502, { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) });
           res.end(body);
         }
@@ -203,15 +223,23 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const exchange: ObservedExchange = {
       sequence: number,
       startedAt,
-      request: { method: req.method ?? "GET", url: proxiedUrl, headers: requestHeaders, body: sentBody !== undefined && "text" in sentBody ? sentBody.text : undefined },
-      response: status === undefined ? undefined : {
-        status,
-        headers: responseHeaders,
-        body: answerText,
-        complete,
-        // Network reads of coded bytes say nothing about where the decoded events fell.
-        chunks: "coded" in answerBody && !answerBody.coded ? chunks : undefined,
+      request: {
+        method: req.method ?? "GET",
+        url: proxiedUrl,
+        headers: requestHeaders,
+        body: sentBody !== undefined && "text" in sentBody ? sentBody.text : undefined,
       },
+      response:
+        status === undefined
+          ? undefined
+          : {
+              status,
+              headers: responseHeaders,
+              body: answerText,
+              complete,
+              // Network reads of coded bytes say nothing about where the decoded events fell.
+              chunks: "coded" in answerBody && !answerBody.coded ? chunks : undefined,
+            },
       failure,
       ...(incomplete ? { incomplete: true as const } : {}),
       durationMs,
@@ -224,7 +252,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         } finally {
           resolve();
         }
-      }));
+      }),
+    );
   }
 
   const server: Server = createServer((req, res) => {
@@ -248,7 +277,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       cutting = true;
       server.closeAllConnections();
       let bound: NodeJS.Timeout | undefined;
-      await Promise.race([Promise.allSettled([...handovers]), new Promise((resolve) => (bound = setTimeout(resolve, HANDOVER_MS)))]);
+      await Promise.race([
+        Promise.allSettled([...handovers]),
+        new Promise((resolve) => (bound = setTimeout(resolve, HANDOVER_MS))),
+      ]);
       clearTimeout(bound);
       await closed;
       await dispatcher.destroy().catch(() => undefined);

@@ -12,7 +12,11 @@ const PROBE_TIMEOUT_MS = 5_000;
 
 /** Undefined when the upstream answered; otherwise why it could not be reached. */
 export async function probeUpstream(upstream: URL, timeoutMs = PROBE_TIMEOUT_MS): Promise<string | undefined> {
-  const dispatcher: Dispatcher = dispatcherFromEnvironment({ connections: 1, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+  const dispatcher: Dispatcher = dispatcherFromEnvironment({
+    connections: 1,
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+  });
   try {
     const answer = await request(upstream, { method: "GET", dispatcher, signal: AbortSignal.timeout(timeoutMs) });
     await answer.body.dump();
