@@ -26,10 +26,7 @@ const round = (percent: number) => Math.round(percent * 100) / 100;
 
 function bar(o: CounterexampleOperation, spanMs: number): SafeHtml {
   const { x, width } = barGeometry(o, spanMs);
-  return html`<g class="op" data-n="${o.n}"
-    ><title>#${o.n} ${o.request} → ${o.answer}</title><rect x="${x}%" y="2" width="${width}%" height="18" rx="3"></rect
-    ><text x="${round(x + width / 2)}%" y="11" text-anchor="middle" dominant-baseline="central">#${o.n}</text></g
-  >`;
+  return html`<g class="op" data-n="${o.n}"><title>#${o.n} ${o.request} → ${o.answer}</title><rect x="${x}%" y="2" width="${width}%" height="18" rx="3"></rect><text x="${round(x + width / 2)}%" y="11" text-anchor="middle" dominant-baseline="central">#${o.n}</text></g>`;
 }
 
 /** One transcript line per operation, as the console prints it. */
@@ -42,19 +39,12 @@ export function renderCounterexample(c: Counterexample): SafeHtml {
   const span = Math.max(1, ...c.operations.map((o) => o.endMs));
   const lanes = [...new Set(c.operations.map((o) => o.lane))].sort((a, b) => a - b);
   const lane = (n: number) =>
-    html`<div class="lane">
-      <span class="lane-name">lane ${n}</span
-      ><svg class="track" role="img" aria-label="lane ${n}">
-        ${c.operations.filter((o) => o.lane === n).map((o) => bar(o, span))}
-      </svg>
-    </div>`;
+    html`<div class="lane"><span class="lane-name">lane ${n}</span><svg class="track" role="img" aria-label="lane ${n}">${c.operations.filter((o) => o.lane === n).map((o) => bar(o, span))}</svg></div>`;
   return html`<div class="counterexample">
-    <h4>
-      Counterexample: ${c.requirement} (${c.operations.length} of ${c.historyLength} operations, ${c.confirmation})
-    </h4>
-    <div class="lanes">${lanes.map(lane)}</div>
-    <pre class="operations">${c.operations.map(transcriptLine).join("\n")}</pre>
-    ${c.expected === undefined ? null : html`<p><strong>Expected:</strong> ${c.expected}</p>`}
-    <p><strong>Replay:</strong> <code>${c.replay}</code></p>
-  </div>`;
+<h4>Counterexample: ${c.requirement} (${c.operations.length} of ${c.historyLength} operations, ${c.confirmation})</h4>
+<div class="lanes">${lanes.map(lane)}</div>
+<pre class="operations">${c.operations.map(transcriptLine).join("\n")}</pre>
+${c.expected === undefined ? null : html`<p><strong>Expected:</strong> ${c.expected}</p>`}
+<p><strong>Replay:</strong> <code>${c.replay}</code></p>
+</div>`;
 }

@@ -35,24 +35,9 @@ function coveredNote(c: DimensionCoverage): string {
 function dimensionTable(dimension: CoverageDimension, c: DimensionCoverage): SafeHtml {
   const state = c.missing.length === 0 ? "complete" : "partial";
   return html`<table class="coverage ${state}" id="coverage-${dimension}">
-    <caption>
-      ${DIMENSION_TITLES[dimension]}:
-      <strong>${c.covered}/${c.total}</strong>
-      covered
-    </caption>
-    <tbody>
-      ${c.missing.map(
-        (cell) =>
-          html`<tr class="missing">
-            <td><code>${cell}</code></td>
-            <td>not covered</td>
-          </tr>`,
-      )}
-      <tr class="covered">
-        <td colspan="2">${coveredNote(c)}</td>
-      </tr>
-    </tbody>
-  </table>`;
+<caption>${DIMENSION_TITLES[dimension]}: <strong>${c.covered}/${c.total}</strong> covered</caption>
+<tbody>${c.missing.map((cell) => html`<tr class="missing"><td><code>${cell}</code></td><td>not covered</td></tr>`)}<tr class="covered"><td colspan="2">${coveredNote(c)}</td></tr></tbody>
+</table>`;
 }
 
 /** The section, or nothing when the property did not run. */
@@ -62,11 +47,8 @@ export function renderCoverage(summary: InteractionsSummary | undefined): SafeHt
     ? `; ${summary.seeds.length === 1 ? "seed" : "seeds"} ${summary.seeds.join(", ")}`
     : "";
   return html`<section class="interactions" id="interactions">
-    <h2>Interaction coverage</h2>
-    <p>
-      The interaction property ran ${count(summary.sequences, "sequence")}, ${count(summary.operations, "operation")}
-      and ${count(summary.creates, "create")}${seeds}. Cells it did not reach are listed first.
-    </p>
-    ${COVERAGE_DIMENSIONS.map((d) => dimensionTable(d, summary.coverage[d]))}
-  </section>`;
+<h2>Interaction coverage</h2>
+<p>The interaction property ran ${count(summary.sequences, "sequence")}, ${count(summary.operations, "operation")} and ${count(summary.creates, "create")}${seeds}. Cells it did not reach are listed first.</p>
+${COVERAGE_DIMENSIONS.map((d) => dimensionTable(d, summary.coverage[d]))}
+</section>`;
 }

@@ -16,12 +16,11 @@ const CSP = `default-src 'none'; style-src 'sha256-${createHash("sha256").update
 
 function renderFilter(report: ConformanceReport): SafeHtml {
   const attention = report.counts.fail + report.counts.warn;
-  return html`<fieldset class="filter">
-      <legend>Show</legend>
-      <label><input type="radio" name="filter" id="show-all" checked /> All requirements</label>
-      <label><input type="radio" name="filter" id="show-failures" /> Failures only (fail and warn)</label>
-    </fieldset>
-    ${attention ? null : html`<p class="only-filtered" id="no-failures">No requirement failed or warned.</p>`}`;
+  return html`<fieldset class="filter"><legend>Show</legend>
+<label><input type="radio" name="filter" id="show-all" checked> All requirements</label>
+<label><input type="radio" name="filter" id="show-failures"> Failures only (fail and warn)</label>
+</fieldset>
+${attention ? null : html`<p class="only-filtered" id="no-failures">No requirement failed or warned.</p>`}`;
 }
 
 /**
@@ -30,20 +29,19 @@ function renderFilter(report: ConformanceReport): SafeHtml {
  */
 export function reportPage(run: { readonly result: string; readonly target: string }, body: SafeHtml): string {
   return html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta http-equiv="Content-Security-Policy" content="${CSP}" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>Conformance ${run.result.toUpperCase()}: ${run.target}</title>
-        <style>
-          ${new SafeHtml(REPORT_CSS)}
-        </style>
-      </head>
-      <body>
-        ${body}
-      </body>
-    </html> `.value;
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${CSP}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Conformance ${run.result.toUpperCase()}: ${run.target}</title>
+<style>${new SafeHtml(REPORT_CSS)}</style>
+</head>
+<body>
+${body}
+</body>
+</html>
+`.value;
 }
 
 /** Writes a page as `dir/report.html` (creating `dir`) and returns its path. */
@@ -58,11 +56,12 @@ export async function writeReportPage(page: string, dir: string): Promise<string
 export function renderHtmlReport(report: ConformanceReport): string {
   return reportPage(
     report,
-    html`${renderSummary(report)} ${renderFilter(report)}
-      <main>
-        ${report.requirements.length ? renderFamilies(report.requirements) : html`<p>No requirements were reported.</p>`}
-      </main>
-      ${renderCoverage(report.interactions)}`,
+    html`${renderSummary(report)}
+${renderFilter(report)}
+<main>
+${report.requirements.length ? renderFamilies(report.requirements) : html`<p>No requirements were reported.</p>`}
+</main>
+${renderCoverage(report.interactions)}`,
   );
 }
 

@@ -62,15 +62,13 @@ function renderTest(test: TestReport): SafeHtml {
   const message =
     test.message === undefined || test.counterexample === undefined ? test.message : headline(test.message);
   return html`<li class="test ${test.status}">
-    <div class="test-head">
-      ${badge(test.status)}<span class="name">${test.name}</span><span class="file">${test.file}</span
-      ><span class="duration">${Math.round(test.durationMs)} ms</span>
-    </div>
-    ${message === undefined ? null : html`<pre class="message">${message}</pre>`}
-    ${test.waiting === undefined ? null : html`<p class="waiting">${waitingText(test.waiting)}</p>`}
-    ${(test.transcripts ?? []).map(renderTranscript)} ${(test.timelines ?? []).map(renderTimeline)}
-    ${test.counterexample === undefined ? null : renderCounterexample(test.counterexample)}
-  </li>`;
+<div class="test-head">${badge(test.status)}<span class="name">${test.name}</span><span class="file">${test.file}</span><span class="duration">${Math.round(test.durationMs)} ms</span></div>
+${message === undefined ? null : html`<pre class="message">${message}</pre>`}
+${test.waiting === undefined ? null : html`<p class="waiting">${waitingText(test.waiting)}</p>`}
+${(test.transcripts ?? []).map(renderTranscript)}
+${(test.timelines ?? []).map(renderTimeline)}
+${test.counterexample === undefined ? null : renderCounterexample(test.counterexample)}
+</li>`;
 }
 
 const REASON_LABEL: Record<RequirementStatus, string> = {
@@ -106,25 +104,12 @@ function renderReason(status: RequirementStatus, reason: string): SafeHtml {
 function renderRequirement(req: RequirementReport): SafeHtml {
   const open = needsAttention(req.status) ? html` open` : null;
   return html`<article class="req ${req.status}" id="req-${req.id}" data-status="${req.status}">
-    <div class="req-head">
-      <span class="id">${req.id}</span><span class="level">${req.level}</span>${badge(req.status)}<span class="summary"
-        >${withInlineCode(req.summary)}</span
-      >
-    </div>
-    <blockquote class="spec">${withInlineCode(req.spec)}</blockquote>
-    ${req.baselined ? html`<p class="reason baselined">Known failure, accepted by the baseline${req.baselineExpires === undefined ? "" : ` until ${req.baselineExpires}`}: ${req.baselineReason ?? "no reason given"}</p>` : null}
-    ${req.reason === undefined ? null : renderReason(req.status, req.reason)}
-    ${
-      req.tests.length
-        ? html`<details class="tests" ${open}>
-            <summary>${testsSummary(req.tests)}</summary>
-            <ol>
-              ${req.tests.map(renderTest)}
-            </ol>
-          </details>`
-        : html`<p class="reason">No test ran for this requirement.</p>`
-    }
-  </article>`;
+<div class="req-head"><span class="id">${req.id}</span><span class="level">${req.level}</span>${badge(req.status)}<span class="summary">${withInlineCode(req.summary)}</span></div>
+<blockquote class="spec">${withInlineCode(req.spec)}</blockquote>
+${req.baselined ? html`<p class="reason baselined">Known failure, accepted by the baseline${req.baselineExpires === undefined ? "" : ` until ${req.baselineExpires}`}: ${req.baselineReason ?? "no reason given"}</p>` : null}
+${req.reason === undefined ? null : renderReason(req.status, req.reason)}
+${req.tests.length ? html`<details class="tests"${open}><summary>${testsSummary(req.tests)}</summary><ol>${req.tests.map(renderTest)}</ol></details>` : html`<p class="reason">No test ran for this requirement.</p>`}
+</article>`;
 }
 
 /** Requirements grouped by family, families in the order they first appear in the report. */
@@ -142,12 +127,9 @@ export function renderFamilies(requirements: readonly RequirementReport[]): Safe
   const sections = [...groupByFamily(requirements)].map(([family, reqs]) => {
     const problems = reqs.filter((r) => needsAttention(r.status)).length;
     return html`<section class="family" id="family-${family}">
-      <h2>
-        ${familyTitle(family)}
-        <small>(${count(reqs.length, "requirement")}${problems ? `, ${problems} failed or warned` : ""})</small>
-      </h2>
-      ${reqs.map(renderRequirement)}
-    </section>`;
+<h2>${familyTitle(family)} <small>(${count(reqs.length, "requirement")}${problems ? `, ${problems} failed or warned` : ""})</small></h2>
+${reqs.map(renderRequirement)}
+</section>`;
   });
   return html`${sections}`;
 }
