@@ -20,6 +20,7 @@ import {
   MESSAGE_CLASSES,
   METADATA_CLASSES,
   NEAR_MISSES,
+  NEAR_MISS_USES,
   OPEN_SHAPES,
   REFERENCE_CLASSES,
   REUSED_REFERENCE_CLASSES,
@@ -59,7 +60,8 @@ function pickClass<T extends string>(
     g,
     classes.map((c) => {
       const count = session.covered.count(input(`${prefix}:${cellOf(c)}`));
-      const onEndpoint = endpoint === undefined ? 1 : session.covered.count(input(`${prefix}:${c}@${endpoint}`));
+      const onEndpoint =
+        endpoint === undefined ? 1 : session.covered.count(input(`${prefix}:${cellOf(c)}@${endpoint}`));
       return { value: c, weight: count === 0 ? 1000 : onEndpoint === 0 ? 100 : 8 / (1 + 2 * count) };
     }),
   );
@@ -232,19 +234,35 @@ export function freshKey(
   session: Session,
   who: Who,
   starts: "new" | "continue",
-): { readonly key: string; readonly cell: string } {
+  endpoint?: string,
+): { readonly key: string; readonly cells: readonly string[] } {
   const earlier = session.keys.filter((k) => k.who === who);
   if (earlier.length > 0 && g(() => fc.boolean()))
-    return nearMissKey(g, session, longFirst(g, earlier), `${starts}/other-body`);
-  const shape = pickClass(g, session, "idempotency-key", KEY_SHAPES);
-  return { key: g(() => shapeKey(session.target.idempotencyKey("k"), shape)), cell: input(`idempotency-key:${shape}`) };
+    return nearMissKey(g, session, longFirst(g, earlier, endpoint), `${starts}/other-body`, endpoint);
+  // A prefix near-miss needs an earlier key long enough to have been cut: while one of its cells
+  // of this use is unmet and the caller has no such key, one time in two this key is one.
+  const prefixPending = NEAR_MISS_USES.some(
+    (use) => use.startsWith(`${starts}/`) && !session.covered.has(input(`idempotency-key:near-miss:prefix/${use}`)),
+  );
+  const longWanted = prefixPending && !earlier.some((k) => k.key.length > 40) && g(() => fc.boolean());
+  const shape = longWanted ? "long-token" : pickClass(g, session, "idempotency-key", KEY_SHAPES);
+  return {
+    key: g(() => shapeKey(session.target.idempotencyKey("k"), shape)),
+    cells: [input(`idempotency-key:${shape}`)],
+  };
 }
 
-/** An earlier key to miss by a little, long ones first: a column that cuts keys confuses them only. */
-export function longFirst(g: fc.GeneratorValue, keys: readonly KeyUse[]): KeyUse {
+/**
+ * An earlier key to miss by a little: long ones first (a column that cuts keys confuses them
+ * only), and those sent to `endpoint`.
+ */
+export function longFirst(g: fc.GeneratorValue, keys: readonly KeyUse[], endpoint?: string): KeyUse {
+  // A key table is often one per endpoint: a near-miss on the endpoint the earlier key was sent to meets the same one.
+  const weight = (k: KeyUse) =>
+    (k.key.length > 40 ? 3 : 1) * (endpoint !== undefined && k.endpoint === endpoint ? 3 : 1);
   return pickWeighted(
     g,
-    keys.map((k) => ({ value: k, weight: k.key.length > 40 ? 3 : 1 })),
+    keys.map((k) => ({ value: k, weight: weight(k) })),
   );
 }
 
@@ -254,16 +272,18 @@ export function nearMissKey(
   session: Session,
   earlier: KeyUse,
   use: NearMissUse,
-): { readonly key: string; readonly cell: string } {
+  endpoint?: string,
+): { readonly key: string; readonly cells: readonly string[] } {
   const how = pickClass(
     g,
     session,
     "idempotency-key:near-miss",
     NEAR_MISSES.filter((n) => n !== "prefix" || earlier.key.length > 40),
-    undefined,
+    endpoint,
     (c) => `${c}/${use}`,
   );
-  return { key: nearMiss(earlier.key, how), cell: input(`idempotency-key:near-miss:${how}/${use}`) };
+  const cell = input(`idempotency-key:near-miss:${how}/${use}`);
+  return { key: nearMiss(earlier.key, how), cells: endpoint === undefined ? [cell] : [cell, `${cell}@${endpoint}`] };
 }
 
 /** The run-scoped tag of a message: its first word. */

@@ -145,7 +145,7 @@ function proposals(session: Session): Proposal[] {
           ...nearMissCells(session, "new/other-body"),
         ],
         charged: 1,
-        build: (g) => one(g, nearMissCreate(g, session, longFirst(g, ownKeys), endpoint)),
+        build: (g) => one(g, nearMissCreate(g, session, longFirst(g, ownKeys, endpoint), endpoint)),
       });
     }
     const foreignKeys = session.keys.filter((k) => k.who !== "primary" && k.who !== "noKey" && k.who !== "unknownKey");
@@ -192,7 +192,7 @@ function proposals(session: Session): Proposal[] {
             ...nearMissCells(session, "continue/other-body"),
           ],
           charged: 1,
-          build: (g) => one(g, nearMissCreate(g, session, longFirst(g, nearMisses), endpoint)),
+          build: (g) => one(g, nearMissCreate(g, session, longFirst(g, nearMisses, endpoint), endpoint)),
         });
       }
     }
@@ -517,7 +517,7 @@ function createNew(
   endpoint: Endpoint,
   drop?: DropPoint,
 ): CreateRequest {
-  const key = freshKey(g, session, who, "new");
+  const key = freshKey(g, session, who, "new", endpoint);
   const body = freshBody(g, session, who, undefined, { endpoint });
   const relation: Relation = who === "noKey" ? "no-key" : who === "unknownKey" ? "unknown-key" : "own";
   return {
@@ -533,7 +533,7 @@ function createNew(
     optionalFields: body.optionalFields,
     ...(body.openShape === undefined ? {} : { openShape: body.openShape }),
     cells: [transition("create", "none", "fresh", endpoint, relation)],
-    acceptedCells: [...body.acceptedCells, key.cell],
+    acceptedCells: [...body.acceptedCells, ...key.cells],
     ...(drop === undefined ? {} : { drop }),
   };
 }
@@ -556,7 +556,7 @@ function continuation(
   options: ContinuationOptions = {},
 ): CreateRequest {
   const { drop, distinctFrom, accepted } = options;
-  const key = freshKey(g, session, who, "continue");
+  const key = freshKey(g, session, who, "continue", endpoint);
   const body = freshBody(g, session, who, conversation, {
     endpoint,
     ...(distinctFrom === undefined ? {} : { distinctFrom }),
@@ -578,7 +578,7 @@ function continuation(
     optionalFields: body.optionalFields,
     ...(body.openShape === undefined ? {} : { openShape: body.openShape }),
     cells: [transition("continue", state, "fresh", endpoint, relation)],
-    acceptedCells: relation === "own" ? [...body.acceptedCells, key.cell] : [],
+    acceptedCells: relation === "own" ? [...body.acceptedCells, ...key.cells] : [],
     ...(drop === undefined ? {} : { drop }),
   };
 }
@@ -604,7 +604,7 @@ function nearMissCreate(g: fc.GeneratorValue, session: Session, earlier: KeyUse,
   const otherWanted = pending("other-body") > 0 || messagesPending;
   const sameBodyChance = pending("same-body") === 0 ? 1 : otherWanted ? 2 : 3;
   const sameBody = g(() => fc.integer({ min: 0, max: 3 })) < sameBodyChance;
-  const key = nearMissKey(g, session, earlier, `${starts}/${sameBody ? "same-body" : "other-body"}`);
+  const key = nearMissKey(g, session, earlier, `${starts}/${sameBody ? "same-body" : "other-body"}`, endpoint);
   if (!sameBody) {
     const body = freshBody(
       g,
@@ -625,7 +625,7 @@ function nearMissCreate(g: fc.GeneratorValue, session: Session, earlier: KeyUse,
       optionalFields: body.optionalFields,
       ...(body.openShape === undefined ? {} : { openShape: body.openShape }),
       cells,
-      acceptedCells: [...body.acceptedCells, key.cell],
+      acceptedCells: [...body.acceptedCells, ...key.cells],
     };
   }
   return {
@@ -641,7 +641,7 @@ function nearMissCreate(g: fc.GeneratorValue, session: Session, earlier: KeyUse,
     optionalFields: "external_reference" in earlier.body || "metadata" in earlier.body,
     ...(earlier.openShape === undefined ? {} : { openShape: earlier.openShape }),
     cells,
-    acceptedCells: [key.cell],
+    acceptedCells: [...key.cells],
   };
 }
 
