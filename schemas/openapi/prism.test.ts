@@ -14,7 +14,7 @@ import { join, resolve } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { SLOT_WAIT_MS, takeExclusiveSlot } from "../../test-support/exclusive-slot.ts";
 import { createFakeServer } from "../../fake-server/index.ts";
-import { DEFAULT_IDENTITIES } from "../../fake-server/access/default-identities.ts";
+import { fakeTargetFlags } from "../../suite/test-support/fake-target-flags.ts";
 import { ALL_VARIANTS, VARIANTS } from "../../fake-server/variants/variants.ts";
 import { answersSeen, responseViolations, startPrismProxy } from "./prism-proxy.ts";
 
@@ -63,18 +63,7 @@ function runSuite(baseUrl: string, reportDir: string): Promise<Run["suite"]> {
   const args = [
     TSX,
     join(ROOT, "scripts/conformance.ts"),
-    "--base-url",
-    baseUrl,
-    "--api-key",
-    DEFAULT_IDENTITIES.apiKey,
-    "--agent-id",
-    DEFAULT_IDENTITIES.agentId,
-    "--other-agent-id",
-    DEFAULT_IDENTITIES.otherAgentId,
-    "--other-api-key",
-    DEFAULT_IDENTITIES.otherApiKey,
-    "--stream-error-header",
-    "X-Fake-Fault: error-after=1",
+    ...fakeTargetFlags(baseUrl),
     "--only",
     SELECTION,
     "--settle-ms",

@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { expect, onTestFinished, test } from "vitest";
 import { startFakeServer, type InspectableFakeServer } from "../../fake-server/server.ts";
-import { DEFAULT_IDENTITIES } from "../../fake-server/access/default-identities.ts";
+import { fakeTargetFlags } from "../test-support/fake-target-flags.ts";
 import { cleanEnv } from "../../scripts/package/command.ts";
 import type { ConformanceReport } from "../report/report-types.ts";
 import type { ObservedExchange } from "../traffic/exchange.ts";
@@ -41,21 +41,7 @@ async function slowService(): Promise<InspectableFakeServer> {
 const stored = (fake: InspectableFakeServer) => [...fake.app.internals.conversations.all()].map((c) => c.id);
 
 function suiteFlags(url: string, reports: string): string[] {
-  const { apiKey, agentId, otherAgentId, otherApiKey } = DEFAULT_IDENTITIES;
-  return [
-    "--base-url",
-    url,
-    "--api-key",
-    apiKey,
-    "--agent-id",
-    agentId,
-    "--other-agent-id",
-    otherAgentId,
-    "--other-api-key",
-    otherApiKey,
-    "--report-dir",
-    reports,
-  ];
+  return [...fakeTargetFlags(url, { streamError: false }), "--report-dir", reports];
 }
 
 interface Launched {

@@ -12,6 +12,7 @@ import { expect, test } from "vitest";
 import { createFakeServer } from "../../fake-server/index.ts";
 import { fencedBlocks } from "../../scripts/ci/markdown.ts";
 import type { ConformanceReport } from "../report/report-types.ts";
+import { fakeTargetFlags } from "../test-support/fake-target-flags.ts";
 import { ROOT } from "../test-support/runner-fixtures.ts";
 
 const TSX = join(ROOT, "node_modules/tsx/dist/cli.mjs");
@@ -34,6 +35,8 @@ test(
     const fake = await createFakeServer({ port: 0 });
     const dir = await mkdtemp(join(tmpdir(), "standalone-fake-doc-"));
     try {
+      // README's line is the one the tests that run the suite against a standalone fake use.
+      expect(documentedArgs(readme)).toEqual(fakeTargetFlags("http://localhost:4010"));
       const args = documentedArgs(readme).map((word) => (word === "http://localhost:4010" ? fake.url : word));
       const env = Object.fromEntries(
         Object.entries(process.env).filter(

@@ -11,7 +11,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, onTestFinished, test } from "vitest";
-import { DEFAULT_IDENTITIES } from "../../../fake-server/access/default-identities.ts";
+import { fakeTargetFlags } from "../../test-support/fake-target-flags.ts";
 import { MUTANTS } from "../../../fake-server/variants/mutants.ts";
 import type { ConformanceReport } from "../../report/report-types.ts";
 import { runConformanceCli } from "../../resilience/run-cli.ts";
@@ -61,23 +61,7 @@ async function suiteThroughProxy(mutant: string, selection: (typeof SELECTIONS)[
   let output = "";
   const run = await judgeThroughProxy({ mutant }, async (baseUrl) => {
     const cli = await runConformanceCli(
-      [
-        "--base-url",
-        baseUrl,
-        "--api-key",
-        DEFAULT_IDENTITIES.apiKey,
-        "--agent-id",
-        DEFAULT_IDENTITIES.agentId,
-        "--other-agent-id",
-        DEFAULT_IDENTITIES.otherAgentId,
-        "--other-api-key",
-        DEFAULT_IDENTITIES.otherApiKey,
-        "--stream-error-header",
-        "X-Fake-Fault: error-after=1",
-        "--report-dir",
-        dir,
-        ...selection.args,
-      ],
+      [...fakeTargetFlags(baseUrl), "--report-dir", dir, ...selection.args],
       RUN_LIMIT_MS,
     );
     exit = cli.code;
