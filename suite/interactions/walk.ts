@@ -137,17 +137,7 @@ function proposals(session: Session): Proposal[] {
     const ownKeys = session.keys.filter(
       (k) => k.status === "completed" && k.who === "primary" && typeof k.body.conversation_id !== "string",
     );
-    if (ownKeys.length > 0) {
-      out.push({
-        cells: [
-          transition("create", "none", "near-miss", endpoint, "own"),
-          ...nearMissCells(session, "new/same-body"),
-          ...nearMissCells(session, "new/other-body"),
-        ],
-        charged: 1,
-        build: (g) => one(g, nearMissCreate(g, session, longFirst(g, ownKeys, endpoint), endpoint)),
-      });
-    }
+    if (ownKeys.length > 0) out.push(nearMissProposal(session, ownKeys, endpoint, "new"));
     const foreignKeys = session.keys.filter((k) => k.who !== "primary" && k.who !== "noKey" && k.who !== "unknownKey");
     if (foreignKeys.length > 0) {
       out.push({
@@ -184,17 +174,7 @@ function proposals(session: Session): Proposal[] {
           k.conversationId?.toLowerCase() === conversation.id.toLowerCase() &&
           k.body.conversation_id !== undefined,
       );
-      if (nearMisses.length > 0) {
-        out.push({
-          cells: [
-            transition("continue", "live", "near-miss", endpoint, "own"),
-            ...nearMissCells(session, "continue/same-body"),
-            ...nearMissCells(session, "continue/other-body"),
-          ],
-          charged: 1,
-          build: (g) => one(g, nearMissCreate(g, session, longFirst(g, nearMisses, endpoint), endpoint)),
-        });
-      }
+      if (nearMisses.length > 0) out.push(nearMissProposal(session, nearMisses, endpoint, "continue"));
     }
     for (const conversation of deleted(session)) {
       out.push({
@@ -858,6 +838,28 @@ function twiceCells(session: Session, conversation: ConversationRecord): string[
   )
     cells.push("inputs:message:normalisation-forms");
   return cells;
+}
+
+/** One create under a near-miss of one of `earlier` (keys of new conversations, or of one conversation's turns), worth the cells of that use it can still meet. */
+function nearMissProposal(
+  session: Session,
+  earlier: readonly KeyUse[],
+  endpoint: Endpoint,
+  starts: "new" | "continue",
+): Proposal {
+  const transitionCell =
+    starts === "new"
+      ? transition("create", "none", "near-miss", endpoint, "own")
+      : transition("continue", "live", "near-miss", endpoint, "own");
+  return {
+    cells: [
+      transitionCell,
+      ...nearMissCells(session, `${starts}/same-body`),
+      ...nearMissCells(session, `${starts}/other-body`),
+    ],
+    charged: 1,
+    build: (g) => one(g, nearMissCreate(g, session, longFirst(g, earlier, endpoint), endpoint)),
+  };
 }
 
 /** The near-miss cells not yet met, of one use or of every use: what one more near-miss create is worth. */
