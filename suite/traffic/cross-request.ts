@@ -323,18 +323,17 @@ export class CrossRequestJudge {
     // --settle-ms of them: the worlds of those readings too, so a lagging page that fits a wrong
     // lesson (four messages of three exchanges, one each) does not teach it alone.
     const lagging = (op: Op) => op.kind === "list" && p.tentative.has(op.index);
-    const lagged = group.some(lagging)
-      ? flush(
-          withGroup(
-            state,
-            group.map((op) => (lagging(op) ? { ...op, lagsFrom: op.start - this.settleMs } : op)),
-          ),
-        )
-      : undefined;
-    const orLagged = (plain: Observation) =>
-      lagged !== undefined && lagged.state.search.failed === undefined && lagged.state.search.undecided === undefined
-        ? lagged
-        : plain;
+    // Judged again only on the paths that go on from it, at most once per group.
+    const orLagged = (plain: Observation): Observation => {
+      if (!group.some(lagging)) return plain;
+      const lagged = flush(
+        withGroup(
+          state,
+          group.map((op) => (lagging(op) ? { ...op, lagsFrom: op.start - this.settleMs } : op)),
+        ),
+      );
+      return lagged.state.search.failed === undefined && lagged.state.search.undecided === undefined ? lagged : plain;
+    };
     if (failure !== undefined) {
       const failing = group.find((op) => op.index === failure.ops.at(-1));
       const lag = failing !== undefined && p.tentative.has(failing.index) ? lagOf(failure, failing) : undefined;
