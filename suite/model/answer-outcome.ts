@@ -11,10 +11,11 @@
  *   that broke off, a timeout, the client's own error. The spec allows such an answer to be
  *   undecided; it is never a verdict here.
  */
+import type { z } from "zod";
 import { errorCode, EVENT, SpecCompletedEvent, SpecMessagePage, SpecResponseResult } from "../../schemas/index.ts";
 import { HarnessError, InconclusiveError } from "../http/errors.ts";
 import type { HttpResult, StreamResult } from "../http/types.ts";
-import { cutShort } from "../judgements/expect.ts";
+import { cutShort, is2xx } from "../judgements/expect.ts";
 import { canonicalJson, type CreateResult, type ListingValue, type Outcome } from "./operation.ts";
 
 /** What came back for one request: an answer, or the error the client threw. */
@@ -28,8 +29,6 @@ export interface ReadAnswer<T> {
    */
   readonly unreadable?: true;
 }
-
-const is2xx = (status: number) => status >= 200 && status < 300;
 
 /** Errors that mean "the target did not let us know": anything but the harness's own failure. */
 function outcomeOfError(error: unknown): Outcome<never> {
@@ -51,21 +50,28 @@ function outcomeOfRefusal(http: HttpResult): Outcome<never> {
   return { type: "unknown", status: http.status, reason: `answered ${http.status}` };
 }
 
-export function readPlainCreate(answer: Answer<HttpResult>): ReadAnswer<CreateResult> {
+/** A plain answer: refused or unknown outside 2xx; a 2xx body the schema does not read is the answer's own problem. */
+function readPlain<S extends z.ZodType, T>(
+  answer: Answer<HttpResult>,
+  schema: S,
+  unreadable: string,
+  value: (body: z.output<S>) => T,
+): ReadAnswer<T> {
   if ("error" in answer) return { outcome: outcomeOfError(answer.error) };
   const http = answer.result;
   if (!is2xx(http.status)) return { outcome: outcomeOfRefusal(http) };
-  const parsed = SpecResponseResult.safeParse(http.json);
+  const parsed = schema.safeParse(http.json);
   if (!parsed.success)
-    return { outcome: { type: "unknown", status: http.status, reason: "not a response result" }, unreadable: true };
-  const { conversation_id, response, citations } = parsed.data;
-  return {
-    outcome: {
-      type: "ok",
-      status: http.status,
-      value: { conversationId: conversation_id, text: response, citations: canonicalJson(citations) },
-    },
-  };
+    return { outcome: { type: "unknown", status: http.status, reason: unreadable }, unreadable: true };
+  return { outcome: { type: "ok", status: http.status, value: value(parsed.data) } };
+}
+
+export function readPlainCreate(answer: Answer<HttpResult>): ReadAnswer<CreateResult> {
+  return readPlain(answer, SpecResponseResult, "not a response result", ({ conversation_id, response, citations }) => ({
+    conversationId: conversation_id,
+    text: response,
+    citations: canonicalJson(citations),
+  }));
 }
 
 export function readStreamCreate(answer: Answer<StreamResult>): ReadAnswer<CreateResult> {
@@ -99,29 +105,16 @@ export function readStreamCreate(answer: Answer<StreamResult>): ReadAnswer<Creat
 }
 
 export function readListing(answer: Answer<HttpResult>): ReadAnswer<ListingValue> {
-  if ("error" in answer) return { outcome: outcomeOfError(answer.error) };
-  const http = answer.result;
-  if (!is2xx(http.status)) return { outcome: outcomeOfRefusal(http) };
-  const parsed = SpecMessagePage.safeParse(http.json);
-  if (!parsed.success)
-    return { outcome: { type: "unknown", status: http.status, reason: "not a listing page" }, unreadable: true };
-  const p = parsed.data;
-  return {
-    outcome: {
-      type: "ok",
-      status: http.status,
-      value: {
-        conversationId: p.conversation.id,
-        page: p.page,
-        pageSize: p.page_size,
-        total: p.total,
-        hasMore: p.has_more,
-        items: p.items,
-        createdAt: p.conversation.created_at,
-        updatedAt: p.conversation.updated_at,
-      },
-    },
-  };
+  return readPlain(answer, SpecMessagePage, "not a listing page", (p) => ({
+    conversationId: p.conversation.id,
+    page: p.page,
+    pageSize: p.page_size,
+    total: p.total,
+    hasMore: p.has_more,
+    items: p.items,
+    createdAt: p.conversation.created_at,
+    updatedAt: p.conversation.updated_at,
+  }));
 }
 
 export function readDeletion(answer: Answer<HttpResult>): ReadAnswer<null> {
