@@ -52,7 +52,13 @@ describe("the progress line", () => {
 async function twoFamilies(): Promise<string> {
   const dir = await tempDir("conformance-progress-");
   const header = `import { check } from ${JSON.stringify(join(ROOT, "suite/checks/runtime/check.ts"))};\n`;
-  await writeFile(join(dir, "alpha.check.ts"), header + PASSING_DELETE + FAILING_MUST);
+  // The second check of alpha finishes well after the first, so that vitest reports the first on
+  // its own even on a loaded machine (results that end together may reach the reporter at once).
+  const failingLater = FAILING_MUST.replace(
+    "async (target) => {",
+    "async (target) => {\n  await new Promise((resolve) => setTimeout(resolve, 500));",
+  );
+  await writeFile(join(dir, "alpha.check.ts"), header + PASSING_DELETE + failingLater);
   await writeFile(join(dir, "beta.check.ts"), header + QUOTING_ECHO);
   return dir;
 }
