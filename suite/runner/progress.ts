@@ -89,7 +89,14 @@ export class ProgressReporter implements Reporter {
   /** Per module: the family it belongs to and its selected tests' counts. */
   readonly #modules = new Map<
     string,
-    { family: string; counts: CheckCounts & { total: number }; ended: boolean; broken: boolean }
+    {
+      family: string;
+      counts: CheckCounts & { total: number };
+      /** The tests already counted: vitest may report a result again, or after its module ended. */
+      counted: Set<string>;
+      ended: boolean;
+      broken: boolean;
+    }
   >();
   #width = 0;
 
@@ -103,6 +110,7 @@ export class ProgressReporter implements Reporter {
       this.#modules.set(spec.moduleId, {
         family,
         counts: { total: 0, passed: 0, failed: 0, skipped: 0, inconclusive: 0 },
+        counted: new Set(),
         ended: false,
         broken: false,
       });
@@ -121,7 +129,9 @@ export class ProgressReporter implements Reporter {
     const entry = this.#entry(testCase.module);
     // One at a time, as they are reported (the module may already hold later results).
     const outcome = outcomeOf(testCase);
-    if (outcome !== undefined) entry.counts[outcome]++;
+    if (outcome === undefined || entry.ended || entry.counted.has(testCase.id)) return;
+    entry.counted.add(testCase.id);
+    entry.counts[outcome]++;
     this.#redraw(entry.family);
   }
 
@@ -169,6 +179,7 @@ export class ProgressReporter implements Reporter {
       entry = {
         family: familyOfCheckFile(fileOf(module.moduleId)),
         counts: { total: 0, passed: 0, failed: 0, skipped: 0, inconclusive: 0 },
+        counted: new Set(),
         ended: false,
         broken: false,
       };
