@@ -5,9 +5,9 @@
 
 import { spawn } from "node:child_process";
 import { join, resolve } from "node:path";
+import { WITH_TSX } from "../test-support/node-with-tsx.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
-const TSX = join(ROOT, "node_modules/tsx/dist/cli.mjs");
 const CLI = join(ROOT, "scripts/conformance.ts");
 
 export interface CliRun {
@@ -43,7 +43,7 @@ export function runConformanceCli(
 ): Promise<CliRun> {
   return new Promise((done, fail) => {
     const childEnv = { ...cleanEnv(), ...env };
-    const child = spawn(process.execPath, [TSX, CLI, ...args], {
+    const child = spawn(process.execPath, [...WITH_TSX, CLI, ...args], {
       cwd: ROOT,
       env: childEnv,
       timeout: limitMs,

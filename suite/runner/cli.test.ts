@@ -7,6 +7,7 @@ import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { closedPortUrl } from "../test-support/local-servers.ts";
+import { WITH_TSX } from "../test-support/node-with-tsx.ts";
 import { readFile } from "node:fs/promises";
 import {
   checksDir,
@@ -19,7 +20,6 @@ import {
   tinyTarget,
 } from "../test-support/runner-fixtures.ts";
 
-const TSX = join(ROOT, "node_modules/tsx/dist/cli.mjs");
 const CLI = join(ROOT, "scripts/conformance.ts");
 const SPAWN_LIMIT_MS = 60_000;
 
@@ -35,7 +35,7 @@ function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 
 function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [TSX, CLI, ...args], {
+    const child = spawn(process.execPath, [...WITH_TSX, CLI, ...args], {
       cwd: ROOT,
       env: cleanEnv(env),
       timeout: SPAWN_LIMIT_MS,

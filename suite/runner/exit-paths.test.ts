@@ -5,15 +5,14 @@
  */
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { WITH_TSX } from "../test-support/node-with-tsx.ts";
 import { describe, expect, test } from "vitest";
 import { runCommand } from "../../scripts/package/command.ts";
 import { ROOT, tempDir } from "../test-support/runner-fixtures.ts";
 
 const LIMIT_MS = 60_000;
-const TSX_LOADER = pathToFileURL(join(ROOT, "node_modules/tsx/dist/loader.mjs")).href;
 const conformance = (args: readonly string[], cwd: string) =>
-  runCommand(process.execPath, ["--import", TSX_LOADER, join(ROOT, "scripts/conformance.ts"), ...args], {
+  runCommand(process.execPath, [...WITH_TSX, join(ROOT, "scripts/conformance.ts"), ...args], {
     cwd,
     timeoutMs: LIMIT_MS,
   });

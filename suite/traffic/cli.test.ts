@@ -17,6 +17,7 @@ import { runConformanceCli } from "../resilience/run-cli.ts";
 import { writeHar } from "./har.ts";
 import { judgeThroughProxy } from "./proof/judge-through-proxy.ts";
 import { runTrafficScript } from "./proof/traffic-script.ts";
+import { WITH_TSX } from "../test-support/node-with-tsx.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const LIMIT_MS = 60_000;
@@ -180,11 +181,10 @@ test("proxy: listening line first, a client violation printed as it happens, rep
   const dir = await folder();
   const fake = await createFakeServer({ port: 0 });
   onTestFinished(() => fake.close());
-  const tsx = join(ROOT, "node_modules/tsx/dist/cli.mjs");
   const child = spawn(
     process.execPath,
     [
-      tsx,
+      ...WITH_TSX,
       join(ROOT, "scripts/conformance.ts"),
       "proxy",
       "--upstream",
@@ -260,11 +260,10 @@ test("proxy: SIGTERM during a slow stream records that exchange as far as it wen
   const dir = await folder();
   const fake = await createFakeServer({ port: 0 });
   onTestFinished(() => fake.close());
-  const tsx = join(ROOT, "node_modules/tsx/dist/cli.mjs");
   const child = spawn(
     process.execPath,
     [
-      tsx,
+      ...WITH_TSX,
       join(ROOT, "scripts/conformance.ts"),
       "proxy",
       "--upstream",
@@ -353,10 +352,17 @@ test("proxy: SIGTERM during a slow stream records that exchange as far as it wen
 test("proxy: an upstream that never answered is exit 2 with that diagnosis; its 502s are counted, not judged", async () => {
   const dir = await folder();
   const upstream = `http://127.0.0.1:${await closedPort()}`;
-  const tsx = join(ROOT, "node_modules/tsx/dist/cli.mjs");
   const child = spawn(
     process.execPath,
-    [tsx, join(ROOT, "scripts/conformance.ts"), "proxy", "--upstream", upstream, "--report-dir", join(dir, "reports")],
+    [
+      ...WITH_TSX,
+      join(ROOT, "scripts/conformance.ts"),
+      "proxy",
+      "--upstream",
+      upstream,
+      "--report-dir",
+      join(dir, "reports"),
+    ],
     { cwd: ROOT },
   );
   onTestFinished(() => void child.kill("SIGKILL"));
