@@ -1,11 +1,10 @@
 /**
- * Under npm and npx the proxy does not get the signal that stops its launcher. `npm run
- * conformance -- proxy` runs `sh -c "tsx scripts/conformance.ts …"`, and npx runs the bin
- * under `sh -c` too: npm forwards SIGTERM to that shell, which dies of it without passing it on
- * (dash does not exec the last command), and the proxy, below it (and, in the repository, below
- * tsx's own process, which only relays the signals it gets itself), would run on with nobody to
- * stop it. Node has no event for a parent's exit: the proxy watches the processes between it and
- * npm, and stops as on SIGTERM when one of them is gone (its child is then re-parented).
+ * Under npm and npx the proxy may not get the signal that stops its launcher. npx runs the bin
+ * under `sh -c`: npm forwards SIGTERM to that shell, which dies of it without passing it on (dash
+ * does not exec the last command), and the proxy, below it, would run on with nobody to stop it.
+ * (`npm run conformance` execs node itself, so there the signal arrives.) Node has no event for
+ * a parent's exit: the proxy watches the processes between it and npm, and stops as on SIGTERM
+ * when one of them is gone (its child is then re-parented).
  */
 import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
