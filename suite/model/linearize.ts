@@ -141,22 +141,24 @@ export function applyGroup<S, O extends Timed>(
 ): GroupResult<S> {
   // Two branches are one when their states and the orders that led to them are.
   const id = (state: S, orders: ReadonlyMap<string, string>) =>
-    `${model.fingerprint(state)}\u0000${JSON.stringify([...orders])}`;
+    `${model.fingerprint(state)}\u0000${ordersText(orders)}`;
   const survivors = new Map<string, Branch<S>>();
   const warnings: Violation[] = [];
   let best: Ruling | undefined;
   // Each branch the group may end in, with the orders that lead to it.
   const reached = new Map<string, { branch: Branch<S>; orders: Set<string> }>();
-  const indices = new Set(ops.map((op) => op.index));
+  // What each operation overlapped in time, whatever order the search tries.
+  const overlaps = new Map(
+    ops.map((op) => [
+      op.index,
+      new Set(ops.filter((o) => o.index !== op.index && o.start < op.end && op.start < o.end).map((o) => o.index)),
+    ]),
+  );
   for (const order of realTimeOrders(ops)) {
     for (const branch of branches) {
       let current: S[] = [branch.state];
       for (const [depth, op] of order.entries()) {
-        const overlapping = new Set(
-          [...indices].filter(
-            (i) => i !== op.index && ops.some((o) => o.index === i && o.start < op.end && op.start < o.end),
-          ),
-        );
+        const overlapping = overlaps.get(op.index) ?? new Set<number>();
         const next: S[] = [];
         for (const state of current.flatMap((s) => model.split(s, op))) {
           const step = model.step(state, op, overlapping);
@@ -195,6 +197,17 @@ export function applyGroup<S, O extends Timed>(
   }
   return { branches: [...survivors.values()], warnings, ...(best === undefined ? {} : { ruling: best }) };
 }
+
+/** A branch's orders as text, made once per orders (a branch keeps its orders until a race tags it). */
+function ordersText(orders: ReadonlyMap<string, string>): string {
+  let text = ordersTexts.get(orders);
+  if (text === undefined) {
+    text = JSON.stringify([...orders]);
+    ordersTexts.set(orders, text);
+  }
+  return text;
+}
+const ordersTexts = new WeakMap<ReadonlyMap<string, string>, string>();
 
 /**
  * The order (#n, first to last) in which the operations of one judged group took effect, once

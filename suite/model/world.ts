@@ -230,27 +230,61 @@ export function withSuspect(world: World, conversationId: string, suspect: Suspe
  * operation wrote an exchange or a key's record is left out where no later answer can tell: two
  * requests with one key and payload (a retry and its original) leave the same state whichever
  * took effect, and keeping both would double the worlds with every retry.
+ *
+ * States are never changed, only copied with a change, and most of a world is shared with the
+ * world it came from: each conversation's and key record's text is made once (the search asks
+ * for fingerprints at every step of every state, and most of its time went here). The parts are
+ * JSON, joined by a control character that JSON text never holds, so the joined text is as
+ * unambiguous as one JSON text of the whole.
  */
 export function fingerprint(world: World): string {
-  const conversations = [...world.conversations.values()].map((c) => [
-    c.id,
-    c.owner,
-    c.exchanges.map((e) => [e.message, e.endpoint]),
-    c.deletedBy,
-    c.updatedAt?.op,
-    c.listed,
-    c.suspects.map((s) => [s.message, s.requirement]),
-  ]);
-  const keys = [...world.keys.entries()].map(([id, k]) => [id, k.payload, k.result?.conversationId, k.result?.text]);
-  return JSON.stringify([
-    conversations,
-    keys,
-    world.counting,
-    world.echo,
-    world.order,
-    world.keyScope,
-    [...world.indeterminate],
-    [...world.late].map(([id, l]) => [id, l.map((e) => e.message)]),
-    [...world.shapes],
-  ]);
+  const known = worldPrints.get(world);
+  if (known !== undefined) return known;
+  const print = [
+    [...world.conversations.values()].map(conversationPrint).join(PART),
+    [...world.keys.entries()].map(([id, k]) => `${JSON.stringify(id)}${keyPrint(k)}`).join(PART),
+    JSON.stringify([
+      world.counting,
+      world.echo,
+      world.order,
+      world.keyScope,
+      [...world.indeterminate],
+      [...world.late].map(([id, l]) => [id, l.map((e) => e.message)]),
+      [...world.shapes],
+    ]),
+  ].join(SECTION);
+  worldPrints.set(world, print);
+  return print;
+}
+
+const PART = "\u0001";
+const SECTION = "\u0002";
+const worldPrints = new WeakMap<World, string>();
+const conversationPrints = new WeakMap<ConversationState, string>();
+const keyPrints = new WeakMap<KeyRecord, string>();
+
+function conversationPrint(c: ConversationState): string {
+  let print = conversationPrints.get(c);
+  if (print === undefined) {
+    print = JSON.stringify([
+      c.id,
+      c.owner,
+      c.exchanges.map((e) => [e.message, e.endpoint]),
+      c.deletedBy,
+      c.updatedAt?.op,
+      c.listed,
+      c.suspects.map((s) => [s.message, s.requirement]),
+    ]);
+    conversationPrints.set(c, print);
+  }
+  return print;
+}
+
+function keyPrint(k: KeyRecord): string {
+  let print = keyPrints.get(k);
+  if (print === undefined) {
+    print = JSON.stringify([k.payload, k.result?.conversationId, k.result?.text]);
+    keyPrints.set(k, print);
+  }
+  return print;
 }
