@@ -157,7 +157,7 @@ export function freshBody(
     (REUSED_REFERENCE_CLASSES as readonly string[]).includes(cls) ? `${cls}/${use}` : cls;
   const reference =
     openShape === undefined
-      ? pickClass(g, session, "external_reference", REFERENCE_CLASSES, undefined, referenceCell)
+      ? pickClass(g, session, "external_reference", REFERENCE_CLASSES, options.endpoint, referenceCell)
       : "absent";
   const value = referenceFor(g, session, reference, who, conversation);
   if (value !== undefined) {
@@ -188,7 +188,14 @@ export function freshBody(
   }
   cells.push(input(`metadata:${metadata}`));
   const optionalFields = "external_reference" in body || "metadata" in body;
-  if (options.endpoint !== undefined) cells.push(input(`message:${cls}@${options.endpoint}`));
+  // The message's and the reference's classes tallied on this endpoint too: a request schema or a
+  // column may be wrong on one path only. (Not metadata: a service may refuse its open shapes, and
+  // a shape refused is never tallied, so it would be drawn again and again.)
+  if (options.endpoint !== undefined) {
+    const reference = cells.find((c) => c.startsWith(input("external_reference:")));
+    for (const cell of [input(`message:${cls}`), ...(reference === undefined ? [] : [reference])])
+      cells.push(`${cell}@${options.endpoint}`);
+  }
   return {
     body,
     message,

@@ -58,9 +58,14 @@ export interface PropertyOutcome {
   readonly summary: InteractionsSummary;
 }
 
-/** A sequence ends when its creates are spent and this many commands in a row covered nothing new. */
+/** A sequence ends when this many commands in a row covered nothing new. */
 const STALE_STEPS = 15;
-const DEFAULT_STEPS = 80;
+/**
+ * A bound on a sequence's commands. Most are free (listings, refusals, replays): 80 ended some
+ * sequences with creates unspent and free cells unmet; 200 leaves the budget and the stale rule
+ * to end them.
+ */
+const DEFAULT_STEPS = 200;
 
 /** Whether the run met every reachable cell of every dimension (what a deep run walks for). */
 function everyCellCovered(covered: Tally): boolean {

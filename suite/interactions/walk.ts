@@ -498,8 +498,13 @@ function createNew(
   drop?: DropPoint,
 ): CreateRequest {
   const key = freshKey(g, session, who, "new", endpoint);
-  const body = freshBody(g, session, who, undefined, { endpoint });
   const relation: Relation = who === "noKey" ? "no-key" : who === "unknownKey" ? "unknown-key" : "own";
+  // A request that must be refused for who sends it carries a body every service accepts: a
+  // refusal of the body would hide a service that lets it through.
+  const body = freshBody(g, session, who, undefined, {
+    endpoint,
+    ...(relation === "own" ? {} : { openAllowed: false }),
+  });
   return {
     kind: "create",
     who,
@@ -537,14 +542,17 @@ function continuation(
 ): CreateRequest {
   const { drop, distinctFrom, accepted } = options;
   const key = freshKey(g, session, who, "continue", endpoint);
-  const body = freshBody(g, session, who, conversation, {
-    endpoint,
-    ...(distinctFrom === undefined ? {} : { distinctFrom }),
-    ...(accepted === true ? { openAllowed: false } : {}),
-  });
   const state: ConversationState =
     session.conversation(conversation.id) === undefined ? "unknown" : conversation.deleted ? "deleted" : "live";
   const relation = relationOf(who, conversation.owner);
+  // Refused for who sends it or for the conversation it names: a body every service accepts, so
+  // that only the scope or the conversation can be why (see createNew).
+  const plainBody = accepted === true || relation !== "own" || state !== "live";
+  const body = freshBody(g, session, who, conversation, {
+    endpoint,
+    ...(distinctFrom === undefined ? {} : { distinctFrom }),
+    ...(plainBody ? { openAllowed: false } : {}),
+  });
   return {
     kind: "create",
     who,
@@ -591,6 +599,7 @@ function nearMissCreate(g: fc.GeneratorValue, session: Session, earlier: KeyUse,
       session,
       earlier.who,
       kind === "create" ? undefined : session.conversation(earlier.conversationId),
+      { endpoint },
     );
     return {
       kind: "create",
@@ -627,7 +636,7 @@ function nearMissCreate(g: fc.GeneratorValue, session: Session, earlier: KeyUse,
 
 /** A key another identity used, sent by the primary identity with a body of its own. */
 function foreignKeyCreate(g: fc.GeneratorValue, session: Session, theirs: KeyUse, endpoint: Endpoint): CreateRequest {
-  const body = freshBody(g, session, "primary", undefined);
+  const body = freshBody(g, session, "primary", undefined, { endpoint });
   return {
     kind: "create",
     who: "primary",
