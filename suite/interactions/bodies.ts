@@ -281,16 +281,21 @@ export function nearMissKey(
   use: NearMissUse,
   endpoint?: string,
 ): { readonly key: string; readonly cells: readonly string[] } {
-  const how = pickClass(
-    g,
-    session,
-    "idempotency-key:near-miss",
-    NEAR_MISSES.filter((n) => n !== "prefix" || earlier.key.length > 40),
-    endpoint,
-    (c) => `${c}/${use}`,
+  // A near-miss is a key never sent: one that lands on a key used before (a case flip of a flipped
+  // key, a suffix on a suffixed one) would be a reuse, and the request's experiment lost to a 409.
+  const used = new Set(session.keys.map((k) => k.key));
+  const hows = NEAR_MISSES.filter(
+    (n) => (n !== "prefix" || earlier.key.length > 40) && !used.has(nearMiss(earlier.key, n)),
   );
+  if (hows.length === 0) return { key: unusedKey(used, `${earlier.key}-`), cells: [] };
+  const how = pickClass(g, session, "idempotency-key:near-miss", hows, endpoint, (c) => `${c}/${use}`);
   const cell = input(`idempotency-key:near-miss:${how}/${use}`);
   return { key: nearMiss(earlier.key, how), cells: endpoint === undefined ? [cell] : [cell, `${cell}@${endpoint}`] };
+}
+
+/** `stem` and the first number that makes a key no request of the run sent. */
+function unusedKey(used: ReadonlySet<string>, stem: string): string {
+  for (let n = 2; ; n++) if (!used.has(`${stem}${n}`)) return `${stem}${n}`;
 }
 
 /** The run-scoped tag of a message: its first word. */

@@ -67,6 +67,8 @@ export type Command =
       readonly lane: number;
       /** A dropped stream sent again under its key at once, while it may still be running (client rule 1). */
       readonly retrySoon?: CreateRequest;
+      /** A dropped stream sent again under its key once it has surely finished: its only retry, or the next after a soon one was refused (client rule 1). */
+      readonly retryLate?: CreateRequest;
     }
   | {
       readonly kind: "race";

@@ -55,10 +55,21 @@ async function runOne(session: Session, command: Extract<Command, { kind: "one" 
   const entries = [first];
   if (first.sent?.dropped === undefined) return entries;
   // Sent again under the same key at once: the first may still be running (client rule 1).
-  if (command.retrySoon !== undefined && reserve(session, command.retrySoon))
-    entries.push(await send(session, command.retrySoon, (command.lane + 1) % LANES, { inGroup: true }));
+  const soon =
+    command.retrySoon !== undefined && reserve(session, command.retrySoon)
+      ? await send(session, command.retrySoon, (command.lane + 1) % LANES, { inGroup: true })
+      : undefined;
+  if (soon !== undefined) entries.push(soon);
   // The dropped stream may still take effect (the model takes it in whenever a listing shows it): the read-back waits for a quiet moment first.
   await quiet(session, command.request, command.lane);
+  // Late: the client's only retry, or its next one after the first was refused while the stream ran.
+  const late = soon === undefined || soon.op.outcome.type === "refused" ? command.retryLate : undefined;
+  if (late !== undefined && session.failure === undefined) {
+    // Sent again as the key's own retry: judged, not waited out on 409 (the model knows what may still run).
+    const again = session.keys.find((k) => k.key === late.key && k.who === late.who);
+    const retry: CreateRequest = again === undefined ? late : { ...late, again };
+    if (reserve(session, retry)) entries.push(await send(session, retry, (command.lane + 1) % LANES, {}));
+  }
   return entries;
 }
 

@@ -820,19 +820,32 @@ function droppedStream(g: fc.GeneratorValue, session: Session, point: DropPoint)
   const lane = g(() => fc.nat(LANES - 1));
   // Not retried now, and never: the client cancelled (a later retry would make it another behaviour).
   if (retry === "none") return { kind: "one", request: { ...first, abandoned: true }, lane };
-  // Not retried now: a later replay of its key (once it has finished) is the late retry.
-  if (retry === "later") return { kind: "one", request: first, lane };
   // The retry carries the same body: accepted, it covers the shapes the dropped stream could not.
   const { drop: _dropped, ...again } = first;
+  if (retry === "later") {
+    // Once every late retry was met, a later replay of its key, chosen by the walk among the rest, is the late retry.
+    if (!lateRetriesLeft) return { kind: "one", request: first, lane };
+    // Sent again once the dropped stream has surely finished, on an endpoint whose late retry is unmet.
+    const endpoint = session.covered.has("client:retry-late:same-endpoint") ? "plain" : "stream";
+    return {
+      kind: "one",
+      request: first,
+      lane,
+      retryLate: {
+        ...again,
+        endpoint,
+        cells: [`client:retry-late:${endpoint === "stream" ? "same" : "other"}-endpoint`],
+      },
+    };
+  }
+  const endpoint = retry === "same" ? "stream" : "plain";
   return {
     kind: "one",
     request: first,
     lane,
-    retrySoon: {
-      ...again,
-      endpoint: retry === "same" ? "stream" : "plain",
-      cells: [`client:retry-soon:${retry}-endpoint`],
-    },
+    retrySoon: { ...again, endpoint, cells: [`client:retry-soon:${retry}-endpoint`] },
+    // Refused while the first still ran (409 in use), a client retries once it has finished.
+    retryLate: { ...again, endpoint, cells: [`client:retry-late:${retry}-endpoint`] },
   };
 }
 
