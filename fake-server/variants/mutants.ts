@@ -658,8 +658,6 @@ const MEASURED_ONLY: Readonly<Record<string, string>> = {
     "needs a new conversation reusing an external_reference of the same scope; the walk draws that combination too rarely",
   "undelivered-stream-reruns":
     "needs a stream its client left while it was generating, its key then replayed on the stream endpoint after it finished; met in 5 of 6 deep walks of 72 creates",
-  "stream-auth-by-conversation":
-    "needs a stream without a valid key naming a primary-agent conversation; met, but not in every run",
   "continuation-dropped-on-conflict":
     "needs a race of two continuations with a plain one among them, stored in the order that drops it; a deep walk of 120 creates missed it once in the gate",
 };
