@@ -14,6 +14,7 @@
  * that led to it.
  */
 import type { Violation } from "./violation.ts";
+import { onceEach } from "./memo.ts";
 
 export const MAX_GROUP = 6;
 export const MAX_WORLDS = 512;
@@ -199,15 +200,7 @@ export function applyGroup<S, O extends Timed>(
 }
 
 /** A branch's orders as text, made once per orders (a branch keeps its orders until a race tags it). */
-function ordersText(orders: ReadonlyMap<string, string>): string {
-  let text = ordersTexts.get(orders);
-  if (text === undefined) {
-    text = JSON.stringify([...orders]);
-    ordersTexts.set(orders, text);
-  }
-  return text;
-}
-const ordersTexts = new WeakMap<ReadonlyMap<string, string>, string>();
+const ordersText = onceEach((orders: ReadonlyMap<string, string>): string => JSON.stringify([...orders]));
 
 /**
  * The order (#n, first to last) in which the operations of one judged group took effect, once

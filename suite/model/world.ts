@@ -6,6 +6,7 @@
 import type { RequirementId } from "../../requirements/catalog.ts";
 import type { Caller, CreateResult, Endpoint } from "./operation.ts";
 import type { Words } from "./violation.ts";
+import { onceEach } from "./memo.ts";
 
 export interface ExchangeRecord {
   /** The operation whose exchange this is. */
@@ -237,10 +238,8 @@ export function withSuspect(world: World, conversationId: string, suspect: Suspe
  * JSON, joined by a control character that JSON text never holds, so the joined text is as
  * unambiguous as one JSON text of the whole.
  */
-export function fingerprint(world: World): string {
-  const known = worldPrints.get(world);
-  if (known !== undefined) return known;
-  const print = [
+export const fingerprint = onceEach((world: World): string =>
+  [
     [...world.conversations.values()].map(conversationPrint).join(PART),
     [...world.keys.entries()].map(([id, k]) => `${JSON.stringify(id)}${keyPrint(k)}`).join(PART),
     JSON.stringify([
@@ -252,39 +251,24 @@ export function fingerprint(world: World): string {
       [...world.late].map(([id, l]) => [id, l.map((e) => e.message)]),
       [...world.shapes],
     ]),
-  ].join(SECTION);
-  worldPrints.set(world, print);
-  return print;
-}
+  ].join(SECTION),
+);
 
 const PART = "\u0001";
 const SECTION = "\u0002";
-const worldPrints = new WeakMap<World, string>();
-const conversationPrints = new WeakMap<ConversationState, string>();
-const keyPrints = new WeakMap<KeyRecord, string>();
 
-function conversationPrint(c: ConversationState): string {
-  let print = conversationPrints.get(c);
-  if (print === undefined) {
-    print = JSON.stringify([
-      c.id,
-      c.owner,
-      c.exchanges.map((e) => [e.message, e.endpoint]),
-      c.deletedBy,
-      c.updatedAt?.op,
-      c.listed,
-      c.suspects.map((s) => [s.message, s.requirement]),
-    ]);
-    conversationPrints.set(c, print);
-  }
-  return print;
-}
+const conversationPrint = onceEach((c: ConversationState): string =>
+  JSON.stringify([
+    c.id,
+    c.owner,
+    c.exchanges.map((e) => [e.message, e.endpoint]),
+    c.deletedBy,
+    c.updatedAt?.op,
+    c.listed,
+    c.suspects.map((s) => [s.message, s.requirement]),
+  ]),
+);
 
-function keyPrint(k: KeyRecord): string {
-  let print = keyPrints.get(k);
-  if (print === undefined) {
-    print = JSON.stringify([k.payload, k.result?.conversationId, k.result?.text]);
-    keyPrints.set(k, print);
-  }
-  return print;
-}
+const keyPrint = onceEach((k: KeyRecord): string =>
+  JSON.stringify([k.payload, k.result?.conversationId, k.result?.text]),
+);
