@@ -66,7 +66,7 @@ async function runOne(session: Session, command: Extract<Command, { kind: "one" 
   const late = soon === undefined || soon.op.outcome.type === "refused" ? command.retryLate : undefined;
   if (late !== undefined && session.failure === undefined) {
     // Sent again as the key's own retry: judged, not waited out on 409 (the model knows what may still run).
-    const again = session.keys.find((k) => k.key === late.key && k.who === late.who);
+    const again = session.keyUse(late.key, late.who);
     const retry: CreateRequest = again === undefined ? late : { ...late, again };
     if (reserve(session, retry)) entries.push(await send(session, retry, (command.lane + 1) % LANES, {}));
   }

@@ -70,7 +70,7 @@ function recordCreate(
   }
   const status: KeyStatus =
     outcome.type === "ok" ? "completed" : outcome.type === "unknown" ? "unknown-outcome" : "refused";
-  const earlier = request.again ?? session.keys.find((k) => k.key === request.key && k.who === request.who);
+  const earlier = request.again ?? session.keyUse(request.key, request.who);
   if (earlier !== undefined) {
     // A key sent again: a replay or a retry tells what its first request did; a reuse changes nothing.
     const samePayload = canonicalJson(earlier.body) === canonicalJson(request.body);

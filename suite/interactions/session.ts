@@ -186,6 +186,11 @@ export class Session {
     return lower === undefined ? undefined : this.conversations.find((c) => c.id.toLowerCase() === lower);
   }
 
+  /** The run's use of `key` by `who`, once an answer to it was recorded. */
+  keyUse(key: string, who: Who): KeyUse | undefined {
+    return this.keys.find((k) => k.key === key && k.who === who);
+  }
+
   /** Feeds the entries of one command to the model, in the order they were sent. */
   judge(entries: readonly Entry[]): void {
     this.entries.push(...entries);

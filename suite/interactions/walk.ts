@@ -822,30 +822,26 @@ function droppedStream(g: fc.GeneratorValue, session: Session, point: DropPoint)
   if (retry === "none") return { kind: "one", request: { ...first, abandoned: true }, lane };
   // The retry carries the same body: accepted, it covers the shapes the dropped stream could not.
   const { drop: _dropped, ...again } = first;
+  const retryOn = (endpoint: Endpoint, when: "soon" | "late"): CreateRequest => ({
+    ...again,
+    endpoint,
+    cells: [`client:retry-${when}:${endpoint === "stream" ? "same" : "other"}-endpoint`],
+  });
   if (retry === "later") {
     // Once every late retry was met, a later replay of its key, chosen by the walk among the rest, is the late retry.
     if (!lateRetriesLeft) return { kind: "one", request: first, lane };
     // Sent again once the dropped stream has surely finished, on an endpoint whose late retry is unmet.
     const endpoint = session.covered.has("client:retry-late:same-endpoint") ? "plain" : "stream";
-    return {
-      kind: "one",
-      request: first,
-      lane,
-      retryLate: {
-        ...again,
-        endpoint,
-        cells: [`client:retry-late:${endpoint === "stream" ? "same" : "other"}-endpoint`],
-      },
-    };
+    return { kind: "one", request: first, lane, retryLate: retryOn(endpoint, "late") };
   }
   const endpoint = retry === "same" ? "stream" : "plain";
   return {
     kind: "one",
     request: first,
     lane,
-    retrySoon: { ...again, endpoint, cells: [`client:retry-soon:${retry}-endpoint`] },
+    retrySoon: retryOn(endpoint, "soon"),
     // Refused while the first still ran (409 in use), a client retries once it has finished.
-    retryLate: { ...again, endpoint, cells: [`client:retry-late:${retry}-endpoint`] },
+    retryLate: retryOn(endpoint, "late"),
   };
 }
 
