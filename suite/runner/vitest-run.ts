@@ -13,6 +13,7 @@ import { RUN_SETTINGS_KEY, type RunSettings } from "../checks/runtime/run-settin
 import type { ConformanceReporter } from "./conformance-reporter.ts";
 import { ProgressReporter, type ProgressSink } from "./progress.ts";
 import { scrubbingStream, scrubFile } from "./scrubbed-output.ts";
+import { moduleCacheDir } from "./module-cache.ts";
 
 interface VitestRunOptions {
   /** The project root (where node_modules is). */
@@ -50,6 +51,7 @@ export async function runChecks(options: VitestRunOptions): Promise<void> {
       }
     },
   };
+  const cacheDir = moduleCacheDir(options.root);
   const vitest = await startVitest(
     "test",
     [],
@@ -69,6 +71,7 @@ export async function runChecks(options: VitestRunOptions): Promise<void> {
       passWithNoTests: true,
       // No results cache: check order stays fixed, and an installed package is not written to.
       cache: false,
+      ...(cacheDir === undefined ? {} : { experimental: { fsModuleCache: true, fsModuleCachePath: cacheDir } }),
       testTimeout: settings.checkTimeoutMs + BACKSTOP_MS,
       hookTimeout: settings.checkTimeoutMs + BACKSTOP_MS,
       teardownTimeout: BACKSTOP_MS,
