@@ -53,6 +53,11 @@ export interface CleanupControl {
   stopped?: () => string | undefined;
   /** Told of each conversation deleted, as it goes: a run stopped at once lists only what is left. */
   deleted?: (conversationId: string) => void;
+  /**
+   * Told of each DELETE as it is sent: a run stopped at once before its answer cannot say the
+   * conversation is still there (a service finishes a request whose client left).
+   */
+  sending?: (conversationId: string) => void;
 }
 
 /** After this many "cannot reach" failures in a row, the rest is not attempted. */
@@ -93,6 +98,7 @@ export async function cleanupConversations(
       return;
     }
     try {
+      control.sending?.(t.conversationId);
       const response = await client.delete(t.conversationId, { as: owner });
       unreachableInARow = 0;
       // 404 for a conversation this run created and no check deleted: gone for its owner, but

@@ -551,6 +551,7 @@ async function runChecksAndReport(
   const { stop } = run;
   let checksOver = false;
   const deleted = new Set<string>();
+  const deleteSent = new Set<string>();
   const contextNow = () => ({
     target: run.describe,
     strict: run.config.strict,
@@ -569,6 +570,7 @@ async function runChecksAndReport(
     const { creates, cleanup, harnessErrors } = await cleanUp(run, {
       stopped: () => atOnceReason(stop),
       deleted: (id) => deleted.add(id),
+      sending: (id) => deleteSent.add(id),
     });
     return {
       target: run.describe,
@@ -614,6 +616,7 @@ async function runChecksAndReport(
         journalPath: run.settings.journalPath,
         createBudget: run.createBudget,
         deleted,
+        deleteSent,
         signal: stop.signal,
         reportDir: run.reportDir,
       });

@@ -54,6 +54,8 @@ interface ReportNow {
   createBudget: number;
   /** Conversations cleanup deleted before the stop. */
   deleted: ReadonlySet<string>;
+  /** Conversations whose DELETE cleanup sent (answered or not) before the stop. */
+  deleteSent: ReadonlySet<string>;
   signal: StopSignal;
   reportDir: string;
 }
@@ -62,7 +64,12 @@ interface ReportNow {
 export async function writeReportNow(now: ReportNow): Promise<BuiltReport> {
   const journal = readJournal(now.journalPath);
   const totals = journalTotals(journal.entries);
-  const reason = `not deleted: the run was stopped at once (a second ${now.signal})`;
+  const stopped = `the run was stopped at once (a second ${now.signal})`;
+  // A DELETE in flight may still take effect after the stop: said so, never claimed left.
+  const reasonFor = (id: string) =>
+    now.deleteSent.has(id)
+      ? `not confirmed deleted: ${stopped} before its DELETE was answered, which may still take effect`
+      : `not deleted: ${stopped}`;
   const left = totals.tracked.filter((t) => !now.deleted.has(t.conversationId));
   const built = now.reporter.buildNow(
     {
@@ -70,7 +77,7 @@ export async function writeReportNow(now: ReportNow): Promise<BuiltReport> {
       creates: { budget: now.createBudget, spent: totals.creates },
       cleanup: {
         deleted: totals.deletedByChecks + now.deleted.size,
-        failed: left.map((t) => ({ conversationId: t.conversationId, reason })),
+        failed: left.map((t) => ({ conversationId: t.conversationId, reason: reasonFor(t.conversationId) })),
       },
       harnessErrors: journal.malformed > 0 ? [`${journal.malformed} journal line(s) could not be read`] : [],
     },
