@@ -7,17 +7,27 @@
  * test never ran.
  */
 import { chmod, mkdir, writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
+import { WITH_TSX } from "../../suite/test-support/node-with-tsx.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
-const TSX_CLI = createRequire(import.meta.url).resolve("tsx/cli");
 const CONFORMANCE = join(ROOT, "scripts/conformance.ts");
 
 const quoted = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
 
-/** The suite's command line from the sources, as the installed `agent-conformance` bin would run it. */
-const SUITE_COMMAND = `exec ${quoted(process.execPath)} ${quoted(TSX_CLI)} ${quoted(CONFORMANCE)} "$@"`;
+/**
+ * A deep run against the fake stops at this many creates unless the snippet sets its own cap:
+ * the fake is free, and what a deep walk covers on it is the property's tests' to show (a deep
+ * run goes on to 400 creates, most of a minute of CPU per shard, where the snippet's commands,
+ * shards and merge are what this test runs).
+ */
+const DEEP_CREATES_AGAINST_THE_FAKE = 48;
+
+/** The suite's command line from the sources, as the installed `agent-conformance` bin would run it (tsx's loader in one process). */
+const SUITE_COMMAND = [
+  `if [ "\${CONFORMANCE_PROFILE:-}" = deep ] && [ -z "\${CONFORMANCE_MAX_CREATES:-}" ]; then export CONFORMANCE_MAX_CREATES=${DEEP_CREATES_AGAINST_THE_FAKE}; fi`,
+  `exec ${[process.execPath, ...WITH_TSX, CONFORMANCE].map(quoted).join(" ")} "$@"`,
+].join("\n");
 const SUITE_SCRIPT = `#!/usr/bin/env bash\n${SUITE_COMMAND}\n`;
 
 async function script(path: string, body: string): Promise<void> {
