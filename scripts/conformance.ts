@@ -15,7 +15,6 @@ import { resolve } from "node:path";
 import { parseConfig, reportDirOf, usage } from "../suite/runner/config.ts";
 import { displayUrl, Redactor } from "../suite/http/redact.ts";
 import { errorReport, writeErrorReports } from "../suite/runner/error-report.ts";
-import { runConformance } from "../suite/runner/run.ts";
 import { listenForStop, SIGNAL_EXIT_CODES } from "../suite/runner/interruption.ts";
 import { DEFAULT_IDENTITIES } from "../fake-server/access/default-identities.ts";
 
@@ -63,6 +62,8 @@ async function main(): Promise<number> {
         : `agent-conformance: ${signal}: stopping (no new request; those in flight may end first), then deleting what the run created and writing the reports; ${signal === "SIGINT" ? "Ctrl-C" : signal} again stops at once\n`,
     );
   });
+  // Loaded only for a run: --help, a flag mistake and the traffic commands start without vitest.
+  const { runConformance } = await import("../suite/runner/run.ts");
   const { exitCode, interrupted } = await runConformance(parsed.config, {
     invocation: { env: process.env, argv },
     interruption,
