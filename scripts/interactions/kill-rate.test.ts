@@ -10,9 +10,9 @@ import { describe, expect, test } from "vitest";
 import type { PropertyOutcome } from "../../suite/interactions/property.ts";
 import { tempDir } from "../../suite/test-support/runner-fixtures.ts";
 import { caughtBy, killRateLines, type KillRateTable } from "./kill-rate.ts";
+import { WITH_TSX } from "../../suite/test-support/node-with-tsx.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
-const TSX = join(ROOT, "node_modules/tsx/dist/cli.mjs");
 const SCRIPT = join(ROOT, "scripts/interactions.ts");
 /** A mutant the property meets in every sequence: a page asked for without its size gets the wrong default. */
 const MUTANT = "page-alone-default-size";
@@ -20,7 +20,7 @@ const MUTANT = "page-alone-default-size";
 function interactions(args: string[]): Promise<{ code: number | null; output: string }> {
   return new Promise((done, reject) => {
     const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("VITEST")));
-    const child = spawn(process.execPath, [TSX, SCRIPT, ...args], { cwd: ROOT, env, timeout: 120_000 });
+    const child = spawn(process.execPath, [...WITH_TSX, SCRIPT, ...args], { cwd: ROOT, env, timeout: 120_000 });
     let output = "";
     child.stdout.on("data", (part: Buffer) => (output += part.toString()));
     child.stderr.on("data", (part: Buffer) => (output += part.toString()));

@@ -14,8 +14,8 @@ import { serveTcp } from "../test-support/local-servers.ts";
 import { ROOT, tempDir } from "../test-support/runner-fixtures.ts";
 import { documentedCreates } from "../test-support/documented-figures.ts";
 import type { ConformanceReport } from "../report/report-types.ts";
+import { WITH_TSX } from "../test-support/node-with-tsx.ts";
 
-const TSX = join(ROOT, "node_modules/tsx/dist/cli.mjs");
 const CLI = join(ROOT, "scripts/conformance.ts");
 const SPAWN_LIMIT_MS = 90_000;
 const SECRET_KEY = "sk-live-dry-run-secret-0123";
@@ -33,7 +33,11 @@ function cleanEnv(): NodeJS.ProcessEnv {
 
 function runCli(args: string[], cwd: string): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [TSX, CLI, ...args], { cwd, env: cleanEnv(), timeout: SPAWN_LIMIT_MS });
+    const child = spawn(process.execPath, [...WITH_TSX, CLI, ...args], {
+      cwd,
+      env: cleanEnv(),
+      timeout: SPAWN_LIMIT_MS,
+    });
     let output = "";
     child.stdout.on("data", (part: Buffer) => (output += part.toString()));
     child.stderr.on("data", (part: Buffer) => (output += part.toString()));
