@@ -73,8 +73,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // vitest's default on 2 cores is one file at a time. Most of the long files wait
-    // (servers, child processes, paced and lagging targets), so several run side by side.
-    maxWorkers: 4,
+    // (servers, child processes, paced and lagging targets), so several run side by side; not
+    // more than three, as the gate keeps four conformance runs going beside them.
+    maxWorkers: 3,
     sequence: { sequencer: LongestFirst },
     projects: [
       { extends: true, test: { name: "own-process", include: OWN_PROCESS, exclude: EXCLUDE } },
