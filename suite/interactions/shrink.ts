@@ -2,7 +2,7 @@
  * Shrinking costs the target nothing: the recorded history is shrunk offline, with the model as
  * the oracle. What came after the violation goes first, then halves, quarters, … of what is
  * left, then single operations, the latest first, for as long as the model still finds the same
- * requirement broken; the survivors are then numbered afresh (#1…#n), so the
+ * requirement broken by the same operation; the survivors are then numbered afresh (#1…#n), so the
  * counterexample reads on its own. The violation names its operations as data, so numbering
  * afresh maps those numbers; its words are rendered only when the counterexample is shown.
  */
@@ -31,7 +31,14 @@ export interface Shrunk {
  */
 export function shrinkHistory(entries: readonly Entry[], violation: Violation): Shrunk {
   const sorted = [...entries].sort((a, b) => a.op.index - b.op.index);
-  const breaks = (candidate: readonly Entry[]) => failureOf(candidate)?.requirement === violation.requirement;
+  // The same failure, not merely the same requirement: shown by the same operation. Without an
+  // operation that explained a later answer (a delete before a 404), a history can break the same
+  // requirement somewhere else, and the counterexample would show a failure the service never had.
+  const shownAt = (v: Violation) => (v.ops.length === 0 ? undefined : Math.max(...v.ops));
+  const breaks = (candidate: readonly Entry[]) => {
+    const failure = failureOf(candidate);
+    return failure?.requirement === violation.requirement && shownAt(failure) === shownAt(violation);
+  };
   let current = sorted;
   if (!breaks(current)) {
     const own = sorted.filter((e) => violation.ops.includes(e.op.index));
@@ -103,6 +110,8 @@ function shownByListing(entries: readonly Entry[], i: number): boolean {
           later.kind === "list" && later.outcome.type === "ok" && sameConversation(later.conversationId, id),
       );
   if (changed !== undefined && listedLater(changed) && !isReplayOfEarlier(entries, i)) return true;
+  // A delete explains every later request that names its conversation (a 404, a refused continuation).
+  if (op.kind === "delete" && changed !== undefined && namedLater(entries, i, changed)) return true;
   if (op.kind !== "create") return false;
   // A replay repeats the message of the request it replays: only the first sender explains the item.
   if (entries.slice(0, i).some(({ op: earlier }) => earlier.kind === "create" && earlier.message === op.message))
@@ -112,6 +121,13 @@ function shownByListing(entries: readonly Entry[], i: number): boolean {
     ({ op: other }) =>
       other.kind === "list" && other.outcome.type === "ok" && marksOf(other.outcome.value.items, message).length > 0,
   );
+}
+
+/** Whether a request after entries[i] names the conversation `id` (a listing, a delete or a continuation). */
+function namedLater(entries: readonly Entry[], i: number, id: string): boolean {
+  return entries
+    .slice(i + 1)
+    .some(({ op: later }) => later.conversationId !== null && sameConversation(later.conversationId, id));
 }
 
 /**
