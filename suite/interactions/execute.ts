@@ -24,7 +24,7 @@ import {
 } from "./observed.ts";
 import { recordAnswer } from "./record.ts";
 import { arrangementOf } from "./space.ts";
-import type { ConversationRecord, Entry, Session } from "./session.ts";
+import type { Entry, Session } from "./session.ts";
 
 const now = () => performance.now();
 
@@ -51,31 +51,30 @@ export async function runCommand(session: Session, command: Command): Promise<vo
 
 async function runOne(session: Session, command: Extract<Command, { kind: "one" }>): Promise<Entry[]> {
   if (!reserve(session, command.request)) return [];
-  // What the conversation held before (its latest read-back): a dropped stream's effect shows as a change from it.
-  const totalBefore = conversationOf(session, command.request)?.total;
   const first = await send(session, command.request, command.lane, {});
   const entries = [first];
   if (first.sent?.dropped === undefined) return entries;
+  const otherLane = (command.lane + 1) % LANES;
   // Sent again under the same key at once: the first may still be running (client rule 1).
   const soon =
     command.retrySoon !== undefined && reserve(session, command.retrySoon)
-      ? await send(session, command.retrySoon, (command.lane + 1) % LANES, { inGroup: true })
+      ? await send(session, command.retrySoon, otherLane, { inGroup: true })
       : undefined;
   if (soon !== undefined) entries.push(soon);
   // The dropped stream may still take effect (the model takes it in whenever a listing shows it): the read-back waits for a quiet moment first.
-  await quiet(session, command.request, command.lane, totalBefore);
+  await quiet(session, command.request, command.lane);
   // Late: the client's only retry, or its next one after the first was refused while the stream ran.
   const late = soon === undefined || soon.op.outcome.type === "refused" ? command.retryLate : undefined;
   if (late === undefined || session.failure !== undefined) return entries;
   // What the service did for the stream is read back before the late retry, so that the retry is
   // judged against it: a key still refused as in use once its exchange is over is a lock kept.
   session.judge(entries);
-  await readBack(session, entries, (command.lane + 1) % LANES);
+  await readBack(session, entries, otherLane);
   if (session.failure !== undefined) return [];
   // Sent again as the key's own retry: judged, not waited out on 409 (the model knows what may still run).
   const again = session.keyUse(late.key, late.who);
   const retry: CreateRequest = again === undefined ? late : { ...late, again };
-  return reserve(session, retry) ? [await send(session, retry, (command.lane + 1) % LANES, {})] : [];
+  return reserve(session, retry) ? [await send(session, retry, otherLane, {})] : [];
 }
 
 /**
@@ -183,18 +182,18 @@ async function readBack(session: Session, entries: readonly Entry[], lane: numbe
 
 /**
  * Waits until the conversation a dropped stream continued has changed from what it held before
- * and then shows the same total twice in a row, QUIET_MS apart (at most --settle-ms): a service
- * that stores an exchange when it completes shows nothing until then, so a total that has not
- * moved yet is no sign that the stream is over. The read-back and a late retry then meet what the
- * service did for the stream. A new conversation's id was never learned; it waits QUIET_MS.
+ * (the total of its latest read-back, which no create of this command changes) and then shows the
+ * same total twice in a row, QUIET_MS apart (at most --settle-ms): a service that stores an
+ * exchange when it completes shows nothing until then, so a total that has not moved yet is no
+ * sign that the stream is over. The read-back and a late retry then meet what the service did for
+ * the stream. A new conversation's id was never learned; it waits QUIET_MS.
  */
-async function quiet(
-  session: Session,
-  request: Request,
-  lane: number,
-  totalBefore: number | undefined,
-): Promise<number> {
-  const conversation = conversationOf(session, request);
+async function quiet(session: Session, request: Request, lane: number): Promise<number> {
+  const conversation =
+    request.kind === "create" && typeof request.body.conversation_id === "string"
+      ? session.conversation(request.body.conversation_id)
+      : undefined;
+  const totalBefore = conversation?.total;
   const identity = conversation === undefined ? undefined : session.identity(conversation.owner);
   const client = session.target.lanes[(lane + 1) % session.target.lanes.length];
   if (conversation === undefined || identity === undefined || client === undefined) {
@@ -212,13 +211,6 @@ async function quiet(
     if (now() + QUIET_MS > deadline) return now();
     await sleep(QUIET_MS);
   }
-}
-
-/** The conversation a create continues, as the session knows it; undefined for a new one and for any other request. */
-function conversationOf(session: Session, request: Request): ConversationRecord | undefined {
-  return request.kind === "create" && typeof request.body.conversation_id === "string"
-    ? session.conversation(request.body.conversation_id)
-    : undefined;
 }
 
 /** Covers the ordering cell of a race once the model (or the answers) tell which of its first two requests took effect first. */

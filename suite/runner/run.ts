@@ -572,22 +572,7 @@ async function runChecksAndReport(
       deleted: (id) => deleted.add(id),
       sending: (id) => deleteSent.add(id),
     });
-    return {
-      target: run.describe,
-      strict: run.config.strict,
-      only: run.config.only,
-      exclude: run.config.exclude,
-      runId: run.settings.runId,
-      seed: run.settings.seed,
-      startedAt: startedAt.toISOString(),
-      durationMs: performance.now() - started,
-      creates,
-      cleanup,
-      harnessErrors,
-      redactor: run.redactor,
-      shard: run.shard,
-      suite: suiteVersion(),
-    };
+    return { ...contextNow(), creates, cleanup, harnessErrors };
   };
   const reporter = new ConformanceReporter({
     reportPath: join(run.reportDir, "conformance.json"),
