@@ -13,12 +13,18 @@ import type { Op } from "../model/operation.ts";
 import { renumberViolation, type Violation } from "../model/violation.ts";
 import type { Entry } from "./session.ts";
 
-/** At most this many model runs per shrink, and at most this long: what is shrunk by then is reported. */
+/**
+ * At most this many model runs per shrink, and at most this long, each run included (a candidate
+ * the model cannot judge by then does not count as breaking): what is shrunk by then is reported.
+ */
 const MAX_ATTEMPTS = 2_000;
 const SHRINK_BUDGET_MS = 5_000;
 
-const failureOf = (entries: readonly Entry[]): Violation | undefined =>
-  judgeHistory(entries.map((e) => e.op)).state.search.failed;
+const failureOf = (entries: readonly Entry[], deadline?: number): Violation | undefined =>
+  judgeHistory(
+    entries.map((e) => e.op),
+    deadline,
+  ).state.search.failed;
 
 export interface Shrunk {
   readonly entries: readonly Entry[];
@@ -35,8 +41,10 @@ export function shrinkHistory(entries: readonly Entry[], violation: Violation): 
   // operation that explained a later answer (a delete before a 404), a history can break the same
   // requirement somewhere else, and the counterexample would show a failure the service never had.
   const shownAt = (v: Violation) => (v.ops.length === 0 ? undefined : Math.max(...v.ops));
-  const breaks = (candidate: readonly Entry[]) => {
-    const failure = failureOf(candidate);
+  const deadline = performance.now() + SHRINK_BUDGET_MS;
+  // The recorded history itself is judged without a deadline: the walk already judged it once.
+  const breaks = (candidate: readonly Entry[], until?: number) => {
+    const failure = failureOf(candidate, until);
     return failure?.requirement === violation.requirement && shownAt(failure) === shownAt(violation);
   };
   let current = sorted;
@@ -48,9 +56,8 @@ export function shrinkHistory(entries: readonly Entry[], violation: Violation): 
   // What came after the violation's last operation cannot be needed to show it.
   const last = Math.max(...violation.ops);
   const prefix = current.filter((e) => e.op.index <= last);
-  if (prefix.length < current.length && breaks(prefix)) current = prefix;
+  if (prefix.length < current.length && breaks(prefix, deadline)) current = prefix;
   let attempts = 0;
-  const deadline = performance.now() + SHRINK_BUDGET_MS;
   // The model runs left: a history the model keeps many states for costs more per run.
   const more = () => attempts < MAX_ATTEMPTS && performance.now() < deadline;
   // Chunks first, halving (ddmin): a long history loses most of itself in a few model runs.
@@ -62,7 +69,7 @@ export function shrinkHistory(entries: readonly Entry[], violation: Violation): 
       if (dropped.size === 0) continue;
       attempts++;
       const candidate = current.filter((_, j) => !dropped.has(j));
-      if (breaks(candidate)) current = candidate;
+      if (breaks(candidate, deadline)) current = candidate;
     }
   }
   // Then one at a time, until no single operation can go.
@@ -72,7 +79,7 @@ export function shrinkHistory(entries: readonly Entry[], violation: Violation): 
       if (shownByListing(current, i) || keyUsedLater(current, i)) continue;
       attempts++;
       const candidate = current.filter((_, j) => j !== i);
-      if (breaks(candidate)) {
+      if (breaks(candidate, deadline)) {
         current = candidate;
         changed = true;
       }

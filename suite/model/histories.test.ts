@@ -53,3 +53,13 @@ test("the kept histories cover failures of several requirements and histories th
   expect(histories.filter((h) => h.finds.length > 0).length).toBeGreaterThanOrEqual(8);
   expect(histories.some((h) => h.finds.length === 0)).toBe(true);
 });
+
+test("a search past its deadline judges nothing more and says it ran out of time, never that the history conforms", () => {
+  const histories = FILES.map(load).filter((h): h is History => !(h instanceof Error) && h.finds.length === 0);
+  expect(histories.length).toBeGreaterThan(0);
+  for (const { history } of histories) {
+    const { state, violations } = judgeHistory(history, performance.now() - 1);
+    expect(violations).toEqual([]);
+    expect(state.search.undecided).toBe("the model ran out of time");
+  }
+});

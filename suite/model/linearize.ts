@@ -139,15 +139,16 @@ export function applyGroup<S, O extends Timed>(
   ops: readonly O[],
   model: SearchModel<S, O>,
   at = 0,
-): GroupResult<S> {
+  deadline = Infinity,
+): GroupResult<S> | "out of time" {
   // Two branches are one when their states and the orders that led to them are.
-  const id = (state: S, orders: ReadonlyMap<string, string>) =>
-    `${model.fingerprint(state)}\u0000${ordersText(orders)}`;
-  const survivors = new Map<string, Branch<S>>();
+  const key = (state: S, orders: ReadonlyMap<string, string>) =>
+    [model.fingerprint(state), ordersText(orders)] as const;
+  const survivors = new TwoKeyMap<Branch<S>>();
   const warnings: Violation[] = [];
   let best: Ruling | undefined;
   // Each branch the group may end in, with the orders that lead to it.
-  const reached = new Map<string, { branch: Branch<S>; orders: Set<string> }>();
+  const reached = new TwoKeyMap<{ branch: Branch<S>; orders: Set<string> }>();
   // What each operation overlapped in time, whatever order the search tries.
   const overlaps = new Map(
     ops.map((op) => [
@@ -156,6 +157,7 @@ export function applyGroup<S, O extends Timed>(
     ]),
   );
   for (const order of realTimeOrders(ops)) {
+    if (performance.now() > deadline) return "out of time";
     for (const branch of branches) {
       let current: S[] = [branch.state];
       for (const [depth, op] of order.entries()) {
@@ -179,10 +181,13 @@ export function applyGroup<S, O extends Timed>(
         if (current.length === 0) break;
       }
       for (const state of current) {
-        const key = id(state, branch.orders);
-        const seen = reached.get(key) ?? { branch: { state, orders: branch.orders }, orders: new Set<string>() };
+        const [print, ordersPrint] = key(state, branch.orders);
+        const seen = reached.get(print, ordersPrint) ?? {
+          branch: { state, orders: branch.orders },
+          orders: new Set<string>(),
+        };
         seen.orders.add(order.map((o) => o.index).join(","));
-        reached.set(key, seen);
+        reached.set(print, ordersPrint, seen);
       }
     }
   }
@@ -194,9 +199,29 @@ export function applyGroup<S, O extends Timed>(
       ops.length > 1 && orders.size === 1 && only !== undefined
         ? { state: branch.state, orders: new Map([...branch.orders, [name, only]]) }
         : branch;
-    survivors.set(id(tagged.state, tagged.orders), tagged);
+    survivors.set(...key(tagged.state, tagged.orders), tagged);
   }
   return { branches: [...survivors.values()], warnings, ...(best === undefined ? {} : { ruling: best }) };
+}
+
+/**
+ * A map keyed by two texts, nested: one key joined from a state's fingerprint (kilobytes in a long
+ * history) and its orders would be copied and hashed on every look-up, which cost more than the
+ * model's steps; each text alone is made once per object and keeps its hash.
+ */
+class TwoKeyMap<V> {
+  readonly #outer = new Map<string, Map<string, V>>();
+  get(a: string, b: string): V | undefined {
+    return this.#outer.get(a)?.get(b);
+  }
+  set(a: string, b: string, value: V): void {
+    const inner = this.#outer.get(a) ?? new Map<string, V>();
+    inner.set(b, value);
+    this.#outer.set(a, inner);
+  }
+  *values(): IterableIterator<V> {
+    for (const inner of this.#outer.values()) yield* inner.values();
+  }
 }
 
 /** A branch's orders as text, made once per orders (a branch keeps its orders until a race tags it). */
@@ -231,9 +256,15 @@ export interface Search<O> {
   readonly undecided: string | undefined;
   /** SHOULD-level findings that leave the state possible, the first of each requirement. */
   readonly warnings: readonly Violation[];
+  /**
+   * When the search gives up (performance.now() time), undefined for never. An offline caller
+   * that judges many candidate histories (the shrinker) sets one: a group of six overlapping
+   * operations over hundreds of possible states can take seconds to order.
+   */
+  readonly deadline: number | undefined;
 }
 
-export const startSearch = <O>(): Search<O> => ({
+export const startSearch = <O>(deadline?: number): Search<O> => ({
   group: [],
   groupEnd: -Infinity,
   failed: undefined,
@@ -241,6 +272,7 @@ export const startSearch = <O>(): Search<O> => ({
   judged: 0,
   undecided: undefined,
   warnings: [],
+  deadline,
 });
 
 /** Whether the search judges no more: a failure, or too much uncertainty. */
@@ -289,7 +321,9 @@ export function judgeGroup<S, O extends Timed>(
       violations: [],
     };
   }
-  const result = applyGroup(branches, ops, model, search.judged);
+  const result = applyGroup(branches, ops, model, search.judged, search.deadline);
+  if (result === "out of time")
+    return { branches, search: { ...cleared, undecided: "the model ran out of time" }, violations: [] };
   const warnings = result.warnings.filter((w) => !search.warnings.some((seen) => seen.requirement === w.requirement));
   const allWarnings = [...search.warnings, ...warnings];
   const judged = search.judged + ops.length;

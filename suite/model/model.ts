@@ -53,8 +53,8 @@ export interface Observation {
 }
 
 /** Before any operation: the service in `start` (by default nothing known of it). */
-export function initialState(start: World = EMPTY_WORLD): ModelState {
-  return { known: { worlds: branchesOf([start]), messages: new Map() }, search: startSearch() };
+export function initialState(start: World = EMPTY_WORLD, deadline?: number): ModelState {
+  return { known: { worlds: branchesOf([start]), messages: new Map() }, search: startSearch(deadline) };
 }
 
 /** Every world still possible. */
@@ -127,8 +127,8 @@ export function finish(state: ModelState): Observation {
 }
 
 /** Feeds a whole history (in the order sent) and returns every violation found, the failure last. */
-export function judgeHistory(ops: readonly Op[]): Observation {
-  let state = initialState();
+export function judgeHistory(ops: readonly Op[], deadline?: number): Observation {
+  let state = initialState(EMPTY_WORLD, deadline);
   const violations: Violation[] = [];
   for (const op of [...ops].sort((a, b) => a.start - b.start || a.index - b.index)) {
     const observed = observe(state, op);

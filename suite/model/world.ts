@@ -3,6 +3,7 @@
  * outcome is unknown, or operations overlapped, several worlds stay possible side by side;
  * each world is immutable, and a step builds new ones.
  */
+import { createHash } from "node:crypto";
 import type { RequirementId } from "../../requirements/catalog.ts";
 import type { Caller, CreateResult, Endpoint } from "./operation.ts";
 import type { Words } from "./violation.ts";
@@ -241,14 +242,14 @@ export function withSuspect(world: World, conversationId: string, suspect: Suspe
 export const fingerprint = onceEach((world: World): string =>
   [
     [...world.conversations.values()].map(conversationPrint).join(PART),
-    [...world.keys.entries()].map(([id, k]) => `${JSON.stringify(id)}${keyPrint(k)}`).join(PART),
+    [...world.keys.entries()].map(([id, k]) => `${JSON.stringify(printedText(id))}${keyPrint(k)}`).join(PART),
     JSON.stringify([
       world.counting,
       world.echo,
       world.order,
       world.keyScope,
       [...world.indeterminate],
-      [...world.late].map(([id, l]) => [id, l.map((e) => e.message)]),
+      [...world.late].map(([id, l]) => [id, l.map((e) => printedText(e.message))]),
       [...world.shapes],
     ]),
   ].join(SECTION),
@@ -261,14 +262,28 @@ const conversationPrint = onceEach((c: ConversationState): string =>
   JSON.stringify([
     c.id,
     c.owner,
-    c.exchanges.map((e) => [e.message, e.endpoint]),
+    c.exchanges.map((e) => [printedText(e.message), e.endpoint]),
     c.deletedBy,
     c.updatedAt?.op,
     c.listed,
-    c.suspects.map((s) => [s.message, s.requirement]),
+    c.suspects.map((s) => [printedText(s.message), s.requirement]),
   ]),
 );
 
 const keyPrint = onceEach((k: KeyRecord): string =>
-  JSON.stringify([k.payload, k.result?.conversationId, k.result?.text]),
+  JSON.stringify([
+    printedText(k.payload),
+    k.result?.conversationId,
+    k.result?.text === undefined ? undefined : printedText(k.result.text),
+  ]),
 );
+
+/**
+ * A text as a fingerprint holds it: short ones as they are, long ones by their SHA-256. The
+ * property sends messages of several KiB, and a world's fingerprint held every message and
+ * payload of the history in full (244 KB after 140 operations), so making and comparing
+ * fingerprints cost more than the model's steps. The first character tells the two forms apart.
+ */
+function printedText(text: string): string {
+  return text.length <= 64 ? `=${text}` : `#${createHash("sha256").update(text).digest("base64")}`;
+}
