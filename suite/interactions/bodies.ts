@@ -25,9 +25,11 @@ import {
   REFERENCE_CLASSES,
   REUSED_REFERENCE_CLASSES,
   type MessageClass,
+  type NearMiss,
   type NearMissUse,
   type ReferenceClass,
   type ReferenceUse,
+  type ReusedReference,
 } from "./space.ts";
 import { pickWeighted } from "./weights.ts";
 
@@ -108,13 +110,14 @@ export function freshBody(
   session: Session,
   who: Who,
   conversation: ConversationRecord | undefined,
-  options: { openAllowed?: boolean; endpoint?: string; distinctFrom?: string } = {},
+  options: { openAllowed?: boolean; endpoint?: string; distinctFrom?: string; reference?: ReusedReference } = {},
 ): Body {
   const cells: string[] = [];
   // A text the conversation took before, other than the one this body must differ from.
   const repeatable = (conversation?.messages ?? []).filter((m) => m !== options.distinctFrom);
-  // A body that must be accepted (openAllowed false) takes no shape a service may refuse.
-  const open = options.openAllowed !== false;
+  // A body that must be accepted (openAllowed false) takes no shape a service may refuse; nor
+  // does one that reuses a reference, which such a shape would leave out.
+  const open = options.openAllowed !== false && options.reference === undefined;
   const classes = MESSAGE_CLASSES.filter(
     (c) => (c !== "same-text-twice" || repeatable.length > 0) && (open || !OPEN_SHAPES.has(`message:${c}`)),
   );
@@ -156,9 +159,10 @@ export function freshBody(
   const referenceCell = (cls: ReferenceClass) =>
     (REUSED_REFERENCE_CLASSES as readonly string[]).includes(cls) ? `${cls}/${use}` : cls;
   const reference =
-    openShape === undefined
-      ? pickClass(g, session, "external_reference", REFERENCE_CLASSES, options.endpoint, referenceCell)
-      : "absent";
+    openShape !== undefined
+      ? "absent"
+      : (options.reference ??
+        pickClass(g, session, "external_reference", REFERENCE_CLASSES, options.endpoint, referenceCell));
   const value = referenceFor(g, session, reference, who, conversation);
   if (value !== undefined) {
     body.external_reference = value.value;
@@ -280,6 +284,7 @@ export function nearMissKey(
   earlier: KeyUse,
   use: NearMissUse,
   endpoint?: string,
+  wanted?: NearMiss,
 ): { readonly key: string; readonly cells: readonly string[] } {
   // A near-miss is a key never sent: one that lands on a key used before (a case flip of a flipped
   // key, a suffix on a suffixed one) would be a reuse, and the request's experiment lost to a 409.
@@ -288,7 +293,10 @@ export function nearMissKey(
     (n) => (n !== "prefix" || earlier.key.length > 40) && !used.has(nearMiss(earlier.key, n)),
   );
   if (hows.length === 0) return { key: unusedKey(used, `${earlier.key}-`), cells: [] };
-  const how = pickClass(g, session, "idempotency-key:near-miss", hows, endpoint, (c) => `${c}/${use}`);
+  const how =
+    wanted !== undefined && hows.includes(wanted)
+      ? wanted
+      : pickClass(g, session, "idempotency-key:near-miss", hows, endpoint, (c) => `${c}/${use}`);
   const cell = input(`idempotency-key:near-miss:${how}/${use}`);
   return { key: nearMiss(earlier.key, how), cells: endpoint === undefined ? [cell] : [cell, `${cell}@${endpoint}`] };
 }

@@ -83,6 +83,7 @@ export async function runInteractionProperty(
   let races = 0;
   let failing: { session: Session; index: number } | undefined;
   const covered = new Tally();
+  const tried = new Tally();
   const warnings: { violation: Violation; entries: readonly Entry[] }[] = [];
   const undecided: string[] = [];
   const last = options.path === undefined ? undefined : Number(options.path.split(":")[0]);
@@ -93,13 +94,14 @@ export async function runInteractionProperty(
     if (options.untilCovered === true && everyCellCovered(covered)) return true;
     if (target.remainingCreates() <= 0 && runs > 0) return true;
     runs++;
-    const session = new Session(target, options.createsPerRun, covered);
+    const session = new Session(target, options.createsPerRun, covered, tried);
     let stale = 0;
     for (let step = 0; step < (options.steps ?? DEFAULT_STEPS) && session.failure === undefined; step++) {
       const before = covered.size;
-      const command = nextCommand(g, session);
-      if (command === undefined) break;
-      await runCommand(session, command);
+      const next = nextCommand(g, session);
+      if (next === undefined) break;
+      tried.add(next.offered);
+      await runCommand(session, next.command);
       stale = covered.size > before ? 0 : stale + 1;
       if (stale >= STALE_STEPS) break;
     }

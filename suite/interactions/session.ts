@@ -141,6 +141,8 @@ export class Session {
     share: number,
     /** The cells the run covered so far, this sequence's included (shared by the run's sequences). */
     readonly covered: Tally = new Tally(),
+    /** The cells offered by every command the run's walk chose, met or not (shared like `covered`). */
+    readonly tried: Tally = new Tally(),
   ) {
     this.createsAllowed = Math.max(0, Math.min(share, target.remainingCreates()));
   }

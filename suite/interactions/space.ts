@@ -181,6 +181,7 @@ export type ReferenceClass = (typeof REFERENCE_CLASSES)[number];
  * (a service that takes the reference for a natural key continues the earlier one) and a continuation.
  */
 export const REUSED_REFERENCE_CLASSES = ["reused-in-two-conversations", "reused-in-two-scopes"] as const;
+export type ReusedReference = (typeof REUSED_REFERENCE_CLASSES)[number];
 export const REFERENCE_USES = ["new", "continue"] as const;
 export type ReferenceUse = (typeof REFERENCE_USES)[number];
 

@@ -35,10 +35,12 @@ import {
   type ConversationState,
   type DropPoint,
   type KeyState,
+  type NearMiss,
   type NearMissUse,
   type Operation,
   type QueryShape,
   type Relation,
+  type ReusedReference,
 } from "./space.ts";
 import { pickOne, pickWeighted } from "./weights.ts";
 
@@ -126,6 +128,14 @@ function proposals(session: Session): Proposal[] {
       charged: 1,
       build: (g) => one(g, createNew(g, session, pickOne(g, callers(session)), endpoint)),
     });
+    // A new conversation carrying a reference used before, by an identity that has one to reuse.
+    for (const reuse of referenceReuses(session, undefined)) {
+      out.push({
+        cells: [transition("create", "none", "fresh", endpoint, "own"), reuse.cell],
+        charged: 1,
+        build: (g) => one(g, createNew(g, session, pickOne(g, reuse.callers), endpoint, undefined, reuse.cls)),
+      });
+    }
     for (const who of ["noKey", "unknownKey"] as const) {
       out.push({
         cells: [transition("create", "none", "fresh", endpoint, relationOf(who, "primary"))],
@@ -137,7 +147,7 @@ function proposals(session: Session): Proposal[] {
     const ownKeys = session.keys.filter(
       (k) => k.status === "completed" && k.who === "primary" && typeof k.body.conversation_id !== "string",
     );
-    if (ownKeys.length > 0) out.push(nearMissProposal(session, ownKeys, endpoint, "new"));
+    if (ownKeys.length > 0) out.push(...nearMissProposals(session, ownKeys, endpoint, "new"));
     const foreignKeys = session.keys.filter((k) => k.who !== "primary" && k.who !== "noKey" && k.who !== "unknownKey");
     if (foreignKeys.length > 0) {
       out.push({
@@ -157,6 +167,14 @@ function proposals(session: Session): Proposal[] {
         charged: 1,
         build: (g) => one(g, continuation(g, session, conversation, conversation.owner, endpoint)),
       });
+      for (const reuse of referenceReuses(session, conversation)) {
+        out.push({
+          cells: [transition("continue", "live", "fresh", endpoint, "own"), reuse.cell],
+          charged: 1,
+          build: (g) =>
+            one(g, continuation(g, session, conversation, conversation.owner, endpoint, { reference: reuse.cls })),
+        });
+      }
       for (const relation of ["other-agent", "other-key", "no-key", "unknown-key"] as const) {
         const who = callerIn(session, conversation.owner, relation);
         if (who === undefined) continue;
@@ -174,7 +192,7 @@ function proposals(session: Session): Proposal[] {
           k.conversationId?.toLowerCase() === conversation.id.toLowerCase() &&
           k.body.conversation_id !== undefined,
       );
-      if (nearMisses.length > 0) out.push(nearMissProposal(session, nearMisses, endpoint, "continue"));
+      if (nearMisses.length > 0) out.push(...nearMissProposals(session, nearMisses, endpoint, "continue"));
     }
     for (const conversation of deleted(session)) {
       out.push({
@@ -496,6 +514,7 @@ function createNew(
   who: Who,
   endpoint: Endpoint,
   drop?: DropPoint,
+  reference?: ReusedReference,
 ): CreateRequest {
   const key = freshKey(g, session, who, "new", endpoint);
   const relation: Relation = who === "noKey" ? "no-key" : who === "unknownKey" ? "unknown-key" : "own";
@@ -504,6 +523,7 @@ function createNew(
   const body = freshBody(g, session, who, undefined, {
     endpoint,
     ...(relation === "own" ? {} : { openAllowed: false }),
+    ...(reference === undefined ? {} : { reference }),
   });
   return {
     kind: "create",
@@ -530,6 +550,8 @@ interface ContinuationOptions {
   readonly distinctFrom?: string;
   /** Only shapes every service accepts: a race or a drop needs its exchange to run. */
   readonly accepted?: boolean;
+  /** The external_reference used again, of this class. */
+  readonly reference?: ReusedReference;
 }
 
 function continuation(
@@ -540,7 +562,7 @@ function continuation(
   endpoint: Endpoint,
   options: ContinuationOptions = {},
 ): CreateRequest {
-  const { drop, distinctFrom, accepted } = options;
+  const { drop, distinctFrom, accepted, reference } = options;
   const key = freshKey(g, session, who, "continue", endpoint);
   const state: ConversationState =
     session.conversation(conversation.id) === undefined ? "unknown" : conversation.deleted ? "deleted" : "live";
@@ -552,6 +574,7 @@ function continuation(
     endpoint,
     ...(distinctFrom === undefined ? {} : { distinctFrom }),
     ...(plainBody ? { openAllowed: false } : {}),
+    ...(reference === undefined ? {} : { reference }),
   });
   return {
     kind: "create",
@@ -581,18 +604,32 @@ function unknownConversation(g: fc.GeneratorValue): ConversationRecord {
  * the earlier body (a service that confuses the keys replays instead of running it) or with a
  * fresh one (it answers 409, with nothing running at the time to excuse it).
  */
-function nearMissCreate(g: fc.GeneratorValue, session: Session, earlier: KeyUse, endpoint: Endpoint): CreateRequest {
+function nearMissCreate(
+  g: fc.GeneratorValue,
+  session: Session,
+  earlier: KeyUse,
+  endpoint: Endpoint,
+  chosen?: { readonly how: NearMiss; readonly body: "same-body" | "other-body" },
+): CreateRequest {
   const kind =
     earlier.body.conversation_id === undefined || earlier.body.conversation_id === null ? "create" : "continue";
   const starts = kind === "create" ? "new" : "continue";
   const cells = [transition(kind, kind === "create" ? "none" : "live", "near-miss", endpoint, "own")];
-  // The earlier body where its near-misses are not all met yet; a fresh body also covers messages.
+  // Unless chosen: the earlier body where its near-misses are not all met yet; a fresh body also covers messages.
   const pending = (body: "same-body" | "other-body") => nearMissCells(session, `${starts}/${body}`).length;
   const messagesPending = MESSAGE_CLASSES.some((c) => !session.covered.has(`inputs:message:${c}`));
   const otherWanted = pending("other-body") > 0 || messagesPending;
   const sameBodyChance = pending("same-body") === 0 ? 1 : otherWanted ? 2 : 3;
-  const sameBody = g(() => fc.integer({ min: 0, max: 3 })) < sameBodyChance;
-  const key = nearMissKey(g, session, earlier, `${starts}/${sameBody ? "same-body" : "other-body"}`, endpoint);
+  const sameBody =
+    chosen === undefined ? g(() => fc.integer({ min: 0, max: 3 })) < sameBodyChance : chosen.body === "same-body";
+  const key = nearMissKey(
+    g,
+    session,
+    earlier,
+    `${starts}/${sameBody ? "same-body" : "other-body"}`,
+    endpoint,
+    chosen?.how,
+  );
   if (!sameBody) {
     const body = freshBody(
       g,
@@ -846,6 +883,40 @@ function droppedStream(g: fc.GeneratorValue, session: Session, point: DropPoint)
 }
 
 /** Cells only a conversation's second text reaches: the same text again, or in its other normalisation form. */
+/**
+ * The cells of an external_reference used again that a create could still meet, with the
+ * identities that can send it: on a new conversation (`conversation` undefined), a reference of
+ * the same caller that started one (where a service that takes the reference for a natural key
+ * would look it up) or another scope's; on a continuation, the owner's reference of another
+ * conversation or another scope's. These cells need an earlier reference, so no fresh create
+ * counts them (CREATE_INPUTS), and a create that drew the class at random seldom carried it (a
+ * long message or an open metadata shape leaves the reference out): in 24 creates a reference
+ * was never reused by a new conversation. Each is a proposal of its own, its class chosen.
+ */
+function referenceReuses(
+  session: Session,
+  conversation: ConversationRecord | undefined,
+): { readonly cell: string; readonly cls: ReusedReference; readonly callers: readonly Who[] }[] {
+  const use = conversation === undefined ? "new" : "continue";
+  const senders = conversation === undefined ? callers(session) : [conversation.owner];
+  const id = conversation?.id.toLowerCase();
+  const sameScope = (who: Who) =>
+    session.references.some(
+      (r) => r.who === who && r.conversationId?.toLowerCase() !== id && (conversation !== undefined || r.started),
+    );
+  const otherScope = (who: Who) => session.references.some((r) => r.who !== who);
+  const out: { cell: string; cls: ReusedReference; callers: Who[] }[] = [];
+  for (const [cls, can] of [
+    ["reused-in-two-conversations", sameScope],
+    ["reused-in-two-scopes", otherScope],
+  ] as const) {
+    const cell = `inputs:external_reference:${cls}/${use}`;
+    const able = senders.filter(can);
+    if (able.length > 0 && !session.covered.has(cell)) out.push({ cell, cls, callers: able });
+  }
+  return out;
+}
+
 function twiceCells(session: Session, conversation: ConversationRecord): string[] {
   const cells: string[] = [];
   if (conversation.messages.length > 0 && !session.covered.has("inputs:message:same-text-twice"))
@@ -859,25 +930,40 @@ function twiceCells(session: Session, conversation: ConversationRecord): string[
 }
 
 /** One create under a near-miss of one of `earlier` (keys of new conversations, or of one conversation's turns), worth the cells of that use it can still meet. */
-function nearMissProposal(
+function nearMissProposals(
   session: Session,
   earlier: readonly KeyUse[],
   endpoint: Endpoint,
   starts: "new" | "continue",
-): Proposal {
+): Proposal[] {
   const transitionCell =
     starts === "new"
       ? transition("create", "none", "near-miss", endpoint, "own")
       : transition("continue", "live", "near-miss", endpoint, "own");
-  return {
-    cells: [
-      transitionCell,
-      ...nearMissCells(session, `${starts}/same-body`),
-      ...nearMissCells(session, `${starts}/other-body`),
-    ],
-    charged: 1,
-    build: (g) => one(g, nearMissCreate(g, session, longFirst(g, earlier, endpoint), endpoint)),
-  };
+  // One proposal per near-miss cell still unmet, its kind and body chosen: a proposal that offered
+  // all sixteen and met one would count as tried for fifteen it never attempted (misses()).
+  const out: Proposal[] = [];
+  for (const body of ["same-body", "other-body"] as const) {
+    for (const how of NEAR_MISSES) {
+      const cell = `inputs:idempotency-key:near-miss:${how}/${starts}/${body}`;
+      if (session.covered.has(cell)) continue;
+      const able = earlier.filter((k) => how !== "prefix" || k.key.length > 40);
+      if (able.length === 0) continue;
+      out.push({
+        cells: [transitionCell, cell],
+        charged: 1,
+        build: (g) => one(g, nearMissCreate(g, session, longFirst(g, able, endpoint), endpoint, { how, body })),
+      });
+    }
+  }
+  // Every cell met: a near-miss still, of any kind, with other inputs.
+  if (out.length === 0)
+    out.push({
+      cells: [transitionCell],
+      charged: 1,
+      build: (g) => one(g, nearMissCreate(g, session, longFirst(g, earlier, endpoint), endpoint)),
+    });
+  return out;
 }
 
 /** The near-miss cells not yet met, of one use or of every use: what one more near-miss create is worth. */
@@ -918,7 +1004,8 @@ function weightOf(session: Session, proposal: Proposal, pending: boolean): numbe
   if (proposal.charged > 0 && proposal.charged >= session.createsLeft) return 0;
   if ((proposal.holds ?? 0) > session.createsLeft) return 0;
   const novelty = proposal.cells.reduce(
-    (sum, cell) => sum + cellValue(cell, pending, session) / (1 + 2 * session.covered.count(cell)) ** 2,
+    (sum, cell) =>
+      sum + cellValue(cell, pending, session) / (1 + 2 * session.covered.count(cell) + misses(session, cell)) ** 2,
     0,
   );
   const fresh = proposal.cells.some((cell) => !session.covered.has(cell));
@@ -941,6 +1028,14 @@ function cellValue(cell: string, shapesPending: boolean, session: Session): numb
   return 3;
 }
 
+/**
+ * How often the walk chose a command for this cell without meeting it. A cell this target never
+ * shows (an order its implementation never takes, a transition it refuses before reaching) would
+ * otherwise pull as hard after ten tries as before the first, and take creates from every cell
+ * still within reach.
+ */
+const misses = (session: Session, cell: string) => Math.max(0, session.tried.count(cell) - session.covered.count(cell));
+
 /** Whether a race of the ordering cell's class ran in this run, whichever order it showed. */
 const raceClassRun = (session: Session, cell: string) =>
   session.covered.has(`race:${cell.slice("orderings:".length).split("/")[0] ?? ""}`);
@@ -952,7 +1047,10 @@ const shapesPending = (session: Session) =>
   );
 
 /** The next command, drawn among those the state enables; undefined when nothing is left to do. */
-export function nextCommand(g: fc.GeneratorValue, session: Session): Command | undefined {
+export function nextCommand(
+  g: fc.GeneratorValue,
+  session: Session,
+): { readonly command: Command; readonly offered: readonly string[] } | undefined {
   // Whether shapes or client behaviours still wait: one answer for every proposal of this step.
   const pending = shapesPending(session);
   const options = proposals(session)
@@ -961,8 +1059,9 @@ export function nextCommand(g: fc.GeneratorValue, session: Session): Command | u
   if (options.length === 0) return undefined;
   // A proposal whose inputs turn out impossible (no such key any more) yields nothing: draw again, a bounded number of times.
   for (let attempt = 0; attempt < 5; attempt++) {
-    const command = pickWeighted(g, options).build(g);
-    if (command !== undefined) return command;
+    const proposal = pickWeighted(g, options);
+    const command = proposal.build(g);
+    if (command !== undefined) return { command, offered: proposal.cells };
   }
   return undefined;
 }
