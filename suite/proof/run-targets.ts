@@ -167,9 +167,13 @@ export function runTargets(targets: readonly ProofTarget[], options: RunTargetsO
         ...(options.seed === undefined ? {} : { seed: options.seed }),
         settleMs: options.settleMs ?? PROOF_SETTLE_MS,
       };
-      const timer = setTimeout(() => {
-        lane.child.kill("SIGKILL");
-      }, timeoutMs);
+      // Each walk of the property alone is a run of its own: the backstop is per walk.
+      const timer = setTimeout(
+        () => {
+          lane.child.kill("SIGKILL");
+        },
+        timeoutMs * (job.walks ?? 1),
+      );
       lane.job = { job, target: item.target, started: performance.now(), timer };
       lane.child.send(job);
     };
@@ -226,7 +230,8 @@ export function runTargets(targets: readonly ProofTarget[], options: RunTargetsO
         if (current !== undefined) {
           clearTimeout(current.timer);
           const elapsed = performance.now() - current.started;
-          const why = elapsed >= timeoutMs ? `it ran longer than ${timeoutMs} ms` : `exit ${code ?? signal}`;
+          const limit = timeoutMs * (current.job.walks ?? 1);
+          const why = elapsed >= limit ? `it ran longer than ${limit} ms` : `exit ${code ?? signal}`;
           settle(current.job.id, {
             target: current.target,
             exitCode: 2,
