@@ -18,7 +18,9 @@ class Aliases {
   readonly #counts = new Map<string, number>();
 
   name(kind: "C" | "K" | "m", value: string): string {
-    const id = value.toLowerCase();
+    // A conversation id is a UUID, one id in either case; a key or a message is exactly its text
+    // (two keys that differ in case are two keys: named alike, a near-miss read as a reuse).
+    const id = kind === "C" ? value.toLowerCase() : value;
     const known = this.#names.get(id);
     if (known !== undefined) return known;
     const n = (this.#counts.get(kind) ?? 0) + 1;
@@ -32,7 +34,8 @@ class Aliases {
   apply(text: string): string {
     let out = text;
     for (const [id, alias] of [...this.#names.entries()].sort((a, b) => b[0].length - a[0].length)) {
-      out = out.replace(new RegExp(id.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "gi"), alias);
+      const flags = alias.startsWith("C") ? "gi" : "g";
+      out = out.replace(new RegExp(id.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), flags), alias);
     }
     return out;
   }
