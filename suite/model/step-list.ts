@@ -194,15 +194,12 @@ function judgeContents(
   const counts = new Map<string, number>();
   for (const m of marks) counts.set(m.message, (counts.get(m.message) ?? 0) + 1);
   const shownCounts = exchanges.map((e) => counts.get(e.message) ?? 0).filter((c) => c > 0);
-  // The service's own choice, learned from the first complete listing that shows a message.
+  // The service's own choice, learned from the first complete listing that shows a message sent.
+  // One that shows none teaches nothing: a service that never lists the text sent and one that
+  // mangled the only text sent so far (an escape applied twice, a character it cannot store) list
+  // alike, and taking the second for the first would let it mangle every later text unseen.
   const echo =
-    world.echo !== "unknown"
-      ? world.echo
-      : complete
-        ? shownCounts.length > 0
-          ? Math.min(...shownCounts)
-          : 0
-        : "unknown";
+    world.echo !== "unknown" ? world.echo : complete && shownCounts.length > 0 ? Math.min(...shownCounts) : "unknown";
 
   const order = judgeMarks(
     world,

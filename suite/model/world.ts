@@ -97,8 +97,9 @@ export interface World {
   readonly keys: ReadonlyMap<string, KeyRecord>;
   readonly counting: Counting;
   /**
-   * How many items show each exchange's message, once a complete listing showed it: 0 when
-   * items never show the text sent, 1 for a user message item, more when other items quote it.
+   * How many items show each exchange's message, once a complete listing showed one: 1 for a
+   * user message item, more when other items quote it. Unknown while no listing showed a text
+   * sent (a service may list none; step-list.ts).
    */
   readonly echo: "unknown" | number;
   /** The order of items, once a listing showed two exchanges. */
