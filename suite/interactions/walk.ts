@@ -946,11 +946,16 @@ function nearMissProposals(
   for (const body of ["same-body", "other-body"] as const) {
     for (const how of NEAR_MISSES) {
       const cell = `inputs:idempotency-key:near-miss:${how}/${starts}/${body}`;
-      if (session.covered.has(cell)) continue;
-      const able = earlier.filter((k) => how !== "prefix" || k.key.length > 40);
+      // Met on this endpoint too: a key table is often one per endpoint.
+      const pending = [cell, `${cell}@${endpoint}`].filter((c) => !session.covered.has(c));
+      if (pending.length === 0) continue;
+      const long = earlier.filter((k) => how !== "prefix" || k.key.length > 40);
+      // A key of this endpoint when there is one: its near-miss meets the same key table.
+      const here = long.filter((k) => k.endpoint === endpoint);
+      const able = here.length > 0 ? here : long;
       if (able.length === 0) continue;
       out.push({
-        cells: [transitionCell, cell],
+        cells: [transitionCell, ...pending],
         charged: 1,
         build: (g) => one(g, nearMissCreate(g, session, longFirst(g, able, endpoint), endpoint, { how, body })),
       });
