@@ -101,6 +101,8 @@ export function shrinkHistory(entries: readonly Entry[], violation: Violation): 
 function shownByListing(entries: readonly Entry[], i: number): boolean {
   const op = entries[i]?.op;
   if (op === undefined || op.kind === "list") return false;
+  // A create of unknown outcome (a stream cut, a dropped connection) may have written to the
+  // conversation it continued: a later listing of it may show that exchange.
   const changed =
     op.kind === "delete"
       ? op.outcome.type === "ok"
@@ -108,7 +110,9 @@ function shownByListing(entries: readonly Entry[], i: number): boolean {
         : undefined
       : op.outcome.type === "ok"
         ? op.outcome.value.conversationId
-        : undefined;
+        : op.outcome.type === "unknown"
+          ? (op.conversationId ?? undefined)
+          : undefined;
   const listedLater = (id: string) =>
     entries
       .slice(i + 1)

@@ -216,7 +216,9 @@ function judgeContents(
   if (typeof order !== "string") return { violation: order };
 
   if (typeof echo === "number" && echo > 0 && complete) {
-    const missing = exchanges.find((e) => !counts.has(e.message));
+    // Counted, not merely found: the same text sent twice shows twice, and one of two exchanges
+    // that carry it can be the one lost (a total the service's unknown counting still explains).
+    const missing = underShown(conversation, marks, echo);
     if (missing !== undefined) {
       return {
         violation: {
