@@ -85,3 +85,57 @@ test("a shrunk history shows its failure by the operation that showed it, not by
   );
   if (listedB !== -1) expect(shrunk.entries.slice(0, listedB).some((e) => e.op.kind === "delete")).toBe(true);
 });
+
+test("a create of unknown outcome stays while its conversation is listed later: the listing may show what it wrote", () => {
+  const id = "8b2e5d75-bc6a-4b7d-8a9c-3f4e5d6c7b82";
+  const first = newConversation(id, "first");
+  const item = (n: number) => ({
+    id: `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`,
+    role: n % 2 === 0 ? "assistant" : "user",
+    content: `item ${n}`,
+    created_at: "2026-11-27T22:40:00.000Z",
+  });
+  const listing = (total: number): Op => ({
+    kind: "list",
+    index: 0,
+    start: 0,
+    end: 0,
+    who: first.who,
+    conversationId: id,
+    query: {},
+    outcome: {
+      type: "ok",
+      status: 200,
+      value: {
+        conversationId: id,
+        page: 1,
+        pageSize: 50,
+        total,
+        hasMore: false,
+        items: Array.from({ length: total }, (_, n) => item(n + 1)),
+        createdAt: "2026-11-27T22:40:00.000Z",
+        updatedAt: "2026-11-27T22:40:00.000Z",
+      },
+    },
+  });
+  // A continuation whose stream broke off: it may or may not have taken effect.
+  const cut: CreateOp = {
+    ...newConversation(id, "cut"),
+    endpoint: "stream",
+    conversationId: id,
+    outcome: { type: "unknown", status: 200, reason: "the stream broke off" },
+  };
+  // 2 messages for one exchange, then 6: no counting explains that for one exchange or two (LIST-5).
+  const history: Op[] = [first, listing(2), cut, listing(6)].map((op, i) => ({
+    ...op,
+    index: i + 1,
+    start: 100 * i,
+    end: 100 * i + 10,
+  }));
+  const violation = judgeHistory(history).state.search.failed;
+  expect(violation?.requirement).toBe("LIST-5");
+  expect(violation === undefined ? undefined : Math.max(...violation.ops)).toBe(4);
+  if (violation === undefined) return;
+  const shrunk = shrinkHistory(history.map(entryOf), violation);
+  expect(shrunk.entries.some((e) => e.op.kind === "create" && e.op.outcome.type === "unknown")).toBe(true);
+});
