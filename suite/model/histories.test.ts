@@ -63,3 +63,15 @@ test("a search past its deadline judges nothing more and says it ran out of time
     expect(state.search.undecided).toBe("the model ran out of time");
   }
 });
+
+test("a replay answered otherwise quotes both answers where they differ, not twice the words they share", () => {
+  const history = load("idem-1-replay-answers-latest-turn.json");
+  if (history instanceof Error) throw history;
+  const failed = judgeHistory(history.history).state.search.failed;
+  expect(failed?.requirement).toBe("IDEM-1");
+  if (failed === undefined) return;
+  const { message, expected } = describeViolation(failed);
+  const quoted = (text: string | undefined) => text?.slice(text.lastIndexOf(", answer"));
+  expect(quoted(message)).toBeDefined();
+  expect(quoted(message)).not.toEqual(quoted(expected));
+});

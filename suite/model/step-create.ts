@@ -24,6 +24,32 @@ import { exchangeRequirement, idempotencyRequirement } from "./requirements.ts";
 const describeResult = (r: CreateResult) =>
   `conversation ${r.conversationId}, answer ${JSON.stringify(r.text.slice(0, 80))}`;
 
+/** How much of an answer a violation quotes, and how much before the first character two answers differ in. */
+const QUOTED = 80;
+const BEFORE_DIFFERENCE = 20;
+
+/**
+ * Two results that should be one, each quoted where they differ: two answers of one help centre
+ * often share their first 80 characters, and quoting both from the start printed the same words
+ * as "answered" and as "expected". Citations are named when only they differ.
+ */
+function describeApart(actual: CreateResult, expected: CreateResult): [string, string] {
+  const sameConversationAndText =
+    sameConversation(actual.conversationId, expected.conversationId) && actual.text === expected.text;
+  if (sameConversationAndText)
+    return [
+      `conversation ${actual.conversationId}, the same answer, citations ${actual.citations}`,
+      `conversation ${expected.conversationId}, citations ${expected.citations}`,
+    ];
+  let at = 0;
+  while (at < actual.text.length && actual.text[at] === expected.text[at]) at++;
+  if (at < QUOTED - BEFORE_DIFFERENCE) return [describeResult(actual), describeResult(expected)];
+  const from = at - BEFORE_DIFFERENCE;
+  const quote = (r: CreateResult) =>
+    `conversation ${r.conversationId}, answer differing from character ${at + 1}: …${JSON.stringify(r.text.slice(from, from + QUOTED))}`;
+  return [quote(actual), quote(expected)];
+}
+
 export function stepCreate(world: World, op: CreateOp, context: StepContext): Step {
   const shaped = heldToShape(world, op);
   if ("violation" in shaped) return shaped;
@@ -167,12 +193,13 @@ function stepReplay(world: World, op: CreateOp, record: KeyRecord, raced: boolea
       const what = raced
         ? words`#${op.index} and #${record.op} ran at once with the same key and payload, and both ran`
         : words`#${op.index} replayed the key of #${record.op}`;
+      const [answered, earlier] = describeApart(outcome.value, recorded);
       return {
         violation: violation(
           requirement,
-          words`${what}: it answered ${describeResult(outcome.value)}`,
+          words`${what}: it answered ${answered}`,
           [record.op, op.index],
-          words`the earlier result: ${describeResult(recorded)}`,
+          words`the earlier result: ${earlier}`,
         ),
       };
     }
