@@ -63,7 +63,18 @@ function stepShaped(world: World, op: CreateOp, context: StepContext): Step {
     const record = own ?? (world.keyScope === "per-endpoint" ? undefined : world.keys.get(keyId(op.who, op.key)));
     if (record !== undefined) {
       const raced = context.overlapping.has(record.op);
-      return record.payload === op.payload ? stepReplay(world, op, record, raced) : stepConflict(world, op, record);
+      const met = (w: World) =>
+        record.payload === op.payload ? stepReplay(w, op, record, raced) : stepConflict(w, op, record);
+      // The other endpoint's record answers this request only where keys are shared. A record
+      // that arrived late (a dropped stream that took effect after all) bypasses the split at the
+      // search's entry, so the world commits to a reading here, and the other reading is stepped
+      // too: left undecided, a later request took the per-endpoint reading with this one's
+      // record missing, and a replay answered otherwise passed as a fresh request.
+      if (own === undefined && world.keyScope === "unknown")
+        return eitherStep(met({ ...world, keyScope: "shared" }), [
+          stepShaped({ ...world, keyScope: "per-endpoint" }, op, context),
+        ]);
+      return met(world);
     }
   }
   const earlier = op.key === null ? undefined : world.indeterminate.get(keyId(op.who, op.key));
