@@ -203,6 +203,20 @@ describe("interaction bugs traffic shows, each by its own requirement", () => {
     }
   });
 
+  test("a key replayed on the other endpoint, answered otherwise, in a conversation begun before another one showed that the endpoints share keys: IDEM-1", () => {
+    const t = new Traffic();
+    // Conversation B is continued on the stream under k1, before anything shows how keys are scoped.
+    t.create({ at: 0 }, "b0", "k0", { id: B });
+    t.stream({ at: 50 }, "b1", "k1", { id: B, text: "first" }, B);
+    // Conversation A shows it: the stream replays the plain key k2 (one exchange, listed once).
+    t.create({ at: 100 }, "a1", "k2", { id: A });
+    t.stream({ at: 200 }, "a1", "k2", { id: A });
+    t.list({ at: 2_000 }, A, ["a1"]);
+    // B's key replayed on the plain endpoint: the earlier result is due, another came back.
+    t.create({ at: 3_000 }, "b1", "k1", { id: B, text: "another" }, B);
+    expect(t.judged().failed).toEqual(["IDEM-1"]);
+  });
+
   test("a replay of the first key after later turns, answered with the latest turn: IDEM-1", () => {
     const t = new Traffic();
     t.create({ at: 0 }, "m1", "k1", { id: A, text: "first" });

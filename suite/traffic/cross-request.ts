@@ -94,6 +94,25 @@ interface Partition {
 const HELD_AS_LAG = new Set(["DEL-1", "DEL-3"]);
 const SHOWN_AS_LAG = new Set(["RESP-2", "SSE-8"]);
 
+/**
+ * A conversation begun before another one showed that both endpoints share a key still holds
+ * worlds that scope keys per endpoint: once the service showed it shares them, those go (unless
+ * nothing else is left, when a bug of this conversation ruled the spec's reading out). Without
+ * this, a replay answered otherwise on the other endpoint passed here as a fresh request, where
+ * the interaction property, one history, failed it.
+ */
+function heldToKeyScope(state: ModelState, known: ServiceChoices): ModelState {
+  if (known.keyScope !== "shared") return state;
+  const branches = state.known.worlds;
+  if (branches.every((b) => b.state.keyScope === "shared")) return state;
+  const kept = branches.filter((b) => b.state.keyScope !== "per-endpoint");
+  if (kept.length === 0) return state;
+  const worlds = kept.map((b) =>
+    b.state.keyScope === "shared" ? b : { ...b, state: { ...b.state, keyScope: "shared" as const } },
+  );
+  return { ...state, known: { ...state.known, worlds } };
+}
+
 /** Whether a read's violation may be the service's lag: a delete not applied yet, or an exchange a listing lacks. */
 function lagOf(failure: Violation, failing: Op): LagKind | undefined {
   if (HELD_AS_LAG.has(failure.requirement)) return "deleted";
@@ -200,6 +219,7 @@ export class CrossRequestJudge {
       (id === undefined ? undefined : this.byConversation.get(conversationKey(id))) ??
       this.newPartition(owner, op);
     if (p === undefined || p.closed) return;
+    p.state = heldToKeyScope(p.state, this.choices);
     this.feed(p, op, line, result);
     if (key !== undefined && op.kind === "create") {
       p.keys.add(key);
