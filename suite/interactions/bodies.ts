@@ -255,7 +255,10 @@ export function freshKey(
   const prefixPending = NEAR_MISS_USES.some(
     (use) => use.startsWith(`${starts}/`) && !session.covered.has(input(`idempotency-key:near-miss:prefix/${use}`)),
   );
-  const longWanted = prefixPending && !earlier.some((k) => k.key.length > 40) && g(() => fc.boolean());
+  // A long key whose prefix was sent already (by a near-miss of another use) cannot serve again.
+  const sent = new Set(session.keys.map((k) => k.key));
+  const longFree = earlier.some((k) => k.key.length > 40 && !sent.has(nearMiss(k.key, "prefix")));
+  const longWanted = prefixPending && !longFree && g(() => fc.boolean());
   const shape = longWanted ? "long-token" : pickClass(g, session, "idempotency-key", KEY_SHAPES);
   return {
     key: g(() => shapeKey(session.target.idempotencyKey("k"), shape)),

@@ -19,7 +19,7 @@ import {
   type Request,
   type Timing,
 } from "./commands.ts";
-import { reorderKeys } from "./inputs.ts";
+import { nearMiss, reorderKeys } from "./inputs.ts";
 import type { ConversationRecord, KeyUse, Session } from "./session.ts";
 import {
   arrangementOf,
@@ -943,13 +943,15 @@ function nearMissProposals(
   // One proposal per near-miss cell still unmet, its kind and body chosen: a proposal that offered
   // all sixteen and met one would count as tried for fifteen it never attempted (misses()).
   const out: Proposal[] = [];
+  const sent = new Set(session.keys.map((k) => k.key));
   for (const body of ["same-body", "other-body"] as const) {
     for (const how of NEAR_MISSES) {
       const cell = `inputs:idempotency-key:near-miss:${how}/${starts}/${body}`;
       // Met on this endpoint too: a key table is often one per endpoint.
       const pending = [cell, `${cell}@${endpoint}`].filter((c) => !session.covered.has(c));
       if (pending.length === 0) continue;
-      const long = earlier.filter((k) => how !== "prefix" || k.key.length > 40);
+      // A key whose near-miss of this kind was sent already cannot give it again (nearMissKey).
+      const long = earlier.filter((k) => (how !== "prefix" || k.key.length > 40) && !sent.has(nearMiss(k.key, how)));
       // A key of this endpoint when there is one: its near-miss meets the same key table.
       const here = long.filter((k) => k.endpoint === endpoint);
       const able = here.length > 0 ? here : long;
