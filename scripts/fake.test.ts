@@ -48,7 +48,10 @@ test(
     const fake = await startFake("npm", NPM_RUN_FAKE, { cwd: ROOT, timeoutMs: LIMIT_MS }, onTestFinished);
     fake.launcher.killGroup("SIGINT");
     const result = await expectStopped(fake);
-    expect(result.code, result.output).toBe(0);
+    // npm got the Ctrl-C too: once the fake has exited 0, npm either exits 0 or ends by the
+    // signal, as a shell's foreground job does (seen both ways on one machine). The fake's own
+    // part is what follows: one summary, and its port freed (expectStopped).
+    expect([0, "SIGINT"], result.output).toContain(result.code ?? result.signal);
     expect(result.stderr.match(/^client violations: /gm)).toHaveLength(1);
   },
   TEST_LIMIT_MS,
