@@ -256,7 +256,7 @@ export function freshKey(
     (use) => use.startsWith(`${starts}/`) && !session.covered.has(input(`idempotency-key:near-miss:prefix/${use}`)),
   );
   // A long key whose prefix was sent already (by a near-miss of another use) cannot serve again.
-  const sent = new Set(session.keys.map((k) => k.key));
+  const sent = sentKeys(session);
   const longFree = earlier.some((k) => k.key.length > 40 && !sent.has(nearMiss(k.key, "prefix")));
   const longWanted = prefixPending && !longFree && g(() => fc.boolean());
   const shape = longWanted ? "long-token" : pickClass(g, session, "idempotency-key", KEY_SHAPES);
@@ -291,7 +291,7 @@ export function nearMissKey(
 ): { readonly key: string; readonly cells: readonly string[] } {
   // A near-miss is a key never sent: one that lands on a key used before (a case flip of a flipped
   // key, a suffix on a suffixed one) would be a reuse, and the request's experiment lost to a 409.
-  const used = new Set(session.keys.map((k) => k.key));
+  const used = sentKeys(session);
   const hows = NEAR_MISSES.filter(
     (n) => (n !== "prefix" || earlier.key.length > 40) && !used.has(nearMiss(earlier.key, n)),
   );
@@ -303,6 +303,9 @@ export function nearMissKey(
   const cell = input(`idempotency-key:near-miss:${how}/${use}`);
   return { key: nearMiss(earlier.key, how), cells: endpoint === undefined ? [cell] : [cell, `${cell}@${endpoint}`] };
 }
+
+/** Every key the sequence sent, to tell a near-miss from a key used before. */
+export const sentKeys = (session: Session): ReadonlySet<string> => new Set(session.keys.map((k) => k.key));
 
 /** `stem` and the first number that makes a key no request of the run sent. */
 function unusedKey(used: ReadonlySet<string>, stem: string): string {

@@ -9,7 +9,7 @@
  */
 import fc from "fast-check";
 import type { Endpoint, Who } from "../model/operation.ts";
-import { freshBody, freshKey, longFirst, nearMissKey } from "./bodies.ts";
+import { freshBody, freshKey, longFirst, nearMissKey, sentKeys } from "./bodies.ts";
 import {
   LANES,
   type Command,
@@ -943,7 +943,7 @@ function nearMissProposals(
   // One proposal per near-miss cell still unmet, its kind and body chosen: a proposal that offered
   // all sixteen and met one would count as tried for fifteen it never attempted (misses()).
   const out: Proposal[] = [];
-  const sent = new Set(session.keys.map((k) => k.key));
+  const sent = sentKeys(session);
   for (const body of ["same-body", "other-body"] as const) {
     for (const how of NEAR_MISSES) {
       const cell = `inputs:idempotency-key:near-miss:${how}/${starts}/${body}`;
