@@ -10,6 +10,7 @@ import {
   messageText,
   metadataOf,
   nearMiss,
+  nearMissKinds,
   otherNormalisation,
   referenceText,
   shapeKey,
@@ -118,8 +119,12 @@ export function freshBody(
   // A body that must be accepted (openAllowed false) takes no shape a service may refuse; nor
   // does one that reuses a reference, which such a shape would leave out.
   const open = options.openAllowed !== false && options.reference === undefined;
+  // A shape the service accepted once, it accepts again (it refuses one consistently or never):
+  // a body that must be accepted may take it, so a race or a dropped stream also meets it, on its endpoint.
+  const allowed = (cell: string) =>
+    open || !OPEN_SHAPES.has(cell) || (options.reference === undefined && session.covered.has(input(cell)));
   const classes = MESSAGE_CLASSES.filter(
-    (c) => (c !== "same-text-twice" || repeatable.length > 0) && (open || !OPEN_SHAPES.has(`message:${c}`)),
+    (c) => (c !== "same-text-twice" || repeatable.length > 0) && allowed(`message:${c}`),
   );
   const cls: MessageClass = pickClass(g, session, "message", classes, options.endpoint);
   let message: string;
@@ -170,10 +175,7 @@ export function freshBody(
   } else cells.push(input("external_reference:absent"));
 
   const metadataClasses = METADATA_CLASSES.filter(
-    (c) =>
-      c !== "reordered-keys" &&
-      (openShape === undefined || c === "absent") &&
-      (open || !OPEN_SHAPES.has(`metadata:${c}`)),
+    (c) => c !== "reordered-keys" && (openShape === undefined || c === "absent") && allowed(`metadata:${c}`),
   );
   const metadata = pickClass(g, session, "metadata", metadataClasses);
   if (metadata !== "absent" && metadata !== "reordered-keys") {
@@ -221,9 +223,12 @@ function referenceFor(
   if (cls === "null") return { value: null, cls } as const;
   if (cls === "reused-in-two-conversations") {
     const earlier = session.references.filter((r) => r.who === who && r.conversationId?.toLowerCase() !== id);
-    // A new conversation takes, when it can, a reference that started one: where a service would look it up.
-    const started = conversation === undefined ? earlier.filter((r) => r.started) : [];
-    const from = started.length > 0 ? started : earlier;
+    // A new conversation takes a reference that started one: where a service that keys
+    // conversations by their reference would look it up (one first sent on a turn would not show that).
+    const started = earlier.filter((r) => r.started);
+    // One whose conversation still lives first: a deleted one is no longer there to be found.
+    const living = started.filter((r) => session.conversation(r.conversationId)?.deleted === false);
+    const from = conversation !== undefined ? earlier : living.length > 0 ? living : started;
     if (from.length > 0) return { value: g(() => fc.constantFrom(...from.map((r) => r.value))), cls } as const;
   }
   if (cls === "reused-in-two-scopes") {
@@ -248,8 +253,16 @@ export function freshKey(
   endpoint?: string,
 ): { readonly key: string; readonly cells: readonly string[] } {
   const earlier = session.keys.filter((k) => k.who === who);
+  // A near-miss of a key of the same use when there is one: keys of new conversations and of turns are often kept apart.
+  const sameUse = earlier.filter((k) => (typeof k.body.conversation_id === "string") === (starts === "continue"));
   if (earlier.length > 0 && g(() => fc.boolean()))
-    return nearMissKey(g, session, longFirst(g, earlier, endpoint), `${starts}/other-body`, endpoint);
+    return nearMissKey(
+      g,
+      session,
+      longFirst(g, sameUse.length > 0 ? sameUse : earlier, endpoint),
+      `${starts}/other-body`,
+      endpoint,
+    );
   // A prefix near-miss needs an earlier key long enough to have been cut: while one of its cells
   // of this use is unmet and the caller has no such key, one time in two this key is one.
   const prefixPending = NEAR_MISS_USES.some(
@@ -300,8 +313,12 @@ export function nearMissKey(
     wanted !== undefined && hows.includes(wanted)
       ? wanted
       : pickClass(g, session, "idempotency-key:near-miss", hows, endpoint, (c) => `${c}/${use}`);
-  const cell = input(`idempotency-key:near-miss:${how}/${use}`);
-  return { key: nearMiss(earlier.key, how), cells: endpoint === undefined ? [cell] : [cell, `${cell}@${endpoint}`] };
+  const key = nearMiss(earlier.key, how);
+  const cells = nearMissKinds(earlier.key, key).flatMap((kind) => {
+    const cell = input(`idempotency-key:near-miss:${kind}/${use}`);
+    return endpoint === undefined ? [cell] : [cell, `${cell}@${endpoint}`];
+  });
+  return { key, cells };
 }
 
 /** Every key the sequence sent, to tell a near-miss from a key used before. */

@@ -174,20 +174,39 @@ export function shapeKey(base: string, shape: KeyShape): fc.Arbitrary<string> {
  * A key that differs from `earlier` in one small way: what a careless comparison, a collation
  * or a truncating column confuses. Never a key the run could draw afresh: drawn keys end in a
  * digit, a hex digit, "Ab" or "x", never in "z", "y" or "-2", and prefixes are of long keys only.
+ * Every change is at the key's end, so that a column that cuts keys anywhere before it confuses
+ * the two as well: one request tries the comparison and the width at once.
  */
 export function nearMiss(earlier: string, how: NearMiss): string {
   switch (how) {
     case "one-character-changed":
       return earlier.slice(0, -1) + (earlier.endsWith("z") ? "y" : "z");
     case "case-changed": {
-      const flipped = [...earlier].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join("");
-      return flipped === earlier ? `${earlier}-2` : flipped;
+      // The last letter flipped: a collation that folds case takes it for the earlier key, and so
+      // does a column shorter than the key; it is a one-character change too.
+      const chars = [...earlier];
+      const at = chars.findLastIndex((c) => c.toUpperCase() !== c.toLowerCase());
+      const letter = chars[at];
+      if (letter === undefined) return `${earlier}-2`;
+      chars[at] = letter === letter.toUpperCase() ? letter.toLowerCase() : letter.toUpperCase();
+      return chars.join("");
     }
     case "prefix":
       return earlier.slice(0, Math.max(1, earlier.length - 3));
     case "suffix":
       return `${earlier}-2`;
   }
+}
+
+/** Every kind of near-miss `key` is of `earlier`: a last letter flipped is a case change and a one-character change. */
+export function nearMissKinds(earlier: string, key: string): NearMiss[] {
+  const kinds: NearMiss[] = [];
+  if (key !== earlier && key.toLowerCase() === earlier.toLowerCase()) kinds.push("case-changed");
+  if (key.length === earlier.length && [...key].filter((c, i) => c !== earlier[i]).length === 1)
+    kinds.push("one-character-changed");
+  if (key.length < earlier.length && earlier.startsWith(key)) kinds.push("prefix");
+  if (key.length > earlier.length && key.startsWith(earlier)) kinds.push("suffix");
+  return kinds;
 }
 
 function uuidFrom(text: string): string {

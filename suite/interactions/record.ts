@@ -36,6 +36,8 @@ export function recordAnswer(
     return;
   }
   if (dropped && request.drop !== undefined) session.cover([`client:drop:${request.drop}`]);
+  // A cancellation: its key is never sent with this payload again (a reuse with another is no retry).
+  if (dropped && request.abandoned === true) session.cover(["client:cancel-without-retry"]);
   recordCreate(session, request, outcome as Outcome<CreateResult>, dropped);
 }
 
@@ -74,7 +76,7 @@ function recordCreate(
   if (earlier !== undefined) {
     // A key sent again: a replay or a retry tells what its first request did; a reuse changes nothing.
     const samePayload = canonicalJson(earlier.body) === canonicalJson(request.body);
-    if (earlier.dropped) earlier.retried = true;
+    if (earlier.dropped && samePayload) earlier.retried = true;
     if (samePayload && earlier.status !== "completed" && status === "completed") {
       earlier.status = "completed";
       earlier.conversationId = result?.conversationId ?? earlier.conversationId;

@@ -17,6 +17,7 @@ export const KEY_STATES = [
   "near-miss",
   "of-another-scope",
   "completed",
+  "completed-then-continued",
   "in-flight",
   "unknown-outcome",
   "of-deleted",
@@ -75,8 +76,15 @@ function reachableTransitions(): { cell: TransitionCell; create: boolean }[] {
       add({ operation: "continue", conversation: "in-flight", key: "fresh", variant, relation }, false);
     add({ operation: "continue", conversation: "deleted", key: "fresh", variant, relation: "own" }, false);
     add({ operation: "continue", conversation: "unknown", key: "fresh", variant, relation: "own" }, false);
-    // Replays and reuses of a key, by the state of the key's first request.
-    for (const key of ["completed", "in-flight", "unknown-outcome", "of-deleted"] as const) {
+    // Replays and reuses of a key, by the state of the key's first request (finished, and then
+    // followed by later turns: a replay must still return the first result, not the latest).
+    for (const key of [
+      "completed",
+      "completed-then-continued",
+      "in-flight",
+      "unknown-outcome",
+      "of-deleted",
+    ] as const) {
       add(
         { operation: "replay", conversation: key === "of-deleted" ? "deleted" : "live", key, variant, relation: "own" },
         key === "unknown-outcome",

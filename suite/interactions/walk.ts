@@ -81,6 +81,16 @@ function callers(session: Session): Who[] {
   return (["primary", "otherAgent", "otherKey"] as const).filter((who) => session.identity(who) !== undefined);
 }
 
+/**
+ * Who starts a new conversation: the primary identity while it owns none that is live, else any.
+ * Only the primary's conversations meet every relation (a request without a valid key names the
+ * primary agent; no identity is the other key of the other agent's): a sequence whose live
+ * conversations were all the other agent's left a third of its free transitions unmet.
+ */
+function newOwner(g: fc.GeneratorValue, session: Session): Who {
+  return live(session).some((c) => c.owner === "primary") ? pickOne(g, callers(session)) : "primary";
+}
+
 /** An identity standing in the given relation to the owner, if the target has one. */
 function callerIn(session: Session, owner: Who, relation: Relation): Who | undefined {
   // Without a valid key, a request names the primary agent: it meets the owner's conversation only there.
@@ -112,7 +122,15 @@ const deleted = (session: Session) => session.conversations.filter((c) => c.dele
 function keyState(session: Session, key: KeyUse): KeyState | undefined {
   if (key.status === "unknown-outcome") return "unknown-outcome";
   if (key.status !== "completed") return undefined;
-  return session.conversation(key.conversationId)?.deleted === true ? "of-deleted" : "completed";
+  const conversation = session.conversation(key.conversationId);
+  if (conversation?.deleted === true) return "of-deleted";
+  return conversation !== undefined && continuedSince(conversation, key) ? "completed-then-continued" : "completed";
+}
+
+/** Whether the conversation took an exchange after the key's: its replay must not answer the latest one. */
+function continuedSince(conversation: ConversationRecord, key: KeyUse): boolean {
+  const at = conversation.messages.lastIndexOf(key.message);
+  return at >= 0 && at < conversation.messages.length - 1;
 }
 
 /** Everything the state enables now. */
@@ -126,7 +144,7 @@ function proposals(session: Session): Proposal[] {
     out.push({
       cells: [transition("create", "none", "fresh", endpoint, "own"), ...inputs],
       charged: 1,
-      build: (g) => one(g, createNew(g, session, pickOne(g, callers(session)), endpoint)),
+      build: (g) => one(g, createNew(g, session, newOwner(g, session), endpoint)),
     });
     // A new conversation carrying a reference used before, by an identity that has one to reuse.
     for (const reuse of referenceReuses(session, undefined)) {
@@ -268,7 +286,7 @@ function proposals(session: Session): Proposal[] {
   for (const { conversation, state } of everyConversation) {
     for (const shape of ["no-parameters", "page", "page-size", "both"] as const) {
       out.push({
-        cells: [transition("list", state, "n/a", shape, "own"), ...pageCells(session, conversation)],
+        cells: [transition("list", state, "n/a", shape, "own"), ...pageCells(session, conversation, shape)],
         charged: 0,
         build: (g) =>
           one(g, listing(g, session, conversation ?? unknownConversation(g), conversation?.owner ?? "primary", shape)),
@@ -298,7 +316,11 @@ function proposals(session: Session): Proposal[] {
         build: (g) => one(g, deletion(session, conversation, who)),
       });
     }
-    out.push(...races(session, conversation).filter((r) => !r.deletes || canLoseOne(session)));
+    out.push(
+      ...races(session, conversation)
+        .filter((r) => !r.deletes || canLoseOne(session))
+        .map((r) => ({ ...r, build: (g: fc.GeneratorValue) => withRider(g, session, conversation, r.build(g)) })),
+    );
   }
   return out;
 }
@@ -460,27 +482,82 @@ function races(session: Session, conversation: ConversationRecord): Proposal[] {
         charged: 2,
         build: (g) => {
           const first = continuation(g, session, conversation, owner, held, { accepted: true });
-          if (first === undefined) return undefined;
-          const changed = freshBody(g, session, owner, conversation);
-          const { openShape: _theirs, ...rest } = first;
-          const reuse: CreateRequest = {
-            ...rest,
-            endpoint,
-            body: changed.body,
-            message: changed.message,
-            tag: changed.tag,
-            replay: false,
-            optionalFields: changed.optionalFields,
-            ...(changed.openShape === undefined ? {} : { openShape: changed.openShape }),
-            cells: [transition("reuse", "live", "in-flight", endpoint, "own")],
-            acceptedCells: [],
-          };
-          return race(g, first, [reuse], pickOne(g, timings));
+          return race(g, first, [reuseOfHeld(g, session, conversation, first, endpoint)], pickOne(g, timings));
         },
       });
     }
   }
   return out;
+}
+
+/** The held exchange's key sent again with another payload while it runs (409 in use, or a conflict). */
+function reuseOfHeld(
+  g: fc.GeneratorValue,
+  session: Session,
+  conversation: ConversationRecord,
+  first: CreateRequest,
+  endpoint: Endpoint,
+): CreateRequest {
+  const changed = freshBody(g, session, conversation.owner, conversation, { distinctFrom: first.message });
+  const { openShape: _theirs, ...rest } = first;
+  return {
+    ...rest,
+    endpoint,
+    body: changed.body,
+    message: changed.message,
+    tag: changed.tag,
+    replay: false,
+    optionalFields: changed.optionalFields,
+    ...(changed.openShape === undefined ? {} : { openShape: changed.openShape }),
+    cells: [transition("reuse", "live", "in-flight", endpoint, "own")],
+    acceptedCells: [],
+  };
+}
+
+/**
+ * A race with one more request sent beside the others while one of the free experiments on an
+ * exchange in flight is unmet: the owner listing the conversation (in a page shape), another
+ * agent or key continuing it, or the held key reused with another payload. Each costs a conforming
+ * service nothing but needs an exchange held open, which the race pays for anyway: alone, each
+ * was a create of its own, and in 24 sequences of 24 creates none was ever met.
+ */
+function withRider(
+  g: fc.GeneratorValue,
+  session: Session,
+  conversation: ConversationRecord,
+  command: Command | undefined,
+): Command | undefined {
+  if (command?.kind !== "race" || command.held.kind !== "create" || command.held.who !== conversation.owner)
+    return command;
+  const held = command.held;
+  const owner = conversation.owner;
+  const riders: { readonly cell: string; readonly build: () => Request }[] = [];
+  for (const shape of ["no-parameters", "page", "page-size", "both"] as const)
+    riders.push({
+      cell: transition("list", "in-flight", "n/a", shape, "own"),
+      build: () => listing(g, session, conversation, owner, shape),
+    });
+  for (const endpoint of ENDPOINTS) {
+    for (const relation of ["other-agent", "other-key"] as const) {
+      const who = callerIn(session, owner, relation);
+      if (who !== undefined)
+        riders.push({
+          cell: transition("continue", "in-flight", "fresh", endpoint, relation),
+          build: () => continuation(g, session, conversation, who, endpoint),
+        });
+    }
+    // Not beside another request under the held key: which of them the service refused would be a guess.
+    if (!command.others.some((o) => o.kind === "create" && o.key === held.key))
+      riders.push({
+        cell: transition("reuse", "live", "in-flight", endpoint, "own"),
+        build: () => reuseOfHeld(g, session, conversation, held, endpoint),
+      });
+  }
+  const unmet = riders.filter((r) => !session.covered.has(r.cell));
+  if (unmet.length === 0) return command;
+  const rider = pickOne(g, unmet).build();
+  const cells = rider.cells.map((cell) => cell.replace(/^transitions:live\/(?!in-flight\/)/, "transitions:in-flight/"));
+  return { ...command, others: [...command.others, { ...rider, cells }] };
 }
 
 function one(g: fc.GeneratorValue, request: Request | undefined): Command | undefined {
@@ -563,10 +640,10 @@ function continuation(
   options: ContinuationOptions = {},
 ): CreateRequest {
   const { drop, distinctFrom, accepted, reference } = options;
-  const key = freshKey(g, session, who, "continue", endpoint);
   const state: ConversationState =
     session.conversation(conversation.id) === undefined ? "unknown" : conversation.deleted ? "deleted" : "live";
   const relation = relationOf(who, conversation.owner);
+  const key = freshKey(g, session, who, "continue", endpoint);
   // Refused for who sends it or for the conversation it names: a body every service accepts, so
   // that only the scope or the conversation can be why (see createNew).
   const plainBody = accepted === true || relation !== "own" || state !== "live";
@@ -981,16 +1058,12 @@ function nearMissCells(session: Session, use?: NearMissUse): string[] {
   );
 }
 
-function pageCells(session: Session, conversation: ConversationRecord | undefined): string[] {
+/** The page classes a listing of this shape could still meet: a page number only with `page`, a size only with `page_size`. */
+function pageCells(session: Session, conversation: ConversationRecord | undefined, shape: QueryShape): string[] {
   if (conversation === undefined || conversation.deleted) return [];
-  return [
-    "inputs:page:first",
-    "inputs:page:last",
-    "inputs:page:past-the-end",
-    "inputs:page_size:1",
-    "inputs:page_size:between",
-    "inputs:page_size:100",
-  ].filter((c) => !session.covered.has(c));
+  const pages = shape === "page" || shape === "both" ? ["page:first", "page:last", "page:past-the-end"] : [];
+  const sizes = shape === "page-size" || shape === "both" ? ["page_size:1", "page_size:between", "page_size:100"] : [];
+  return [...pages, ...sizes].map((c) => `inputs:${c}`).filter((c) => !session.covered.has(c));
 }
 
 /**
@@ -1043,6 +1116,9 @@ function cellValue(cell: string, shapesPending: boolean, session: Session): numb
  */
 const misses = (session: Session, cell: string) => Math.max(0, session.tried.count(cell) - session.covered.count(cell));
 
+/** A cell not met yet that the walk has not given up on: chosen for it at most twice without meeting it. */
+const unmetStill = (session: Session, cell: string) => !session.covered.has(cell) && misses(session, cell) < 3;
+
 /** Whether a race of the ordering cell's class ran in this run, whichever order it showed. */
 const raceClassRun = (session: Session, cell: string) =>
   session.covered.has(`race:${cell.slice("orderings:".length).split("/")[0] ?? ""}`);
@@ -1060,10 +1136,15 @@ export function nextCommand(
 ): { readonly command: Command; readonly offered: readonly string[] } | undefined {
   // Whether shapes or client behaviours still wait: one answer for every proposal of this step.
   const pending = shapesPending(session);
-  const options = proposals(session)
+  const all = proposals(session)
     .map((p) => ({ value: p, weight: weightOf(session, p, pending) }))
     .filter((o) => o.weight > 0);
-  if (options.length === 0) return undefined;
+  if (all.length === 0) return undefined;
+  // A free request that may still meet a cell goes first, three times in four: it costs the
+  // service nothing, and among hundreds of free requests that meet nothing new, the few new ones
+  // were drawn too seldom (sequences ended with a dozen free transitions never tried).
+  const freeAndNew = all.filter((o) => o.value.charged === 0 && o.value.cells.some((c) => unmetStill(session, c)));
+  const options = freeAndNew.length > 0 && g(() => fc.nat(3)) > 0 ? freeAndNew : all;
   // A proposal whose inputs turn out impossible (no such key any more) yields nothing: draw again, a bounded number of times.
   for (let attempt = 0; attempt < 5; attempt++) {
     const proposal = pickWeighted(g, options);
