@@ -119,12 +119,8 @@ export function freshBody(
   // A body that must be accepted (openAllowed false) takes no shape a service may refuse; nor
   // does one that reuses a reference, which such a shape would leave out.
   const open = options.openAllowed !== false && options.reference === undefined;
-  // A shape the service accepted once, it accepts again (it refuses one consistently or never):
-  // a body that must be accepted may take it, so a race or a dropped stream also meets it, on its endpoint.
-  const allowed = (cell: string) =>
-    open || !OPEN_SHAPES.has(cell) || (options.reference === undefined && session.covered.has(input(cell)));
   const classes = MESSAGE_CLASSES.filter(
-    (c) => (c !== "same-text-twice" || repeatable.length > 0) && allowed(`message:${c}`),
+    (c) => (c !== "same-text-twice" || repeatable.length > 0) && (open || !OPEN_SHAPES.has(`message:${c}`)),
   );
   const cls: MessageClass = pickClass(g, session, "message", classes, options.endpoint);
   let message: string;
@@ -175,7 +171,10 @@ export function freshBody(
   } else cells.push(input("external_reference:absent"));
 
   const metadataClasses = METADATA_CLASSES.filter(
-    (c) => c !== "reordered-keys" && (openShape === undefined || c === "absent") && allowed(`metadata:${c}`),
+    (c) =>
+      c !== "reordered-keys" &&
+      (openShape === undefined || c === "absent") &&
+      (open || !OPEN_SHAPES.has(`metadata:${c}`)),
   );
   const metadata = pickClass(g, session, "metadata", metadataClasses);
   if (metadata !== "absent" && metadata !== "reordered-keys") {

@@ -23,7 +23,6 @@ import { nearMiss, reorderKeys } from "./inputs.ts";
 import type { ConversationRecord, KeyUse, Session } from "./session.ts";
 import {
   arrangementOf,
-  CLIENT_BEHAVIOURS,
   DROP_POINTS,
   INPUTS,
   MESSAGE_CLASSES,
@@ -116,6 +115,24 @@ const uncoveredInputs = (session: Session) => {
   return [...byField.values()];
 };
 
+/**
+ * A message shape the run met, but not yet on this endpoint (its `@endpoint` tally): a column or
+ * a request schema may be wrong on one path only (a stream's storage that cuts long texts). Only
+ * a create of its own takes the shapes a service may refuse, so its pull goes there.
+ */
+const unmetHere = (session: Session, endpoint: Endpoint): string[] => {
+  const cls = MESSAGE_CLASSES.find(
+    (c) =>
+      !REPEATED_TEXT.has(c) &&
+      session.covered.has(`inputs:message:${c}`) &&
+      !session.covered.has(`inputs:message:${c}@${endpoint}`),
+  );
+  return cls === undefined ? [] : [`inputs:message:${cls}@${endpoint}`];
+};
+
+/** Message shapes only a text sent before can take: no fresh body meets them. */
+const REPEATED_TEXT: ReadonlySet<string> = new Set(["same-text-twice", "normalisation-forms"]);
+
 const live = (session: Session) => session.conversations.filter((c) => !c.deleted);
 const deleted = (session: Session) => session.conversations.filter((c) => c.deleted);
 
@@ -142,7 +159,7 @@ function proposals(session: Session): Proposal[] {
   for (const endpoint of ENDPOINTS) {
     // New conversations, by each identity the target has.
     out.push({
-      cells: [transition("create", "none", "fresh", endpoint, "own"), ...inputs],
+      cells: [transition("create", "none", "fresh", endpoint, "own"), ...inputs, ...unmetHere(session, endpoint)],
       charged: 1,
       build: (g) => one(g, createNew(g, session, newOwner(g, session), endpoint)),
     });
@@ -180,6 +197,7 @@ function proposals(session: Session): Proposal[] {
         cells: [
           transition("continue", "live", "fresh", endpoint, "own"),
           ...inputs,
+          ...unmetHere(session, endpoint),
           ...twiceCells(session, conversation),
         ],
         charged: 1,
@@ -1095,16 +1113,16 @@ function weightOf(session: Session, proposal: Proposal, pending: boolean): numbe
 
 /**
  * What covering a cell is worth: the shapes of what the service stores, the client behaviours,
- * the orders of races and what free requests reach first; the transitions only a plain create
- * reaches after them (a deep run's budget covers those).
+ * the orders of races and what free requests reach first; the transitions only a create reaches
+ * once a fresh body's shapes are met (the first few creates meet them).
  */
 function cellValue(cell: string, shapesPending: boolean, session: Session): number {
   if (cell.startsWith("inputs:") || cell.startsWith("client:")) return 10;
   // A race class not yet run at all is worth as much as a shape: every class gets its race early.
   if (cell.startsWith("orderings:")) return raceClassRun(session, cell) ? 6 : 10;
-  // While shapes and client behaviours wait for creates, create-only transitions wait for them.
+  // While the shapes of fresh bodies wait for creates, create-only transitions wait for them.
   if (cell.startsWith("transitions:") && transitionNeedsCreate(cell.slice("transitions:".length)))
-    return shapesPending ? 0.2 : 1.5;
+    return shapesPending ? 0.2 : 6;
   return 3;
 }
 
@@ -1123,11 +1141,13 @@ const unmetStill = (session: Session, cell: string) => !session.covered.has(cell
 const raceClassRun = (session: Session, cell: string) =>
   session.covered.has(`race:${cell.slice("orderings:".length).split("/")[0] ?? ""}`);
 
-/** Whether a shape class or a client behaviour is still to be covered (what creates go to first). */
-const shapesPending = (session: Session) =>
-  [...INPUTS.map((c) => `inputs:${c}`), ...CLIENT_BEHAVIOURS.map((c) => `client:${c}`)].some(
-    (cell) => !session.covered.has(cell),
-  );
+/**
+ * Whether a shape a fresh body can take is still to be covered (what creates go to first): the
+ * first few creates meet them all. Shapes that need an earlier key, text or reference, and the
+ * client behaviours, are cells like any other: waiting for every one of them, the transitions
+ * only a create reaches were worth next to nothing for the whole of a 24-create sequence.
+ */
+const shapesPending = (session: Session) => CREATE_INPUTS.some((cell) => !session.covered.has(cell));
 
 /** The next command, drawn among those the state enables; undefined when nothing is left to do. */
 export function nextCommand(

@@ -58,14 +58,17 @@ export function contestsKeyScope(world: World, ops: readonly number[]): boolean 
  * 1. it scoped keys per endpoint, a reading some services take but the spec does not (the stream
  *    "accepts the same Idempotency-Key");
  * 2. only the order of the items contradicts its guess at the order in which overlapping
- *    exchanges took effect: another order's verdict explains more.
+ *    exchanges took effect: another order's verdict explains more;
+ * 3. its verdict names no exchange (a total it cannot explain), where another world's names the
+ *    one that went wrong: a dropped stream that took effect with its text mangled is lost by the
+ *    world where it took effect (SSE-8), unexplained by the one where it did not.
  * The key scope weighs more: a world that reads keys as the spec does is held to the spec's own
  * rules, so its verdict, even one that fails only by its guess at an order, explains more than any
  * verdict of a world that took a reading the spec does not; between two worlds of one reading, a
  * verdict that does not rest on a guessed order explains more.
  */
 function strayingOf(world: World, violation: Violation): Rank["straying"] {
-  return [world.keyScope === "per-endpoint", violation.byOrder === true];
+  return [world.keyScope === "per-endpoint", violation.byOrder === true, violation.unexplained === true];
 }
 
 /**

@@ -288,7 +288,7 @@ function explainTotal(
   const held = exchangesHeld(world.counting, page.total, exchanges.length);
   if (held !== undefined && held < exchanges.length) return missing(exchanges.at(-1), "is the latest");
   const more = held !== undefined ? held > exchanges.length : world.counting === "any" && page.total > exchanges.length;
-  const suspect = more ? extraSuspect(conversation, marks) : undefined;
+  const suspect = more ? extraSuspect(conversation, marks, world.echo) : undefined;
   if (suspect !== undefined) {
     return violation(
       suspect.requirement,
@@ -297,12 +297,15 @@ function explainTotal(
       expected,
     );
   }
-  return violation(
-    "LIST-5",
-    words`#${op.index} listed conversation ${conversation.id} with total ${page.total}, which its exchanges do not explain`,
-    [op.index],
-    expected,
-  );
+  return {
+    ...violation(
+      "LIST-5",
+      words`#${op.index} listed conversation ${conversation.id} with total ${page.total}, which its exchanges do not explain`,
+      [op.index],
+      expected,
+    ),
+    unexplained: true,
+  };
 }
 
 /**
@@ -332,14 +335,22 @@ function exchangesHeld(counting: Counting, total: number, n: number): number | u
   return undefined;
 }
 
-/** What explains more messages than exchanges: a suspect whose message shows twice or at all, else the latest suspect. */
-function extraSuspect(conversation: ConversationState, marks: readonly Mark[]) {
+/**
+ * What explains more messages than exchanges: a suspect whose message shows more often than the
+ * exchanges that carry it account for; else, where the service lists no text it was sent, the
+ * latest suspect. Where it lists the texts and none shows extra, no suspect: a refused request
+ * whose text an exchange also carries is not blamed for a message nobody can name (an exchange of
+ * unknown outcome may have taken effect with its text mangled).
+ */
+function extraSuspect(conversation: ConversationState, marks: readonly Mark[], echo: World["echo"]) {
   const counts = new Map<string, number>();
   for (const m of marks) counts.set(m.message, (counts.get(m.message) ?? 0) + 1);
-  const own = new Set(conversation.exchanges.map((e) => e.message));
-  const shownExtra = (s: { message: string }) =>
-    own.has(s.message) ? (counts.get(s.message) ?? 0) > 1 : counts.has(s.message);
-  return [...conversation.suspects].reverse().find(shownExtra) ?? conversation.suspects.at(-1);
+  const perText = typeof echo === "number" && echo > 0 ? echo : 1;
+  const carrying = (message: string) => conversation.exchanges.filter((e) => e.message === message).length;
+  const shownExtra = (s: { message: string }) => (counts.get(s.message) ?? 0) > perText * carrying(s.message);
+  const named = [...conversation.suspects].reverse().find(shownExtra);
+  const textsListed = typeof echo === "number" && echo > 0;
+  return named ?? (textsListed ? undefined : conversation.suspects.at(-1));
 }
 
 /**

@@ -74,6 +74,8 @@ export interface Violation {
   readonly lost?: number;
   /** Set when only the order of the items contradicts this world's order of the exchanges. */
   readonly byOrder?: true;
+  /** Set when the verdict names no exchange: a total nothing this world knows of explains. */
+  readonly unexplained?: true;
 }
 
 export const violation = (
