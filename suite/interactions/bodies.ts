@@ -225,9 +225,9 @@ function referenceFor(
     // A new conversation takes a reference that started one: where a service that keys
     // conversations by their reference would look it up (one first sent on a turn would not show that).
     const started = earlier.filter((r) => r.started);
-    // One whose conversation still lives first: a deleted one is no longer there to be found.
+    // One whose conversation still lives: a deleted one is no longer there to be found.
     const living = started.filter((r) => session.conversation(r.conversationId)?.deleted === false);
-    const from = conversation !== undefined ? earlier : living.length > 0 ? living : started;
+    const from = conversation !== undefined ? earlier : living;
     if (from.length > 0) return { value: g(() => fc.constantFrom(...from.map((r) => r.value))), cls } as const;
   }
   if (cls === "reused-in-two-scopes") {
@@ -262,15 +262,20 @@ export function freshKey(
       `${starts}/other-body`,
       endpoint,
     );
-  // A prefix near-miss needs an earlier key long enough to have been cut: while one of its cells
-  // of this use is unmet and the caller has no such key, one time in two this key is one.
+  // A column too short for a key shows only with keys longer than it, and only a near-miss of a
+  // long key tries it (a prefix needs one, and every near-miss changes the key's end). Keys of new
+  // conversations are few, and drawn among four shapes they were seldom long: while the caller has
+  // no long one whose prefix is unsent, a new conversation's key is long. Turns are many and meet
+  // long keys by their draw; while a prefix cell of theirs is unmet and no long key is free, one
+  // time in two. (Every turn key made long first took near-misses from the case-changed ones.)
+  const sent = sentKeys(session);
+  const longFree = (keys: readonly KeyUse[]) =>
+    keys.some((k) => k.key.length > 40 && !sent.has(nearMiss(k.key, "prefix")));
   const prefixPending = NEAR_MISS_USES.some(
     (use) => use.startsWith(`${starts}/`) && !session.covered.has(input(`idempotency-key:near-miss:prefix/${use}`)),
   );
-  // A long key whose prefix was sent already (by a near-miss of another use) cannot serve again.
-  const sent = sentKeys(session);
-  const longFree = earlier.some((k) => k.key.length > 40 && !sent.has(nearMiss(k.key, "prefix")));
-  const longWanted = prefixPending && !longFree && g(() => fc.boolean());
+  const longWanted =
+    starts === "new" ? !longFree(sameUse) : prefixPending && !longFree(earlier) && g(() => fc.boolean());
   const shape = longWanted ? "long-token" : pickClass(g, session, "idempotency-key", KEY_SHAPES);
   return {
     key: g(() => shapeKey(session.target.idempotencyKey("k"), shape)),
@@ -279,8 +284,9 @@ export function freshKey(
 }
 
 /**
- * An earlier key to miss by a little: long ones first (a column that cuts keys confuses them
- * only), and those sent to `endpoint`.
+ * An earlier key to miss by a little: long ones first (a near-miss changes a key's end, so a long
+ * key's near-miss tries the comparison and a column that cuts keys at once), and those sent to
+ * `endpoint`.
  */
 export function longFirst(g: fc.GeneratorValue, keys: readonly KeyUse[], endpoint?: string): KeyUse {
   // A key table is often one per endpoint: a near-miss on the endpoint the earlier key was sent to meets the same one.

@@ -762,8 +762,37 @@ function nearMissCreate(
     optionalFields: "external_reference" in earlier.body || "metadata" in earlier.body,
     ...(earlier.openShape === undefined ? {} : { openShape: earlier.openShape }),
     cells,
-    acceptedCells: [...key.cells],
+    acceptedCells: [...key.cells, ...repeatedBy(session, earlier, starts)],
   };
+}
+
+/**
+ * What a create that repeats an earlier body (a same-body near-miss) also is: the same text again
+ * in its conversation, or, for a new conversation, a reference that started one used again, where
+ * a service that takes the reference for a natural key continues the earlier conversation.
+ */
+function repeatedBy(session: Session, earlier: KeyUse, starts: "new" | "continue"): string[] {
+  if (starts === "continue") return ["inputs:message:same-text-twice"];
+  const living = session.conversation(earlier.conversationId)?.deleted === false;
+  return living && typeof earlier.body.external_reference === "string"
+    ? ["inputs:external_reference:reused-in-two-conversations/new"]
+    : [];
+}
+
+/** The cells a repeated body may still meet besides its key's: those repeatedBy names, unmet. */
+function repeated(session: Session, starts: "new" | "continue"): string[] {
+  const cells =
+    starts === "continue"
+      ? ["inputs:message:same-text-twice"]
+      : ["inputs:external_reference:reused-in-two-conversations/new"];
+  return cells.filter((c) => !session.covered.has(c));
+}
+
+/** The keys whose body meets `cells` too (a live new conversation's, with a reference), when any does; else all. */
+function carrying(session: Session, keys: readonly KeyUse[], cells: readonly string[]): readonly KeyUse[] {
+  if (!cells.includes("inputs:external_reference:reused-in-two-conversations/new")) return keys;
+  const withReference = keys.filter((k) => repeatedBy(session, k, "new").length > 0);
+  return withReference.length > 0 ? withReference : keys;
 }
 
 /** A key another identity used, sent by the primary identity with a body of its own. */
@@ -995,9 +1024,13 @@ function referenceReuses(
   const use = conversation === undefined ? "new" : "continue";
   const senders = conversation === undefined ? callers(session) : [conversation.owner];
   const id = conversation?.id.toLowerCase();
+  // A new conversation's: a reference that started one still there to be found.
   const sameScope = (who: Who) =>
     session.references.some(
-      (r) => r.who === who && r.conversationId?.toLowerCase() !== id && (conversation !== undefined || r.started),
+      (r) =>
+        r.who === who &&
+        r.conversationId?.toLowerCase() !== id &&
+        (conversation !== undefined || (r.started && session.conversation(r.conversationId)?.deleted === false)),
     );
   const otherScope = (who: Who) => session.references.some((r) => r.who !== who);
   const out: { cell: string; cls: ReusedReference; callers: Who[] }[] = [];
@@ -1049,10 +1082,14 @@ function nearMissProposals(
       const long = earlier.filter((k) => (how !== "prefix" || k.key.length > 40) && !sent.has(nearMiss(k.key, how)));
       // A key of this endpoint when there is one: its near-miss meets the same key table.
       const here = long.filter((k) => k.endpoint === endpoint);
-      const able = here.length > 0 ? here : long;
+      const able = carrying(
+        session,
+        here.length > 0 ? here : long,
+        body === "same-body" ? repeated(session, starts) : [],
+      );
       if (able.length === 0) continue;
       out.push({
-        cells: [transitionCell, ...pending],
+        cells: [transitionCell, ...pending, ...(body === "same-body" ? repeated(session, starts) : [])],
         charged: 1,
         build: (g) => one(g, nearMissCreate(g, session, longFirst(g, able, endpoint), endpoint, { how, body })),
       });
