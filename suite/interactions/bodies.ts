@@ -111,11 +111,21 @@ export function freshBody(
   session: Session,
   who: Who,
   conversation: ConversationRecord | undefined,
-  options: { openAllowed?: boolean; endpoint?: string; distinctFrom?: string; reference?: ReusedReference } = {},
+  options: {
+    openAllowed?: boolean;
+    endpoint?: string;
+    distinctFrom?: string;
+    reference?: ReusedReference;
+    /** The request must be refused: its text is its own, so a listing that shows it names it. */
+    refused?: boolean;
+  } = {},
 ): Body {
   const cells: string[] = [];
-  // A text the conversation took before, other than the one this body must differ from.
-  const repeatable = (conversation?.messages ?? []).filter((m) => m !== options.distinctFrom);
+  // A text the conversation took before, other than the one this body must differ from. Not for a
+  // request that must be refused: were its text an exchange's too, an exchange that ran twice
+  // would be taken for the refused request let through (SCOPE-4 reported for a key race).
+  const repeatable =
+    options.refused === true ? [] : (conversation?.messages ?? []).filter((m) => m !== options.distinctFrom);
   // A body that must be accepted (openAllowed false) takes no shape a service may refuse; nor
   // does one that reuses a reference, which such a shape would leave out.
   const open = options.openAllowed !== false && options.reference === undefined;
@@ -125,7 +135,7 @@ export function freshBody(
   const cls: MessageClass = pickClass(g, session, "message", classes, options.endpoint);
   let message: string;
   let tag: string;
-  const twin = normalisable(conversation);
+  const twin = options.refused === true ? undefined : normalisable(conversation);
   if (cls === "same-text-twice" && repeatable.length > 0) {
     message = g(() => fc.constantFrom(...repeatable));
     tag = tagOf(message);

@@ -617,7 +617,7 @@ function createNew(
   // refusal of the body would hide a service that lets it through.
   const body = freshBody(g, session, who, undefined, {
     endpoint,
-    ...(relation === "own" ? {} : { openAllowed: false }),
+    ...(relation === "own" ? {} : { openAllowed: false, refused: true }),
     ...(reference === undefined ? {} : { reference }),
   });
   return {
@@ -664,11 +664,13 @@ function continuation(
   const key = freshKey(g, session, who, "continue", endpoint);
   // Refused for who sends it or for the conversation it names: a body every service accepts, so
   // that only the scope or the conversation can be why (see createNew).
-  const plainBody = accepted === true || relation !== "own" || state !== "live";
+  const refused = relation !== "own" || state !== "live";
+  const plainBody = accepted === true || refused;
   const body = freshBody(g, session, who, conversation, {
     endpoint,
     ...(distinctFrom === undefined ? {} : { distinctFrom }),
     ...(plainBody ? { openAllowed: false } : {}),
+    ...(refused ? { refused: true } : {}),
     ...(reference === undefined ? {} : { reference }),
   });
   return {
