@@ -84,8 +84,9 @@ async function requestLog(fake: FakeServer, session?: string) {
 }
 
 test("a page on another origin creates, streams chunk by chunk, replays, lists and deletes as the spec says, with no client violation", async () => {
-  // Deltas 30 ms apart, so a reader that gets the stream as it is written sees them in several chunks.
-  const fake = await fakeServer({ deltaDelayMs: 30 });
+  // Deltas 200 ms apart, so a reader that gets the stream as it is written sees them in several
+  // chunks. At 30 ms, a page stalled by a loaded machine (a fresh clone's npm test) read all five at once.
+  const fake = await fakeServer({ deltaDelayMs: 200 });
   const deltas = ["Exports ", "are CSV files, ", "sent by email ", "within ", "a minute."];
   const rule = await control(
     fake.url,
