@@ -279,8 +279,7 @@ export function freshKey(
   // long keys by their draw; while a prefix cell of theirs is unmet and no long key is free, one
   // time in two. (Every turn key made long first took near-misses from the case-changed ones.)
   const sent = sentKeys(session);
-  const longFree = (keys: readonly KeyUse[]) =>
-    keys.some((k) => k.key.length > 40 && !sent.has(nearMiss(k.key, "prefix")));
+  const longFree = (keys: readonly KeyUse[]) => keys.some((k) => canMissBy(k.key, "prefix", sent));
   const prefixPending = NEAR_MISS_USES.some(
     (use) => use.startsWith(`${starts}/`) && !session.covered.has(input(`idempotency-key:near-miss:prefix/${use}`)),
   );
@@ -301,7 +300,7 @@ export function freshKey(
 export function longFirst(g: fc.GeneratorValue, keys: readonly KeyUse[], endpoint?: string): KeyUse {
   // A key table is often one per endpoint: a near-miss on the endpoint the earlier key was sent to meets the same one.
   const weight = (k: KeyUse) =>
-    (k.key.length > 40 ? 3 : 1) * (endpoint !== undefined && k.endpoint === endpoint ? 3 : 1);
+    (k.key.length > LONG_KEY_CHARS ? 3 : 1) * (endpoint !== undefined && k.endpoint === endpoint ? 3 : 1);
   return pickWeighted(
     g,
     keys.map((k) => ({ value: k, weight: weight(k) })),
@@ -320,9 +319,7 @@ export function nearMissKey(
   // A near-miss is a key never sent: one that lands on a key used before (a case flip of a flipped
   // key, a suffix on a suffixed one) would be a reuse, and the request's experiment lost to a 409.
   const used = sentKeys(session);
-  const hows = NEAR_MISSES.filter(
-    (n) => (n !== "prefix" || earlier.key.length > 40) && !used.has(nearMiss(earlier.key, n)),
-  );
+  const hows = NEAR_MISSES.filter((n) => canMissBy(earlier.key, n, used));
   if (hows.length === 0) return { key: unusedKey(used, `${earlier.key}-`), cells: [] };
   const how =
     wanted !== undefined && hows.includes(wanted)
@@ -334,6 +331,17 @@ export function nearMissKey(
     return endpoint === undefined ? [cell] : [cell, `${cell}@${endpoint}`];
   });
   return { key, cells };
+}
+
+/** Longer than this, a key may have been cut by a column: only such a key has a prefix worth sending. */
+const LONG_KEY_CHARS = 40;
+
+/**
+ * Whether `key` can still give a near-miss of this kind: one never sent (a near-miss that lands on
+ * a key used before would be a reuse), and a prefix only of a key long enough to have been cut.
+ */
+export function canMissBy(key: string, how: NearMiss, sent: ReadonlySet<string>): boolean {
+  return (how !== "prefix" || key.length > LONG_KEY_CHARS) && !sent.has(nearMiss(key, how));
 }
 
 /** Every key the sequence sent, to tell a near-miss from a key used before. */

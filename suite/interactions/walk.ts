@@ -9,7 +9,7 @@
  */
 import fc from "fast-check";
 import type { Endpoint, Who } from "../model/operation.ts";
-import { freshBody, freshKey, longFirst, nearMissKey, sentKeys } from "./bodies.ts";
+import { canMissBy, freshBody, freshKey, longFirst, nearMissKey, sentKeys } from "./bodies.ts";
 import {
   LANES,
   type Command,
@@ -19,7 +19,7 @@ import {
   type Request,
   type Timing,
 } from "./commands.ts";
-import { nearMiss, reorderKeys } from "./inputs.ts";
+import { reorderKeys } from "./inputs.ts";
 import type { ConversationRecord, KeyUse, Session } from "./session.ts";
 import {
   arrangementOf,
@@ -123,15 +123,12 @@ const uncoveredInputs = (session: Session) => {
 const unmetHere = (session: Session, endpoint: Endpoint): string[] => {
   const cls = MESSAGE_CLASSES.find(
     (c) =>
-      !REPEATED_TEXT.has(c) &&
+      CREATE_INPUTS.includes(`inputs:message:${c}`) &&
       session.covered.has(`inputs:message:${c}`) &&
       !session.covered.has(`inputs:message:${c}@${endpoint}`),
   );
   return cls === undefined ? [] : [`inputs:message:${cls}@${endpoint}`];
 };
-
-/** Message shapes only a text sent before can take: no fresh body meets them. */
-const REPEATED_TEXT: ReadonlySet<string> = new Set(["same-text-twice", "normalisation-forms"]);
 
 const live = (session: Session) => session.conversations.filter((c) => !c.deleted);
 const deleted = (session: Session) => session.conversations.filter((c) => c.deleted);
@@ -573,9 +570,16 @@ function withRider(
   }
   const unmet = riders.filter((r) => !session.covered.has(r.cell));
   if (unmet.length === 0) return command;
-  const rider = pickOne(g, unmet).build();
-  const cells = rider.cells.map((cell) => cell.replace(/^transitions:live\/(?!in-flight\/)/, "transitions:in-flight/"));
-  return { ...command, others: [...command.others, { ...rider, cells }] };
+  return { ...command, others: [...command.others, sentWhileHeld(pickOne(g, unmet).build())] };
+}
+
+/**
+ * A request sent while a race's held request runs: it meets its conversation with an exchange in
+ * flight (a key sent again meets the key in flight instead, a cell of its own).
+ */
+function sentWhileHeld(request: Request): Request {
+  const inFlight = (cell: string) => cell.replace(/^transitions:live\/(?!in-flight\/)/, "transitions:in-flight/");
+  return { ...request, cells: request.cells.map(inFlight) };
 }
 
 function one(g: fc.GeneratorValue, request: Request | undefined): Command | undefined {
@@ -589,10 +593,7 @@ function race(
   timing: Timing,
   ordering?: string,
 ): Command | undefined {
-  // What is sent while the held request runs meets its conversation with an exchange in flight
-  // (a key sent again meets the key in flight instead, a cell of its own).
-  const inFlight = (cell: string) => cell.replace(/^transitions:live\/(?!in-flight\/)/, "transitions:in-flight/");
-  const sent = others.filter((r): r is Request => r !== undefined).map((r) => ({ ...r, cells: r.cells.map(inFlight) }));
+  const sent = others.filter((r): r is Request => r !== undefined).map(sentWhileHeld);
   if (held === undefined || sent.length === 0) return undefined;
   return {
     kind: "race",
@@ -774,28 +775,16 @@ function nearMissCreate(
  * a service that takes the reference for a natural key continues the earlier conversation.
  */
 function repeatedBy(session: Session, earlier: KeyUse, starts: "new" | "continue"): string[] {
-  if (starts === "continue") return ["inputs:message:same-text-twice"];
+  if (starts === "continue") return [REPEATED_BODY.continue];
   const living = session.conversation(earlier.conversationId)?.deleted === false;
-  return living && typeof earlier.body.external_reference === "string"
-    ? ["inputs:external_reference:reused-in-two-conversations/new"]
-    : [];
+  return living && typeof earlier.body.external_reference === "string" ? [REPEATED_BODY.new] : [];
 }
 
-/** The cells a repeated body may still meet besides its key's: those repeatedBy names, unmet. */
-function repeated(session: Session, starts: "new" | "continue"): string[] {
-  const cells =
-    starts === "continue"
-      ? ["inputs:message:same-text-twice"]
-      : ["inputs:external_reference:reused-in-two-conversations/new"];
-  return cells.filter((c) => !session.covered.has(c));
-}
-
-/** The keys whose body meets `cells` too (a live new conversation's, with a reference), when any does; else all. */
-function carrying(session: Session, keys: readonly KeyUse[], cells: readonly string[]): readonly KeyUse[] {
-  if (!cells.includes("inputs:external_reference:reused-in-two-conversations/new")) return keys;
-  const withReference = keys.filter((k) => repeatedBy(session, k, "new").length > 0);
-  return withReference.length > 0 ? withReference : keys;
-}
+/** The cell a repeated body may meet besides its key's, by what it starts (repeatedBy). */
+const REPEATED_BODY = {
+  continue: "inputs:message:same-text-twice",
+  new: "inputs:external_reference:reused-in-two-conversations/new",
+} as const;
 
 /** A key another identity used, sent by the primary identity with a body of its own. */
 function foreignKeyCreate(g: fc.GeneratorValue, session: Session, theirs: KeyUse, endpoint: Endpoint): CreateRequest {
@@ -1081,17 +1070,17 @@ function nearMissProposals(
       const pending = [cell, `${cell}@${endpoint}`].filter((c) => !session.covered.has(c));
       if (pending.length === 0) continue;
       // A key whose near-miss of this kind was sent already cannot give it again (nearMissKey).
-      const long = earlier.filter((k) => (how !== "prefix" || k.key.length > 40) && !sent.has(nearMiss(k.key, how)));
+      const missable = earlier.filter((k) => canMissBy(k.key, how, sent));
       // A key of this endpoint when there is one: its near-miss meets the same key table.
-      const here = long.filter((k) => k.endpoint === endpoint);
-      const able = carrying(
-        session,
-        here.length > 0 ? here : long,
-        body === "same-body" ? repeated(session, starts) : [],
-      );
+      const here = missable.filter((k) => k.endpoint === endpoint);
+      const candidates = here.length > 0 ? here : missable;
+      // The same body again may meet one more cell: then a key whose body meets it, when there is one.
+      const repeats = [REPEATED_BODY[starts]].filter((c) => body === "same-body" && !session.covered.has(c));
+      const carrying = repeats.length > 0 ? candidates.filter((k) => repeatedBy(session, k, starts).length > 0) : [];
+      const able = carrying.length > 0 ? carrying : candidates;
       if (able.length === 0) continue;
       out.push({
-        cells: [transitionCell, ...pending, ...(body === "same-body" ? repeated(session, starts) : [])],
+        cells: [transitionCell, ...pending, ...repeats],
         charged: 1,
         build: (g) => one(g, nearMissCreate(g, session, longFirst(g, able, endpoint), endpoint, { how, body })),
       });
