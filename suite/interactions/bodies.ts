@@ -320,12 +320,17 @@ export function nearMissKey(
   // key, a suffix on a suffixed one) would be a reuse, and the request's experiment lost to a 409.
   const used = sentKeys(session);
   const hows = NEAR_MISSES.filter((n) => canMissBy(earlier.key, n, used));
-  if (hows.length === 0) return { key: unusedKey(used, `${earlier.key}-`), cells: [] };
+  if (hows.length === 0) {
+    const key = unusedKey(used, `${earlier.key}-`);
+    session.nearKeysDrawn.add(key);
+    return { key, cells: [] };
+  }
   const how =
     wanted !== undefined && hows.includes(wanted)
       ? wanted
       : pickClass(g, session, "idempotency-key:near-miss", hows, endpoint, (c) => `${c}/${use}`);
   const key = nearMiss(earlier.key, how);
+  session.nearKeysDrawn.add(key);
   const cells = nearMissKinds(earlier.key, key).flatMap((kind) => {
     const cell = input(`idempotency-key:near-miss:${kind}/${use}`);
     return endpoint === undefined ? [cell] : [cell, `${cell}@${endpoint}`];
@@ -344,8 +349,9 @@ export function canMissBy(key: string, how: NearMiss, sent: ReadonlySet<string>)
   return (how !== "prefix" || key.length > LONG_KEY_CHARS) && !sent.has(nearMiss(key, how));
 }
 
-/** Every key the sequence sent, to tell a near-miss from a key used before. */
-export const sentKeys = (session: Session): ReadonlySet<string> => new Set(session.keys.map((k) => k.key));
+/** Every key the sequence sent or drew as a near-miss, to tell a near-miss from a key used before. */
+export const sentKeys = (session: Session): ReadonlySet<string> =>
+  new Set([...session.keys.map((k) => k.key), ...session.nearKeysDrawn]);
 
 /** `stem` and the first number that makes a key no request of the run sent. */
 function unusedKey(used: ReadonlySet<string>, stem: string): string {

@@ -117,6 +117,11 @@ export class Session {
   readonly entries: Entry[] = [];
   readonly conversations: ConversationRecord[] = [];
   readonly keys: KeyUse[] = [];
+  /**
+   * Near keys drawn so far, sent or not: a race builds all its requests before it sends any, and
+   * two near-misses drawn for it must not land on one key (a same-key race of another class).
+   */
+  readonly nearKeysDrawn = new Set<string>();
   /** External references used so far, with who used them. */
   readonly references: {
     readonly value: string;

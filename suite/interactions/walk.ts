@@ -19,7 +19,7 @@ import {
   type Request,
   type Timing,
 } from "./commands.ts";
-import { reorderKeys } from "./inputs.ts";
+import { nearMiss, nearMissKinds, reorderKeys } from "./inputs.ts";
 import type { ConversationRecord, KeyUse, Session } from "./session.ts";
 import {
   arrangementOf,
@@ -219,12 +219,7 @@ function proposals(session: Session): Proposal[] {
           build: (g) => one(g, continuation(g, session, conversation, who, endpoint)),
         });
       }
-      const nearMisses = session.keys.filter(
-        (k) =>
-          k.status === "completed" &&
-          k.conversationId?.toLowerCase() === conversation.id.toLowerCase() &&
-          k.body.conversation_id !== undefined,
-      );
+      const nearMisses = turnKeys(session, conversation);
       if (nearMisses.length > 0) out.push(...nearMissProposals(session, nearMisses, endpoint, "continue"));
     }
     for (const conversation of deleted(session)) {
@@ -373,19 +368,12 @@ function races(session: Session, conversation: ConversationRecord): Proposal[] {
           charged: 2,
           build: (g) => {
             // Two exchanges of one text at once could not say which of them a listing lacks.
-            const first = continuation(g, session, conversation, owner, held, { accepted: true });
-            return race(
-              g,
-              first,
-              [
-                continuation(g, session, conversation, owner, endpoint, {
-                  distinctFrom: first.message,
-                  accepted: true,
-                }),
-              ],
-              timing,
-              "two-exchanges",
-            );
+            const first = heldExchange(g, session, conversation, held);
+            // One near key at a time: two drawn at once could be the same key, a race of another class.
+            const second = first.cells.some((c) => c.includes("/near-miss/"))
+              ? continuation(g, session, conversation, owner, endpoint, { distinctFrom: first.message, accepted: true })
+              : heldExchange(g, session, conversation, endpoint, { distinctFrom: first.message });
+            return race(g, first, [second], timing, "two-exchanges");
           },
         });
       }
@@ -401,7 +389,7 @@ function races(session: Session, conversation: ConversationRecord): Proposal[] {
           build: (g) =>
             race(
               g,
-              continuation(g, session, conversation, owner, held, { accepted: true }),
+              heldExchange(g, session, conversation, held),
               [continuation(g, session, conversation, who, endpoint)],
               pickOne(g, timings),
             ),
@@ -416,7 +404,7 @@ function races(session: Session, conversation: ConversationRecord): Proposal[] {
         build: (g) =>
           race(
             g,
-            continuation(g, session, conversation, owner, held, { accepted: true }),
+            heldExchange(g, session, conversation, held),
             [listing(g, session, conversation, owner, shape)],
             pickOne(g, timings),
           ),
@@ -446,6 +434,7 @@ function races(session: Session, conversation: ConversationRecord): Proposal[] {
             : timing === "after-delta"
               ? "delete-exchange-after-delta"
               : "delete-exchange-after-completed";
+        // A fresh key: a deleted conversation is never listed again, so nothing could show a near key taken for an earlier one.
         return race(
           g,
           continuation(g, session, conversation, owner, held, { accepted: true }),
@@ -472,8 +461,8 @@ function races(session: Session, conversation: ConversationRecord): Proposal[] {
           ],
           charged: 1,
           build: (g) => {
+            // A fresh key: the same key sent again at once would be refused in use before any mix-up of near keys could show.
             const first = continuation(g, session, conversation, owner, held, { accepted: true });
-            if (first === undefined) return undefined;
             return race(
               g,
               first,
@@ -503,6 +492,51 @@ function races(session: Session, conversation: ConversationRecord): Proposal[] {
     }
   }
   return out;
+}
+
+/**
+ * The exchange a race holds open beside requests under other keys that leave its conversation to
+ * be listed (or a dropped stream): while a near key of a turn, sent with that turn's body, is unmet
+ * on this endpoint, that near-miss, else a fresh continuation. The race pays
+ * for the exchange anyway; this way every exchange the walk pays for also tries whether the
+ * service tells near keys apart, as a fresh create's key does with a body of its own (freshKey).
+ */
+function heldExchange(
+  g: fc.GeneratorValue,
+  session: Session,
+  conversation: ConversationRecord,
+  endpoint: Endpoint,
+  options: { readonly drop?: DropPoint; readonly distinctFrom?: string } = {},
+): CreateRequest {
+  const { drop, distinctFrom } = options;
+  const sent = sentKeys(session);
+  // Only a body every service accepts (the exchange must run), and a text the race's other exchange does not carry.
+  const turns = turnKeys(session, conversation).filter((k) => k.openShape === undefined && k.message !== distinctFrom);
+  const unmetBy = (key: string, how: NearMiss) =>
+    nearMissKinds(key, nearMiss(key, how)).filter(
+      (kind) => !session.covered.has(`inputs:idempotency-key:near-miss:${kind}/continue/same-body@${endpoint}`),
+    ).length;
+  // The kind that meets the most unmet cells (a case flip of the last letter is also a one-character change).
+  const worth = NEAR_MISSES.map((how) => ({
+    how,
+    able: turns.filter((k) => canMissBy(k.key, how, sent) && unmetBy(k.key, how) > 0),
+  })).filter((w) => w.able.length > 0);
+  const most = Math.max(0, ...worth.map((w) => Math.max(...w.able.map((k) => unmetBy(k.key, w.how)))));
+  const best = worth.filter((w) => w.able.some((k) => unmetBy(k.key, w.how) === most));
+  if (best.length === 0)
+    return continuation(g, session, conversation, conversation.owner, endpoint, {
+      accepted: true,
+      ...(drop === undefined ? {} : { drop }),
+      ...(distinctFrom === undefined ? {} : { distinctFrom }),
+    });
+  const { how, able } = pickOne(g, best);
+  const earlier = longFirst(
+    g,
+    able.filter((k) => unmetBy(k.key, how) === most),
+    endpoint,
+  );
+  const request = nearMissCreate(g, session, earlier, endpoint, { how, body: "same-body" });
+  return drop === undefined ? request : { ...request, drop };
 }
 
 /** The held exchange's key sent again with another payload while it runs (409 in use, or a conflict). */
@@ -690,6 +724,16 @@ function continuation(
     acceptedCells: relation === "own" ? [...body.acceptedCells, ...key.cells] : [],
     ...(drop === undefined ? {} : { drop }),
   };
+}
+
+/** The keys of a conversation's completed turns (not the one that started it): what a near-miss of a turn's key starts from. */
+function turnKeys(session: Session, conversation: ConversationRecord): KeyUse[] {
+  return session.keys.filter(
+    (k) =>
+      k.status === "completed" &&
+      k.conversationId?.toLowerCase() === conversation.id.toLowerCase() &&
+      typeof k.body.conversation_id === "string",
+  );
 }
 
 /** A conversation nobody created: a random UUID. */
@@ -960,7 +1004,7 @@ function droppedStream(g: fc.GeneratorValue, session: Session, point: DropPoint)
   const conversations = live(session).filter((c) => c.owner !== "noKey" && c.owner !== "unknownKey");
   if (conversations.length === 0) return undefined;
   const conversation = pickOne(g, conversations);
-  const first = continuation(g, session, conversation, conversation.owner, "stream", { drop: point, accepted: true });
+  const first = heldExchange(g, session, conversation, "stream", { drop: point });
   const lateRetriesLeft =
     !session.covered.has("client:retry-late:same-endpoint") || !session.covered.has("client:retry-late:other-endpoint");
   const retry = pickWeighted(g, [
@@ -1059,11 +1103,14 @@ function nearMissProposals(
     starts === "new"
       ? transition("create", "none", "near-miss", endpoint, "own")
       : transition("continue", "live", "near-miss", endpoint, "own");
-  // One proposal per near-miss cell still unmet, its kind and body chosen: a proposal that offered
-  // all sixteen and met one would count as tried for fifteen it never attempted (misses()).
+  // One proposal per near-miss cell still unmet, its kind chosen: a proposal that offered all
+  // eight and met one would count as tried for seven it never attempted (misses()). Only with the
+  // earlier body: a near key with a body of its own rides on every other fresh create (freshKey),
+  // and a service that confuses two keys shows it with the earlier body whatever it does (it
+  // replays or refuses where it should run), with another body only when it also compares them.
   const out: Proposal[] = [];
   const sent = sentKeys(session);
-  for (const body of ["same-body", "other-body"] as const) {
+  for (const body of ["same-body"] as const) {
     for (const how of NEAR_MISSES) {
       const cell = `inputs:idempotency-key:near-miss:${how}/${starts}/${body}`;
       // Met on this endpoint too: a key table is often one per endpoint.
