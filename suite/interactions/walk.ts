@@ -364,13 +364,17 @@ function races(session: Session, conversation: ConversationRecord): Proposal[] {
             ...ordering("two-exchanges", "sent-first-first", "sent-second-first"),
             ...arranged("two-exchanges", held, timing),
             ...inputs,
+            ...new Set([
+              ...heldNearMissCells(session, conversation, held),
+              ...heldNearMissCells(session, conversation, endpoint),
+            ]),
           ],
           charged: 2,
           build: (g) => {
             // Two exchanges of one text at once could not say which of them a listing lacks.
             const first = heldExchange(g, session, conversation, held);
             // One near key at a time: two drawn at once could be the same key, a race of another class.
-            const second = first.cells.some((c) => c.includes("/near-miss/"))
+            const second = isNearMiss(first)
               ? continuation(g, session, conversation, owner, endpoint, { distinctFrom: first.message, accepted: true })
               : heldExchange(g, session, conversation, endpoint, { distinctFrom: first.message });
             return race(g, first, [second], timing, "two-exchanges");
@@ -384,7 +388,10 @@ function races(session: Session, conversation: ConversationRecord): Proposal[] {
       if (who === undefined) continue;
       for (const endpoint of ENDPOINTS) {
         out.push({
-          cells: [transition("continue", "in-flight", "fresh", endpoint, relation)],
+          cells: [
+            transition("continue", "in-flight", "fresh", endpoint, relation),
+            ...heldNearMissCells(session, conversation, held),
+          ],
           charged: 2,
           build: (g) =>
             race(
@@ -399,7 +406,10 @@ function races(session: Session, conversation: ConversationRecord): Proposal[] {
     // The owner listing while an exchange is generated.
     for (const shape of ["no-parameters", "page", "page-size", "both"] as const) {
       out.push({
-        cells: [transition("list", "in-flight", "n/a", shape, "own")],
+        cells: [
+          transition("list", "in-flight", "n/a", shape, "own"),
+          ...heldNearMissCells(session, conversation, held),
+        ],
         charged: 1,
         build: (g) =>
           race(
@@ -495,11 +505,42 @@ function races(session: Session, conversation: ConversationRecord): Proposal[] {
 }
 
 /**
+ * The near-misses of a conversation's turn keys, each sent with its turn's body, that would meet
+ * cells still unmet on this endpoint: the kinds that meet the most (a case flip of the last letter
+ * is also a one-character change), each with the turns whose key gives it. Only bodies every
+ * service accepts (the exchange must run), and not `distinctFrom`, a race's other text.
+ */
+function turnNearMisses(
+  session: Session,
+  conversation: ConversationRecord,
+  endpoint: Endpoint,
+  distinctFrom?: string,
+): { readonly how: NearMiss; readonly turns: readonly KeyUse[]; readonly cells: readonly string[] }[] {
+  const sent = sentKeys(session);
+  const turns = turnKeys(session, conversation).filter((k) => k.openShape === undefined && k.message !== distinctFrom);
+  const unmet = (key: string, how: NearMiss) =>
+    nearMissKinds(key, nearMiss(key, how))
+      .map((kind) => `inputs:idempotency-key:near-miss:${kind}/continue/same-body@${endpoint}`)
+      .filter((cell) => !session.covered.has(cell));
+  const options = NEAR_MISSES.flatMap((how) =>
+    turns.filter((k) => canMissBy(k.key, how, sent)).map((k) => ({ how, turn: k, cells: unmet(k.key, how) })),
+  );
+  const most = Math.max(0, ...options.map((o) => o.cells.length));
+  if (most === 0) return [];
+  const best = options.filter((o) => o.cells.length === most);
+  return NEAR_MISSES.flatMap((how) => {
+    const of = best.filter((o) => o.how === how);
+    const first = of[0];
+    return first === undefined ? [] : [{ how, turns: of.map((o) => o.turn), cells: first.cells }];
+  });
+}
+
+/**
  * The exchange a race holds open beside requests under other keys that leave its conversation to
- * be listed (or a dropped stream): while a near key of a turn, sent with that turn's body, is unmet
- * on this endpoint, that near-miss, else a fresh continuation. The race pays
- * for the exchange anyway; this way every exchange the walk pays for also tries whether the
- * service tells near keys apart, as a fresh create's key does with a body of its own (freshKey).
+ * be listed (or a dropped stream): while a near key of a turn, sent with that turn's body, is
+ * unmet on this endpoint, that near-miss, else a fresh continuation. The race pays for the
+ * exchange anyway; this way every exchange the walk pays for also tries whether the service
+ * tells near keys apart, as a fresh create's key does with a body of its own (freshKey).
  */
 function heldExchange(
   g: fc.GeneratorValue,
@@ -509,35 +550,24 @@ function heldExchange(
   options: { readonly drop?: DropPoint; readonly distinctFrom?: string } = {},
 ): CreateRequest {
   const { drop, distinctFrom } = options;
-  const sent = sentKeys(session);
-  // Only a body every service accepts (the exchange must run), and a text the race's other exchange does not carry.
-  const turns = turnKeys(session, conversation).filter((k) => k.openShape === undefined && k.message !== distinctFrom);
-  const unmetBy = (key: string, how: NearMiss) =>
-    nearMissKinds(key, nearMiss(key, how)).filter(
-      (kind) => !session.covered.has(`inputs:idempotency-key:near-miss:${kind}/continue/same-body@${endpoint}`),
-    ).length;
-  // The kind that meets the most unmet cells (a case flip of the last letter is also a one-character change).
-  const worth = NEAR_MISSES.map((how) => ({
-    how,
-    able: turns.filter((k) => canMissBy(k.key, how, sent) && unmetBy(k.key, how) > 0),
-  })).filter((w) => w.able.length > 0);
-  const most = Math.max(0, ...worth.map((w) => Math.max(...w.able.map((k) => unmetBy(k.key, w.how)))));
-  const best = worth.filter((w) => w.able.some((k) => unmetBy(k.key, w.how) === most));
-  if (best.length === 0)
+  const nearMisses = turnNearMisses(session, conversation, endpoint, distinctFrom);
+  if (nearMisses.length === 0)
     return continuation(g, session, conversation, conversation.owner, endpoint, {
       accepted: true,
       ...(drop === undefined ? {} : { drop }),
       ...(distinctFrom === undefined ? {} : { distinctFrom }),
     });
-  const { how, able } = pickOne(g, best);
-  const earlier = longFirst(
-    g,
-    able.filter((k) => unmetBy(k.key, how) === most),
-    endpoint,
-  );
-  const request = nearMissCreate(g, session, earlier, endpoint, { how, body: "same-body" });
+  const { how, turns } = pickOne(g, nearMisses);
+  const request = nearMissCreate(g, session, longFirst(g, turns, endpoint), endpoint, { how, body: "same-body" });
   return drop === undefined ? request : { ...request, drop };
 }
+
+/** Whether a create is sent under a near key of an earlier one. */
+const isNearMiss = (request: CreateRequest) => request.cells.some((c) => c.includes("/near-miss/"));
+
+/** What a held exchange on this endpoint would meet as a near-miss of a turn: a race offers it. */
+const heldNearMissCells = (session: Session, conversation: ConversationRecord, endpoint: Endpoint) =>
+  turnNearMisses(session, conversation, endpoint)[0]?.cells ?? [];
 
 /** The held exchange's key sent again with another payload while it runs (409 in use, or a conflict). */
 function reuseOfHeld(
@@ -595,8 +625,9 @@ function withRider(
           build: () => continuation(g, session, conversation, who, endpoint),
         });
     }
-    // Not beside another request under the held key: which of them the service refused would be a guess.
-    if (!command.others.some((o) => o.kind === "create" && o.key === held.key))
+    // Not beside another request under the held key: which of them the service refused would be a
+    // guess. Nor under a near key: a service that took it for the earlier key would show a reuse served.
+    if (!command.others.some((o) => o.kind === "create" && o.key === held.key) && !isNearMiss(held))
       riders.push({
         cell: transition("reuse", "live", "in-flight", endpoint, "own"),
         build: () => reuseOfHeld(g, session, conversation, held, endpoint),

@@ -218,7 +218,7 @@ function judgeContents(
   if (typeof echo === "number" && echo > 0 && complete) {
     // Counted, not merely found: the same text sent twice shows twice, and one of two exchanges
     // that carry it can be the one lost (a total the service's unknown counting still explains).
-    const missing = underShown(conversation, marks, echo);
+    const missing = underShown(conversation, marks, echo, counting);
     if (missing !== undefined) {
       return {
         violation: {
@@ -310,10 +310,17 @@ function explainTotal(
 
 /**
  * The exchange a complete page lacks: one whose message shows on fewer items than the exchanges
- * that carry it need (the same text sent twice shows twice). Among several, one no earlier
- * listing counted, then the latest.
+ * that carry it need (the same text sent twice shows twice). Of several that carry one text, the
+ * one whose place holds no item of its text, where the service's counting says where each
+ * exchange's messages sit (the same text stored right by one endpoint and mangled by the other
+ * shows where the mangled one sits); else one no earlier listing counted, then the latest.
  */
-function underShown(conversation: ConversationState, marks: readonly Mark[], echo: number): ExchangeRecord | undefined {
+function underShown(
+  conversation: ConversationState,
+  marks: readonly Mark[],
+  echo: number,
+  counting?: Counting,
+): ExchangeRecord | undefined {
   const shown = new Map<string, number>();
   for (const m of marks) shown.set(m.message, (shown.get(m.message) ?? 0) + 1);
   const carrying = new Map<string, number>();
@@ -321,6 +328,14 @@ function underShown(conversation: ConversationState, marks: readonly Mark[], ech
   const candidates = conversation.exchanges.filter(
     (e) => (shown.get(e.message) ?? 0) < echo * (carrying.get(e.message) ?? 0),
   );
+  const only = counting !== undefined && counting !== "any" && counting.length === 1 ? counting[0] : undefined;
+  if (only !== undefined && echo === 1) {
+    const outOfPlace = candidates.filter((e) => {
+      const from = only.base + only.perExchange * conversation.exchanges.indexOf(e);
+      return !marks.some((m) => m.message === e.message && m.position >= from && m.position < from + only.perExchange);
+    });
+    if (outOfPlace.length > 0 && outOfPlace.length < candidates.length) return outOfPlace.at(-1);
+  }
   const unlisted = candidates.filter((e) => conversation.exchanges.indexOf(e) >= (conversation.listed ?? 0));
   return (unlisted.length > 0 ? unlisted : candidates).at(-1);
 }
