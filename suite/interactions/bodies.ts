@@ -181,7 +181,9 @@ export function freshBody(
     openShape !== undefined
       ? "absent"
       : (options.reference ??
-        pickClass(g, session, "external_reference", REFERENCE_CLASSES, options.endpoint, referenceCell));
+        (referenceToReuse(session, who, conversation)
+          ? "string"
+          : pickClass(g, session, "external_reference", REFERENCE_CLASSES, options.endpoint, referenceCell)));
   const value = referenceFor(g, session, reference, who, conversation);
   if (value !== undefined) {
     body.external_reference = value.value;
@@ -227,6 +229,20 @@ export function freshBody(
     optionalFields,
     acceptedCells: cells,
   };
+}
+
+/**
+ * Whether a new conversation should carry a reference of its own: while no new conversation has
+ * carried one used before, and its caller has no living conversation a reference started. Only
+ * such a conversation lets a later one carry its reference again (where a service that takes the
+ * reference for a natural key continues it); drawn at random, few new conversations had one.
+ */
+function referenceToReuse(session: Session, who: Who, conversation: ConversationRecord | undefined): boolean {
+  if (conversation !== undefined || session.covered.has(input("external_reference:reused-in-two-conversations/new")))
+    return false;
+  return !session.references.some(
+    (r) => r.who === who && r.started && session.conversation(r.conversationId)?.deleted === false,
+  );
 }
 
 function referenceFor(
@@ -283,11 +299,13 @@ export function freshKey(
   // A column too short for a key shows only with keys longer than it, and only a near-miss of a
   // long key tries it (a prefix needs one, and every near-miss changes the key's end). Keys of new
   // conversations are few, and drawn among four shapes they were seldom long: while the caller has
-  // no long one whose prefix is unsent, a new conversation's key is long. Turns are many and meet
-  // long keys by their draw; while a prefix cell of theirs is unmet and no long key is free, one
-  // time in two. (Every turn key made long first took near-misses from the case-changed ones.)
+  // no long one whose request took effect (a near-miss with its body repeats an exchange that ran)
+  // and whose prefix is unsent, a new conversation's key is long. Turns are many and meet long keys
+  // by their draw; while a prefix cell of theirs is unmet and no long key is free, one time in two.
+  // (Every turn key made long first took near-misses from the case-changed ones.)
   const sent = sentKeys(session);
-  const longFree = (keys: readonly KeyUse[]) => keys.some((k) => canMissBy(k.key, "prefix", sent));
+  const longFree = (keys: readonly KeyUse[]) =>
+    keys.some((k) => k.status === "completed" && canMissBy(k.key, "prefix", sent));
   const prefixPending = NEAR_MISS_USES.some(
     (use) => use.startsWith(`${starts}/`) && !session.covered.has(input(`idempotency-key:near-miss:prefix/${use}`)),
   );

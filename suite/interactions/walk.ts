@@ -28,6 +28,7 @@ import {
   MESSAGE_CLASSES,
   NEAR_MISSES,
   NEAR_MISS_USES,
+  OPEN_SHAPES,
   PAYLOAD_CHANGES,
   transitionName,
   transitionNeedsCreate,
@@ -105,11 +106,16 @@ const CREATE_INPUTS = INPUTS.filter((cell) =>
   .filter((cell) => !/same-text-twice|normalisation-forms|reordered-keys|near-miss|reused-in-two/.test(cell))
   .map((cell) => `inputs:${cell}`);
 
-/** The input cells one more create could still cover, one per field: what makes it worth its cost. */
-const uncoveredInputs = (session: Session) => {
+/**
+ * The input cells one more create could still cover, one per field: what makes it worth its cost.
+ * A body that must be accepted (a race's, whose exchanges must run) takes no shape a service may
+ * refuse: offered one, it would count as tried for a shape it never sends, until the walk gave up on it.
+ */
+const uncoveredInputs = (session: Session, accepted = false) => {
   const byField = new Map<string, string>();
   for (const cell of CREATE_INPUTS) {
     const field = cell.split(":")[1] ?? "";
+    if (accepted && OPEN_SHAPES.has(cell.slice("inputs:".length))) continue;
     if (!session.covered.has(cell) && !byField.has(field)) byField.set(field, cell);
   }
   return [...byField.values()];
@@ -345,7 +351,7 @@ const canLoseOne = (session: Session) => live(session).length > 2 || session.cre
 function races(session: Session, conversation: ConversationRecord): Proposal[] {
   const out: Proposal[] = [];
   // Each exchange of a race carries fresh bodies too: what they still have to cover counts for the race.
-  const inputs = uncoveredInputs(session);
+  const inputs = uncoveredInputs(session, true);
   const owner = conversation.owner;
   const ordering = (cls: string, a: string, b: string) => [`orderings:${cls}/${a}`, `orderings:${cls}/${b}`];
   const arranged = (cls: string, held: Endpoint, timing: Timing) => {
