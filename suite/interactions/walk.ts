@@ -1152,28 +1152,27 @@ function nearMissProposals(
   // replays or refuses where it should run), with another body only when it also compares them.
   const out: Proposal[] = [];
   const sent = sentKeys(session);
-  for (const body of ["same-body"] as const) {
-    for (const how of NEAR_MISSES) {
-      const cell = `inputs:idempotency-key:near-miss:${how}/${starts}/${body}`;
-      // Met on this endpoint too: a key table is often one per endpoint.
-      const pending = [cell, `${cell}@${endpoint}`].filter((c) => !session.covered.has(c));
-      if (pending.length === 0) continue;
-      // A key whose near-miss of this kind was sent already cannot give it again (nearMissKey).
-      const missable = earlier.filter((k) => canMissBy(k.key, how, sent));
-      // A key of this endpoint when there is one: its near-miss meets the same key table.
-      const here = missable.filter((k) => k.endpoint === endpoint);
-      const candidates = here.length > 0 ? here : missable;
-      // The same body again may meet one more cell: then a key whose body meets it, when there is one.
-      const repeats = [REPEATED_BODY[starts]].filter((c) => body === "same-body" && !session.covered.has(c));
-      const carrying = repeats.length > 0 ? candidates.filter((k) => repeatedBy(session, k, starts).length > 0) : [];
-      const able = carrying.length > 0 ? carrying : candidates;
-      if (able.length === 0) continue;
-      out.push({
-        cells: [transitionCell, ...pending, ...repeats],
-        charged: 1,
-        build: (g) => one(g, nearMissCreate(g, session, longFirst(g, able, endpoint), endpoint, { how, body })),
-      });
-    }
+  // The same body again may meet one more cell: then a key whose body meets it, when there is one.
+  const repeats = [REPEATED_BODY[starts]].filter((c) => !session.covered.has(c));
+  for (const how of NEAR_MISSES) {
+    const cell = `inputs:idempotency-key:near-miss:${how}/${starts}/same-body`;
+    // Met on this endpoint too: a key table is often one per endpoint.
+    const pending = [cell, `${cell}@${endpoint}`].filter((c) => !session.covered.has(c));
+    if (pending.length === 0) continue;
+    // A key whose near-miss of this kind was sent already cannot give it again (nearMissKey).
+    const missable = earlier.filter((k) => canMissBy(k.key, how, sent));
+    // A key of this endpoint when there is one: its near-miss meets the same key table.
+    const here = missable.filter((k) => k.endpoint === endpoint);
+    const candidates = here.length > 0 ? here : missable;
+    const carrying = repeats.length > 0 ? candidates.filter((k) => repeatedBy(session, k, starts).length > 0) : [];
+    const able = carrying.length > 0 ? carrying : candidates;
+    if (able.length === 0) continue;
+    out.push({
+      cells: [transitionCell, ...pending, ...repeats],
+      charged: 1,
+      build: (g) =>
+        one(g, nearMissCreate(g, session, longFirst(g, able, endpoint), endpoint, { how, body: "same-body" })),
+    });
   }
   // Every cell met: a near-miss still, of any kind, with other inputs.
   if (out.length === 0)
