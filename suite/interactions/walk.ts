@@ -1218,7 +1218,7 @@ function weightOf(session: Session, proposal: Proposal, pending: boolean): numbe
   if (proposal.charged > 0 && proposal.charged >= session.createsLeft) return 0;
   if ((proposal.holds ?? 0) > session.createsLeft) return 0;
   if (dropOverdue(session) && proposal.cells.some((c) => c.startsWith("client:drop:"))) return 10_000;
-  if (proposal.charged > 0 && proposal.cells.some((c) => textOverdue(session, c))) return 10_000;
+  if (proposal.charged > 0 && proposal.cells.some((c) => createOverdue(session, c))) return 10_000;
   const novelty = proposal.cells.reduce(
     (sum, cell) =>
       sum + cellValue(cell, pending, session) / (1 + 2 * session.covered.count(cell) + misses(session, cell)) ** 2,
@@ -1242,13 +1242,15 @@ const dropOverdue = (session: Session) =>
   DROP_POINTS.reduce((sum, point) => sum + misses(session, `client:drop:${point}`), 0) < 2;
 
 /**
- * Whether a kind of text the service accepted on one endpoint is still to be sent on the other,
- * once a third of the creates are spent (each at most twice without meeting it). Only a create of
- * its own takes the shapes a service may refuse (a long text), and single creates competed with
- * dozens of races' arrangements: a stream's storage that cuts long texts went untried.
+ * Whether a cell that only a create of its own meets is still unmet once a third of the creates
+ * are spent (each at most twice without meeting it): a kind of text the service accepted on one
+ * endpoint, not yet sent on the other (only a single create takes a shape a service may refuse,
+ * a long text), and a reference used again by another conversation. Single creates competed with
+ * dozens of races' arrangements: a stream's storage that cuts long texts, and a service that takes
+ * a reference for a natural key, went untried.
  */
-const textOverdue = (session: Session, cell: string) =>
-  /^inputs:message:[a-z-]+@/.test(cell) &&
+const createOverdue = (session: Session, cell: string) =>
+  /^inputs:(message:[a-z-]+@|external_reference:reused-in-two-)/.test(cell) &&
   !session.covered.has(cell) &&
   session.createsUsed * 3 >= session.createsAllowed &&
   misses(session, cell) < 2;
