@@ -240,10 +240,12 @@ export function freshBody(
 function referenceToReuse(session: Session, who: Who, conversation: ConversationRecord | undefined): boolean {
   if (conversation !== undefined || session.covered.has(input("external_reference:reused-in-two-conversations/new")))
     return false;
-  return !session.references.some(
-    (r) => r.who === who && r.started && session.conversation(r.conversationId)?.deleted === false,
-  );
+  return !session.references.some((r) => r.who === who && startedLiving(session, r));
 }
+
+/** Whether a reference started a conversation that still lives: where a service that keys conversations by their reference would find it. */
+export const startedLiving = (session: Session, reference: Session["references"][number]): boolean =>
+  reference.started && session.conversation(reference.conversationId)?.deleted === false;
 
 function referenceFor(
   g: fc.GeneratorValue,
@@ -256,12 +258,10 @@ function referenceFor(
   if (cls === "null") return { value: null, cls } as const;
   if (cls === "reused-in-two-conversations") {
     const earlier = session.references.filter((r) => r.who === who && r.conversationId?.toLowerCase() !== id);
-    // A new conversation takes a reference that started one: where a service that keys
-    // conversations by their reference would look it up (one first sent on a turn would not show that).
-    const started = earlier.filter((r) => r.started);
-    // One whose conversation still lives: a deleted one is no longer there to be found.
-    const living = started.filter((r) => session.conversation(r.conversationId)?.deleted === false);
-    const from = conversation !== undefined ? earlier : living;
+    // A new conversation takes a reference that started one still living (one first sent on a
+    // turn would not show a service that keys conversations by their reference; a deleted one is
+    // no longer there to be found).
+    const from = conversation !== undefined ? earlier : earlier.filter((r) => startedLiving(session, r));
     if (from.length > 0) return { value: g(() => fc.constantFrom(...from.map((r) => r.value))), cls } as const;
   }
   if (cls === "reused-in-two-scopes") {

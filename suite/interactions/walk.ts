@@ -9,7 +9,7 @@
  */
 import fc from "fast-check";
 import type { Endpoint, Who } from "../model/operation.ts";
-import { canMissBy, freshBody, freshKey, longFirst, nearMissKey, sentKeys } from "./bodies.ts";
+import { canMissBy, freshBody, freshKey, longFirst, nearMissKey, sentKeys, startedLiving } from "./bodies.ts";
 import {
   LANES,
   type Command,
@@ -348,6 +348,11 @@ function races(session: Session, conversation: ConversationRecord): Proposal[] {
   const out: Proposal[] = [];
   // Each exchange of a race carries fresh bodies too: what they still have to cover counts for the race.
   const inputs = uncoveredInputs(session, true);
+  // What a held exchange would meet as a near-miss of a turn, on each endpoint: the same for every arrangement.
+  const nearMissOn: Record<Endpoint, readonly string[]> = {
+    plain: heldNearMissCells(session, conversation, "plain"),
+    stream: heldNearMissCells(session, conversation, "stream"),
+  };
   const owner = conversation.owner;
   const ordering = (cls: string, a: string, b: string) => [`orderings:${cls}/${a}`, `orderings:${cls}/${b}`];
   const arranged = (cls: string, held: Endpoint, timing: Timing) => {
@@ -366,10 +371,7 @@ function races(session: Session, conversation: ConversationRecord): Proposal[] {
             ...ordering("two-exchanges", "sent-first-first", "sent-second-first"),
             ...arranged("two-exchanges", held, timing),
             ...inputs,
-            ...new Set([
-              ...heldNearMissCells(session, conversation, held),
-              ...heldNearMissCells(session, conversation, endpoint),
-            ]),
+            ...new Set([...nearMissOn[held], ...nearMissOn[endpoint]]),
           ],
           charged: 2,
           build: (g) => {
@@ -390,10 +392,7 @@ function races(session: Session, conversation: ConversationRecord): Proposal[] {
       if (who === undefined) continue;
       for (const endpoint of ENDPOINTS) {
         out.push({
-          cells: [
-            transition("continue", "in-flight", "fresh", endpoint, relation),
-            ...heldNearMissCells(session, conversation, held),
-          ],
+          cells: [transition("continue", "in-flight", "fresh", endpoint, relation), ...nearMissOn[held]],
           charged: 2,
           build: (g) =>
             race(
@@ -408,10 +407,7 @@ function races(session: Session, conversation: ConversationRecord): Proposal[] {
     // The owner listing while an exchange is generated.
     for (const shape of ["no-parameters", "page", "page-size", "both"] as const) {
       out.push({
-        cells: [
-          transition("list", "in-flight", "n/a", shape, "own"),
-          ...heldNearMissCells(session, conversation, held),
-        ],
+        cells: [transition("list", "in-flight", "n/a", shape, "own"), ...nearMissOn[held]],
         charged: 1,
         build: (g) =>
           race(
@@ -1107,7 +1103,7 @@ function referenceReuses(
       (r) =>
         r.who === who &&
         r.conversationId?.toLowerCase() !== id &&
-        (conversation !== undefined || (r.started && session.conversation(r.conversationId)?.deleted === false)),
+        (conversation !== undefined || startedLiving(session, r)),
     );
   const otherScope = (who: Who) => session.references.some((r) => r.who !== who);
   const out: { cell: string; cls: ReusedReference; callers: Who[] }[] = [];
@@ -1229,6 +1225,9 @@ function weightOf(session: Session, proposal: Proposal, pending: boolean): numbe
   return (fresh ? 50 * novelty : 10 * novelty) / proposal.charged;
 }
 
+/** Whether a sequence has spent a third of its creates: past it, a cell only a create of its own meets is overdue. */
+const thirdSpent = (session: Session) => session.createsUsed * 3 >= session.createsAllowed;
+
 /**
  * Whether a sequence that has spent a third of its creates has yet to drop a stream. The client
  * behaviours the spec names (a stream dropped, retried or not) have no other way in than a drop,
@@ -1237,7 +1236,7 @@ function weightOf(session: Session, proposal: Proposal, pending: boolean): numbe
  * the stream already ended (a service that answers at once leaves nothing to drop).
  */
 const dropOverdue = (session: Session) =>
-  session.createsUsed * 3 >= session.createsAllowed &&
+  thirdSpent(session) &&
   !session.keys.some((k) => k.dropped) &&
   DROP_POINTS.reduce((sum, point) => sum + misses(session, `client:drop:${point}`), 0) < 2;
 
@@ -1252,7 +1251,7 @@ const dropOverdue = (session: Session) =>
 const createOverdue = (session: Session, cell: string) =>
   /^inputs:(message:[a-z-]+@|external_reference:reused-in-two-)/.test(cell) &&
   !session.covered.has(cell) &&
-  session.createsUsed * 3 >= session.createsAllowed &&
+  thirdSpent(session) &&
   misses(session, cell) < 2;
 
 /**
