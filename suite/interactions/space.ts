@@ -138,7 +138,7 @@ export function arrangementOf(ordering: string, heldEndpoint: "plain" | "stream"
 /**
  * Overlap classes, each with its two orders as the model linearised them: two exchanges on one
  * conversation; one key on both endpoints; a delete and an exchange, by where the exchange was
- * when the delete was sent; a replay and its original still in flight. Then how the races of
+ * when the delete was sent (before response.created, after it, after a delta, after completion); a replay and its original still in flight. Then how the races of
  * the first, second and last class were arranged: a bug that needs the second request to land
  * while a stream thinks, or after its first delta, shows only in that arrangement.
  */
@@ -150,6 +150,8 @@ export const ORDERINGS = [
   "one-key-both-endpoints/stream-first",
   "delete-exchange-before-created/exchange-first",
   "delete-exchange-before-created/delete-first",
+  "delete-exchange-after-created/exchange-first",
+  "delete-exchange-after-created/delete-first",
   "delete-exchange-after-delta/exchange-first",
   "delete-exchange-after-delta/delete-first",
   "delete-exchange-after-completed/exchange-first",

@@ -343,6 +343,14 @@ function proposals(session: Session): Proposal[] {
  */
 const canLoseOne = (session: Session) => live(session).length > 2 || session.createsLeft > 4;
 
+/** The ordering class of a delete race, by where the exchange was when the delete was sent. */
+const DELETE_RACE_CLASS = {
+  "at-once": "delete-exchange-before-created",
+  "after-created": "delete-exchange-after-created",
+  "after-delta": "delete-exchange-after-delta",
+  "after-completed": "delete-exchange-after-completed",
+} as const satisfies Record<Timing, string>;
+
 /** Races on a live conversation: a request held open while others are sent at a chosen point of it. */
 function races(session: Session, conversation: ConversationRecord): Proposal[] {
   const out: Proposal[] = [];
@@ -418,40 +426,32 @@ function races(session: Session, conversation: ConversationRecord): Proposal[] {
           ),
       });
     }
-    // A delete while an exchange is generated: before response.created, after a delta, after completion.
-    const deleteTimings: Timing[] = held === "stream" ? ["at-once", "after-delta", "after-completed"] : ["at-once"];
-    out.push({
-      deletes: true,
-      cells: [
-        transition("delete", "in-flight", "n/a", "n/a", "own"),
-        ...inputs,
-        ...ordering("delete-exchange-before-created", "exchange-first", "delete-first"),
-        ...(held === "stream"
-          ? [
-              ...ordering("delete-exchange-after-delta", "exchange-first", "delete-first"),
-              ...ordering("delete-exchange-after-completed", "exchange-first", "delete-first"),
-            ]
-          : []),
-      ],
-      charged: 1,
-      build: (g) => {
-        const timing = pickOne(g, deleteTimings);
-        const cls =
-          timing === "at-once"
-            ? "delete-exchange-before-created"
-            : timing === "after-delta"
-              ? "delete-exchange-after-delta"
-              : "delete-exchange-after-completed";
+    // A delete while an exchange is generated: sent with it, once it was created (what a service
+    // spends most of an exchange on comes before its first delta), after a delta, after completion.
+    // One proposal per point: the one a bug of a delete during generation needs pulls on its own.
+    const deleteTimings: Timing[] =
+      held === "stream" ? ["at-once", "after-created", "after-delta", "after-completed"] : ["at-once"];
+    for (const timing of deleteTimings) {
+      const cls = DELETE_RACE_CLASS[timing];
+      out.push({
+        deletes: true,
+        cells: [
+          transition("delete", "in-flight", "n/a", "n/a", "own"),
+          ...inputs,
+          ...ordering(cls, "exchange-first", "delete-first"),
+        ],
+        charged: 1,
         // A fresh key: a deleted conversation is never listed again, so nothing could show a near key taken for an earlier one.
-        return race(
-          g,
-          continuation(g, session, conversation, owner, held, { accepted: true }),
-          [deletion(session, conversation, owner)],
-          timing,
-          cls,
-        );
-      },
-    });
+        build: (g) =>
+          race(
+            g,
+            continuation(g, session, conversation, owner, held, { accepted: true }),
+            [deletion(session, conversation, owner)],
+            timing,
+            cls,
+          ),
+      });
+    }
     // One key at once: its replay on the same endpoint, on the other (in each arrangement), or reused with another payload.
     for (const endpoint of ENDPOINTS) {
       const cls = endpoint === held ? "replay-in-flight-original" : "one-key-both-endpoints";
