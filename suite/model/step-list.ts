@@ -288,7 +288,7 @@ function explainTotal(
   const held = exchangesHeld(world.counting, page.total, exchanges.length);
   if (held !== undefined && held < exchanges.length) return missing(exchanges.at(-1), "is the latest");
   const more = held !== undefined ? held > exchanges.length : world.counting === "any" && page.total > exchanges.length;
-  const suspect = more ? extraSuspect(conversation, marks, world.echo) : undefined;
+  const suspect = more ? extraSuspect(conversation, marks, world.echo, complete) : undefined;
   if (suspect !== undefined) {
     return violation(
       suspect.requirement,
@@ -357,14 +357,15 @@ function exchangesHeld(counting: Counting, total: number, n: number): number | u
  * whose text an exchange also carries is not blamed for a message nobody can name (an exchange of
  * unknown outcome may have taken effect with its text mangled).
  */
-function extraSuspect(conversation: ConversationState, marks: readonly Mark[], echo: World["echo"]) {
+function extraSuspect(conversation: ConversationState, marks: readonly Mark[], echo: World["echo"], complete: boolean) {
   const counts = new Map<string, number>();
   for (const m of marks) counts.set(m.message, (counts.get(m.message) ?? 0) + 1);
   const perText = typeof echo === "number" && echo > 0 ? echo : 1;
   const carrying = (message: string) => conversation.exchanges.filter((e) => e.message === message).length;
   const shownExtra = (s: { message: string }) => (counts.get(s.message) ?? 0) > perText * carrying(s.message);
   const named = [...conversation.suspects].reverse().find(shownExtra);
-  const textsListed = typeof echo === "number" && echo > 0;
+  // Only a page holding every item can show that no text is there more often than its exchanges.
+  const textsListed = typeof echo === "number" && echo > 0 && complete;
   return named ?? (textsListed ? undefined : conversation.suspects.at(-1));
 }
 
