@@ -234,6 +234,8 @@ export interface Behavior {
   readonly overloadEvery: number;
   /** An exchange reaches the listing this long after it was stored (0: at once); read only by `listedCount` (deployment/listing-lag.ts) and `deleteConversation` (routes/delete-conversation.ts), whose delete reaches the listing as late. */
   readonly listingLagMs: number;
+  /** Which Idempotency-Keys a create takes ("any": up to 255 characters; "short-token": up to 64 letters, digits, '-' and '_'); read only by `readIdempotencyKey` (idempotency/key-header.ts). */
+  readonly idempotencyKeys: "any" | "short-token";
   /** Path prefix before /v1 ("": none); read only by `basePathOption` (options.ts), where the option of the same name can replace it. */
   readonly basePath: string;
   readonly broken: Breakage;
@@ -320,6 +322,7 @@ export const DEFAULT_BEHAVIOR: Behavior = Object.freeze({
   rateLimit: null,
   overloadEvery: 0,
   listingLagMs: 0,
+  idempotencyKeys: "any",
   basePath: "",
   broken: NOTHING_BROKEN,
 } satisfies Behavior);

@@ -65,7 +65,7 @@ export interface ExchangeHeaders {
 export function checkExchangeHeaders(ctx: AppContext, req: FakeRequest): ExchangeHeaders {
   const caller = exchangeCaller(req);
   const faults = headerFaults(ctx, req, ctx.baseFaults);
-  return { caller, faults, idempotencyKey: readIdempotencyKey(req) };
+  return { caller, faults, idempotencyKey: readIdempotencyKey(req, ctx.behavior.idempotencyKeys) };
 }
 
 /** The body checked against the request schema; a hook may act on a refused one before its 400 goes. */

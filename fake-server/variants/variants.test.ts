@@ -249,6 +249,18 @@ test("extra-fields: every JSON body and event payload carries unknown fields, at
   for (const event of stream.events) expect(JSON.parse(event.data)).toMatchObject({ x_fake_extension: "ignore me" });
 });
 
+test("strict-keys: a key of at most 64 letters, digits, '-' and '_' is taken; a longer or punctuated one is 400 on both creates", async () => {
+  const fake = await fakeServer({ variants: ["strict-keys"] });
+  expect((await createResponse(fake.url, { idempotencyKey: crypto.randomUUID() })).status).toBe(200);
+  expect((await createResponse(fake.url, { idempotencyKey: `k_${"a".repeat(62)}` })).status).toBe(200);
+  for (const idempotencyKey of [`k_${"a".repeat(63)}`, "key/with=punctuation"]) {
+    const plain = await createResponse(fake.url, { idempotencyKey });
+    expect(plain.status).toBe(400);
+    expect(errorCode(plain.json)).toBe("idempotency_key_invalid");
+    expect((await streamResponse(fake.url, { idempotencyKey })).status).toBe(400);
+  }
+});
+
 test("all: every combinable variant at once still answers a whole exchange", async () => {
   const fake = await fakeServer({ variants: ["all"] });
   const reply = await streamResponse(fake.url);

@@ -161,6 +161,13 @@ export const VARIANTS: readonly Variant[] = Object.freeze([
     { listingLagMs: LISTING_LAG_MS },
   ),
   variant(
+    "strict-keys",
+    "Request headers: `Idempotency-Key: <unique_key>` (its format and length: not shown).",
+    "an Idempotency-Key must be 1 to 64 letters, digits, '-' or '_' (a header validator's length and pattern), else 400 " +
+      "idempotency_key_invalid: longer keys and keys with other punctuation are refused before anything is done",
+    { idempotencyKeys: "short-token" },
+  ),
+  variant(
     "base-path",
     "Base address: `{base_url}`; every path begins with `/v1` (what comes before it: not shown).",
     `the API is served under ${GATEWAY_BASE_PATH}/v1 (the server's url includes ${GATEWAY_BASE_PATH}); /__fake stays at the root`,

@@ -5,6 +5,7 @@
  */
 import fc from "fast-check";
 import type { Who } from "../model/operation.ts";
+import { openKeyForms, type OpenKeyForm } from "../model/key-forms.ts";
 import {
   composeMessage,
   messageText,
@@ -25,6 +26,7 @@ import {
   OPEN_SHAPES,
   REFERENCE_CLASSES,
   REUSED_REFERENCE_CLASSES,
+  type KeyShape,
   type MessageClass,
   type NearMiss,
   type NearMissUse,
@@ -285,7 +287,9 @@ export function freshKey(
   starts: "new" | "continue",
   endpoint?: string,
 ): { readonly key: string; readonly cells: readonly string[] } {
-  const earlier = session.keys.filter((k) => k.who === who);
+  // Keys of a form the service refused (the spec names none) would only be refused again, near-misses of them too.
+  const keptOff = (key: string) => openKeyForms(key).some((form) => session.refusedKeyForms.has(form));
+  const earlier = session.keys.filter((k) => k.who === who && !keptOff(k.key));
   // A near-miss of a key of the same use when there is one: keys of new conversations and of turns are often kept apart.
   const sameUse = earlier.filter((k) => (typeof k.body.conversation_id === "string") === (starts === "continue"));
   if (earlier.length > 0 && g(() => fc.boolean()))
@@ -309,14 +313,27 @@ export function freshKey(
   const prefixPending = NEAR_MISS_USES.some(
     (use) => use.startsWith(`${starts}/`) && !session.covered.has(input(`idempotency-key:near-miss:prefix/${use}`)),
   );
+  const shapes = KEY_SHAPES.filter((shape) => {
+    const form = KEY_SHAPE_FORM[shape];
+    return form === undefined || !session.refusedKeyForms.has(form);
+  });
   const longWanted =
-    starts === "new" ? !longFree(sameUse) : prefixPending && !longFree(earlier) && g(() => fc.boolean());
-  const shape = longWanted ? "long-token" : pickClass(g, session, "idempotency-key", KEY_SHAPES);
+    shapes.includes("long-token") &&
+    (starts === "new" ? !longFree(sameUse) : prefixPending && !longFree(earlier) && g(() => fc.boolean()));
+  const shape = longWanted ? "long-token" : pickClass(g, session, "idempotency-key", shapes);
   return {
     key: g(() => shapeKey(session.target.idempotencyKey("k"), shape)),
     cells: [input(`idempotency-key:${shape}`)],
   };
 }
+
+/** The form of each key shape that a service may refuse (openKeyForms), if any. */
+const KEY_SHAPE_FORM: Record<KeyShape, OpenKeyForm | undefined> = {
+  uuid: undefined,
+  "long-token": "long",
+  "mixed-case": undefined,
+  punctuation: "punctuation",
+};
 
 /**
  * An earlier key to miss by a little: long ones first (a near-miss changes a key's end, so a long

@@ -4,6 +4,7 @@
  * the external references it sent, the cells it covered.
  */
 import { canonicalJson, type CreateResult, type ListingValue, type Outcome } from "../model/operation.ts";
+import { openKeyForms } from "../model/key-forms.ts";
 import { VALIDATION_STATUSES } from "../model/step-create.ts";
 import type { CreateRequest, Request } from "./commands.ts";
 import type { KeyStatus, Session } from "./session.ts";
@@ -24,6 +25,14 @@ export function recordAnswer(
     VALIDATION_STATUSES.has(outcome.status)
   )
     session.cover([`inputs:${request.openShape}`]);
+  // A key of a form the spec leaves open, refused with a body that holds no open shape: the service limits keys.
+  if (
+    outcome.type === "refused" &&
+    request.kind === "create" &&
+    request.openShape === undefined &&
+    VALIDATION_STATUSES.has(outcome.status)
+  )
+    for (const form of openKeyForms(request.key)) session.refusedKeyForms.add(form);
   const conversation = request.kind === "create" ? undefined : session.conversation(request.conversationId);
   if (request.kind === "list") {
     if (outcome.type === "ok" && conversation !== undefined && request.who === conversation.owner)
@@ -77,6 +86,8 @@ function recordCreate(
     // A key sent again: a replay or a retry tells what its first request did; a reuse changes nothing.
     const samePayload = canonicalJson(earlier.body) === canonicalJson(request.body);
     if (earlier.dropped && samePayload) earlier.retried = true;
+    if (status === "completed" && JSON.stringify(earlier.body) === JSON.stringify(request.body))
+      earlier.answeredAsSent.add(request.endpoint);
     if (samePayload && earlier.status !== "completed" && status === "completed") {
       earlier.status = "completed";
       earlier.conversationId = result?.conversationId ?? earlier.conversationId;
@@ -96,6 +107,7 @@ function recordCreate(
     conversationId: result?.conversationId ?? continued,
     dropped,
     retried: false,
+    answeredAsSent: new Set(),
     abandoned: request.abandoned === true,
   });
 }

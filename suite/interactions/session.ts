@@ -3,6 +3,7 @@
  * knows them; the history of operations it observed and the model's judgement of them so far;
  * and the cells it covered, which steer what the walk proposes next (walk.ts).
  */
+import type { OpenKeyForm } from "../model/key-forms.ts";
 import type { Identity, ServiceClient, Transcript } from "../http/types.ts";
 import { failedBy, flush, initialState, observe, orderOf, type ModelState } from "../model/model.ts";
 import type { Endpoint, Op, Who } from "../model/operation.ts";
@@ -81,6 +82,13 @@ export interface KeyUse {
   /** The client dropped its stream; then whether it sent the key again. */
   dropped: boolean;
   retried: boolean;
+  /**
+   * The endpoints that answered the key sent again exactly as first written (2xx). A payload
+   * written otherwise (its metadata's keys reordered) is sent on an endpoint only after: refused
+   * there, it then shows that the writing was refused, not the key (a key a stream handler keeps
+   * locked refuses both).
+   */
+  readonly answeredAsSent: Set<Endpoint>;
   /** The client cancelled it for good: the walk never retries it. */
   readonly abandoned: boolean;
 }
@@ -122,6 +130,8 @@ export class Session {
    * two near-misses drawn for it must not land on one key (a same-key race of another class).
    */
   readonly nearKeysDrawn = new Set<string>();
+  /** Forms of key the service refused as a body is refused (the spec names no format): fresh keys keep off them. */
+  readonly refusedKeyForms = new Set<OpenKeyForm>();
   /** External references used so far, with who used them. */
   readonly references: {
     readonly value: string;

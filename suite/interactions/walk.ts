@@ -267,10 +267,7 @@ function proposals(session: Session): Proposal[] {
     const conversation = state === "of-deleted" ? "deleted" : "live";
     for (const endpoint of ENDPOINTS) {
       const retry = retryCells(key, state, endpoint);
-      const reordered =
-        typeof key.body.metadata === "object" && key.body.metadata !== null && Object.keys(key.body.metadata).length > 1
-          ? ["inputs:metadata:reordered-keys"]
-          : [];
+      const reordered = canReorder(key, endpoint) ? ["inputs:metadata:reordered-keys"] : [];
       if (retryable)
         out.push({
           cells: [transition("replay", conversation, state, endpoint, "own"), ...retry, ...reordered],
@@ -892,13 +889,16 @@ function retryCells(key: KeyUse, state: KeyState, endpoint: Endpoint): string[] 
   return [`client:retry-late:${endpoint === key.endpoint ? "same" : "other"}-endpoint`];
 }
 
+/** Whether a replay may write the key's payload otherwise: metadata of two keys or more, once the endpoint answered it as sent. */
+const canReorder = (key: KeyUse, endpoint: Endpoint) =>
+  typeof key.body.metadata === "object" &&
+  key.body.metadata !== null &&
+  Object.keys(key.body.metadata).length > 1 &&
+  key.answeredAsSent.has(endpoint);
+
 function replayOf(g: fc.GeneratorValue, session: Session, key: KeyUse, endpoint: Endpoint): CreateRequest {
   const state = keyState(session, key) ?? "completed";
-  const reorder =
-    typeof key.body.metadata === "object" &&
-    key.body.metadata !== null &&
-    Object.keys(key.body.metadata).length > 1 &&
-    g(() => fc.boolean());
+  const reorder = canReorder(key, endpoint) && g(() => fc.boolean());
   const retry = retryCells(key, state, endpoint);
   return {
     kind: "create",

@@ -28,6 +28,7 @@ import {
 import type { Op } from "./operation.ts";
 import { judgePage } from "./page.ts";
 import { serviceModel } from "./service.ts";
+import { NO_KEYS_TAKEN, withKeyTaken, type KeysTaken } from "./key-forms.ts";
 import type { Violation } from "./violation.ts";
 import { EMPTY_WORLD, type World } from "./world.ts";
 
@@ -41,6 +42,8 @@ export interface ModelState {
     readonly worlds: readonly Branch<World>[];
     /** Every message the history sent so far, with the operation (#n) that sent it: how items are read. */
     readonly messages: ReadonlyMap<string, number>;
+    /** The keys the service took so far (a create answered 2xx): which it may still refuse. */
+    readonly keysTaken: KeysTaken;
   };
   /** The search's bookkeeping (linearize.ts): the group being built, what ruled worlds out, the verdict. */
   readonly search: Search<Op>;
@@ -54,7 +57,10 @@ export interface Observation {
 
 /** Before any operation: the service in `start` (by default nothing known of it). */
 export function initialState(start: World = EMPTY_WORLD, deadline?: number): ModelState {
-  return { known: { worlds: branchesOf([start]), messages: new Map() }, search: startSearch(deadline) };
+  return {
+    known: { worlds: branchesOf([start]), messages: new Map(), keysTaken: NO_KEYS_TAKEN },
+    search: startSearch(deadline),
+  };
 }
 
 /** Every world still possible. */
@@ -101,12 +107,23 @@ export function observe(state: ModelState, sent: Op): Observation {
     op.kind === "create" && !known.messages.has(op.message)
       ? new Map([...known.messages, [op.message, op.index]])
       : known.messages;
-  return { state: { known: { ...known, messages }, search: joined(current.search, op) }, violations: found };
+  const keysTaken =
+    op.kind === "create" && op.outcome.type === "ok" && op.key !== null
+      ? withKeyTaken(known.keysTaken, op.key)
+      : known.keysTaken;
+  return {
+    state: { known: { ...known, messages, keysTaken }, search: joined(current.search, op) },
+    violations: found,
+  };
 }
 
 /** Judges the group being built; call it when no later operation can overlap it any more. */
 export function flush(state: ModelState): Observation {
-  const judged = judgeGroup(state.known.worlds, state.search, serviceModel(state.known.messages));
+  const judged = judgeGroup(
+    state.known.worlds,
+    state.search,
+    serviceModel(state.known.messages, state.known.keysTaken),
+  );
   return {
     state: { known: { ...state.known, worlds: judged.branches }, search: judged.search },
     violations: judged.violations,

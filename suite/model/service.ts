@@ -5,6 +5,7 @@
  * how far a world a violation ruled out strayed from the spec's plain reading. What the search
  * must not know of keys and endpoints is here.
  */
+import type { KeysTaken } from "./key-forms.ts";
 import type { Rank, SearchModel } from "./linearize.ts";
 import { isAnonymous, type Caller, type Endpoint, type Op } from "./operation.ts";
 import { stepAnonymous } from "./step-anonymous.ts";
@@ -89,10 +90,10 @@ function againstItsChoice(world: World, op: Op, violation: Violation): boolean {
 }
 
 /** The service's model, with every message the history sent so far (with the #n that sent it): how listings are read. */
-export function serviceModel(messages: ReadonlyMap<string, number>): SearchModel<World, Op> {
+export function serviceModel(messages: ReadonlyMap<string, number>, keysTaken: KeysTaken): SearchModel<World, Op> {
   return {
     split: (world, op) => (op.kind === "create" ? keyScopeChoices(world, op.who, op.key, op.endpoint) : [world]),
-    step: (world, op, overlapping) => stepOne(world, op, { overlapping, messages }),
+    step: (world, op, overlapping) => stepOne(world, op, { overlapping, messages, keysTaken }),
     fingerprint,
     rank: (world, op, violation) => ({
       straying: strayingOf(world, violation),

@@ -19,6 +19,7 @@ import {
   type World,
 } from "./world.ts";
 import { isBusy, type Step, type StepContext } from "./step.ts";
+import { mayRefuseKey } from "./key-forms.ts";
 import { exchangeRequirement, idempotencyRequirement } from "./requirements.ts";
 
 const describeResult = (r: CreateResult) =>
@@ -51,7 +52,7 @@ function describeApart(actual: CreateResult, expected: CreateResult): [string, s
 }
 
 export function stepCreate(world: World, op: CreateOp, context: StepContext): Step {
-  const shaped = heldToShape(world, op);
+  const shaped = heldToShape(world, op, context);
   if ("violation" in shaped) return shaped;
   return stepShaped(shaped.world, op, context);
 }
@@ -105,6 +106,13 @@ function eitherStep(first: Step, others: readonly Step[]): Step {
 /** The statuses with which a service refuses a body for what it is. */
 export const VALIDATION_STATUSES: ReadonlySet<number> = new Set([400, 413, 415, 422]);
 
+/** Whether the create was refused as a service may refuse a key of a form the spec leaves open. */
+const refusedForItsKey = (op: CreateOp, context: StepContext) =>
+  op.outcome.type === "refused" &&
+  VALIDATION_STATUSES.has(op.outcome.status) &&
+  op.key !== null &&
+  mayRefuseKey(op.key, context.keysTaken);
+
 /**
  * A shape the spec leaves open (open-shapes in operation.ts) binds the service once it answered
  * it: what it accepted once it accepts again for the same caller, on either endpoint, and what
@@ -113,14 +121,16 @@ export const VALIDATION_STATUSES: ReadonlySet<number> = new Set([400, 413, 415, 
 function heldToShape(
   world: World,
   op: CreateOp,
+  context: StepContext,
 ): { readonly world: World } | { readonly violation: ReturnType<typeof violation> } {
   const shape = op.openShape;
   const outcome = op.outcome;
-  // Only a refusal that judges the body (invalid, too large) says anything of its shape.
+  // Only a refusal that judges the body (invalid, too large) says anything of its shape; one whose
+  // key is of a form a service may refuse may have judged the key.
   if (
     shape === undefined ||
     outcome.type === "unknown" ||
-    (outcome.type === "refused" && !VALIDATION_STATUSES.has(outcome.status))
+    (outcome.type === "refused" && (!VALIDATION_STATUSES.has(outcome.status) || refusedForItsKey(op, context)))
   )
     return { world };
   const accepted = outcome.type === "ok";
@@ -391,7 +401,8 @@ function stepNewConversation(world: World, op: CreateOp, context: StepContext): 
   }
   if (outcome.type === "refused") {
     // A shape the spec leaves open may be refused (heldToShape holds the service to it).
-    if (notNow(world, op, outcome.status, context) || op.openShape !== undefined) return { worlds: [world] };
+    if (notNow(world, op, outcome.status, context) || op.openShape !== undefined || refusedForItsKey(op, context))
+      return { worlds: [world] };
     const requirement =
       op.optionalFields === true && outcome.status !== 409 ? "RESP-6" : op.endpoint === "stream" ? "SSE-1" : "RESP-1";
     return {
@@ -464,7 +475,8 @@ function stepContinuation(world: World, op: CreateOp, context: StepContext): Ste
     return { worlds: [recordKey(appended(world), op, outcome.value)] };
   }
   if (outcome.type === "refused") {
-    if (notNow(world, op, outcome.status, context) || op.openShape !== undefined) return { worlds: [world] };
+    if (notNow(world, op, outcome.status, context) || op.openShape !== undefined || refusedForItsKey(op, context))
+      return { worlds: [world] };
     return {
       violation: violation(
         op.optionalFields === true && outcome.status !== 409 ? "RESP-6" : exchangeRequirement(op.endpoint),

@@ -1,5 +1,6 @@
 /** What stepping one operation in one world gives. */
 import type { Stepped } from "./linearize.ts";
+import type { KeysTaken } from "./key-forms.ts";
 import type { World } from "./world.ts";
 
 export interface StepContext {
@@ -7,6 +8,8 @@ export interface StepContext {
   readonly overlapping: ReadonlySet<number>;
   /** Every message the history sent so far, with the operation (#n) that sent it. */
   readonly messages: ReadonlyMap<string, number>;
+  /** What the keys of the creates the service answered 2xx so far show it takes. */
+  readonly keysTaken: KeysTaken;
 }
 
 /**
