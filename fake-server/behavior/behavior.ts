@@ -137,7 +137,7 @@ export interface Breakage {
    */
   readonly fingerprintSkips: {
     readonly on: "create" | "stream";
-    readonly field: "metadata" | "external_reference";
+    readonly field: "metadata" | "external_reference" | "conversation_id";
   } | null;
   /**
    * A key with no record of its own is matched to an earlier key with the same payload: ignoring

@@ -43,6 +43,30 @@ test("metadata-outside-fingerprint (IDEM-3): a plain reuse differing only in met
   expect(expectResult(mutant.plain)).toEqual(mutant.first);
 });
 
+test("fingerprint-skips-conversation (IDEM-3): a plain reuse of a new conversation's key sent to that conversation replays; the stream answers 409", async () => {
+  const steps = async (options: FakeServerOptions) => {
+    const fake = await fakeServer(options);
+    const first = expectResult(await createResponse(fake.url, { idempotencyKey: "k", body: { message: EXPORT } }));
+    const reused = { idempotencyKey: "k", body: { message: EXPORT, conversation_id: first.conversation_id } };
+    expectError(await streamResponse(fake.url, reused), 409, "idempotency_key_reused");
+    expectError(
+      await createResponse(fake.url, {
+        ...reused,
+        body: { message: REMINDERS, conversation_id: first.conversation_id },
+      }),
+      409,
+      "idempotency_key_reused",
+    );
+    const plain = await createResponse(fake.url, reused);
+    expect(expectPage(await listMessages(fake.url, first.conversation_id)).total).toBe(2);
+    return { first, plain };
+  };
+  expectError((await steps({})).plain, 409, "idempotency_key_reused");
+  const mutant = await steps({ mutant: "fingerprint-skips-conversation" });
+  expect(mutant.plain.headers["idempotent-replayed"]).toBe("true");
+  expect(expectResult(mutant.plain)).toEqual(mutant.first);
+});
+
 test("stream-fingerprint-skips-reference (IDEM-4): a stream reuse differing only in external_reference replays; the plain endpoint answers 409", async () => {
   const steps = async (options: FakeServerOptions) => {
     const fake = await fakeServer(options);

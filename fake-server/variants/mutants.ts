@@ -532,6 +532,15 @@ const LISTED: readonly Mutant[] = [
     { broken: { fingerprintSkips: { on: "stream", field: "external_reference" } } },
   ),
   interactionMutant(
+    "fingerprint-skips-conversation",
+    "IDEM-3",
+    CONFLICT_SPEC,
+    "the plain endpoint fingerprints what the agent is asked, not where it goes: a key reused with the same message under " +
+      "another conversation_id (or null, or the conversation the key started) replays the first result (nothing consumed) " +
+      "instead of 409; the stream endpoint compares the whole body",
+    { broken: { fingerprintSkips: { on: "create", field: "conversation_id" } } },
+  ),
+  interactionMutant(
     "turn-keys-case-insensitive",
     "RESP-2",
     "conversation_id: UUID or null — Continues a specific conversation.",

@@ -222,7 +222,7 @@ export const NEAR_MISS_USES = ["new/same-body", "new/other-body", "continue/same
 export type NearMissUse = (typeof NEAR_MISS_USES)[number];
 
 /** The field a reused key's other payload differs in, on each endpoint: a fingerprint that skips one misses it. */
-export const PAYLOAD_CHANGES = ["message", "metadata", "external_reference"] as const;
+export const PAYLOAD_CHANGES = ["message", "metadata", "external_reference", "conversation_id"] as const;
 export type PayloadChange = (typeof PAYLOAD_CHANGES)[number];
 
 export const PAGE_CLASSES = [

@@ -274,9 +274,11 @@ function proposals(session: Session): Proposal[] {
           charged: state === "unknown-outcome" ? 1 : 0,
           build: (g) => one(g, replayOf(g, session, key, endpoint)),
         });
-      const changes = PAYLOAD_CHANGES.map((f) => `inputs:payload-change:${f}:${endpoint}`).filter(
-        (c) => !session.covered.has(c),
-      );
+      const changes = PAYLOAD_CHANGES.filter(
+        (f) => f !== "conversation_id" || conversationChange(session, key) !== undefined,
+      )
+        .map((f) => `inputs:payload-change:${f}:${endpoint}`)
+        .filter((c) => !session.covered.has(c));
       out.push({
         cells: [transition("reuse", conversation, state, endpoint, "own"), ...changes],
         charged: 0,
@@ -923,12 +925,17 @@ function replayOf(g: fc.GeneratorValue, session: Session, key: KeyUse, endpoint:
   };
 }
 
-/** An earlier key with another payload: one field changed, the message, the metadata or the external reference. */
+/**
+ * An earlier key with another payload: one field changed, the message, the metadata, the external
+ * reference or the conversation (the same message sent to another conversation, or to start one:
+ * a fingerprint of what the agent is asked, not of where it goes, takes it for a replay).
+ */
 function reuseOf(g: fc.GeneratorValue, session: Session, key: KeyUse, endpoint: Endpoint): CreateRequest {
   const state = keyState(session, key) ?? "completed";
+  const otherConversation = conversationChange(session, key);
   const field = pickWeighted(
     g,
-    PAYLOAD_CHANGES.map((f) => ({
+    PAYLOAD_CHANGES.filter((f) => f !== "conversation_id" || otherConversation !== undefined).map((f) => ({
       value: f,
       weight: session.covered.has(`inputs:payload-change:${f}:${endpoint}`) ? 1 : 20,
     })),
@@ -939,7 +946,9 @@ function reuseOf(g: fc.GeneratorValue, session: Session, key: KeyUse, endpoint: 
       ? `${tag} changed`
       : field === "metadata"
         ? { changed: session.target.idempotencyKey("meta") }
-        : `${session.target.idempotencyKey("ref")}:changed`;
+        : field === "conversation_id"
+          ? otherConversation
+          : `${session.target.idempotencyKey("ref")}:changed`;
   const body = { ...key.body, [field]: value };
   // The changed field no longer has the earlier body's open shape when it was that field.
   const openShape = key.openShape === undefined || key.openShape.startsWith(`${field}:`) ? undefined : key.openShape;
@@ -961,6 +970,16 @@ function reuseOf(g: fc.GeneratorValue, session: Session, key: KeyUse, endpoint: 
       `inputs:payload-change:${field}:${endpoint}`,
     ],
   };
+}
+
+/**
+ * Where a key's payload can be sent instead: a continuation's to start a conversation (null); a new
+ * conversation's to the conversation it started, or another of its caller's, while one lives.
+ */
+function conversationChange(session: Session, key: KeyUse): string | null | undefined {
+  if (typeof key.body.conversation_id === "string") return null;
+  const own = live(session).filter((c) => c.owner === key.who);
+  return (own.find((c) => c.id === key.conversationId) ?? own[0])?.id;
 }
 
 /** Page parameters of a shape, with values at the bounds: the first page, the last, one past it; sizes 1, 100 and between. */
