@@ -5,6 +5,7 @@
  */
 import fc from "fast-check";
 import type { Who } from "../model/operation.ts";
+import { textKey } from "../model/items.ts";
 import { openKeyForms, type OpenKeyForm } from "../model/key-forms.ts";
 import {
   composeMessage,
@@ -108,9 +109,17 @@ function moreSegments(
   return chosen;
 }
 
-/** The message texts a conversation took whose decomposed form differs (precomposed letters). */
-const normalisable = (conversation: ConversationRecord | undefined) =>
-  conversation?.messages.find((m) => m.normalize("NFD") !== m && m.normalize("NFC") === m);
+/** The message texts a conversation took whose decomposed form differs (precomposed letters), but `distinctFrom`. */
+const normalisable = (conversation: ConversationRecord | undefined, distinctFrom: string | undefined) =>
+  conversation?.messages.find(
+    (m) => m.normalize("NFD") !== m && m.normalize("NFC") === m && !sameText(m, distinctFrom),
+  );
+
+/**
+ * Whether two messages are one text to the model (textKey): two exchanges of a race that carry
+ * one text leave a listing that lacks one of them unable to say which (SSE-8 reported as RESP-2).
+ */
+export const sameText = (a: string, b: string | undefined) => b !== undefined && textKey(a) === textKey(b);
 
 /**
  * A fresh body for `who`: a new conversation (`conversation` undefined) or a continuation, its
@@ -135,7 +144,7 @@ export function freshBody(
   // request that must be refused: were its text an exchange's too, an exchange that ran twice
   // would be taken for the refused request let through (SCOPE-4 reported for a key race).
   const repeatable =
-    options.refused === true ? [] : (conversation?.messages ?? []).filter((m) => m !== options.distinctFrom);
+    options.refused === true ? [] : (conversation?.messages ?? []).filter((m) => !sameText(m, options.distinctFrom));
   // A body that must be accepted (openAllowed false) takes no shape a service may refuse; nor
   // does one that reuses a reference, which such a shape would leave out.
   const open = options.openAllowed !== false && options.reference === undefined;
@@ -145,7 +154,7 @@ export function freshBody(
   const cls: MessageClass = pickClass(g, session, "message", classes, options.endpoint);
   let message: string;
   let tag: string;
-  const twin = options.refused === true ? undefined : normalisable(conversation);
+  const twin = options.refused === true ? undefined : normalisable(conversation, options.distinctFrom);
   if (cls === "same-text-twice" && repeatable.length > 0) {
     message = g(() => fc.constantFrom(...repeatable));
     tag = tagOf(message);

@@ -9,7 +9,7 @@
  */
 import fc from "fast-check";
 import type { Endpoint, Who } from "../model/operation.ts";
-import { canMissBy, freshBody, freshKey, longFirst, nearMissKey, sentKeys, startedLiving } from "./bodies.ts";
+import { canMissBy, freshBody, freshKey, longFirst, nearMissKey, sameText, sentKeys, startedLiving } from "./bodies.ts";
 import {
   LANES,
   type Command,
@@ -514,7 +514,9 @@ function turnNearMisses(
   distinctFrom?: string,
 ): { readonly how: NearMiss; readonly turns: readonly KeyUse[]; readonly cells: readonly string[] }[] {
   const sent = sentKeys(session);
-  const turns = turnKeys(session, conversation).filter((k) => k.openShape === undefined && k.message !== distinctFrom);
+  const turns = turnKeys(session, conversation).filter(
+    (k) => k.openShape === undefined && !sameText(k.message, distinctFrom),
+  );
   const unmet = (key: string, how: NearMiss) =>
     nearMissKinds(key, nearMiss(key, how))
       .map((kind) => `inputs:idempotency-key:near-miss:${kind}/continue/same-body@${endpoint}`)
@@ -1062,13 +1064,15 @@ function droppedStream(g: fc.GeneratorValue, session: Session, point: DropPoint)
   if (conversations.length === 0) return undefined;
   const conversation = pickOne(g, conversations);
   const first = heldExchange(g, session, conversation, "stream", { drop: point });
+  const retriedOnce = session.keys.some((k) => k.dropped && !k.abandoned);
   const lateRetriesLeft =
     !session.covered.has("client:retry-late:same-endpoint") || !session.covered.has("client:retry-late:other-endpoint");
   const retry = pickWeighted(g, [
     { value: "same", weight: session.covered.has("client:retry-soon:same-endpoint") ? 1 : 4 },
     { value: "other", weight: session.covered.has("client:retry-soon:other-endpoint") ? 1 : 4 },
     { value: "later", weight: lateRetriesLeft ? 4 : 1 },
-    { value: "none", weight: session.covered.has("client:cancel-without-retry") ? 1 : 4 },
+    // A cancel is one behaviour, and the retries of a stream dropped mid-generation are four: they come first.
+    { value: "none", weight: session.covered.has("client:cancel-without-retry") || !retriedOnce ? 1 : 4 },
   ] as const);
   const lane = g(() => fc.nat(LANES - 1));
   // Not retried now, and never: the client cancelled (a later retry would make it another behaviour).
@@ -1232,7 +1236,8 @@ function weightOf(session: Session, proposal: Proposal, pending: boolean): numbe
   // A create the walk pays for leaves one over: requests a conforming service refuses hold one while they run.
   if (proposal.charged > 0 && proposal.charged >= session.createsLeft) return 0;
   if ((proposal.holds ?? 0) > session.createsLeft) return 0;
-  if (dropOverdue(session) && proposal.cells.some((c) => c.startsWith("client:drop:"))) return 10_000;
+  if (dropOverdue(session) && proposal.cells.some((c) => c.startsWith("client:drop:") && firstDropPoint(session, c)))
+    return 10_000;
   if (proposal.charged > 0 && proposal.cells.some((c) => createOverdue(session, c))) return 10_000;
   const novelty = proposal.cells.reduce(
     (sum, cell) =>
@@ -1244,19 +1249,28 @@ function weightOf(session: Session, proposal: Proposal, pending: boolean): numbe
   return (fresh ? 50 * novelty : 10 * novelty) / proposal.charged;
 }
 
+/**
+ * Whether a drop at this point may go first: right after response.created while that drop is
+ * unmet, as every service is still generating then (one that streams its deltas in a burst after
+ * thinking has finished by the first delta); any point once it is met.
+ */
+const firstDropPoint = (session: Session, cell: string) =>
+  cell === "client:drop:after-created" || session.covered.has("client:drop:after-created");
+
 /** Whether a sequence has spent a third of its creates: past it, a cell only a create of its own meets is overdue. */
 const thirdSpent = (session: Session) => session.createsUsed * 3 >= session.createsAllowed;
 
 /**
- * Whether a sequence that has spent a third of its creates has yet to drop a stream. The client
- * behaviours the spec names (a stream dropped, retried or not) have no other way in than a drop,
- * and a drop competed with dozens of races' arrangements: some sequences of 24 creates dropped
- * none, and every bug of a dropped stream's key went untried. Not after two drops that found
+ * Whether a sequence that has spent a third of its creates has yet to drop a stream that its
+ * client then sends again. The client behaviours the spec names (a stream dropped, retried or not)
+ * have no other way in than a drop, and a drop competed with dozens of races' arrangements: some
+ * sequences of 24 creates dropped none, or only one the client cancelled, and every bug of a
+ * dropped stream's retried key went untried. Not after two drops that found
  * the stream already ended (a service that answers at once leaves nothing to drop).
  */
 const dropOverdue = (session: Session) =>
   thirdSpent(session) &&
-  !session.keys.some((k) => k.dropped) &&
+  !session.keys.some((k) => k.dropped && !k.abandoned) &&
   DROP_POINTS.reduce((sum, point) => sum + misses(session, `client:drop:${point}`), 0) < 2;
 
 /**
