@@ -296,12 +296,26 @@ function proposals(session: Session): Proposal[] {
   ];
   for (const { conversation, state } of everyConversation) {
     for (const shape of ["no-parameters", "page", "page-size", "both"] as const) {
-      out.push({
-        cells: [transition("list", state, "n/a", shape, "own"), ...pageCells(session, conversation, shape)],
-        charged: 0,
-        build: (g) =>
-          one(g, listing(g, session, conversation ?? unknownConversation(g), conversation?.owner ?? "primary", shape)),
-      });
+      const cell = transition("list", state, "n/a", shape, "own");
+      // One proposal per page class still unmet: a listing meets one page and one size, and a
+      // proposal offering all three would count as a try of the two it did not draw.
+      for (const wanted of [undefined, ...pageCells(session, conversation, shape)])
+        out.push({
+          cells: wanted === undefined ? [cell] : [cell, wanted],
+          charged: 0,
+          build: (g) =>
+            one(
+              g,
+              listing(
+                g,
+                session,
+                conversation ?? unknownConversation(g),
+                conversation?.owner ?? "primary",
+                shape,
+                wanted,
+              ),
+            ),
+        });
     }
     if (state !== "live" || canLoseOne(session)) {
       out.push({
@@ -991,9 +1005,12 @@ function listing(
   conversation: ConversationRecord,
   who: Who,
   shape: QueryShape,
+  wanted?: string,
 ): ListRequest {
   const total = conversation.total ?? 0;
-  const fresh = (cell: string) => (session.covered.has(`inputs:${cell}`) ? 1 : 20);
+  // The page class this listing is for weighs most; the others as the run still lacks them.
+  const fresh = (cell: string) =>
+    wanted === `inputs:${cell}` ? 1_000 : wanted !== undefined || session.covered.has(`inputs:${cell}`) ? 1 : 20;
   // A last page other than the first needs a size below the total: 1 when that page is still to be seen.
   const sizes = [1, g(() => fc.integer({ min: 2, max: 7 })), 100];
   const pageSize =
@@ -1187,7 +1204,8 @@ function nearMissProposals(
     const able = carrying.length > 0 ? carrying : candidates;
     if (able.length === 0) continue;
     out.push({
-      cells: [transitionCell, ...pending, ...repeats],
+      // The repeated body's cell only where a key carries it: offered and never met, it would count as tried.
+      cells: [transitionCell, ...pending, ...(carrying.length > 0 ? repeats : [])],
       charged: 1,
       build: (g) =>
         one(g, nearMissCreate(g, session, longFirst(g, able, endpoint), endpoint, { how, body: "same-body" })),
@@ -1214,7 +1232,12 @@ function nearMissCells(session: Session, use?: NearMissUse): string[] {
 /** The page classes a listing of this shape could still meet: a page number only with `page`, a size only with `page_size`. */
 function pageCells(session: Session, conversation: ConversationRecord | undefined, shape: QueryShape): string[] {
   if (conversation === undefined || conversation.deleted) return [];
-  const pages = shape === "page" || shape === "both" ? ["page:first", "page:last", "page:past-the-end"] : [];
+  // A last page other than the first: with a size below the total (page_size 1), or past the default 50.
+  const lastReachable = shape === "both" || (conversation.total ?? 0) > 50;
+  const pages =
+    shape === "page" || shape === "both"
+      ? ["page:first", ...(lastReachable ? ["page:last"] : []), "page:past-the-end"]
+      : [];
   const sizes = shape === "page-size" || shape === "both" ? ["page_size:1", "page_size:between", "page_size:100"] : [];
   return [...pages, ...sizes].map((c) => `inputs:${c}`).filter((c) => !session.covered.has(c));
 }
@@ -1325,6 +1348,24 @@ const raceClassRun = (session: Session, cell: string) =>
  */
 const shapesPending = (session: Session) => CREATE_INPUTS.some((cell) => !session.covered.has(cell));
 
+/**
+ * Of the cells a proposal offered, those its command tries: an input shape only when one of its
+ * requests carries it (a proposal offers every shape it could draw, a command draws one or some),
+ * so that a shape counts as tried, and its pull falls (`misses`), only when it was sent.
+ */
+function attempted(offered: readonly string[], command: Command): string[] {
+  const requests =
+    command.kind === "race"
+      ? [command.held, ...command.others]
+      : [
+          command.request,
+          ...(command.retrySoon === undefined ? [] : [command.retrySoon]),
+          ...(command.retryLate === undefined ? [] : [command.retryLate]),
+        ];
+  const carried = new Set(requests.flatMap((r) => [...r.cells, ...(r.acceptedCells ?? [])]));
+  return offered.filter((cell) => !cell.startsWith("inputs:") || carried.has(cell));
+}
+
 /** The next command, drawn among those the state enables; undefined when nothing is left to do. */
 export function nextCommand(
   g: fc.GeneratorValue,
@@ -1345,7 +1386,7 @@ export function nextCommand(
   for (let attempt = 0; attempt < 5; attempt++) {
     const proposal = pickWeighted(g, options);
     const command = proposal.build(g);
-    if (command !== undefined) return { command, offered: proposal.cells };
+    if (command !== undefined) return { command, offered: attempted(proposal.cells, command) };
   }
   return undefined;
 }
