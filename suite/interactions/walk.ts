@@ -270,7 +270,12 @@ function proposals(session: Session): Proposal[] {
       const reordered = canReorder(key, endpoint) ? ["inputs:metadata:reordered-keys"] : [];
       if (retryable)
         out.push({
-          cells: [transition("replay", conversation, state, endpoint, "own"), ...retry, ...reordered],
+          cells: [
+            transition("replay", conversation, state, endpoint, "own"),
+            ...retry,
+            ...reordered,
+            ...afterLaterTurns(session, key, endpoint),
+          ],
           charged: state === "unknown-outcome" ? 1 : 0,
           build: (g) => one(g, replayOf(g, session, key, endpoint)),
         });
@@ -914,6 +919,18 @@ const canReorder = (key: KeyUse, endpoint: Endpoint) =>
   Object.keys(key.body.metadata).length > 1 &&
   key.answeredAsSent.has(endpoint);
 
+/**
+ * What a replay of a finished key also is once its conversation took later turns (a tally, not a
+ * reported cell): a record that keeps only the conversation answers its latest turn instead, and
+ * a replay right after the first request cannot tell the two apart.
+ */
+function afterLaterTurns(session: Session, key: KeyUse, endpoint: Endpoint): string[] {
+  const conversation = session.conversation(key.conversationId);
+  if (key.status !== "completed" || conversation === undefined || conversation.deleted) return [];
+  const at = conversation.messages.lastIndexOf(key.message);
+  return at !== -1 && at < conversation.messages.length - 1 ? [`replay:after-later-turns@${endpoint}`] : [];
+}
+
 function replayOf(g: fc.GeneratorValue, session: Session, key: KeyUse, endpoint: Endpoint): CreateRequest {
   const state = keyState(session, key) ?? "completed";
   const reorder = canReorder(key, endpoint) && g(() => fc.boolean());
@@ -934,6 +951,7 @@ function replayOf(g: fc.GeneratorValue, session: Session, key: KeyUse, endpoint:
     cells: [
       transition("replay", state === "of-deleted" ? "deleted" : "live", state, endpoint, "own"),
       ...retry,
+      ...afterLaterTurns(session, key, endpoint),
       ...(reorder ? ["inputs:metadata:reordered-keys"] : []),
     ],
     // A retry of a key whose first request's outcome is unknown may be what stores its body.
