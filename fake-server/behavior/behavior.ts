@@ -234,7 +234,7 @@ export interface Behavior {
   readonly overloadEvery: number;
   /** An exchange reaches the listing this long after it was stored (0: at once); read only by `listedCount` (deployment/listing-lag.ts) and `deleteConversation` (routes/delete-conversation.ts), whose delete reaches the listing as late. */
   readonly listingLagMs: number;
-  /** Which Idempotency-Keys a create takes ("any": up to 255 characters; "short-token": up to 64 letters, digits, '-' and '_'); read only by `readIdempotencyKey` (idempotency/key-header.ts). */
+  /** Which Idempotency-Keys a create takes ("any": up to 255 characters; "short-token": up to 64 letters, digits, '-' and '_'); read only by `checkExchangeHeaders` (exchange/prepare.ts), which hands it to the key's reader. */
   readonly idempotencyKeys: "any" | "short-token";
   /** Path prefix before /v1 ("": none); read only by `basePathOption` (options.ts), where the option of the same name can replace it. */
   readonly basePath: string;
