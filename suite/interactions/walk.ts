@@ -626,6 +626,9 @@ function withRider(
 ): Command | undefined {
   if (command?.kind !== "race" || command.held.kind !== "create" || command.held.who !== conversation.owner)
     return command;
+  // Not beside a delete: whether the rider came before or after it would be a guess, and a listing
+  // that failed for another reason could be blamed on the delete (DEL-1 reported for a mangled text).
+  if (command.others.some((o) => o.kind === "delete")) return command;
   const held = command.held;
   const owner = conversation.owner;
   const riders: { readonly cell: string; readonly build: () => Request }[] = [];
