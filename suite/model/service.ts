@@ -59,7 +59,8 @@ export function contestsKeyScope(world: World, ops: readonly number[]): boolean 
  * 1. it scoped keys per endpoint, a reading some services take but the spec does not (the stream
  *    "accepts the same Idempotency-Key");
  * 2. only the order of the items contradicts its guess at the order in which overlapping
- *    exchanges took effect: another order's verdict explains more;
+ *    exchanges took effect, or it put a listing after a delete the listing overlapped: another
+ *    order's verdict explains more;
  * 3. its verdict names no exchange (a total it cannot explain), where another world's names the
  *    one that went wrong: a dropped stream that took effect with its text mangled is lost by the
  *    world where it took effect (SSE-8), unexplained by the one where it did not.

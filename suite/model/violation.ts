@@ -72,7 +72,10 @@ export interface Violation {
   readonly expected?: Words;
   /** The operation (#n) whose exchange a listing lacks, when its items showed which one. */
   readonly lost?: number;
-  /** Set when only the order of the items contradicts this world's order of the exchanges. */
+  /**
+   * Set when the verdict rests on this world's guess at an order: only the order of the items
+   * contradicts its order of the exchanges, or a listing it put after an overlapping delete.
+   */
   readonly byOrder?: true;
   /** Set when the verdict names no exchange: a total nothing this world knows of explains. */
   readonly unexplained?: true;
