@@ -219,10 +219,11 @@ function judgeContents(
   if (typeof echo === "number" && echo > 0 && complete) {
     // Counted, not merely found: the same text sent twice shows twice, and one of two exchanges
     // that carry it can be the one lost (a total the service's unknown counting still explains).
-    const missing = underShown(conversation, marks, echo, counting);
+    const { exchange: missing, byOrder } = underShown(conversation, marks, echo, counting);
     if (missing !== undefined) {
       return {
         violation: {
+          ...(byOrder ? { byOrder: true as const } : {}),
           ...violation(
             exchangeRequirement(missing.endpoint),
             words`#${op.index} listed conversation ${conversation.id} in full (${page.total} messages) without the exchange of #${missing.op}`,
@@ -276,7 +277,7 @@ function explainTotal(
   const complete = page.page === 1 && page.items.length === page.total;
   const unshown =
     complete && marks.length > 0
-      ? underShown(conversation, marks, typeof world.echo === "number" && world.echo > 0 ? world.echo : 1)
+      ? underShown(conversation, marks, typeof world.echo === "number" && world.echo > 0 ? world.echo : 1).exchange
       : undefined;
   const missing = (lost: ExchangeRecord | undefined, how: string) =>
     violation(
@@ -321,7 +322,7 @@ function underShown(
   marks: readonly Mark[],
   echo: number,
   counting?: Counting,
-): ExchangeRecord | undefined {
+): { readonly exchange: ExchangeRecord | undefined; readonly byOrder: boolean } {
   const shown = new Map<string, number>();
   for (const m of marks) shown.set(m.message, (shown.get(m.message) ?? 0) + 1);
   const carrying = new Map<string, number>();
@@ -330,15 +331,20 @@ function underShown(
     (e) => (shown.get(e.message) ?? 0) < echo * (carrying.get(e.message) ?? 0),
   );
   const only = counting !== undefined && counting !== "any" && counting.length === 1 ? counting[0] : undefined;
+  let placesContradicted = false;
   if (only !== undefined && echo === 1) {
     const outOfPlace = candidates.filter((e) => {
       const from = only.base + only.perExchange * conversation.exchanges.indexOf(e);
       return !marks.some((m) => m.message === e.message && m.position >= from && m.position < from + only.perExchange);
     });
-    if (outOfPlace.length > 0 && outOfPlace.length < candidates.length) return outOfPlace.at(-1);
+    if (outOfPlace.length > 0 && outOfPlace.length < candidates.length)
+      return { exchange: outOfPlace.at(-1), byOrder: false };
+    // The text shows where none of them sits in this world's order: its guess at the order is
+    // what the listing contradicts, and another order places them (and names the lost one).
+    placesContradicted = candidates.length > 1 && outOfPlace.length === candidates.length;
   }
   const unlisted = candidates.filter((e) => conversation.exchanges.indexOf(e) >= (conversation.listed ?? 0));
-  return (unlisted.length > 0 ? unlisted : candidates).at(-1);
+  return { exchange: (unlisted.length > 0 ? unlisted : candidates).at(-1), byOrder: placesContradicted };
 }
 
 /** How many exchanges `total` holds under the simplest counting that fits it; undefined when none does. */
