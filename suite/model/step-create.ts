@@ -373,13 +373,13 @@ const keyRecordOf = (op: CreateOp, result: CreateResult | undefined): KeyRecord 
       };
 
 /**
- * A "not now" answer to a fresh key: 429 always; 409 when something ran at the same time (the
- * conversation busy with another exchange), or when requests outside this history may have.
+ * A "not now" answer to a fresh key: 429 always; 409 or 423 (Locked) when something ran at the
+ * same time (the conversation busy with another exchange), or when requests outside this history may have.
  */
 function notNow(world: World, op: CreateOp, status: number, context: StepContext): boolean {
   // A key whose first request's outcome is unknown may be held by it still, or bound to its payload since.
   const indeterminate = op.key !== null && world.indeterminate.has(keyId(op.who, op.key));
-  if (status === 409) return op.exclusive !== true || context.overlapping.size > 0 || indeterminate;
+  if (status === 409 || status === 423) return op.exclusive !== true || context.overlapping.size > 0 || indeterminate;
   return isBusy(status);
 }
 

@@ -18,5 +18,8 @@ export interface StepContext {
  */
 export type Step = Stepped<World>;
 
-/** "Busy, not now" answers (409, 429) a service may give a write that then took no effect. */
-export const isBusy = (status: number) => status === 409 || status === 429;
+/**
+ * "Busy, not now" answers a service may give a write that then took no effect: 409 and 423
+ * (Locked: a conversation held while an exchange is generated), and 429.
+ */
+export const isBusy = (status: number) => status === 409 || status === 423 || status === 429;
