@@ -14,57 +14,61 @@ import { fakeServer } from "../test-support/server.ts";
 const EXPORT = "How do I export my data?";
 const REMINDERS = "How do reminders work?";
 
-test("metadata-outside-fingerprint (IDEM-3): a plain reuse differing only in metadata replays; the stream answers 409", async () => {
+/**
+ * A key reused on the plain endpoint with a body that differs from its first only in the field a
+ * mutant's plain fingerprint skips: on the stream, and with another message, it is 409 on every
+ * fake; on the plain endpoint it is 409 on the conforming fake, and the mutant replays the first
+ * result and appends nothing. `alsoCheck` runs on each fake before the plain reuse.
+ */
+async function plainReuseDifferingOnlyInSkippedField(
+  mutant: string,
+  first: Record<string, unknown>,
+  reusedOf: (conversationId: string) => Record<string, unknown>,
+  alsoCheck: (url: string) => Promise<void> = async () => {},
+): Promise<void> {
   const steps = async (options: FakeServerOptions) => {
     const fake = await fakeServer(options);
-    const first = expectResult(
-      await createResponse(fake.url, { idempotencyKey: "k", body: { message: EXPORT, metadata: { order: "1" } } }),
-    );
-    const reused = { idempotencyKey: "k", body: { message: EXPORT, metadata: { order: "2" } } };
-    // The same metadata in another key order is the same payload everywhere.
-    const reordered = await createResponse(fake.url, {
-      idempotencyKey: "k",
-      body: { metadata: { order: "1" }, message: EXPORT },
-    });
-    expect(reordered.headers["idempotent-replayed"]).toBe("true");
+    const result = expectResult(await createResponse(fake.url, { idempotencyKey: "k", body: first }));
+    const reused = { idempotencyKey: "k", body: reusedOf(result.conversation_id) };
+    await alsoCheck(fake.url);
     expectError(await streamResponse(fake.url, reused), 409, "idempotency_key_reused");
     expectError(
-      await createResponse(fake.url, { ...reused, body: { message: REMINDERS, metadata: { order: "1" } } }),
+      await createResponse(fake.url, { idempotencyKey: "k", body: { ...first, message: REMINDERS } }),
       409,
       "idempotency_key_reused",
     );
     const plain = await createResponse(fake.url, reused);
-    expect(expectPage(await listMessages(fake.url, first.conversation_id)).total).toBe(2);
-    return { first, plain };
+    expect(expectPage(await listMessages(fake.url, result.conversation_id)).total).toBe(2);
+    return { first: result, plain };
   };
   expectError((await steps({})).plain, 409, "idempotency_key_reused");
-  const mutant = await steps({ mutant: "metadata-outside-fingerprint" });
-  expect(mutant.plain.headers["idempotent-replayed"]).toBe("true");
-  expect(expectResult(mutant.plain)).toEqual(mutant.first);
+  const broken = await steps({ mutant });
+  expect(broken.plain.headers["idempotent-replayed"]).toBe("true");
+  expect(expectResult(broken.plain)).toEqual(broken.first);
+}
+
+test("metadata-outside-fingerprint (IDEM-3): a plain reuse differing only in metadata replays; the stream answers 409", async () => {
+  await plainReuseDifferingOnlyInSkippedField(
+    "metadata-outside-fingerprint",
+    { message: EXPORT, metadata: { order: "1" } },
+    () => ({ message: EXPORT, metadata: { order: "2" } }),
+    async (url) => {
+      // The same metadata in another key order is the same payload everywhere.
+      const reordered = await createResponse(url, {
+        idempotencyKey: "k",
+        body: { metadata: { order: "1" }, message: EXPORT },
+      });
+      expect(reordered.headers["idempotent-replayed"]).toBe("true");
+    },
+  );
 });
 
 test("fingerprint-skips-conversation (IDEM-3): a plain reuse of a new conversation's key sent to that conversation replays; the stream answers 409", async () => {
-  const steps = async (options: FakeServerOptions) => {
-    const fake = await fakeServer(options);
-    const first = expectResult(await createResponse(fake.url, { idempotencyKey: "k", body: { message: EXPORT } }));
-    const reused = { idempotencyKey: "k", body: { message: EXPORT, conversation_id: first.conversation_id } };
-    expectError(await streamResponse(fake.url, reused), 409, "idempotency_key_reused");
-    expectError(
-      await createResponse(fake.url, {
-        ...reused,
-        body: { message: REMINDERS, conversation_id: first.conversation_id },
-      }),
-      409,
-      "idempotency_key_reused",
-    );
-    const plain = await createResponse(fake.url, reused);
-    expect(expectPage(await listMessages(fake.url, first.conversation_id)).total).toBe(2);
-    return { first, plain };
-  };
-  expectError((await steps({})).plain, 409, "idempotency_key_reused");
-  const mutant = await steps({ mutant: "fingerprint-skips-conversation" });
-  expect(mutant.plain.headers["idempotent-replayed"]).toBe("true");
-  expect(expectResult(mutant.plain)).toEqual(mutant.first);
+  await plainReuseDifferingOnlyInSkippedField(
+    "fingerprint-skips-conversation",
+    { message: EXPORT },
+    (conversationId) => ({ message: EXPORT, conversation_id: conversationId }),
+  );
 });
 
 test("stream-fingerprint-skips-reference (IDEM-4): a stream reuse differing only in external_reference replays; the plain endpoint answers 409", async () => {
