@@ -17,22 +17,12 @@ export function recordAnswer(
 ): void {
   session.cover(request.cells);
   if (outcome.type === "ok") session.cover(request.acceptedCells ?? []);
-  // A shape the service may refuse is exercised by its refusal too: the model holds it to that answer.
-  if (
-    outcome.type === "refused" &&
-    request.kind === "create" &&
-    request.openShape !== undefined &&
-    VALIDATION_STATUSES.has(outcome.status)
-  )
-    session.cover([`inputs:${request.openShape}`]);
-  // A key of a form the spec leaves open, refused with a body that holds no open shape: the service limits keys.
-  if (
-    outcome.type === "refused" &&
-    request.kind === "create" &&
-    request.openShape === undefined &&
-    VALIDATION_STATUSES.has(outcome.status)
-  )
-    for (const form of openKeyForms(request.key)) session.refusedKeyForms.add(form);
+  if (outcome.type === "refused" && request.kind === "create" && VALIDATION_STATUSES.has(outcome.status)) {
+    // A shape the service may refuse is exercised by its refusal too: the model holds it to that answer.
+    if (request.openShape !== undefined) session.cover([`inputs:${request.openShape}`]);
+    // A body with no such shape refused with a key of a form the spec leaves open: the service limits keys.
+    else for (const form of openKeyForms(request.key)) session.refusedKeyForms.add(form);
+  }
   const conversation = request.kind === "create" ? undefined : session.conversation(request.conversationId);
   if (request.kind === "list") {
     if (outcome.type === "ok" && conversation !== undefined && request.who === conversation.owner)

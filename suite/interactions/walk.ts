@@ -1309,8 +1309,8 @@ const thirdSpent = (session: Session) => session.createsUsed * 3 >= session.crea
  * client then sends again. The client behaviours the spec names (a stream dropped, retried or not)
  * have no other way in than a drop, and a drop competed with dozens of races' arrangements: some
  * sequences of 24 creates dropped none, or only one the client cancelled, and every bug of a
- * dropped stream's retried key went untried. Not after two drops that found
- * the stream already ended (a service that answers at once leaves nothing to drop).
+ * dropped stream's retried key went untried. Not after two drops that found the stream already
+ * ended (a service that answers at once leaves nothing to drop).
  */
 const dropOverdue = (session: Session) =>
   thirdSpent(session) &&

@@ -18,7 +18,7 @@ import {
   type KeyRecord,
   type World,
 } from "./world.ts";
-import { isBusy, type Step, type StepContext } from "./step.ts";
+import { afterOverlapping, isBusy, type Step, type StepContext } from "./step.ts";
 import { mayRefuseKey } from "./key-forms.ts";
 import { exchangeRequirement, idempotencyRequirement } from "./requirements.ts";
 
@@ -383,6 +383,14 @@ function notNow(world: World, op: CreateOp, status: number, context: StepContext
   return isBusy(status);
 }
 
+/**
+ * Whether a service may refuse a fresh create, new or continuing, without breaking the spec: not
+ * now (notNow), a body of a shape the spec leaves open (heldToShape holds the service to it), or a
+ * key of a form it leaves open (refusedForItsKey).
+ */
+const mayRefuse = (world: World, op: CreateOp, status: number, context: StepContext) =>
+  notNow(world, op, status, context) || op.openShape !== undefined || refusedForItsKey(op, context);
+
 function stepNewConversation(world: World, op: CreateOp, context: StepContext): Step {
   const outcome = op.outcome;
   if (outcome.type === "ok") {
@@ -400,9 +408,7 @@ function stepNewConversation(world: World, op: CreateOp, context: StepContext): 
     return { worlds: [recordKey(withConversation(world, newConversation(op, id)), op, outcome.value)] };
   }
   if (outcome.type === "refused") {
-    // A shape the spec leaves open may be refused (heldToShape holds the service to it).
-    if (notNow(world, op, outcome.status, context) || op.openShape !== undefined || refusedForItsKey(op, context))
-      return { worlds: [world] };
+    if (mayRefuse(world, op, outcome.status, context)) return { worlds: [world] };
     const requirement =
       op.optionalFields === true && outcome.status !== 409 ? "RESP-6" : op.endpoint === "stream" ? "SSE-1" : "RESP-1";
     return {
@@ -450,8 +456,8 @@ function stepContinuation(world: World, op: CreateOp, context: StepContext): Ste
         [conversation.deletedBy, op.index],
         words`404 conversation_not_found`,
       );
-      // One that overlapped its delete may have come first: this world's guess at their order.
-      return { violation: context.overlapping.has(conversation.deletedBy) ? { ...found, byOrder: true } : found };
+      // One that overlapped its delete may have come first.
+      return { violation: afterOverlapping(found, conversation.deletedBy, context) };
     }
     if (outcome.type === "ok")
       return {
@@ -475,8 +481,7 @@ function stepContinuation(world: World, op: CreateOp, context: StepContext): Ste
     return { worlds: [recordKey(appended(world), op, outcome.value)] };
   }
   if (outcome.type === "refused") {
-    if (notNow(world, op, outcome.status, context) || op.openShape !== undefined || refusedForItsKey(op, context))
-      return { worlds: [world] };
+    if (mayRefuse(world, op, outcome.status, context)) return { worlds: [world] };
     return {
       violation: violation(
         op.optionalFields === true && outcome.status !== 409 ? "RESP-6" : exchangeRequirement(op.endpoint),

@@ -20,7 +20,7 @@ import {
   type ExchangeRecord,
   type World,
 } from "./world.ts";
-import type { Step, StepContext } from "./step.ts";
+import { afterOverlapping, type Step, type StepContext } from "./step.ts";
 
 /** At most this many messages before a conversation's first exchange (a greeting, a system prompt). */
 const MAX_BASE = 2;
@@ -57,9 +57,8 @@ export function stepList(world: World, op: ListOp, context: StepContext): Step {
       [conversation.deletedBy, ...(replayAfter === undefined ? [] : [replayAfter.op]), op.index],
       words`a refusal (4xx): #${conversation.deletedBy} deleted it for good`,
     );
-    // A listing that overlapped its delete may have been served first: this world's guess at the
-    // order, which another world's verdict (the listing judged as served before) explains better.
-    return { violation: context.overlapping.has(conversation.deletedBy) ? { ...found, byOrder: true } : found };
+    // A listing that overlapped its delete may have been served first.
+    return { violation: afterOverlapping(found, conversation.deletedBy, context) };
   }
   if (outcome.type === "refused") {
     if (outcome.status === 429) return { worlds: [world] };

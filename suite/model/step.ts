@@ -1,6 +1,7 @@
 /** What stepping one operation in one world gives. */
 import type { Stepped } from "./linearize.ts";
 import type { KeysTaken } from "./key-forms.ts";
+import type { Violation } from "./violation.ts";
 import type { World } from "./world.ts";
 
 export interface StepContext {
@@ -23,3 +24,11 @@ export type Step = Stepped<World>;
  * (Locked: a conversation held while an exchange is generated), and 429.
  */
 export const isBusy = (status: number) => status === 409 || status === 423 || status === 429;
+
+/**
+ * A verdict that holds only if `earlier` took effect first: when the two overlapped, that is this
+ * world's guess at their order, and another world's verdict explains more (linearize.ts ranks it
+ * below).
+ */
+export const afterOverlapping = (found: Violation, earlier: number, context: StepContext): Violation =>
+  context.overlapping.has(earlier) ? { ...found, byOrder: true } : found;
