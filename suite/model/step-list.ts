@@ -507,17 +507,19 @@ function judgeUpdatedAt(
   const instant = instantOf(page.updatedAt);
   if (instant === undefined) return { conversation };
   const seen = conversation.updatedAt;
+  // The stamp was written by the end of the first listing that showed it.
+  const sameStamp = seen !== undefined && instant.ms === seen.ms;
   const now = {
     ms: instant.ms,
     raw: page.updatedAt,
     exchanges: conversation.exchanges.length,
-    at: conversation.exchanges.at(-1)?.end ?? op.end,
-    op: op.index,
+    at: sameStamp ? seen.at : op.end,
+    op: sameStamp ? seen.op : op.index,
   };
   const updated = { ...conversation, updatedAt: now };
   if (seen === undefined) return { conversation: updated };
   const latest = conversation.exchanges.at(-1);
-  // A new exchange must show only when the service's clock surely ticked since the last one shown was stored.
+  // A new exchange must show only when the service's clock surely ticked since the stamp shown was written.
   const resolution = instant.wholeSeconds ? 1000 : 1;
   const newer = latest !== undefined && now.exchanges > seen.exchanges && latest.at - seen.at > resolution;
   if (instant.ms < seen.ms || (newer && instant.ms <= seen.ms)) {

@@ -47,8 +47,13 @@ export interface UpdatedAtSeen {
   readonly ms: number;
   readonly raw: unknown;
   readonly exchanges: number;
-  /** When the last exchange it showed had been answered: that exchange was stored by then. */
+  /**
+   * When the first listing that showed it ended: the stamp was written by then. Not when the last
+   * exchange it showed was answered: a service that stores or stamps after answering (a read model
+   * that lags) writes it later.
+   */
   readonly at: number;
+  /** That first listing. */
   readonly op: number;
 }
 
