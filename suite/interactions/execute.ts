@@ -217,9 +217,7 @@ async function quiet(session: Session, request: Request, lane: number): Promise<
 function coverOrdering(session: Session, cls: string, entries: readonly Entry[]): void {
   const [held, other] = entries.map((e) => e.op);
   if (held === undefined || other === undefined) return;
-  const order = session.orderOf(entries.map((e) => e.op.index));
-  const heldFirst =
-    order !== undefined ? order.indexOf(held.index) < order.indexOf(other.index) : loserFirst(held, other);
+  const heldFirst = session.tookEffectFirst(held.index, other.index) ?? loserFirst(held, other);
   if (heldFirst === undefined) return;
   const [sentFirst] = [held, other].sort((a, b) => a.start - b.start);
   const firstInEffect = heldFirst ? held : other;

@@ -5,7 +5,7 @@
  */
 import type { OpenKeyForm } from "../model/key-forms.ts";
 import type { Identity, ServiceClient, Transcript } from "../http/types.ts";
-import { failedBy, flush, initialState, observe, orderOf, type ModelState } from "../model/model.ts";
+import { failedBy, flush, initialState, observe, tookEffectFirst, type ModelState } from "../model/model.ts";
 import type { Endpoint, Op, Who } from "../model/operation.ts";
 import type { Violation } from "../model/violation.ts";
 import type { DropPoint } from "./space.ts";
@@ -239,8 +239,8 @@ export class Session {
   }
 
   /** The order (#n, first to last) in which the judged operations `ops` took effect, once the model knows it. */
-  orderOf(ops: readonly number[]): readonly number[] | undefined {
-    return orderOf(this.#model, ops);
+  tookEffectFirst(a: number, b: number): boolean | undefined {
+    return tookEffectFirst(this.#model, a, b);
   }
 
   /** Why the model stopped judging this sequence (too many possibilities), if it did. */

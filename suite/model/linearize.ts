@@ -79,10 +79,13 @@ export function plainer(a: Rank, b: Rank): boolean {
   return false;
 }
 
-/** A state still possible, with the order each group of overlapping operations took to reach it, where only one order did. */
+/**
+ * A state still possible, with what every order of each group of overlapping operations that
+ * reached it agrees on: which of two operations took effect first.
+ */
 export interface Branch<S> {
   readonly state: S;
-  /** By group (its #n, ascending, joined by commas): the order (#n, first to last) that led here. */
+  /** By group (its #n, ascending, joined by commas): the pairs every order that led here puts alike, as "#a<#b", space-separated. */
   readonly orders: ReadonlyMap<string, string>;
 }
 
@@ -191,14 +194,14 @@ export function applyGroup<S, O extends Timed>(
       }
     }
   }
-  // A state only one order reaches remembers that order: a later answer that keeps it decides the race.
+  // A state remembers which of two operations every order that reached it took first: a later
+  // answer that keeps it decides their race, whatever order a third one (a listing, a refused
+  // rider) could have taken among them.
   const name = groupName(ops.map((o) => o.index));
   for (const { branch, orders } of reached.values()) {
-    const [only] = orders;
+    const agreed = ops.length > 1 ? agreedPrecedence([...orders]) : "";
     const tagged =
-      ops.length > 1 && orders.size === 1 && only !== undefined
-        ? { state: branch.state, orders: new Map([...branch.orders, [name, only]]) }
-        : branch;
+      agreed === "" ? branch : { state: branch.state, orders: new Map([...branch.orders, [name, agreed]]) };
     survivors.set(...key(tagged.state, tagged.orders), tagged);
   }
   return { branches: [...survivors.values()], warnings, ...(best === undefined ? {} : { ruling: best }) };
@@ -227,15 +230,36 @@ class TwoKeyMap<V> {
 /** A branch's orders as text, made once per orders (a branch keeps its orders until a race tags it). */
 const ordersText = onceEach((orders: ReadonlyMap<string, string>): string => JSON.stringify([...orders]));
 
+/** The pairs of operations that every one of `orders` (#n, comma-joined) puts in the same order, as "#a<#b", space-separated. */
+function agreedPrecedence(orders: readonly string[]): string {
+  const positions = orders.map((order) => new Map(order.split(",").map((op, at) => [Number(op), at])));
+  const [first] = positions;
+  if (first === undefined) return "";
+  const ops = [...first.keys()];
+  const pairs: string[] = [];
+  for (const a of ops)
+    for (const b of ops)
+      if (a !== b && positions.every((p) => (p.get(a) ?? 0) < (p.get(b) ?? 0))) pairs.push(`${a}<${b}`);
+  return pairs.join(" ");
+}
+
 /**
- * The order (#n, first to last) in which the operations of one judged group took effect, once
- * every branch still possible agrees on it; undefined while the answers allow more than one.
+ * Whether operation `a` took effect before `b` (both of one judged group), once every branch
+ * still possible agrees; undefined while the answers allow either.
  */
-export function orderIn<S>(branches: readonly Branch<S>[], ops: readonly number[]): readonly number[] | undefined {
-  const name = groupName(ops);
-  const orders = new Set(branches.map((b) => b.orders.get(name)));
-  const [only] = orders;
-  return orders.size === 1 && only !== undefined ? only.split(",").map(Number) : undefined;
+export function tookEffectBefore<S>(branches: readonly Branch<S>[], a: number, b: number): boolean | undefined {
+  const verdicts = new Set(
+    branches.map((branch) => {
+      for (const pairs of branch.orders.values()) {
+        const listed = ` ${pairs} `;
+        if (listed.includes(` ${a}<${b} `)) return true;
+        if (listed.includes(` ${b}<${a} `)) return false;
+      }
+      return undefined;
+    }),
+  );
+  const [only] = verdicts;
+  return verdicts.size === 1 ? only : undefined;
 }
 
 /** The search's bookkeeping over one history, apart from the states it holds possible. */

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { judgeHistory, orderOf } from "./model.ts";
+import { judgeHistory, tookEffectFirst } from "./model.ts";
 import { describeViolation, renumberViolation, type Violation } from "./violation.ts";
 import {
   canonicalJson,
@@ -347,6 +347,21 @@ describe("interaction bugs, each by its own requirement", () => {
     expect(state.search.failed).toBeUndefined();
   });
 
+  test("an updated_at in whole seconds need not advance with an exchange sent within a second of the listing that showed it", () => {
+    // A service that stamps what it stores after answering (a lagging read model) stamps the first
+    // exchange up to that listing, not by the exchange's answer: more than a second after the
+    // answer, the next stamp may still fall in the same second.
+    const h = new History();
+    h.create({ message: "m1", at: { start: 0, end: 100 } });
+    h.list(A, ["m1"], { updatedAt: "2026-11-25T10:00:05Z", at: { start: 1150, end: 1160 } });
+    h.create({ message: "m2", continues: A, endpoint: "stream", at: { start: 1300, end: 1400 } });
+    h.list(A, ["m1", "m2"], { updatedAt: "2026-11-25T10:00:05Z", at: { start: 1500, end: 1510 } });
+    expect(judgeHistory(h.ops).violations).toEqual([]);
+    h.create({ message: "m3", continues: A, endpoint: "stream", at: { start: 2600, end: 2700 } });
+    h.list(A, ["m1", "m2", "m3"], { updatedAt: "2026-11-25T10:00:05Z", at: { start: 2800, end: 2810 } });
+    expect(judgeHistory(h.ops).violations.map((v) => v.requirement)).toEqual(["LIST-8"]);
+  });
+
   test("a replay that brings a deleted conversation back fails DEL-1 (a MUST), naming the replay as the cause", () => {
     const h = new History();
     h.create({ message: "m1", key: "k1" });
@@ -625,9 +640,21 @@ describe("interaction bugs, each by its own requirement", () => {
     h.list(A, ["m1"]);
     h.create({ message: "m2", continues: A, at: { start: 100, end: 130 } });
     h.create({ message: "m3", continues: A, at: { start: 101, end: 120 } });
-    expect(orderOf(judgeHistory(h.ops).state, [3, 4])).toBeUndefined();
+    expect(tookEffectFirst(judgeHistory(h.ops).state, 4, 3)).toBeUndefined();
     h.list(A, ["m1", "m3", "m2"], { at: { start: 140, end: 145 } });
-    expect(orderOf(judgeHistory(h.ops).state, [3, 4])).toEqual([4, 3]);
+    expect(tookEffectFirst(judgeHistory(h.ops).state, 4, 3)).toBe(true);
+    expect(tookEffectFirst(judgeHistory(h.ops).state, 3, 4)).toBe(false);
+  });
+
+  test("the order of two exchanges is known though a third overlapping request could have taken any place among them", () => {
+    const h = new History();
+    h.create({ message: "m1" });
+    h.list(A, ["m1"]);
+    h.create({ message: "m2", continues: A, at: { start: 100, end: 130 } });
+    h.create({ message: "m3", continues: A, at: { start: 101, end: 120 } });
+    h.list(A, [], { who: "otherAgent", refused: 404, at: { start: 102, end: 110 } });
+    h.list(A, ["m1", "m3", "m2"], { at: { start: 140, end: 145 } });
+    expect(tookEffectFirst(judgeHistory(h.ops).state, 4, 3)).toBe(true);
   });
 
   test("a loser of a same-key race answered 500 is an IDEM-9 warning", () => {

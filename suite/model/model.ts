@@ -18,7 +18,7 @@ import {
   closesGroup,
   joined,
   judgeGroup,
-  orderIn,
+  tookEffectBefore,
   regrouped,
   startSearch,
   stopped,
@@ -131,11 +131,11 @@ export function flush(state: ModelState): Observation {
 }
 
 /**
- * The order (#n, first to last) in which the operations of one judged group took effect, once
- * every world still possible agrees on it; undefined while the answers allow more than one.
+ * Whether operation `a` took effect before `b` (two overlapping operations), once every world
+ * still possible agrees; undefined while the answers allow either.
  */
-export function orderOf(state: ModelState, ops: readonly number[]): readonly number[] | undefined {
-  return orderIn(state.known.worlds, ops);
+export function tookEffectFirst(state: ModelState, a: number, b: number): boolean | undefined {
+  return tookEffectBefore(state.known.worlds, a, b);
 }
 
 /** Judges whatever is still open at the end of the history. */
