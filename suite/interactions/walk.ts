@@ -909,7 +909,9 @@ function foreignKeyCreate(g: fc.GeneratorValue, session: Session, theirs: KeyUse
  * that retried on the plain endpoint never tried it).
  */
 function retryCells(key: KeyUse, state: KeyState, endpoint: Endpoint): string[] {
-  if (!key.dropped) return [];
+  // Only while its conversation lives: a deleted conversation's key may be refused in many ways,
+  // and a stream handler's lost lock or resume would hide among them.
+  if (!key.dropped || state === "of-deleted") return [];
   if (key.retried && state !== "unknown-outcome")
     return ["client:replayed-after-retry", `client:replayed-after-retry@${endpoint}`];
   return [`client:retry-late:${endpoint === key.endpoint ? "same" : "other"}-endpoint`];
@@ -1282,7 +1284,13 @@ function weightOf(session: Session, proposal: Proposal, pending: boolean): numbe
   if ((proposal.holds ?? 0) > session.createsLeft) return 0;
   if (dropOverdue(session) && proposal.cells.some((c) => c.startsWith("client:drop:") && firstDropPoint(session, c)))
     return 10_000;
-  if (proposal.charged > 0 && proposal.cells.some((c) => createOverdue(session, c))) return 10_000;
+  // A dropped stream's key sent again on each endpoint costs nothing, and goes before anything
+  // that could end its conversation (an overdue create, a delete race, draws at 10,000 too): a
+  // delete drawn first left only the deleted key's replays, where a lost lock hides.
+  if (proposal.charged === 0 && proposal.cells.some((c) => c.startsWith("client:") && unmetStill(session, c)))
+    return 100_000;
+  if (proposal.charged > 0 && proposal.cells.some((c) => createOverdue(session, c) || raceOverdue(session, c)))
+    return 10_000;
   const novelty = proposal.cells.reduce(
     (sum, cell) =>
       sum + cellValue(cell, pending, session) / (1 + 2 * session.covered.count(cell) + misses(session, cell)) ** 2,
@@ -1330,6 +1338,31 @@ const createOverdue = (session: Session, cell: string) =>
   !session.covered.has(cell) &&
   thirdSpent(session) &&
   misses(session, cell) < 2;
+
+/**
+ * The races in which a write surely lands while an exchange is generated: two exchanges of one
+ * conversation with one held on the plain endpoint, or a stream held just after response.created
+ * (most of an exchange comes before its first delta), and a delete sent then. Races drawn after
+ * completion, or after a delta once a service had finished, were the only ones some sequences
+ * ran, and every bug of a write that lands during generation (optimistic locking without a
+ * retry, a conversation written back whole over a delete) went untried.
+ */
+const IN_FLIGHT_RACES: readonly { readonly ran: string; readonly offeredBy: (cell: string) => boolean }[] = [
+  ...["held-plain", "held-stream-after-created"].map((a) => {
+    const cell = `orderings:two-exchanges/${a}`;
+    return { ran: cell, offeredBy: (c: string) => c === cell };
+  }),
+  {
+    ran: "race:delete-exchange-after-created",
+    offeredBy: (c: string) => c.startsWith("orderings:delete-exchange-after-created/"),
+  },
+];
+
+/** Whether the cell offers such a race, still not run once a third of the creates are spent (each tried at most twice). */
+const raceOverdue = (session: Session, cell: string) =>
+  thirdSpent(session) &&
+  misses(session, cell) < 2 &&
+  IN_FLIGHT_RACES.some((race) => race.offeredBy(cell) && !session.covered.has(race.ran));
 
 /**
  * What covering a cell is worth: the shapes of what the service stores, the client behaviours,
