@@ -335,7 +335,7 @@ export async function send(session: Session, request: Request, lane: number, opt
         session.accepts(entry) ||
         now() + wait > deadline
       ) {
-        recordAnswer(session, request, judged.outcome);
+        recordAnswer(session, request, judged.outcome, lane);
         return entry;
       }
       await sleep(wait);
@@ -357,7 +357,7 @@ export async function send(session: Session, request: Request, lane: number, opt
       conversationId: request.conversationId,
       outcome: judged.outcome,
     };
-    recordAnswer(session, request, judged.outcome);
+    recordAnswer(session, request, judged.outcome, lane);
     return { op, lane, method: "DELETE", path, answer: describeOutcome(judged, ""), transcript: transcriptOf(answer) };
   }
 
@@ -414,7 +414,7 @@ export async function send(session: Session, request: Request, lane: number, opt
   // A stream the client cut on purpose is no verdict on how the stream ends.
   if (!cut) session.fail(judged.problem);
   if (!request.replay && judged.outcome.type === "refused") session.returnCreate();
-  recordAnswer(session, request, judged.outcome, dropped !== undefined);
+  recordAnswer(session, request, judged.outcome, lane, dropped !== undefined);
   const conversation = judged.outcome.type === "ok" ? ` conversation ${judged.outcome.value.conversationId}` : "";
   const shown = dropped !== undefined ? ` (dropped by the client ${dropped})` : "";
   return {

@@ -13,6 +13,7 @@ export function recordAnswer(
   session: Session,
   request: Request,
   outcome: Outcome<CreateResult | ListingValue | null>,
+  lane: number,
   dropped = false,
 ): void {
   session.cover(request.cells);
@@ -37,13 +38,14 @@ export function recordAnswer(
   if (dropped && request.drop !== undefined) session.cover([`client:drop:${request.drop}`]);
   // A cancellation: its key is never sent with this payload again (a reuse with another is no retry).
   if (dropped && request.abandoned === true) session.cover(["client:cancel-without-retry"]);
-  recordCreate(session, request, outcome as Outcome<CreateResult>, dropped);
+  recordCreate(session, request, outcome as Outcome<CreateResult>, lane, dropped);
 }
 
 function recordCreate(
   session: Session,
   request: CreateRequest,
   outcome: Outcome<CreateResult>,
+  lane: number,
   dropped: boolean,
 ): void {
   const result = outcome.type === "ok" ? outcome.value : undefined;
@@ -99,5 +101,6 @@ function recordCreate(
     retried: false,
     answeredAsSent: new Set(),
     abandoned: request.abandoned === true,
+    lane,
   });
 }

@@ -91,6 +91,8 @@ export interface KeyUse {
   readonly answeredAsSent: Set<Endpoint>;
   /** The client cancelled it for good: the walk never retries it. */
   readonly abandoned: boolean;
+  /** The lane (one connection) its first request went on. */
+  readonly lane: number;
 }
 
 /**

@@ -127,14 +127,19 @@ const uncoveredInputs = (session: Session, accepted = false) => {
  * a create of its own takes the shapes a service may refuse, so its pull goes there.
  */
 const unmetHere = (session: Session, endpoint: Endpoint): string[] => {
-  const cls = MESSAGE_CLASSES.find(
-    (c) =>
-      CREATE_INPUTS.includes(`inputs:message:${c}`) &&
-      session.covered.has(`inputs:message:${c}`) &&
-      !session.covered.has(`inputs:message:${c}@${endpoint}`),
-  );
+  // A long text first: the other kinds also ride on any create's text (moreSegments), a long one never.
+  const cls = [...MESSAGE_CLASSES]
+    .sort(longFirstClass)
+    .find(
+      (c) =>
+        CREATE_INPUTS.includes(`inputs:message:${c}`) &&
+        session.covered.has(`inputs:message:${c}`) &&
+        !session.covered.has(`inputs:message:${c}@${endpoint}`),
+    );
   return cls === undefined ? [] : [`inputs:message:${cls}@${endpoint}`];
 };
+
+const longFirstClass = (a: string, b: string) => Number(b === "long") - Number(a === "long");
 
 const live = (session: Session) => session.conversations.filter((c) => !c.deleted);
 const deleted = (session: Session) => session.conversations.filter((c) => c.deleted);
@@ -277,7 +282,7 @@ function proposals(session: Session): Proposal[] {
             ...afterLaterTurns(session, key, endpoint),
           ],
           charged: state === "unknown-outcome" ? 1 : 0,
-          build: (g) => one(g, replayOf(g, session, key, endpoint)),
+          build: (g) => onAnotherConnection(g, key, replayOf(g, session, key, endpoint)),
         });
       const changes = PAYLOAD_CHANGES.filter(
         (f) => f !== "conversation_id" || conversationChange(session, key) !== undefined,
@@ -288,7 +293,7 @@ function proposals(session: Session): Proposal[] {
         cells: [transition("reuse", conversation, state, endpoint, "own"), ...changes],
         charged: 0,
         holds: 1,
-        build: (g) => one(g, reuseOf(g, session, key, endpoint)),
+        build: (g) => onAnotherConnection(g, key, reuseOf(g, session, key, endpoint)),
       });
     }
   }
@@ -670,6 +675,18 @@ function sentWhileHeld(request: Request): Request {
 
 function one(g: fc.GeneratorValue, request: Request | undefined): Command | undefined {
   return request === undefined ? undefined : { kind: "one", request, lane: g(() => fc.nat(LANES - 1)) };
+}
+
+/**
+ * A key sent again on a connection other than its first request's, three times in four: a
+ * service whose replicas or workers each keep what a key did in their own memory shows it only to
+ * a request that lands elsewhere, as a client's retry on a new connection does.
+ */
+function onAnotherConnection(g: fc.GeneratorValue, key: KeyUse, request: Request | undefined): Command | undefined {
+  if (request === undefined) return undefined;
+  const others = Array.from({ length: LANES }, (_, lane) => lane).filter((lane) => lane !== key.lane);
+  const lane = g(() => fc.nat(3)) > 0 ? pickOne(g, others) : key.lane;
+  return { kind: "one", request, lane };
 }
 
 function race(
@@ -1327,14 +1344,14 @@ const dropOverdue = (session: Session) =>
 
 /**
  * Whether a cell that only a create of its own meets is still unmet once a third of the creates
- * are spent (each at most twice without meeting it): a kind of text the service accepted on one
- * endpoint, not yet sent on the other (only a single create takes a shape a service may refuse,
- * a long text), and a reference used again by another conversation. Single creates competed with
+ * are spent (each at most twice without meeting it): a long text (a shape a service may refuse,
+ * so only a single create takes it), a kind of text the service accepted on one endpoint, not
+ * yet sent on the other, and a reference used again by another conversation. Single creates competed with
  * dozens of races' arrangements: a stream's storage that cuts long texts, and a service that takes
  * a reference for a natural key, went untried.
  */
 const createOverdue = (session: Session, cell: string) =>
-  /^inputs:(message:[a-z-]+@|external_reference:reused-in-two-)/.test(cell) &&
+  /^inputs:(message:long$|message:[a-z-]+@|external_reference:reused-in-two-)/.test(cell) &&
   !session.covered.has(cell) &&
   thirdSpent(session) &&
   misses(session, cell) < 2;
