@@ -240,7 +240,7 @@ export class Session {
     }
   }
 
-  /** The order (#n, first to last) in which the judged operations `ops` took effect, once the model knows it. */
+  /** Whether judged operation #a took effect before #b, once the model knows; undefined while either may have. */
   tookEffectFirst(a: number, b: number): boolean | undefined {
     return tookEffectFirst(this.#model, a, b);
   }

@@ -127,19 +127,17 @@ const uncoveredInputs = (session: Session, accepted = false) => {
  * a create of its own takes the shapes a service may refuse, so its pull goes there.
  */
 const unmetHere = (session: Session, endpoint: Endpoint): string[] => {
-  // A long text first: the other kinds also ride on any create's text (moreSegments), a long one never.
-  const cls = [...MESSAGE_CLASSES]
-    .sort(longFirstClass)
-    .find(
-      (c) =>
-        CREATE_INPUTS.includes(`inputs:message:${c}`) &&
-        session.covered.has(`inputs:message:${c}`) &&
-        !session.covered.has(`inputs:message:${c}@${endpoint}`),
-    );
+  const cls = LONG_FIRST.find(
+    (c) =>
+      CREATE_INPUTS.includes(`inputs:message:${c}`) &&
+      session.covered.has(`inputs:message:${c}`) &&
+      !session.covered.has(`inputs:message:${c}@${endpoint}`),
+  );
   return cls === undefined ? [] : [`inputs:message:${cls}@${endpoint}`];
 };
 
-const longFirstClass = (a: string, b: string) => Number(b === "long") - Number(a === "long");
+/** The kinds of text, a long one first: the others also ride on any create's text (moreSegments), a long one never. */
+const LONG_FIRST = [...MESSAGE_CLASSES.filter((c) => c === "long"), ...MESSAGE_CLASSES.filter((c) => c !== "long")];
 
 const live = (session: Session) => session.conversations.filter((c) => !c.deleted);
 const deleted = (session: Session) => session.conversations.filter((c) => c.deleted);
