@@ -11,6 +11,7 @@ import type { ConformanceReport } from "../report/report-types.ts";
 import { LaneResult, type LaneJob } from "./lane-protocol.ts";
 import { INTERACTIONS_FAMILY } from "../checks/runtime/selection.ts";
 import { labelOf, startOrder, type ProofTarget } from "./targets.ts";
+import { WITH_TSX } from "../test-support/node-with-tsx.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const LANE = join(import.meta.dirname, "lane.ts");
@@ -201,7 +202,7 @@ export function runTargets(targets: readonly ProofTarget[], options: RunTargetsO
     const startLane = () => {
       const child = fork(LANE, [], {
         cwd: ROOT,
-        execArgv: ["--import", "tsx"],
+        execArgv: [...WITH_TSX],
         stdio: ["ignore", "ignore", "pipe", "ipc"],
       });
       const lane: Lane = { child, stderr: "", job: undefined };

@@ -4,9 +4,9 @@
  * reports with result "incomplete", exit 130 or 143. A second one stops at once: nothing is
  * waited for, and the reports say which conversations were left on the target.
  *
- * The checks run in a worker process: the runner tells it through a file (the worker reads it
- * a few times a second, checks/runtime/stop-request.ts), because a signal sent to the runner's
- * PID alone never reaches the worker, and one sent to the whole group reaches both.
+ * The checks run in vitest's worker, a thread of the runner's process, where process.on does
+ * not see signals: the runner tells it through a file (the worker reads it a few times a
+ * second, checks/runtime/stop-request.ts).
  */
 
 import { writeFileSync } from "node:fs";

@@ -44,7 +44,7 @@ export async function collectChecks(options: {
       include: ["**/*.check.{ts,js}"],
       exclude: ["**/node_modules/**"],
       watch: false,
-      pool: "forks",
+      pool: "threads",
       maxWorkers: 1,
       isolate: false,
       fileParallelism: false,

@@ -1,8 +1,10 @@
 /**
  * Runs the checks with vitest's Node API and an inline configuration: the check files only,
- * one worker without isolation (the budget ledger and the connection pool are process-wide,
- * and checks run one after another), the run settings provided to that worker, and the
- * JUnit and conformance reporters.
+ * one worker without isolation (the budget ledger and the connection pool are shared by every
+ * check file, and checks run one after another), the run settings provided to that worker, and
+ * the JUnit and conformance reporters. The worker is a thread, not a process: a run then
+ * starts no Node process of its own, which saves about a fifth of a run's CPU (five runs of
+ * `--only AUTH-1` in one process: 12.2 → 8.9 s).
  */
 
 import { CheckOrder } from "./check-order.ts";
@@ -63,7 +65,7 @@ export async function runChecks(options: VitestRunOptions): Promise<void> {
       include: ["**/*.check.{ts,js}"],
       exclude: ["**/node_modules/**"],
       watch: false,
-      pool: "forks",
+      pool: "threads",
       maxWorkers: 1,
       isolate: false,
       fileParallelism: false,

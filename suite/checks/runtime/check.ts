@@ -146,7 +146,6 @@ export function check(
     scope.uses = (options.uses ?? []).map((fixture) => fixture.name);
     let inconclusive: InconclusiveError | undefined;
     // A stop during the check: its requests get a short bound to end, then are aborted.
-    const leave = stop.enter();
     const cut = () => scope.controller.abort();
     stop.signal.addEventListener("abort", cut, { once: true });
     let interrupted: string | undefined;
@@ -158,7 +157,6 @@ export function check(
       // Whatever a check met once the run was stopping is no verdict on the target.
       if (inconclusive === undefined && stop.reason === undefined) throw error;
     } finally {
-      leave();
       stop.signal.removeEventListener("abort", cut);
       interrupted = stop.reason;
       reservation.release();

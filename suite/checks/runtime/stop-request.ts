@@ -1,7 +1,6 @@
 /**
  * The worker's side of an interrupted run (runner/interruption.ts). Once the runner asks to
- * stop (the stop file), or this process gets SIGINT or SIGTERM itself (Ctrl-C reaches the whole
- * process group), no request is started any more, checks not begun are skipped, and requests in
+ * stop (the stop file), no request is started any more, checks not begun are skipped, and requests in
  * flight get a short bound to end (their conversations are then tracked and cleaned up), after
  * which they are aborted; at once when the runner says so.
  */
@@ -24,18 +23,6 @@ export class StopRequest {
   #atOnce = false;
   readonly #aborter = new AbortController();
   #bound: NodeJS.Timeout | undefined;
-  #running = 0;
-
-  /** A check starts; `leave` when it ended. */
-  enter(): () => void {
-    this.#running++;
-    return () => void this.#running--;
-  }
-
-  /** Whether a check is running now. */
-  get busy(): boolean {
-    return this.#running > 0;
-  }
 
   /** "interrupted by SIGINT", once the run is stopping. */
   get reason(): string | undefined {
@@ -66,19 +53,12 @@ export class StopRequest {
   }
 }
 
-/** The worker's stop request: from the runner's stop file, or from a signal this process got. */
+/**
+ * The worker's stop request, from the runner's stop file. The worker is a thread of the runner's
+ * process (vitest-run.ts), and signals reach only the runner, which writes the file.
+ */
 export function watchStopRequest(stopPath: string | undefined): StopRequest {
   const request = new StopRequest();
-  // Ctrl-C to the group reaches this process too: it stops the checks, and the runner decides the rest.
-  process.on("SIGINT", () => request.stop("SIGINT", false));
-  // vitest ends an idle worker with SIGTERM: that ends it at once. During a check, SIGTERM to the
-  // group stops the checks as SIGINT does, and vitest's own comes once they are over.
-  process.on("SIGTERM", () => {
-    if (!request.busy) process.exit(143);
-    request.stop("SIGTERM", false);
-  });
-  // With its runner gone, nobody will read what this worker does.
-  if (process.send !== undefined) process.once("disconnect", () => process.exit(130));
   if (stopPath !== undefined) {
     const timer = setInterval(() => {
       if (!existsSync(stopPath)) return;
