@@ -24,6 +24,38 @@ function strings(value: unknown, depth: number, out: Set<string>): void {
   }
 }
 
+/** The strings of a page's items that show none of `known`: ids, roles, answers, and texts a service changed. */
+export function otherTexts(items: readonly unknown[], known: ReadonlySet<string>): string[] {
+  const found = new Set<string>();
+  for (const item of items) strings(item, 0, found);
+  return [...found].filter((text) => !known.has(text));
+}
+
+const sharedStart = (a: string, b: string) => {
+  let n = 0;
+  while (n < a.length && n < b.length && a[n] === b[n]) n++;
+  return n;
+};
+
+/**
+ * The message of `known` that `text` is a changed copy of: the one it shares the longest start
+ * with, when no other shares as long a one. A service that changes what it stores (characters
+ * it cannot keep, an escape applied twice, a column that truncates) keeps the start of a text,
+ * where the history puts each message's own tag; an id, a role or an answer shares no start
+ * with one message more than with the others.
+ */
+export function originOf(text: string, known: Iterable<string>): string | undefined {
+  let best: string | undefined;
+  let longest = 0;
+  let tied = false;
+  for (const message of known) {
+    const shared = sharedStart(text, message);
+    if (shared > longest) [best, longest, tied] = [message, shared, false];
+    else if (shared === longest) tied = true;
+  }
+  return tied || longest === 0 ? undefined : best;
+}
+
 /** The items of a page that show one of `known`, in page order. */
 export function marksOf(items: readonly unknown[], known: ReadonlySet<string>): Mark[] {
   const marks: Mark[] = [];

@@ -63,14 +63,21 @@ export function contestsKeyScope(world: World, ops: readonly number[]): boolean 
  *    order's verdict explains more;
  * 3. its verdict names no exchange (a total it cannot explain), where another world's names the
  *    one that went wrong: a dropped stream that took effect with its text mangled is lost by the
- *    world where it took effect (SSE-8), unexplained by the one where it did not.
+ *    world where it took effect (SSE-8), unexplained by the one where it did not;
+ * 4. its verdict names an exchange lost while the page shows another exchange's text changed:
+ *    the world where that other one took effect, stored changed, names the one that went wrong.
  * The key scope weighs more: a world that reads keys as the spec does is held to the spec's own
  * rules, so its verdict, even one that fails only by its guess at an order, explains more than any
  * verdict of a world that took a reading the spec does not; between two worlds of one reading, a
  * verdict that does not rest on a guessed order explains more.
  */
 function strayingOf(world: World, violation: Violation): Rank["straying"] {
-  return [world.keyScope === "per-endpoint", violation.byOrder === true, violation.unexplained === true];
+  return [
+    world.keyScope === "per-endpoint",
+    violation.byOrder === true,
+    violation.unexplained === true,
+    violation.anotherShownChanged === true,
+  ];
 }
 
 /**

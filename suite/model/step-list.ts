@@ -5,7 +5,7 @@
  * echoed parameters, arithmetic) is judged before, once for all worlds (model.ts).
  */
 import { exchangeRequirement, scopeRequirement } from "./requirements.ts";
-import { marksOf, type Mark } from "./items.ts";
+import { marksOf, originOf, otherTexts, type Mark } from "./items.ts";
 import { countingText, expectedTotal, opList, pageHolds, settledBy } from "./listing-words.ts";
 import type { ListOp, ListingValue } from "./operation.ts";
 import { instantOf } from "./timestamps.ts";
@@ -220,9 +220,12 @@ function judgeContents(
     // that carry it can be the one lost (a total the service's unknown counting still explains).
     const { exchange: missing, byOrder } = underShown(conversation, marks, echo, counting);
     if (missing !== undefined) {
+      const changed = otherTexts(page.items, known).flatMap((text) => originOf(text, known) ?? []);
+      const anotherShownChanged = changed.length > 0 && !changed.includes(missing.message);
       return {
         violation: {
           ...(byOrder ? { byOrder: true as const } : {}),
+          ...(anotherShownChanged ? { anotherShownChanged: true as const } : {}),
           ...violation(
             exchangeRequirement(missing.endpoint),
             words`#${op.index} listed conversation ${conversation.id} in full (${page.total} messages) without the exchange of #${missing.op}`,
