@@ -1,5 +1,5 @@
 /**
- * Section 5: the conformance suite as a user runs it (its command line, through tsx):
+ * Section 5: the conformance suite as a user runs it (its command line, as `npm run conformance` starts it):
  * - the full profile against the embedded fake: wall time from process start to exit, and the
  *   create operations it spent (conformance.json `creates.spent`);
  * - the smoke profile: the creates it spent;
@@ -21,8 +21,8 @@ import { atMost, type Section } from "./figures.ts";
 import type { BenchSettings } from "./settings.ts";
 import { median, round } from "./stats.ts";
 import { PROJECT_ROOT } from "./worker.ts";
+import { WITH_TSX } from "../../suite/test-support/node-with-tsx.ts";
 
-const TSX = join(PROJECT_ROOT, "node_modules/tsx/dist/cli.mjs");
 const CLI = join(PROJECT_ROOT, "scripts/conformance.ts");
 /** A run that takes this long is stuck, not slow: it is killed and reported. */
 const STUCK_MS = 600_000;
@@ -39,7 +39,7 @@ async function runSuiteOnce(args: readonly string[] = []): Promise<SuiteRun> {
   try {
     const started = performance.now();
     const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, [TSX, CLI, "--report-dir", reportDir, ...args], {
+      const child = spawn(process.execPath, [...WITH_TSX, CLI, "--report-dir", reportDir, ...args], {
         cwd: PROJECT_ROOT,
         timeout: STUCK_MS,
         stdio: ["ignore", "pipe", "pipe"],
