@@ -11,9 +11,8 @@ export async function runCommandLine(name) {
   if (existsSync(fileURLToPath(built))) return import(built.href);
   const source = new URL(`../scripts/${name}.ts`, import.meta.url);
   if (!existsSync(fileURLToPath(source))) throw new Error(`${fileURLToPath(built)} is missing: run npm run build`);
-  // vitest's Node API before tsx's hooks, which would see its hundreds of modules (scripts/with-tsx.mjs).
-  if (name === "conformance") await import("vitest/node");
-  const { register } = await import("tsx/esm/api");
-  register();
+  // The suite's command line as `npm run conformance` starts it: vitest loaded before tsx's hooks.
+  if (name === "conformance") await import("../scripts/with-tsx.mjs");
+  else (await import("tsx/esm/api")).register();
   return import(source.href);
 }

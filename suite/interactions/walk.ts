@@ -364,10 +364,14 @@ function proposals(session: Session): Proposal[] {
  * deleted yet, one of the last two (a sequence whose last conversations went in races never met
  * that free transition).
  */
-const canLoseOne = (session: Session) =>
-  live(session).length > 2 ||
-  session.createsLeft > 4 ||
-  (live(session).length === 2 && !session.covered.has(transition("delete", "live", "n/a", "n/a", "own")));
+const canLoseOne = (session: Session) => {
+  const living = live(session).length;
+  return (
+    living > 2 ||
+    session.createsLeft > 4 ||
+    (living === 2 && !session.covered.has(transition("delete", "live", "n/a", "n/a", "own")))
+  );
+};
 
 /** The ordering class of a delete race, by where the exchange was when the delete was sent. */
 const DELETE_RACE_CLASS = {

@@ -634,12 +634,18 @@ describe("interaction bugs, each by its own requirement", () => {
     expect(failuresOf(split)).toEqual(["RESP-6"]);
   });
 
-  test("the order in which overlapping operations took effect is known once a later answer decides it", () => {
+  /** A conversation listed once, then two continuations of it that overlap (#3 sent first, #4 answered first). */
+  const twoOverlappingContinuations = () => {
     const h = new History();
     h.create({ message: "m1" });
     h.list(A, ["m1"]);
     h.create({ message: "m2", continues: A, at: { start: 100, end: 130 } });
     h.create({ message: "m3", continues: A, at: { start: 101, end: 120 } });
+    return h;
+  };
+
+  test("the order in which overlapping operations took effect is known once a later answer decides it", () => {
+    const h = twoOverlappingContinuations();
     expect(tookEffectFirst(judgeHistory(h.ops).state, 4, 3)).toBeUndefined();
     h.list(A, ["m1", "m3", "m2"], { at: { start: 140, end: 145 } });
     expect(tookEffectFirst(judgeHistory(h.ops).state, 4, 3)).toBe(true);
@@ -647,11 +653,7 @@ describe("interaction bugs, each by its own requirement", () => {
   });
 
   test("the order of two exchanges is known though a third overlapping request could have taken any place among them", () => {
-    const h = new History();
-    h.create({ message: "m1" });
-    h.list(A, ["m1"]);
-    h.create({ message: "m2", continues: A, at: { start: 100, end: 130 } });
-    h.create({ message: "m3", continues: A, at: { start: 101, end: 120 } });
+    const h = twoOverlappingContinuations();
     h.list(A, [], { who: "otherAgent", refused: 404, at: { start: 102, end: 110 } });
     h.list(A, ["m1", "m3", "m2"], { at: { start: 140, end: 145 } });
     expect(tookEffectFirst(judgeHistory(h.ops).state, 4, 3)).toBe(true);
