@@ -76,6 +76,25 @@ test(`sequences of the full profile's 24 creates meet the transitions a free req
   expect(first.filter((cell) => rest.every((other) => other.includes(cell)))).toEqual([]);
 }, 300_000);
 
+/**
+ * A sequence that lost its last conversation of the primary agent in a delete race, with a few
+ * creates left: before the walk started another, it never sent the requests only such a
+ * conversation meets (8 free transitions of a keyless, unknown-key or other-key caller unmet).
+ */
+const LOST_PRIMARY_CONVERSATION_SEED = 31002;
+
+test(`a sequence that loses its conversations of the primary agent starts another for the free requests of other identities (seed ${LOST_PRIMARY_CONVERSATION_SEED})`, async () => {
+  const [run] = await propertyAgainstFake({
+    fakeOptions: {},
+    seeds: [LOST_PRIMARY_CONVERSATION_SEED],
+    createsPerRun: 24,
+  });
+  const missing = run?.outcome.summary.coverage.transitions.missing ?? ["the sequence did not run"];
+  expect(
+    missing.filter((cell) => /^live\/.*\/(no-key|unknown-key|other-key)$/.test(cell) && !transitionNeedsCreate(cell)),
+  ).toEqual([]);
+}, 120_000);
+
 test(`a deep walk against the plain fake covers every input shape, client behaviour, free transition and race arrangement (seed ${BASE})`, async () => {
   const fake = await createFakeServer({ port: 0 });
   const { target, close } = standaloneTarget({ baseUrl: fake.url, ...identitiesOf(DEFAULT_IDENTITIES) });

@@ -30,6 +30,7 @@ import {
   NEAR_MISS_USES,
   OPEN_SHAPES,
   PAYLOAD_CHANGES,
+  TRANSITIONS,
   transitionName,
   transitionNeedsCreate,
   type ConversationState,
@@ -54,6 +55,8 @@ interface Proposal {
   readonly holds?: number;
   /** It deletes a live conversation of the sequence. */
   readonly deletes?: boolean;
+  /** It starts a conversation by the owner the walk needs next (newOwner). */
+  readonly startsNeededOwner?: true;
   readonly build: (g: fc.GeneratorValue) => Command | undefined;
 }
 
@@ -82,13 +85,13 @@ function callers(session: Session): Who[] {
 }
 
 /**
- * Who starts a new conversation: the primary identity while it owns none that is live, else any.
- * Only the primary's conversations meet every relation (a request without a valid key names the
+ * Who starts a new conversation: the primary identity while its agent has none that is live, else
+ * any. Only the primary agent's conversations meet every relation (a request without a valid key names the
  * primary agent; no identity is the other key of the other agent's): a sequence whose live
  * conversations were all the other agent's left a third of its free transitions unmet.
  */
 function newOwner(g: fc.GeneratorValue, session: Session): Who {
-  return live(session).some((c) => c.owner === "primary") ? pickOne(g, callers(session)) : "primary";
+  return live(session).some(ofPrimaryAgent) ? pickOne(g, callers(session)) : "primary";
 }
 
 /** An identity standing in the given relation to the owner, if the target has one. */
@@ -142,6 +145,27 @@ const LONG_FIRST = [...MESSAGE_CLASSES.filter((c) => c === "long"), ...MESSAGE_C
 const live = (session: Session) => session.conversations.filter((c) => !c.deleted);
 const deleted = (session: Session) => session.conversations.filter((c) => c.deleted);
 
+/**
+ * The free transitions that only a live conversation of the primary agent reaches: a request
+ * without a valid key names the primary agent, and no identity is the other key of the other
+ * agent's (callerIn).
+ */
+const PRIMARY_AGENT_CELLS = TRANSITIONS.filter(
+  (t) =>
+    !t.create && t.cell.conversation === "live" && ["no-key", "unknown-key", "other-key"].includes(t.cell.relation),
+).map((t) => `transitions:${transitionName(t.cell)}`);
+
+const ofPrimaryAgent = (conversation: ConversationRecord) => conversation.owner !== "otherAgent";
+
+/**
+ * Whether the walk needs a live conversation of the primary agent and has none: a sequence whose
+ * last one went in a delete race spent its remaining creates elsewhere and never sent a stream
+ * without a key to a live conversation (a stream endpoint that authenticates by the conversation
+ * it names went unseen).
+ */
+const primaryAgentWanted = (session: Session) =>
+  !live(session).some(ofPrimaryAgent) && PRIMARY_AGENT_CELLS.some((cell) => unmetStill(session, cell));
+
 function keyState(session: Session, key: KeyUse): KeyState | undefined {
   if (key.status === "unknown-outcome") return "unknown-outcome";
   if (key.status !== "completed") return undefined;
@@ -167,6 +191,7 @@ function proposals(session: Session): Proposal[] {
     out.push({
       cells: [transition("create", "none", "fresh", endpoint, "own"), ...inputs, ...unmetHere(session, endpoint)],
       charged: 1,
+      startsNeededOwner: true,
       build: (g) => one(g, createNew(g, session, newOwner(g, session), endpoint)),
     });
     // A new conversation carrying a reference used before, by an identity that has one to reuse.
@@ -325,7 +350,7 @@ function proposals(session: Session): Proposal[] {
             ),
         });
     }
-    if (state !== "live" || canLoseOne(session)) {
+    if (conversation === undefined || state !== "live" || canLose(session, conversation)) {
       out.push({
         cells: [transition("delete", state, "n/a", "n/a", "own")],
         charged: 0,
@@ -351,7 +376,7 @@ function proposals(session: Session): Proposal[] {
     }
     out.push(
       ...races(session, conversation)
-        .filter((r) => !r.deletes || canLoseOne(session))
+        .filter((r) => !r.deletes || canLose(session, conversation))
         .map((r) => ({ ...r, build: (g: fc.GeneratorValue) => withRider(g, session, conversation, r.build(g)) })),
     );
   }
@@ -372,6 +397,18 @@ const canLoseOne = (session: Session) => {
     (living === 2 && !session.covered.has(transition("delete", "live", "n/a", "n/a", "own")))
   );
 };
+
+/**
+ * Whether a delete may take this live conversation: as canLoseOne says, and not the last of the
+ * primary agent's while the free requests that need one wait and the budget could not start
+ * another (primaryAgentWanted).
+ */
+const canLose = (session: Session, conversation: ConversationRecord) =>
+  canLoseOne(session) &&
+  (session.createsLeft > 2 ||
+    !ofPrimaryAgent(conversation) ||
+    live(session).filter(ofPrimaryAgent).length > 1 ||
+    !PRIMARY_AGENT_CELLS.some((cell) => unmetStill(session, cell)));
 
 /** The ordering class of a delete race, by where the exchange was when the delete was sent. */
 const DELETE_RACE_CLASS = {
@@ -1302,6 +1339,9 @@ function weightOf(session: Session, proposal: Proposal, pending: boolean): numbe
     proposal.cells[0]?.includes("/create/") === true &&
     proposal.cells[0].endsWith("/own")
   )
+    return 10_000;
+  // Without one of the primary agent's, the free requests of other identities wait for it.
+  if (proposal.startsNeededOwner === true && proposal.charged < session.createsLeft && primaryAgentWanted(session))
     return 10_000;
   // A create the walk pays for leaves one over: requests a conforming service refuses hold one while they run.
   if (proposal.charged > 0 && proposal.charged >= session.createsLeft) return 0;
