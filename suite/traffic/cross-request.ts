@@ -182,7 +182,7 @@ export class CrossRequestJudge {
     }
   }
 
-  /** No later read of the conversation can come: what it held is decided (held-verdicts.ts). */
+  /** No later read of the conversation can come, or be judged: what it held is decided (held-verdicts.ts). */
   private decide(p: Partition, ended: string): void {
     const { against, undecided } = decidedAtEnd(p.held, this.settleMs, ended);
     against.forEach((v) => this.record.release(v));
@@ -328,6 +328,9 @@ export class CrossRequestJudge {
   /** Judges the group of overlapping operations `state` holds; returns the state to go on from. */
   private settle(p: Partition, state: ModelState): ModelState {
     const group = state.search.group;
+    const judgedBefore = !p.closed && !p.contentsUnknown;
+    /** A violation of this group stands (not held for lag). */
+    let released = false;
     const without = (left: (op: Op) => boolean): Observation =>
       flush(
         withGroup(
@@ -377,6 +380,7 @@ export class CrossRequestJudge {
         outcome = orLagged(tentative);
         judged = group.filter((op) => !p.tentative.has(op.index));
       } else {
+        released = true;
         this.release(p, failure);
         // A read past the window judged what earlier reads held for this requirement.
         p.held = p.held.filter((h) => h.violation.requirement !== failure.requirement);
@@ -413,6 +417,14 @@ export class CrossRequestJudge {
       for (const requirement of p.pending.get(op.index)?.shows ?? []) this.record.observed(requirement);
     for (const warning of outcome.violations) if (warning !== outcome.state.search.failed) this.release(p, warning);
     if (outcome.state.search.undecided !== undefined) p.closed = true;
+    // A violation stopped the model judging the conversation, or what it holds: later reads can no
+    // longer take back what earlier ones held (one of unknown contents agrees with anything), so
+    // it is decided now, as at the end of the traffic. A search that grew undecided leaves it undecided.
+    if (judgedBefore && released && (p.closed || p.contentsUnknown) && p.held.length > 0) {
+      const at = failure?.ops.at(-1);
+      const line = at === undefined ? "" : `, ${p.pending.get(at)?.line ?? `#${at}`}`;
+      this.decide(p, `the model stopped judging this conversation (a write it could not explain${line})`);
+    }
     this.choices = learnedFrom(this.choices, worldsOf(outcome.state));
     for (const op of group) {
       p.pending.delete(op.index);

@@ -3,7 +3,8 @@
  * streamed continuation inside --settle-ms (as the suite's own settled reads do) is taken back by
  * a later listing that shows it; when the conversation's delete or the end of the traffic leaves
  * no later read, a listing in the window's second half that lacked it decides against the
- * service, and earlier ones alone leave it undecided in every report, with their exchanges.
+ * service, and earlier ones alone leave it undecided in every report, with their exchanges. A
+ * violation that stops the model judging the conversation decides it as the end would.
  */
 import { describe, expect, test } from "vitest";
 import { Redactor } from "../http/redact.ts";
@@ -130,6 +131,21 @@ describe("a listing inside --settle-ms that lacks a streamed continuation", () =
     const { violations, status } = judged(lostStream());
     expect(violations.map((v) => v.requirement)).toEqual(["SSE-8"]);
     expect(violations[0]?.detail).toMatch(/no later read came before the end of the traffic$/);
+    expect(status("SSE-8")).toBe("fail");
+  });
+
+  test("is decided when a violation stops the model judging the conversation: a later listing of contents it no longer knows takes nothing back", () => {
+    // A replay of k1 answered with another result (IDEM-1): the model no longer knows what the conversation holds.
+    const replayedOtherwise = exchange(6, 2_700, "POST", "/responses", 200, {
+      body: { message: "m1" },
+      key: "k1",
+      response: JSON.stringify({ conversation_id: A, response: "another answer", citations: [] }),
+    });
+    const { violations, status } = judged([...lostStream(), replayedOtherwise, listed(7, 2_800, ["m1", "m2"])]);
+    expect(violations.map((v) => v.requirement).sort()).toEqual(["IDEM-1", "SSE-8"]);
+    expect(violations.find((v) => v.requirement === "SSE-8")?.detail).toMatch(
+      /no later read came before the model stopped judging this conversation \(a write it could not explain, POST \S+ → 200 \(#6\)\)$/,
+    );
     expect(status("SSE-8")).toBe("fail");
   });
 

@@ -5,14 +5,16 @@
  * never passed:
  * - by a later read: one that agrees with the model takes it back (the service lagged); a listing
  *   read after the window that still disagrees is the model's own verdict and replaces it;
- * - when no later read can come: the conversation's delete (answered 2xx: no read can show the
- *   exchange, or the earlier delete applied, after it) or the end of the traffic. Then it is
+ * - when no later read can come, or be judged: the conversation's delete (answered 2xx: no read
+ *   can show the exchange, or the earlier delete applied, after it), a violation that stops the
+ *   model judging the conversation or its contents (a later listing of contents it no longer
+ *   knows would agree with anything), or the end of the traffic. Then it is
  *   judged as the suite's settling judges its last listing: the suite reads with back-off until
  *   the window runs out, so its last read always falls in the window's second half. A read there
  *   that still disagreed counts against the service; reads only in the first half leave the
  *   verdict undecided, since the service may have shown the write a moment later and nobody
  *   looked. Only recorded times count, so a HAR judged offline decides as the live proxy did.
- * A conversation the model stopped judging, or forgot, leaves what it held undecided. Undecided
+ * A conversation whose search grew undecided, or that the judge forgot, leaves what it held undecided. Undecided
  * verdicts are reported with the exchanges that held them.
  */
 import type { RequirementId } from "../../requirements/catalog.ts";
