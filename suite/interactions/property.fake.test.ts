@@ -77,22 +77,26 @@ test(`sequences of the full profile's 24 creates meet the transitions a free req
 }, 300_000);
 
 /**
- * A sequence that lost its last conversation of the primary agent in a delete race, with a few
- * creates left: before the walk started another, it never sent the requests only such a
- * conversation meets (8 free transitions of a keyless, unknown-key or other-key caller unmet).
+ * Sequences that lost their last conversation of the primary agent in a delete race: one with 4
+ * creates left spent them on a dropped stream and a race, one with 10 left started its next
+ * conversations by the other agent (references reused in another scope). Before the walk started
+ * one of the primary agent's first, neither sent the requests only such a conversation meets
+ * (8 and 7 free transitions of a keyless, unknown-key or other-key caller unmet).
  */
-const LOST_PRIMARY_CONVERSATION_SEED = 31002;
+const LOST_PRIMARY_CONVERSATION_SEEDS = [31002, 1940362833];
 
-test(`a sequence that loses its conversations of the primary agent starts another for the free requests of other identities (seed ${LOST_PRIMARY_CONVERSATION_SEED})`, async () => {
-  const [run] = await propertyAgainstFake({
-    fakeOptions: {},
-    seeds: [LOST_PRIMARY_CONVERSATION_SEED],
-    createsPerRun: 24,
-  });
-  const missing = run?.outcome.summary.coverage.transitions.missing ?? ["the sequence did not run"];
-  expect(
-    missing.filter((cell) => /^live\/.*\/(no-key|unknown-key|other-key)$/.test(cell) && !transitionNeedsCreate(cell)),
-  ).toEqual([]);
+test(`sequences that lose their conversations of the primary agent start another for the free requests of other identities (seeds ${LOST_PRIMARY_CONVERSATION_SEEDS.join(", ")})`, async () => {
+  const runs = await Promise.all(
+    LOST_PRIMARY_CONVERSATION_SEEDS.map((seed) =>
+      propertyAgainstFake({ fakeOptions: {}, seeds: [seed], createsPerRun: 24 }),
+    ),
+  );
+  const unmet = runs.map(([run]) =>
+    (run?.outcome.summary.coverage.transitions.missing ?? ["the sequence did not run"]).filter(
+      (cell) => /^live\/.*\/(no-key|unknown-key|other-key)$/.test(cell) && !transitionNeedsCreate(cell),
+    ),
+  );
+  expect(unmet).toEqual(LOST_PRIMARY_CONVERSATION_SEEDS.map(() => []));
 }, 120_000);
 
 test(`a deep walk against the plain fake covers every input shape, client behaviour, free transition and race arrangement (seed ${BASE})`, async () => {

@@ -1340,9 +1340,6 @@ function weightOf(session: Session, proposal: Proposal, pending: boolean): numbe
     proposal.cells[0].endsWith("/own")
   )
     return 10_000;
-  // Without one of the primary agent's, the free requests of other identities wait for it.
-  if (proposal.startsNeededOwner === true && proposal.charged < session.createsLeft && primaryAgentWanted(session))
-    return 10_000;
   // A create the walk pays for leaves one over: requests a conforming service refuses hold one while they run.
   if (proposal.charged > 0 && proposal.charged >= session.createsLeft) return 0;
   if ((proposal.holds ?? 0) > session.createsLeft) return 0;
@@ -1499,7 +1496,13 @@ export function nextCommand(
   // service nothing, and among hundreds of free requests that meet nothing new, the few new ones
   // were drawn too seldom (sequences ended with a dozen free transitions never tried).
   const freeAndNew = all.filter((o) => o.value.charged === 0 && o.value.cells.some((c) => unmetStill(session, c)));
-  const options = freeAndNew.length > 0 && g(() => fc.nat(3)) > 0 ? freeAndNew : all;
+  // Without a live conversation of the primary agent, the free requests of every other identity
+  // wait for one: it goes first, while the budget leaves one over (drawn at the odds of any create,
+  // sequences spent their last creates elsewhere and left eight such cells unmet).
+  const opening = primaryAgentWanted(session)
+    ? all.filter((o) => o.value.startsNeededOwner === true && o.value.charged < session.createsLeft)
+    : [];
+  const options = opening.length > 0 ? opening : freeAndNew.length > 0 && g(() => fc.nat(3)) > 0 ? freeAndNew : all;
   // A proposal whose inputs turn out impossible (no such key any more) yields nothing: draw again, a bounded number of times.
   for (let attempt = 0; attempt < 5; attempt++) {
     const proposal = pickWeighted(g, options);
