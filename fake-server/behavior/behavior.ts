@@ -82,6 +82,12 @@ export interface Breakage {
   readonly deltasTrimmed: boolean;
   /** false: a streamed exchange is never appended to its conversation; read by `commitAnswered` (commit/commit.ts). */
   readonly streamStored: boolean;
+  /**
+   * A stream whose client left before the end keeps its user message but loses its answer (stored
+   * after the last event, by code a cancelled generator never reaches); read by `answerWatch`
+   * (commit/answer-watch.ts).
+   */
+  readonly answerLostWhenClientLeaves: boolean;
   /** Every event is held back and written in one piece when the stream ends; read by `writeEvent` (http/sse.ts). */
   readonly streamBuffered: boolean;
   /** A validation failure on the stream is a 200 event stream holding one error event; read by `AS_EVENTS.refused` (routes/stream-response.ts). */
@@ -265,6 +271,7 @@ export const NOTHING_BROKEN: Breakage = Object.freeze({
   eventsAfterError: false,
   deltasTrimmed: false,
   streamStored: true,
+  answerLostWhenClientLeaves: false,
   streamBuffered: false,
   streamValidationAsEvents: false,
   listingOtherId: false,

@@ -115,9 +115,10 @@ export function commitAnswered(
   conversationId: string,
   answer: Answer,
   append = true,
+  answerKept = true,
 ): AnsweredOutcome {
   if (append && (exchange.operation !== "stream" || ctx.behavior.broken.streamStored))
-    appendAnswered(ctx, exchange, conversationId, answer);
+    appendAnswered(ctx, exchange, conversationId, answer, answerKept);
   const outcome = new AnsweredOutcome(successStatus(ctx.behavior, "create"), conversationId, answer);
   ctx.idempotency.complete(exchange.reservation, outcome);
   return outcome;
@@ -127,9 +128,20 @@ export function commitAnswered(
  * Appends the exchange's messages (and, under the three-messages variant, the tool note between
  * them). Mutants alter the stored user text, or merge the exchange into one of the same text.
  */
-function appendAnswered(ctx: AppContext, exchange: FreshExchange, conversationId: string, answer: Answer): void {
+function appendAnswered(
+  ctx: AppContext,
+  exchange: FreshExchange,
+  conversationId: string,
+  answer: Answer,
+  answerKept = true,
+): void {
   const userText = storedUserText(ctx.behavior.broken, exchange.operation, exchange.request.message);
   if (mergedIntoSameText(ctx, exchange.operation, conversationId, userText)) return;
+  // Mutant only (commit/answer-watch.ts): the question stored, its answer lost with the client.
+  if (!answerKept) {
+    ctx.conversations.appendQuestion(conversationId, userText);
+    return;
+  }
   const note = ctx.behavior.exchangeNote ? noteOf(answer) : undefined;
   ctx.conversations.appendExchange(conversationId, userText, answer.text, answer.citations, note);
 }

@@ -151,6 +151,17 @@ export class ConversationStore {
     return true;
   }
 
+  /** Mutant only (commit/answer-watch.ts): a user message without its answer, if the conversation still exists. */
+  appendQuestion(id: string, userText: string): boolean {
+    const conversation = this.conversations.get(id);
+    if (!conversation) return false;
+    const stamp = Math.max(this.clock.now(), conversation.updatedAt + 1, conversation.createdAt);
+    conversation.messages.push(new StoredMessage(this.newId(), "user", userText, stamp, undefined));
+    conversation.updatedAt = stamp;
+    this.messageCount += 1;
+    return true;
+  }
+
   /**
    * Deletes for good, or (`keep`, mutants only) keeps it aside for `revive`. `listedForMs`
    * (the listing-lag variant): the listing still shows it that long (`lingeringListing`).

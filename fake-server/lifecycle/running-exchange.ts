@@ -15,6 +15,7 @@ import type { AppContext } from "../context.ts";
 import type { FreshExchange } from "../exchange/prepare.ts";
 import type { FaultPlan } from "../faults/fault-plan.ts";
 import { deliveryWatch } from "../idempotency/dropped-streams.ts";
+import { answerWatch } from "../commit/answer-watch.ts";
 
 /** How a stream that failed on purpose ends, and what replays of its key give. */
 export interface ExchangeFailure {
@@ -28,10 +29,11 @@ export class RunningExchange {
   private conversation: string | undefined;
   // The commit hooks (mutants only; each undefined in the conforming fake): the conversation's
   // version and content when the exchange started (commit/optimistic-lock.ts, commit/write-back.ts),
-  // and a watch on its client (idempotency/dropped-streams.ts).
+  // and watches on its client (idempotency/dropped-streams.ts, commit/answer-watch.ts).
   private read: ConversationRead | undefined;
   private readonly version: VersionRead | undefined;
   private readonly delivered: (() => void) | undefined;
+  private readonly answerKept: (() => boolean) | undefined;
   private ended = false;
 
   constructor(
@@ -45,6 +47,7 @@ export class RunningExchange {
     this.version = versionAtStart(ctx, exchange.operation, exchange);
     if (this.conversation !== undefined) this.read = readAtStart(ctx, this.conversation);
     this.delivered = deliveryWatch(ctx.behavior, exchange.operation, res, exchange.reservation);
+    this.answerKept = answerWatch(ctx.behavior, exchange.operation, res);
   }
 
   /**
@@ -68,7 +71,7 @@ export class RunningExchange {
     const current = stillCurrent(ctx, this.version);
     writeBack(ctx, this.read);
     const restoreUpdatedAt = updatedAtKeeper(ctx, exchange.operation, conversationId);
-    const outcome = commitAnswered(ctx, exchange, conversationId, this.answer, current);
+    const outcome = commitAnswered(ctx, exchange, conversationId, this.answer, current, this.answerKept?.() ?? true);
     restoreUpdatedAt?.();
     this.delivered?.();
     return outcome;

@@ -95,3 +95,25 @@ test("dropped-stream-lock-kept (IDEM-4): every stream under a dropped stream's k
   completedOf(parseStream((await streamResponse(mutant.fake.url, watched)).events));
   expect((await streamResponse(mutant.fake.url, watched)).headers["idempotent-replayed"]).toBe("true");
 });
+
+test("answer-lost-when-client-leaves (SSE-8): a dropped stream is listed as its question alone, and replays answer in full", async () => {
+  const steps = async (options: FakeServerOptions) => {
+    const fake = await fakeServer(options);
+    const { conversation_id } = expectResult(await createResponse(fake.url, { body: { message: EXPORT } }));
+    const dropped = { idempotencyKey: "dropped", body: { message: REMINDERS, conversation_id } };
+    await droppedAfterCreated(fake, dropped);
+    const page = expectPage(await listMessages(fake.url, conversation_id));
+    const replay = await streamResponse(fake.url, dropped);
+    return {
+      roles: page.items.map((item) => (item as { role: string }).role),
+      replayed: replay.headers["idempotent-replayed"],
+      answer: completedOf(parseStream(replay.events)).response.output_text,
+    };
+  };
+  const conforming = await steps({});
+  expect(conforming.roles).toEqual(["user", "assistant", "user", "assistant"]);
+  const mutant = await steps({ mutant: "answer-lost-when-client-leaves" });
+  expect(mutant.roles).toEqual(["user", "assistant", "user"]);
+  expect(mutant.replayed).toBe("true");
+  expect(mutant.answer).toBe(conforming.answer);
+});

@@ -584,6 +584,16 @@ const LISTED: readonly Mutant[] = [
     ["IDEM-4"],
   ),
   interactionMutant(
+    "answer-lost-when-client-leaves",
+    "SSE-8",
+    "conversation_id: UUID — Conversation the exchange belongs to.",
+    "the stream endpoint stores the user message when the exchange starts and the answer after its last event, in code a " +
+      "generator cancelled by the client's disconnect never reaches: a stream its client left before the end is listed as " +
+      "its question alone; the key's record is completed in a finally, so replays answer in full",
+    // A stream takes its time (as a model's does): a client that leaves early leaves before the end.
+    { streamLatencyMs: INTERACTION_LATENCY_MS, broken: { answerLostWhenClientLeaves: true } },
+  ),
+  interactionMutant(
     "same-text-merged",
     "RESP-2",
     "conversation_id: UUID or null — Continues a specific conversation.",
@@ -655,13 +665,18 @@ const LISTED: readonly Mutant[] = [
 ];
 
 /**
- * Interaction mutants the property's walk does not yet catch in every deep run: the gate leaves
- * them to the kill-rate table. None since 2026-11-28: the five kept here before (a case-folded
- * turns table, a 40-character key column, get_or_create by reference, a resumed undelivered stream,
- * a plain continuation lost on conflict) were each caught in 20 of 20 deep walks of 72 creates
- * (`npm run interactions -- --mutant NAME --seeds 20 --seed 31000 --creates 72`).
+ * Interaction mutants the property's walk does not yet catch in every deep run by their own
+ * requirement: the gate leaves them to the kill-rate table. The five kept here before 2026-11-28
+ * (a case-folded turns table, a 40-character key column, get_or_create by reference, a resumed
+ * undelivered stream, a plain continuation lost on conflict) were each caught in 20 of 20 deep
+ * walks of 72 creates (`npm run interactions -- --mutant NAME --seeds 20 --seed 31000 --creates 72`).
  */
-const MEASURED_ONLY: Readonly<Record<string, string>> = {};
+const MEASURED_ONLY: Readonly<Record<string, string>> = {
+  "answer-lost-when-client-leaves":
+    "caught by SSE-8 in 20 of 20 sequences of 72 creates and 8 of 10 full runs, but the gate's deep run found it as " +
+    "LIST-5 (a total no exchange explains) in both its walks: the model names the half-listed exchange only while " +
+    "its outcome is unknown, not once a replay of its key showed it took effect",
+};
 
 /** Every mutant, the measured-only ones marked with why. */
 export const MUTANTS: readonly Mutant[] = Object.freeze(

@@ -250,6 +250,24 @@ describe("interaction bugs, each by its own requirement", () => {
     expect(failuresOf(h)).toEqual(["SSE-8"]);
   });
 
+  test("a dropped stream listed as its question alone fails SSE-8, naming that exchange, not LIST-5", () => {
+    const h = new History();
+    h.create({ message: "m1" });
+    h.list(A, ["m1"]);
+    h.create({ message: "m2", continues: A });
+    h.list(A, ["m1", "m2"]);
+    const dropped = h.create({ message: "m3", continues: A, endpoint: "stream", answer: { unknown: true } });
+    const listing = h.list(A, ["m1", "m2", "m3"]);
+    // The service stored the question and lost the answer: the last item goes.
+    const last = h.ops[listing - 1];
+    if (last?.kind !== "list" || last.outcome.type !== "ok") throw new Error("the listing is not a page");
+    const items = last.outcome.value.items.slice(0, -1);
+    h.ops[listing - 1] = { ...last, outcome: { ...last.outcome, value: { ...last.outcome.value, items, total: 5 } } };
+    const found = judgeHistory(h.ops).violations;
+    expect(found.map((v) => v.requirement)).toEqual(["SSE-8"]);
+    expect(described(found[0]).message).toMatch(new RegExp(`the exchange of #${dropped} is stored in part`));
+  });
+
   test("one key on both endpoints at once, run twice, fails IDEM-5 once the service has shown its keys shared", () => {
     const h = new History();
     h.create({ message: "m1", key: "k1" });

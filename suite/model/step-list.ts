@@ -301,6 +301,15 @@ function explainTotal(
       expected,
     );
   }
+  const partial = complete ? partlyStored(world, conversation, page.total, marks) : undefined;
+  if (partial !== undefined) {
+    return violation(
+      exchangeRequirement(partial.endpoint),
+      words`#${op.index} listed conversation ${conversation.id} with total ${page.total}: the exchange of #${partial.op} is stored in part (its message is listed, but fewer messages than an exchange holds)`,
+      [partial.op, op.index],
+      expected,
+    );
+  }
   return {
     ...violation(
       "LIST-5",
@@ -310,6 +319,31 @@ function explainTotal(
     ),
     unexplained: true,
   };
+}
+
+/**
+ * An exchange of unknown outcome (a stream the client dropped, a request cut off) that a complete
+ * page shows in part: its message is listed (more often than the exchanges that took effect carry
+ * it), and the total lies between what the exchanges hold without it and with it, by every
+ * counting the service showed. A service that stores the question when the exchange starts and
+ * the answer only once it was delivered lists it so.
+ */
+function partlyStored(
+  world: World,
+  conversation: ConversationState,
+  total: number,
+  marks: readonly Mark[],
+): ExchangeRecord | undefined {
+  const counting = world.counting;
+  if (counting === "any" || counting.length === 0) return undefined;
+  const n = conversation.exchanges.length;
+  const between = counting.every((c) => total > c.base + c.perExchange * n && total < c.base + c.perExchange * (n + 1));
+  if (!between) return undefined;
+  const shown = (message: string) => marks.filter((m) => m.message === message).length;
+  const carried = (message: string) => conversation.exchanges.filter((e) => e.message === message).length;
+  const late = world.late.get(conversationKey(conversation.id)) ?? [];
+  const candidates = late.filter((l) => shown(l.message) > carried(l.message));
+  return candidates.length === 1 ? candidates[0] : undefined;
 }
 
 /**
