@@ -134,20 +134,12 @@ export class ConversationStore {
   ): boolean {
     const conversation = this.conversations.get(id);
     if (!conversation) return false;
-    const now = this.clock.now();
-    const stamp =
-      conversation.messages.length === 0
-        ? Math.max(now, conversation.createdAt)
-        : Math.max(now, conversation.updatedAt + 1);
+    const stamp = this.nextStamp(conversation);
     const user = new StoredMessage(this.newId(), "user", userText, stamp, undefined);
     // A tool note between question and answer: the three-messages variant.
     const between = note === undefined ? undefined : new StoredMessage(this.newId(), "tool", note, stamp, undefined);
     const assistant = new StoredMessage(this.newId(), "assistant", answerText, stamp, citations);
-    const added = between === undefined ? [user, assistant] : [user, between, assistant];
-    if (conversation.messages.length === 0) conversation.messages = added;
-    else conversation.messages.push(...added);
-    conversation.updatedAt = stamp;
-    this.messageCount += added.length;
+    this.append(conversation, between === undefined ? [user, assistant] : [user, between, assistant], stamp);
     return true;
   }
 
@@ -155,11 +147,24 @@ export class ConversationStore {
   appendQuestion(id: string, userText: string): boolean {
     const conversation = this.conversations.get(id);
     if (!conversation) return false;
-    const stamp = Math.max(this.clock.now(), conversation.updatedAt + 1, conversation.createdAt);
-    conversation.messages.push(new StoredMessage(this.newId(), "user", userText, stamp, undefined));
-    conversation.updatedAt = stamp;
-    this.messageCount += 1;
+    const stamp = this.nextStamp(conversation);
+    this.append(conversation, [new StoredMessage(this.newId(), "user", userText, stamp, undefined)], stamp);
     return true;
+  }
+
+  /** When the next messages of a conversation are stored: never before it began, and always after its latest. */
+  private nextStamp(conversation: StoredConversation): number {
+    const now = this.clock.now();
+    return conversation.messages.length === 0
+      ? Math.max(now, conversation.createdAt)
+      : Math.max(now, conversation.updatedAt + 1);
+  }
+
+  private append(conversation: StoredConversation, added: StoredMessage[], stamp: number): void {
+    if (conversation.messages.length === 0) conversation.messages = added;
+    else conversation.messages.push(...added);
+    conversation.updatedAt = stamp;
+    this.messageCount += added.length;
   }
 
   /**

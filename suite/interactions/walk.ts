@@ -157,14 +157,16 @@ const PRIMARY_AGENT_CELLS = TRANSITIONS.filter(
 
 const ofPrimaryAgent = (conversation: ConversationRecord) => conversation.owner !== "otherAgent";
 
+/** Whether a free request only a conversation of the primary agent meets is still to be sent. */
+const primaryAgentCellsWait = (session: Session) => PRIMARY_AGENT_CELLS.some((cell) => unmetStill(session, cell));
+
 /**
  * Whether the walk needs a live conversation of the primary agent and has none: a sequence whose
  * last one went in a delete race spent its remaining creates elsewhere and never sent a stream
  * without a key to a live conversation (a stream endpoint that authenticates by the conversation
  * it names went unseen).
  */
-const primaryAgentWanted = (session: Session) =>
-  !live(session).some(ofPrimaryAgent) && PRIMARY_AGENT_CELLS.some((cell) => unmetStill(session, cell));
+const primaryAgentWanted = (session: Session) => !live(session).some(ofPrimaryAgent) && primaryAgentCellsWait(session);
 
 function keyState(session: Session, key: KeyUse): KeyState | undefined {
   if (key.status === "unknown-outcome") return "unknown-outcome";
@@ -408,7 +410,7 @@ const canLose = (session: Session, conversation: ConversationRecord) =>
   (session.createsLeft > 2 ||
     !ofPrimaryAgent(conversation) ||
     live(session).filter(ofPrimaryAgent).length > 1 ||
-    !PRIMARY_AGENT_CELLS.some((cell) => unmetStill(session, cell)));
+    !primaryAgentCellsWait(session));
 
 /** The ordering class of a delete race, by where the exchange was when the delete was sent. */
 const DELETE_RACE_CLASS = {

@@ -422,7 +422,7 @@ export class CrossRequestJudge {
     // it is decided now, as at the end of the traffic. A search that grew undecided leaves it undecided.
     if (judgedBefore && released && (p.closed || p.contentsUnknown) && p.held.length > 0) {
       const at = failure?.ops.at(-1);
-      const line = at === undefined ? "" : `, ${p.pending.get(at)?.line ?? `#${at}`}`;
+      const line = at === undefined ? "" : `, ${lineOf(p, at)}`;
       this.decide(p, `the model stopped judging this conversation (a write it could not explain${line})`);
     }
     this.choices = learnedFrom(this.choices, worldsOf(outcome.state));
@@ -444,12 +444,15 @@ export class CrossRequestJudge {
     const detail = expected === undefined ? message : `${message}; expected ${expected}`;
     return this.record.holdViolation(
       violation.requirement,
-      last?.line ?? `#${violation.ops.at(-1)}`,
+      lineOf(p, violation.ops.at(-1)),
       detail,
       last?.evidence === undefined ? [] : [last.evidence.transcript],
     );
   }
 }
+
+/** An operation as the judge names its exchange ("POST … → 200 (#9)"), or by its number once the exchange is gone. */
+const lineOf = (p: Partition, index: number | undefined) => p.pending.get(index ?? -1)?.line ?? `#${index}`;
 
 /**
  * Whether a refusal of this create is a verdict: its key was used before (a refused replay), or
