@@ -68,7 +68,7 @@ function parseFlags(argv: string[]) {
 async function main(): Promise<number> {
   const flags = flagsOrExit("verify-suite", USAGE, () => parseFlags(process.argv.slice(2)));
   if (typeof flags === "number") return flags;
-  const targets = proofTargets();
+  const targets = proofTargets({ everyVariantAlone: true });
   const reportRoot = await mkdtemp(join(tmpdir(), "verify-suite-"));
   try {
     process.stdout.write(`verify-suite: ${targets.length} full conformance runs, ${flags.lanes} at a time\n`);

@@ -1,7 +1,7 @@
 /**
- * The gate: the FULL conformance suite against the plain reference fake, every conforming
- * variant and all combinable variants together, and each mutant's own requirements against
- * that mutant, four runs at a time (see
+ * The gate: the FULL conformance suite against the plain reference fake, the conforming
+ * variants (all combinable ones together, each half of them together, each that combines with
+ * nothing alone: targets.ts), and each mutant's own requirements against that mutant, four runs at a time (see
  * run-targets.ts for the order and the settle window). The suite must pass every legal fake and
  * fail every broken one on the requirement it breaks, and every interaction mutant by the interaction property alone
  * (a deep walk, and a second one with another seed when the first missed it). Failure messages name the offender ("mutant page-off-by-one survived: LIST-5
@@ -71,7 +71,7 @@ test("the plain fake passes the smoke profile within 25 creates, judging a MUST 
 });
 
 test.each(variantTargets().map((target) => target.name))(
-  "variant %s passes every MUST, warned only where it chose to",
+  "variant %s passes every MUST, warned only where its variants chose to",
   (name) => {
     expect(problemsOf(`variant ${name}`)).toEqual([]);
   },

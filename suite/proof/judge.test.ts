@@ -4,7 +4,8 @@ import type { ConformanceReport, RequirementReport, RequirementStatus } from "..
 import { SERVICE_REQUIREMENTS } from "../../requirements/catalog.ts";
 import { coverageProblems, judgeRun, killMatrix, mustCoverageProblems, mutationScore, proofProblems } from "./judge.ts";
 import type { TargetRun } from "./run-targets.ts";
-import { mutantTargets, PLAIN_TARGET, type ProofTarget } from "./targets.ts";
+import { combinableVariants, VARIANTS } from "../../fake-server/variants/variants.ts";
+import { mutantTargets, PLAIN_TARGET, VARIANT_HALVES, variantTargets, type ProofTarget } from "./targets.ts";
 
 /** A report in which every service requirement passed one test, except the given statuses. */
 function report(statuses: Record<string, RequirementStatus> = {}, spent = 90): ConformanceReport {
@@ -54,7 +55,12 @@ const mutantTarget = (name: string): ProofTarget => {
   if (target === undefined) throw new Error(`no mutant ${name}`);
   return target;
 };
-const variant = (name: string): ProofTarget => ({ kind: "variant", name, fakeOptions: { variants: [name] } });
+const variant = (name: string): ProofTarget => ({
+  kind: "variant",
+  name,
+  fakeOptions: { variants: [name] },
+  variants: [name],
+});
 
 test("a mutant whose own requirement passed survived, and the message says so with the seed", () => {
   const problems = judgeRun(run(mutantTarget("page-off-by-one"), 1, report({ "LIST-3": "fail" })));
@@ -90,6 +96,34 @@ test("a variant that fails a MUST, or warns where it did not choose to, is named
     "variant listing-lag was inconclusive: RESP-2 RESP-2 went inconclusive",
     "variant listing-lag exited 3, not 0",
   ]);
+});
+
+test("a run of several variants expects the warnings each chose, and no other", () => {
+  const [elaborating, simplifying] = [VARIANT_HALVES.elaborating, VARIANT_HALVES.simplifying].map(
+    (variants, i): ProofTarget => ({ kind: "variant", name: `half-${i}`, fakeOptions: { variants }, variants }),
+  );
+  if (elaborating === undefined || simplifying === undefined) throw new Error("two halves expected");
+  expect(judgeRun(run(elaborating, 0, report({ "LIST-11": "warn" })))).toEqual([]);
+  expect(judgeRun(run(elaborating, 0, report({ "LIST-8": "warn" })))).toEqual([
+    "variant half-0 warned unexpectedly: LIST-8 LIST-8 went warn",
+  ]);
+  expect(judgeRun(run(simplifying, 0, report({ "LIST-8": "warn" })))).toEqual([]);
+  const all = variantTargets().find((t) => t.name === "all");
+  if (all === undefined) throw new Error("no target all");
+  expect(judgeRun(run(all, 0, report({ "LIST-8": "warn", "LIST-11": "warn" })))).toEqual([]);
+});
+
+test("the gate's variant runs judge every variant: each combinable one in all and in exactly one half, the others alone", () => {
+  const combinable = combinableVariants().map((v) => v.name);
+  const halves = Object.values(VARIANT_HALVES);
+  expect([...halves.flat()].sort()).toEqual([...combinable].sort());
+  for (const half of halves) expect(half.length).toBeGreaterThan(1);
+  const gate = variantTargets();
+  const judged = new Set(gate.flatMap((t) => (t.kind === "variant" ? t.variants : [])));
+  expect(VARIANTS.filter((v) => !judged.has(v.name)).map((v) => v.name)).toEqual([]);
+  expect(gate.map((t) => t.name)).toEqual(expect.arrayContaining(["all", "simplifying", "elaborating"]));
+  const everyAlone = variantTargets({ everyVariantAlone: true }).map((t) => t.name);
+  expect(everyAlone).toEqual(expect.arrayContaining(VARIANTS.map((v) => v.name)));
 });
 
 test("the plain fake may neither fail, warn, skip nor be inconclusive, nor spend more than 100 creates", () => {

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { expect, test } from "vitest";
 import { MUTANTS } from "../../fake-server/variants/mutants.ts";
 import { VARIANTS } from "../../fake-server/variants/variants.ts";
+import { SIMPLIFYING_VARIANTS } from "./targets.ts";
 
 const README = readFileSync(join(import.meta.dirname, "README.md"), "utf8");
 
@@ -14,4 +15,10 @@ test("the README lists every mutant with the requirement it breaks, and every va
     ...VARIANTS.filter((v) => !README.includes(`| \`${v.name}\` |`)).map((v) => `variant ${v.name}`),
   ];
   expect(missing).toEqual([]);
+});
+
+test("the README names the variants of the gate's simplifying half, as targets.ts lists them", () => {
+  const paragraph = /`SIMPLIFYING_VARIANTS` in `targets.ts`:([^;]*);/.exec(README)?.[1] ?? "";
+  const named = [...paragraph.matchAll(/`([a-z0-9-]+)`/g)].map((m) => m[1]);
+  expect(named).toEqual([...SIMPLIFYING_VARIANTS]);
 });

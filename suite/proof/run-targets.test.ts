@@ -11,8 +11,13 @@ test("a target the runner cannot start comes back as exit 2 with the runner's re
   const reportRoot = await mkdtemp(join(tmpdir(), "proof-run-targets-"));
   onTestFinished(() => rm(reportRoot, { recursive: true, force: true }));
   const targets: ProofTarget[] = [
-    { kind: "variant", name: "no-such-variant", fakeOptions: { variants: ["no-such-variant"] } },
-    { kind: "variant", name: "not-a-list", fakeOptions: { variants: 42 } },
+    {
+      kind: "variant",
+      name: "no-such-variant",
+      fakeOptions: { variants: ["no-such-variant"] },
+      variants: ["no-such-variant"],
+    },
+    { kind: "variant", name: "not-a-list", fakeOptions: { variants: 42 }, variants: [] },
   ];
   const seen: string[] = [];
   const runs = await runTargets(targets, {
@@ -36,11 +41,17 @@ test("a target the runner cannot start comes back as exit 2 with the runner's re
 });
 
 test("the slowest runs start first, each named as a proof target, the others in their order", () => {
-  const labels = proofTargets().map(labelOf);
+  const labels = proofTargets({ everyVariantAlone: true }).map(labelOf);
   expect(SLOWEST_RUNS.filter((label) => !labels.includes(label))).toEqual([]);
-  const started = startOrder(proofTargets().map((target) => ({ target }))).map(({ target }) => labelOf(target));
+  const started = startOrder(proofTargets({ everyVariantAlone: true }).map((target) => ({ target }))).map(
+    ({ target }) => labelOf(target),
+  );
   expect(started.slice(0, SLOWEST_RUNS.length)).toEqual(SLOWEST_RUNS);
   expect(started.slice(SLOWEST_RUNS.length)).toEqual(labels.filter((label) => !SLOWEST_RUNS.includes(label)));
+  // The gate's own runs: those of the slowest it has go first, in the same order.
+  const gate = startOrder(proofTargets().map((target) => ({ target }))).map(({ target }) => labelOf(target));
+  const gateSlowest = SLOWEST_RUNS.filter((label) => gate.includes(label));
+  expect(gate.slice(0, gateSlowest.length)).toEqual(gateSlowest);
 });
 
 test("an interaction mutant the first deep walk misses gets a second walk with a seed of its own, and the verdict says so", async () => {

@@ -1,15 +1,22 @@
 /**
  * What the proof runs the whole suite against: the plain reference fake (in the full and the
- * smoke profile), every conforming variant alone and all combinable ones together, and every
- * mutant. Each target is the embedded fake with different options.
+ * smoke profile), the conforming variants (in the gate: all combinable ones together, each half
+ * of them together, and each that does not combine alone; in verify-suite each one alone too),
+ * and every mutant. Each target is the embedded fake with different options.
  */
 import { MUTANTS, type Mutant } from "../../fake-server/variants/mutants.ts";
-import { ALL_VARIANTS, VARIANTS } from "../../fake-server/variants/variants.ts";
+import { ALL_VARIANTS, combinableVariants, VARIANTS } from "../../fake-server/variants/variants.ts";
 
 export type ProofTarget =
   | { readonly kind: "plain"; readonly name: "plain"; readonly fakeOptions: Record<string, unknown> }
   | { readonly kind: "smoke"; readonly name: "smoke"; readonly fakeOptions: Record<string, unknown> }
-  | { readonly kind: "variant"; readonly name: string; readonly fakeOptions: Record<string, unknown> }
+  | {
+      readonly kind: "variant";
+      readonly name: string;
+      readonly fakeOptions: Record<string, unknown>;
+      /** The variants it combines, each by name (`all` spelled out). */
+      readonly variants: readonly string[];
+    }
   | {
       readonly kind: "mutant";
       readonly name: string;
@@ -33,12 +40,60 @@ export const PLAIN_TARGET: ProofTarget = { kind: "plain", name: "plain", fakeOpt
 /** The plain fake under --profile smoke: the per-pull-request run. */
 export const SMOKE_TARGET: ProofTarget = { kind: "smoke", name: "smoke", fakeOptions: {} };
 
-export function variantTargets(): ProofTarget[] {
-  return [...VARIANTS.map((v) => v.name), ALL_VARIANTS].map((name) => ({
-    kind: "variant",
-    name,
-    fakeOptions: { variants: [name] },
-  }));
+/**
+ * The combinable variants that leave the suite less to see (one delta, no citations, pages
+ * clamped, keys restricted, numbers for timestamps) or only choose a status or a pace. Together
+ * in `all`, one of them could hide another's effect from a check (a single delta leaves nothing
+ * for split writes to cut between deltas), so the gate also runs them as one half and the other
+ * combinable variants as the other: a variant a check mishandles must then hide in both runs it
+ * is part of. A new combinable variant joins the other half unless it is named here.
+ */
+export const SIMPLIFYING_VARIANTS: readonly string[] = [
+  "single-delta",
+  "no-citations",
+  "clamp-page-size",
+  "strict-keys",
+  "epoch-timestamps",
+  "created-201",
+  "delete-200",
+  "rate-limited",
+  "overloaded",
+];
+
+/** The combinable variants split into the gate's two halves. */
+export const VARIANT_HALVES: Readonly<Record<"simplifying" | "elaborating", readonly string[]>> = {
+  simplifying: combinableVariants()
+    .map((v) => v.name)
+    .filter((name) => SIMPLIFYING_VARIANTS.includes(name)),
+  elaborating: combinableVariants()
+    .map((v) => v.name)
+    .filter((name) => !SIMPLIFYING_VARIANTS.includes(name)),
+};
+
+const variantTarget = (name: string, variants: readonly string[]): ProofTarget => ({
+  kind: "variant",
+  name,
+  fakeOptions: { variants: [...variants] },
+  variants: variants.flatMap((v) => (v === ALL_VARIANTS ? combinableVariants().map((c) => c.name) : [v])),
+});
+
+export interface TargetChoice {
+  /**
+   * Every variant alone as well (verify-suite): a failure then names the one variant a check
+   * cannot take. The gate runs the combinations and the variants that combine with nothing,
+   * which judge every variant at a fifth of the cost.
+   */
+  readonly everyVariantAlone?: boolean;
+}
+
+/** The variant runs: `all`, its two halves, the variants that combine with nothing, and (when asked) every variant alone. */
+export function variantTargets(choice: TargetChoice = {}): ProofTarget[] {
+  const alone = VARIANTS.filter((v) => choice.everyVariantAlone === true || !v.inAll);
+  return [
+    ...alone.map((v) => variantTarget(v.name, [v.name])),
+    variantTarget(ALL_VARIANTS, [ALL_VARIANTS]),
+    ...Object.entries(VARIANT_HALVES).map(([name, variants]) => variantTarget(name, variants)),
+  ];
 }
 
 /** Every mutant but the interaction ones, judged by the whole suite. */
@@ -67,8 +122,8 @@ export function interactionsAloneTargets(): ProofTarget[] {
 }
 
 /** Every target: the plain fake (full, smoke), the variants, the mutants, then the interaction mutants judged by the property alone. */
-export function proofTargets(): ProofTarget[] {
-  return [PLAIN_TARGET, SMOKE_TARGET, ...variantTargets(), ...mutantTargets(), ...interactionsAloneTargets()];
+export function proofTargets(choice: TargetChoice = {}): ProofTarget[] {
+  return [PLAIN_TARGET, SMOKE_TARGET, ...variantTargets(choice), ...mutantTargets(), ...interactionsAloneTargets()];
 }
 
 /**
@@ -80,7 +135,9 @@ export function proofTargets(): ProofTarget[] {
  */
 export const SLOWEST_RUNS: readonly string[] = [
   "variant all",
+  "variant elaborating",
   "variant listing-lag",
+  "variant simplifying",
   "mutant listing-never-settles",
   "variant llm-pacing",
   "variant overloaded",

@@ -2,7 +2,9 @@
  * The suite from its command line against targets that behave like deployed services (the
  * fake's deployment variants): each gets its documented outcome and exit code, the waiting it
  * caused is shown, and neither a key nor a --header value appears in any output or report.
- * The smoke profile keeps each run short; the proof gate runs every variant in full.
+ * The smoke profile keeps each run short; the proof gate runs every variant in full (the error
+ * shapes and timestamp formats among them), so here only those whose point is the deployment:
+ * waiting for 429 and 503, a lagging listing, a base URL with a path, a target too slow.
  */
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -114,11 +116,11 @@ describe("conforming deployed services pass", () => {
     },
   );
 
-  test.each([["base-path"], ["fastapi-errors"], ["jsonapi-errors"], ["microsecond-timestamps,uuid-v7"]])(
-    "one with %s passes without a warning",
+  test(
+    "one served under a base path (the URL given with its path) passes without a warning",
     { timeout: TEST_TIMEOUT_MS },
-    async (variants) => {
-      const run = await runAgainst(variants.split(","));
+    async () => {
+      const run = await runAgainst(["base-path"]);
       expect(run.code, run.output).toBe(0);
       expect(run.report?.counts.warn, run.output).toBe(0);
       expectNoSecrets(run);
