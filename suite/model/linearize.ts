@@ -31,7 +31,16 @@ export interface Timed {
  * findings that do not rule the state out; or the violation that does.
  */
 export type Stepped<S> =
-  { readonly worlds: readonly S[]; readonly warnings?: readonly Violation[] } | { readonly violation: Violation };
+  | {
+      readonly worlds: readonly S[];
+      readonly warnings?: readonly Violation[];
+      /**
+       * A reading of the state the step ruled out while others explained the operation: should
+       * those fall later with a verdict that names nothing, this one may explain more.
+       */
+      readonly ruledOut?: Violation;
+    }
+  | { readonly violation: Violation };
 
 /**
  * How far a state a violation ruled out strayed from the plainest reading of the spec, and
@@ -176,6 +185,12 @@ export function applyGroup<S, O extends Timed>(
             });
             continue;
           }
+          if (step.ruledOut !== undefined)
+            best = better(best, {
+              violation: step.ruledOut,
+              rank: model.rank(state, op, step.ruledOut),
+              depth: at + depth,
+            });
           next.push(...step.worlds);
           for (const warning of step.warnings ?? [])
             if (!warnings.some((w) => w.requirement === warning.requirement)) warnings.push(warning);
@@ -352,10 +367,15 @@ export function judgeGroup<S, O extends Timed>(
   const allWarnings = [...search.warnings, ...warnings];
   const judged = search.judged + ops.length;
   if (result.branches.length === 0) {
-    // An earlier ruling against a plainer state explains it only when the last state fell for its own choice.
+    // An earlier ruling against a plainer state explains it only when the last state fell for its
+    // own choice, or with a verdict that names nothing (a total it cannot explain) where the earlier
+    // one named an exchange a page showed in part: the last lived on by a guess at the service's
+    // counting that the part stored did not need and this failure belies.
     const last = result.ruling;
     const earlier = search.fallen;
-    const explains = last?.rank.againstItsChoice === true && earlier !== undefined && plainer(earlier.rank, last.rank);
+    const belied = last?.violation.unexplained === true && earlier?.violation.inPart !== undefined;
+    const explains =
+      (last?.rank.againstItsChoice === true || belied) && earlier !== undefined && plainer(earlier.rank, last.rank);
     const failed = (explains ? earlier : last)?.violation;
     if (failed !== undefined)
       return {

@@ -268,6 +268,42 @@ describe("interaction bugs, each by its own requirement", () => {
     expect(described(found[0]).message).toMatch(new RegExp(`the exchange of #${dropped} is stored in part`));
   });
 
+  test("a streamed exchange that took effect, listed as its question alone between two whole ones, fails SSE-8 naming it, not LIST-5", () => {
+    const h = new History();
+    h.create({ message: "m1" });
+    h.list(A, ["m1"]);
+    const streamed = h.create({ message: "m2", continues: A, endpoint: "stream" });
+    h.create({ message: "m3", continues: A });
+    const listing = h.list(A, ["m1", "m2", "m3"]);
+    // The service stored the stream's question and lost its answer: the fourth item goes.
+    const last = h.ops[listing - 1];
+    if (last?.kind !== "list" || last.outcome.type !== "ok") throw new Error("the listing is not a page");
+    const items = last.outcome.value.items.filter((_, i) => i !== 3);
+    h.ops[listing - 1] = { ...last, outcome: { ...last.outcome, value: { ...last.outcome.value, items, total: 5 } } };
+    const found = judgeHistory(h.ops).violations;
+    expect(found.map((v) => v.requirement)).toEqual(["SSE-8"]);
+    expect(described(found[0]).message).toMatch(new RegExp(`the exchange of #${streamed} is stored in part`));
+  });
+
+  test("a dropped stream listed as its question alone, where another counting would explain that listing, fails SSE-8 once a later listing belies that counting", () => {
+    const h = new History();
+    h.create({ message: "m1", endpoint: "stream" });
+    h.list(A, ["m1"]);
+    const dropped = h.create({ message: "m1", continues: A, endpoint: "stream", answer: { unknown: true } });
+    // The question alone: 3 messages, as if this service listed one message before each conversation's exchanges and one per exchange.
+    const partly = h.list(A, ["m1", "m1"]);
+    const last = h.ops[partly - 1];
+    if (last?.kind !== "list" || last.outcome.type !== "ok") throw new Error("the listing is not a page");
+    const items = last.outcome.value.items.slice(0, -1);
+    h.ops[partly - 1] = { ...last, outcome: { ...last.outcome, value: { ...last.outcome.value, items, total: 3 } } };
+    h.create({ message: "m2", endpoint: "stream", answer: { conversationId: B, text: "answer to m2", citations: "[]" } });
+    h.create({ message: "m3", continues: B, endpoint: "stream" });
+    h.list(B, ["m2", "m3"]);
+    const found = judgeHistory(h.ops).violations;
+    expect(found.map((v) => v.requirement)).toEqual(["SSE-8"]);
+    expect(described(found[0]).message).toMatch(new RegExp(`the exchange of #${dropped} is stored in part`));
+  });
+
   test("one key on both endpoints at once, run twice, fails IDEM-5 once the service has shown its keys shared", () => {
     const h = new History();
     h.create({ message: "m1", key: "k1" });

@@ -172,7 +172,10 @@ function judgeWithLate(
     }
   }
   if (worlds.length === 0) return plain;
-  return warnings.length === 0 ? { worlds } : { worlds, warnings };
+  // The page as it stands showed an exchange stored in part, and only a counting no listing had
+  // settled yet explains it whole: should that counting fall later, the part stored explains more.
+  const ruledOut = "violation" in plain && plain.violation.inPart !== undefined ? plain.violation : undefined;
+  return { worlds, ...(warnings.length === 0 ? {} : { warnings }), ...(ruledOut === undefined ? {} : { ruledOut }) };
 }
 
 function judgeContents(
@@ -301,14 +304,19 @@ function explainTotal(
       expected,
     );
   }
-  const partial = complete ? partlyStored(world, conversation, page.total, marks) : undefined;
+  const partial = complete
+    ? (partlyStored(world, conversation, page.total, marks) ?? storedInPartInPlace(world, conversation, page.total, marks))
+    : undefined;
   if (partial !== undefined) {
-    return violation(
-      exchangeRequirement(partial.endpoint),
-      words`#${op.index} listed conversation ${conversation.id} with total ${page.total}: the exchange of #${partial.op} is stored in part (its message is listed, but fewer messages than an exchange holds)`,
-      [partial.op, op.index],
-      expected,
-    );
+    return {
+      ...violation(
+        exchangeRequirement(partial.endpoint),
+        words`#${op.index} listed conversation ${conversation.id} with total ${page.total}: the exchange of #${partial.op} is stored in part (its message is listed, but fewer messages than an exchange holds)`,
+        [partial.op, op.index],
+        expected,
+      ),
+      inPart: partial.op,
+    };
   }
   return {
     ...violation(
@@ -337,13 +345,48 @@ function partlyStored(
   const counting = world.counting;
   if (counting === "any" || counting.length === 0) return undefined;
   const n = conversation.exchanges.length;
-  const between = counting.every((c) => total > c.base + c.perExchange * n && total < c.base + c.perExchange * (n + 1));
+  // By one counting the service may have shown: another that fits its listings so far may be the wrong guess.
+  const between = counting.some((c) => total > c.base + c.perExchange * n && total < c.base + c.perExchange * (n + 1));
   if (!between) return undefined;
   const shown = (message: string) => marks.filter((m) => m.message === message).length;
   const carried = (message: string) => conversation.exchanges.filter((e) => e.message === message).length;
   const late = world.late.get(conversationKey(conversation.id)) ?? [];
   const candidates = late.filter((l) => shown(l.message) > carried(l.message));
   return candidates.length === 1 ? candidates[0] : undefined;
+}
+
+/**
+ * An exchange that took effect and that a complete page shows in part, found by where each
+ * exchange's message sits. By a counting the service showed (each exchange adds the same number
+ * of messages after the same base), the total lacks fewer messages than one exchange adds, and
+ * exactly one exchange is such that every message before and at it sits where that counting puts
+ * it and every one after it sits as much earlier as the total lacks; every counting that places
+ * them so names the same exchange. A service that stores the question at once and the answer only
+ * when the client stayed to the end lists a stream its client left so, also after a replay of its
+ * key showed that it took effect.
+ */
+function storedInPartInPlace(
+  world: World,
+  conversation: ConversationState,
+  total: number,
+  marks: readonly Mark[],
+): ExchangeRecord | undefined {
+  const exchanges = conversation.exchanges;
+  if (world.counting === "any" || exchanges.length === 0) return undefined;
+  const sitsAt = (exchange: ExchangeRecord, position: number) =>
+    marks.some((m) => m.message === exchange.message && m.position === position);
+  const named = new Set<ExchangeRecord>();
+  for (const c of world.counting) {
+    const lacking = c.base + c.perExchange * exchanges.length - total;
+    if (lacking <= 0 || lacking >= c.perExchange) continue;
+    const fits = (inPart: number) =>
+      exchanges.every((e, i) => sitsAt(e, c.base + c.perExchange * i - (i > inPart ? lacking : 0)));
+    const candidates = exchanges.filter((_, i) => fits(i));
+    // Two places fit: the items cannot tell which exchange lacks its messages.
+    if (candidates.length > 1) return undefined;
+    for (const candidate of candidates) named.add(candidate);
+  }
+  return named.size === 1 ? [...named][0] : undefined;
 }
 
 /**

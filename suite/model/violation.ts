@@ -72,6 +72,8 @@ export interface Violation {
   readonly expected?: Words;
   /** The operation (#n) whose exchange a listing lacks, when its items showed which one. */
   readonly lost?: number;
+  /** The operation (#n) whose exchange a listing shows in part (its message without the rest). */
+  readonly inPart?: number;
   /**
    * Set when the verdict rests on this world's guess at an order: only the order of the items
    * contradicts its order of the exchanges, or a listing it put after an overlapping delete.
