@@ -673,9 +673,10 @@ const LISTED: readonly Mutant[] = [
  */
 const MEASURED_ONLY: Readonly<Record<string, string>> = {
   "answer-lost-when-client-leaves":
-    "caught by SSE-8 in 20 of 20 sequences of 72 creates and 8 of 10 full runs, but the gate's deep run found it as " +
-    "LIST-5 (a total no exchange explains) in both its walks: the model names the half-listed exchange only while " +
-    "its outcome is unknown, not once a replay of its key showed it took effect",
+    "caught by SSE-8 in 20 of 20 sequences of 72 creates and 10 of 10 full runs (--seed 15000), but in 6 of 8 deep " +
+    "runs through the command line: a plain retry that replays the dropped stream's key leaves two readings (the " +
+    "stream stored in part, or the retry run afresh and stored in part: RESP-2), and a first listing that already " +
+    "shows the stream in part teaches the model a counting that only a later listing belies (LIST-5)",
 };
 
 /** Every mutant, the measured-only ones marked with why. */

@@ -127,6 +127,8 @@ export interface GroupResult<S> {
   readonly warnings: readonly Violation[];
   /** The best ruling among the states this group ruled out; the group's failure when none is left. */
   readonly ruling?: Ruling;
+  /** The best of those rulings that named an exchange a page showed in part (Violation.inPart). */
+  readonly inPart?: Ruling;
 }
 
 /** How a group of operations is named in a branch's orders: its #n, ascending, joined by commas. */
@@ -159,6 +161,11 @@ export function applyGroup<S, O extends Timed>(
   const survivors = new TwoKeyMap<Branch<S>>();
   const warnings: Violation[] = [];
   let best: Ruling | undefined;
+  let bestInPart: Ruling | undefined;
+  const rule = (ruling: Ruling) => {
+    best = better(best, ruling);
+    if (ruling.violation.inPart !== undefined) bestInPart = better(bestInPart, ruling);
+  };
   // Each branch the group may end in, with the orders that lead to it.
   const reached = new TwoKeyMap<{ branch: Branch<S>; orders: Set<string> }>();
   // What each operation overlapped in time, whatever order the search tries.
@@ -178,19 +185,11 @@ export function applyGroup<S, O extends Timed>(
         for (const state of current.flatMap((s) => model.split(s, op))) {
           const step = model.step(state, op, overlapping);
           if ("violation" in step) {
-            best = better(best, {
-              violation: step.violation,
-              rank: model.rank(state, op, step.violation),
-              depth: at + depth,
-            });
+            rule({ violation: step.violation, rank: model.rank(state, op, step.violation), depth: at + depth });
             continue;
           }
           if (step.ruledOut !== undefined)
-            best = better(best, {
-              violation: step.ruledOut,
-              rank: model.rank(state, op, step.ruledOut),
-              depth: at + depth,
-            });
+            rule({ violation: step.ruledOut, rank: model.rank(state, op, step.ruledOut), depth: at + depth });
           next.push(...step.worlds);
           for (const warning of step.warnings ?? [])
             if (!warnings.some((w) => w.requirement === warning.requirement)) warnings.push(warning);
@@ -219,7 +218,12 @@ export function applyGroup<S, O extends Timed>(
       agreed === "" ? branch : { state: branch.state, orders: new Map([...branch.orders, [name, agreed]]) };
     survivors.set(...key(tagged.state, tagged.orders), tagged);
   }
-  return { branches: [...survivors.values()], warnings, ...(best === undefined ? {} : { ruling: best }) };
+  return {
+    branches: [...survivors.values()],
+    warnings,
+    ...(best === undefined ? {} : { ruling: best }),
+    ...(bestInPart === undefined ? {} : { inPart: bestInPart }),
+  };
 }
 
 /**
@@ -289,6 +293,8 @@ export interface Search<O> {
    * their own choice (Rank.againstItsChoice), it may explain the failure better.
    */
   readonly fallen: Ruling | undefined;
+  /** The best of the fallen rulings that named an exchange a page showed in part. */
+  readonly fallenInPart: Ruling | undefined;
   /** Operations judged so far, for ordering rulings. */
   readonly judged: number;
   /** Set when the history became too uncertain to judge on (too many possible states, a group too large). */
@@ -308,6 +314,7 @@ export const startSearch = <O>(deadline?: number): Search<O> => ({
   groupEnd: -Infinity,
   failed: undefined,
   fallen: undefined,
+  fallenInPart: undefined,
   judged: 0,
   undecided: undefined,
   warnings: [],
@@ -373,10 +380,10 @@ export function judgeGroup<S, O extends Timed>(
     // counting that the part stored did not need and this failure belies.
     const last = result.ruling;
     const earlier = search.fallen;
-    const belied = last?.violation.unexplained === true && earlier?.violation.inPart !== undefined;
-    const explains =
-      (last?.rank.againstItsChoice === true || belied) && earlier !== undefined && plainer(earlier.rank, last.rank);
-    const failed = (explains ? earlier : last)?.violation;
+    const inPart = search.fallenInPart;
+    const belied = last?.violation.unexplained === true && inPart !== undefined && plainer(inPart.rank, last.rank);
+    const ownChoice = last?.rank.againstItsChoice === true && earlier !== undefined && plainer(earlier.rank, last.rank);
+    const failed = (belied ? inPart : ownChoice ? earlier : last)?.violation;
     if (failed !== undefined)
       return {
         branches: [],
@@ -384,7 +391,13 @@ export function judgeGroup<S, O extends Timed>(
         violations: [...warnings, failed],
       };
   }
-  const next: Search<O> = { ...cleared, warnings: allWarnings, fallen: better(search.fallen, result.ruling), judged };
+  const next: Search<O> = {
+    ...cleared,
+    warnings: allWarnings,
+    fallen: better(search.fallen, result.ruling),
+    fallenInPart: better(search.fallenInPart, result.inPart),
+    judged,
+  };
   if (result.branches.length > MAX_WORLDS) {
     return {
       branches: result.branches,

@@ -296,7 +296,11 @@ describe("interaction bugs, each by its own requirement", () => {
     if (last?.kind !== "list" || last.outcome.type !== "ok") throw new Error("the listing is not a page");
     const items = last.outcome.value.items.slice(0, -1);
     h.ops[partly - 1] = { ...last, outcome: { ...last.outcome, value: { ...last.outcome.value, items, total: 3 } } };
-    h.create({ message: "m2", endpoint: "stream", answer: { conversationId: B, text: "answer to m2", citations: "[]" } });
+    h.create({
+      message: "m2",
+      endpoint: "stream",
+      answer: { conversationId: B, text: "answer to m2", citations: "[]" },
+    });
     h.create({ message: "m3", continues: B, endpoint: "stream" });
     h.list(B, ["m2", "m3"]);
     const found = judgeHistory(h.ops).violations;

@@ -305,7 +305,8 @@ function explainTotal(
     );
   }
   const partial = complete
-    ? (partlyStored(world, conversation, page.total, marks) ?? storedInPartInPlace(world, conversation, page.total, marks))
+    ? (partlyStored(world, conversation, page.total, marks) ??
+      storedInPartInPlace(world, conversation, page.total, marks))
     : undefined;
   if (partial !== undefined) {
     return {
