@@ -99,6 +99,25 @@ test(`sequences that lose their conversations of the primary agent start another
   expect(unmet).toEqual(LOST_PRIMARY_CONVERSATION_SEEDS.map(() => []));
 }, 120_000);
 
+/**
+ * Seeds whose sequences of 24 creates, before a new conversation under a near miss of an earlier
+ * one's key (with its body) became overdue, sent none: a key table of new conversations that
+ * cuts or folds keys went untried in them.
+ */
+const NEW_NEAR_MISS_SEEDS = [15000, 15002, 15003];
+
+test(`sequences send a new conversation under a near miss of an earlier one's key, with its body (seeds ${NEW_NEAR_MISS_SEEDS.join(", ")})`, async () => {
+  const runs = await Promise.all(
+    NEW_NEAR_MISS_SEEDS.map((seed) => propertyAgainstFake({ fakeOptions: {}, seeds: [seed], createsPerRun: 24 })),
+  );
+  const met = runs.map(([run]) => {
+    const missing = run?.outcome.summary.coverage.inputs.missing;
+    if (missing === undefined) return "the sequence did not run";
+    return 4 - missing.filter((cell) => /^idempotency-key:near-miss:[a-z-]+\/new\/same-body$/.test(cell)).length;
+  });
+  expect(met.map((n) => typeof n === "number" && n > 0)).toEqual(NEW_NEAR_MISS_SEEDS.map(() => true));
+}, 120_000);
+
 test(`a deep walk against the plain fake covers every input shape, client behaviour, free transition and race arrangement (seed ${BASE})`, async () => {
   const fake = await createFakeServer({ port: 0 });
   const { target, close } = standaloneTarget({ baseUrl: fake.url, ...identitiesOf(DEFAULT_IDENTITIES) });

@@ -1397,10 +1397,21 @@ const dropOverdue = (session: Session) =>
  * a reference for a natural key, went untried.
  */
 const createOverdue = (session: Session, cell: string) =>
-  /^inputs:(message:long$|message:[a-z-]+@|external_reference:reused-in-two-)/.test(cell) &&
+  (/^inputs:(message:long$|message:[a-z-]+@|external_reference:reused-in-two-)/.test(cell) ||
+    newNearMissUnmet(session, cell)) &&
   !session.covered.has(cell) &&
   thirdSpent(session) &&
   misses(session, cell) < 2;
+
+/**
+ * A new conversation under a near miss of an earlier new conversation's key, with its body, while
+ * no such create was sent: the only request that shows a key table of new conversations that
+ * confuses near keys (a column that cuts them, a collation that folds their case). Offered beside
+ * every continuation's races, it went unsent in half the sequences of 24 creates.
+ */
+const newNearMissUnmet = (session: Session, cell: string) =>
+  /^inputs:idempotency-key:near-miss:[a-z-]+\/new\/same-body$/.test(cell) &&
+  !NEAR_MISSES.some((how) => session.covered.has(`inputs:idempotency-key:near-miss:${how}/new/same-body`));
 
 /**
  * The races in which a write surely lands while an exchange is generated: two exchanges of one

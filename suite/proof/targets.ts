@@ -127,11 +127,13 @@ export function proofTargets(choice: TargetChoice = {}): ProofTarget[] {
 }
 
 /**
- * The runs that wait longest, longest first (measured 2026-11-25 at four lanes: `variant all`
+ * The runs that wait longest, longest first (measured at four lanes, 2026-11-25: `variant all`
  * 77–85 s, `listing-lag` 48–62 s, `listing-never-settles` 42–46 s, `llm-pacing` 39–46 s,
- * `overloaded` 35–40 s; most runs take 5–15 s): paced answers, a lagging or never-settling
- * listing, 503 and 429 answers with Retry-After. They start first, so that no lane is still on
- * one of them when the others have run out of work. Labels as `labelOf` gives them.
+ * `overloaded` 35–40 s; 2026-11-28: the halves `elaborating` 45 s and `simplifying` 46 s; most
+ * runs take 5–15 s): paced answers, a lagging or never-settling listing, 503 and 429 answers
+ * with Retry-After. They start first, so that no lane is still on one of them when the others
+ * have run out of work (the gate runs the halves, verify-suite each variant alone as well).
+ * Labels as `labelOf` gives them.
  */
 export const SLOWEST_RUNS: readonly string[] = [
   "variant all",
