@@ -333,8 +333,8 @@ function explainTotal(
 /**
  * An exchange of unknown outcome (a stream the client dropped, a request cut off) that a complete
  * page shows in part: its message is listed (more often than the exchanges that took effect carry
- * it), and the total lies between what the exchanges hold without it and with it, by every
- * counting the service showed. A service that stores the question when the exchange starts and
+ * it), and the total lies between what the exchanges hold without it and with it, by a counting
+ * the service may have shown. A service that stores the question when the exchange starts and
  * the answer only once it was delivered lists it so.
  */
 function partlyStored(
@@ -346,7 +346,7 @@ function partlyStored(
   const counting = world.counting;
   if (counting === "any" || counting.length === 0) return undefined;
   const n = conversation.exchanges.length;
-  // By one counting the service may have shown: another that fits its listings so far may be the wrong guess.
+  // Another counting that fits the listings so far may be the wrong guess: one that places the total between is enough.
   const between = counting.some((c) => total > c.base + c.perExchange * n && total < c.base + c.perExchange * (n + 1));
   if (!between) return undefined;
   const shown = (message: string) => marks.filter((m) => m.message === message).length;
