@@ -2,24 +2,29 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
 import { defineConfig } from "vitest/config";
 
 /**
- * The files that take longest, longest first (measured 2026-11-25): started before the rest,
- * so that none of them is still running alone at the end. Most of their time is waiting (the
- * gate's and the command lines' conformance runs against paced, lagging and rate-limited
- * targets), not CPU. vitest orders the other files by the durations it cached, or by size.
+ * The files that take longest, longest first (measured 2026-11-28, two workers): started before
+ * the rest, so that none of them is still running alone at the end. Most of their time is
+ * waiting (the gate's and the command lines' conformance runs against paced, lagging and
+ * rate-limited targets), not CPU. Prism's file comes second and the package's well after it:
+ * both take the exclusive slot, and a worker that waits for it does nothing. vitest orders the
+ * other files by the durations it cached, or by size.
  */
 const LONGEST_FILES = [
   "suite/proof/gate.test.ts",
-  "suite/resilience/hostile-targets.test.ts",
-  "suite/resilience/live-targets.test.ts",
-  "suite/proof/independent/independent.test.ts",
-  "suite/traffic/cli.test.ts",
-  "scripts/package/pack.test.ts",
   "schemas/openapi/prism.test.ts",
-  "scripts/ci/action.test.ts",
-  "suite/interactions/property.fake.test.ts",
+  "suite/resilience/hostile-targets.test.ts",
+  "suite/proof/independent/independent.test.ts",
+  "suite/runner/interrupt.test.ts",
+  "scripts/package/pack.test.ts",
   "scripts/ci/snippets.test.ts",
-  "suite/runner/cli.test.ts",
+  "suite/interactions/property.fake.test.ts",
+  "suite/traffic/cli.test.ts",
   "suite/traffic/proof/proxy-proof.test.ts",
+  "suite/resilience/live-targets.test.ts",
+  "suite/runner/documented-run.test.ts",
+  "suite/runner/selection-cost.test.ts",
+  "scripts/ci/action.test.ts",
+  "suite/runner/cli.test.ts",
   "suite/resilience/live-plumbing.test.ts",
 ];
 
@@ -73,9 +78,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // vitest's default on 2 cores is one file at a time. Most of the long files wait
-    // (servers, child processes, paced and lagging targets), so several run side by side; not
-    // more than three, as the gate keeps four conformance runs going beside them.
-    maxWorkers: 3,
+    // (servers, child processes, paced and lagging targets), so two run side by side, beside
+    // the gate's three conformance runs. A third worker only adds contention: npm test took
+    // 953 s of CPU and 530 s at three workers and four lanes, 782 s and 514 s at two and three.
+    maxWorkers: 2,
     sequence: { sequencer: LongestFirst },
     projects: [
       { extends: true, test: { name: "own-process", include: OWN_PROCESS, exclude: EXCLUDE } },

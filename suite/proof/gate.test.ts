@@ -1,7 +1,7 @@
 /**
  * The gate: the FULL conformance suite against the plain reference fake, the conforming
  * variants (all combinable ones together, each half of them together, each that combines with
- * nothing alone: targets.ts), and each mutant's own requirements against that mutant, four runs at a time (see
+ * nothing alone: targets.ts), and each mutant's own requirements against that mutant, three runs at a time (see
  * run-targets.ts for the order and the settle window). The suite must pass every legal fake and
  * fail every broken one on the requirement it breaks, and every interaction mutant by the interaction property alone
  * (a deep walk, and a second one with another seed when the first missed it). Failure messages name the offender ("mutant page-off-by-one survived: LIST-5
@@ -25,12 +25,12 @@ import {
 
 /**
  * Runs at a time. Much of a run is waiting (paced answers, Retry-After, settling windows, the
- * quiet windows of "nothing changed"), so four lanes keep a 2-core machine busy beside the other
- * test files; more only add contention, which slows the property's walks and widens their model
- * searches (npm test: 1,021 s of CPU at six lanes and four workers, 847 s at four and three, with
- * this session's other savings); the slowest runs start first (SLOWEST_RUNS in targets.ts).
+ * quiet windows of "nothing changed"), so three lanes keep a 2-core machine busy beside the two
+ * other test files; more only add contention, which slows the property's walks and widens their
+ * model searches (npm test: 1,021 s of CPU at six lanes and four workers, 953 s at four and
+ * three, 782 s at three and two); the slowest runs start first (SLOWEST_RUNS in targets.ts).
  */
-const LANES = 4;
+const LANES = 3;
 
 /** Only stops a hung gate; the runs' own deadlines end them long before. */
 const BACKSTOP_MS = 20 * 60_000;

@@ -59,7 +59,11 @@ describe.concurrent("the conformance command against a hostile target", () => {
       onTestFinished(() => rm(reportDir, { recursive: true, force: true }));
 
       const run = await runConformanceCli(
-        ["--base-url", url, "--api-key", KEY, "--agent-id", "agent-x", "--report-dir", reportDir, ...LIMITS],
+        [
+          ...["--base-url", url, "--api-key", KEY, "--agent-id", "agent-x", "--report-dir", reportDir],
+          ...LIMITS,
+          ...(target.flags ?? []),
+        ],
         HANG_LIMIT_MS,
       );
       const transcript = `exit ${run.code}\n--- stdout\n${run.stdout}\n--- stderr\n${run.stderr}`;

@@ -9,7 +9,7 @@
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, test } from "vitest";
+import { afterAll, describe, test, type ExpectStatic } from "vitest";
 import { createFakeServer, type FakeServerOptions } from "../../fake-server/index.ts";
 import type { ConformanceReport } from "../report/report-types.ts";
 import { runConformanceCli } from "./run-cli.ts";
@@ -77,7 +77,7 @@ async function runAgainst(
   };
 }
 
-function expectNoSecrets(run: LiveRun): void {
+function expectNoSecrets(expect: ExpectStatic, run: LiveRun): void {
   // The keys are short: look for them as they would be sent, and for the header's value.
   expect(run.everything).not.toContain(`Bearer ${KEY}`);
   expect(run.everything).not.toContain(`Bearer ${OTHER_KEY}`);
@@ -86,14 +86,15 @@ function expectNoSecrets(run: LiveRun): void {
 
 const statusOf = (run: LiveRun, id: string) => run.report?.requirements.find((r) => r.id === id)?.status;
 
-describe("conforming deployed services pass", () => {
-  test.each([
+// Concurrent: each run mostly waits (Retry-After, a lagging listing, a paced stream), and each has a fake of its own.
+describe.concurrent("conforming deployed services pass", () => {
+  test.for([
     ["rate-limited", "429"],
     ["overloaded", "503"],
-  ])(
+  ] as const)(
     "one that is %s (answering %s) passes after waiting, and the report shows the retries",
     { timeout: TEST_TIMEOUT_MS },
-    async (variant, status) => {
+    async ([variant, status], { expect }) => {
       const run = await runAgainst([variant]);
       expect(run.code, run.output).toBe(0);
       const waits =
@@ -101,38 +102,38 @@ describe("conforming deployed services pass", () => {
         [];
       expect(waits.length, run.output).toBeGreaterThan(0);
       expect(run.output).toContain("The target made these checks wait");
-      expectNoSecrets(run);
+      expectNoSecrets(expect, run);
     },
   );
 
   test(
     "one whose listing lags passes, warning only LIST-11 (read-your-writes)",
     { timeout: TEST_TIMEOUT_MS },
-    async () => {
+    async ({ expect }) => {
       const run = await runAgainst(["listing-lag"]);
       expect(run.code, run.output).toBe(0);
       expect(run.report?.requirements.filter((r) => r.status === "warn").map((r) => r.id)).toEqual(["LIST-11"]);
-      expectNoSecrets(run);
+      expectNoSecrets(expect, run);
     },
   );
 
   test(
     "one served under a base path (the URL given with its path) passes without a warning",
     { timeout: TEST_TIMEOUT_MS },
-    async () => {
+    async ({ expect }) => {
       const run = await runAgainst(["base-path"]);
       expect(run.code, run.output).toBe(0);
       expect(run.report?.counts.warn, run.output).toBe(0);
-      expectNoSecrets(run);
+      expectNoSecrets(expect, run);
     },
   );
 });
 
-describe("a target slower than the configured timeouts", () => {
+describe.concurrent("a target slower than the configured timeouts", () => {
   test(
     "is inconclusive, not failed: exit 3, naming the flag that gives it more room",
     { timeout: TEST_TIMEOUT_MS },
-    async () => {
+    async ({ expect }) => {
       // The first event after 2 s, a plain create as late: far beyond the timeouts, which still
       // leave a listing read (the first request) room on a busy machine.
       const run = await runAgainst(
@@ -146,7 +147,7 @@ describe("a target slower than the configured timeouts", () => {
       expect(run.output).toMatch(/Not judged: \d+ MUST requirement\(s\)/);
       expect(run.output).toMatch(/raise --(request|first-event)-timeout/);
       expect(statusOf(run, "RESP-1")).toBe("inconclusive");
-      expectNoSecrets(run);
+      expectNoSecrets(expect, run);
     },
   );
 });
