@@ -76,6 +76,8 @@ const EXCLUDE = [
 export default defineConfig({
   test: {
     testTimeout: 30_000,
+    // The conformance command line that tests start, bundled once per run (conformance-cli.ts says why).
+    globalSetup: ["suite/test-support/build-conformance-cli.ts"],
     hookTimeout: 30_000,
     // vitest's default on 2 cores is one file at a time. Most of the long files wait
     // (servers, child processes, paced and lagging targets), so two run side by side, beside

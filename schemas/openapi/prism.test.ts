@@ -15,7 +15,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { SLOT_WAIT_MS, takeExclusiveSlot } from "../../test-support/exclusive-slot.ts";
 import { createFakeServer } from "../../fake-server/index.ts";
 import { fakeTargetFlags } from "../../suite/test-support/fake-target-flags.ts";
-import { WITH_TSX } from "../../suite/test-support/node-with-tsx.ts";
+import { conformanceCli } from "../../suite/test-support/conformance-cli.ts";
 import { ALL_VARIANTS, VARIANTS } from "../../fake-server/variants/variants.ts";
 import { answersSeen, responseViolations, startPrismProxy } from "./prism-proxy.ts";
 
@@ -61,8 +61,7 @@ interface Run {
 /** The suite's command line, as a user runs it against a standalone service. */
 function runSuite(baseUrl: string, reportDir: string): Promise<Run["suite"]> {
   const args = [
-    ...WITH_TSX,
-    join(ROOT, "scripts/conformance.ts"),
+    ...conformanceCli(),
     ...fakeTargetFlags(baseUrl),
     "--only",
     SELECTION,

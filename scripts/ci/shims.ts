@@ -7,11 +7,8 @@
  * test never ran.
  */
 import { chmod, mkdir, writeFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
-import { WITH_TSX } from "../../suite/test-support/node-with-tsx.ts";
-
-const ROOT = resolve(import.meta.dirname, "../..");
-const CONFORMANCE = join(ROOT, "scripts/conformance.ts");
+import { join } from "node:path";
+import { conformanceCli } from "../../suite/test-support/conformance-cli.ts";
 
 const quoted = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
 
@@ -23,12 +20,13 @@ const quoted = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
  */
 const DEEP_CREATES_AGAINST_THE_FAKE = 48;
 
-/** The suite's command line from the sources, as the installed `agent-conformance` bin would run it (tsx's loader in one process). */
-const SUITE_COMMAND = [
-  `if [ "\${CONFORMANCE_PROFILE:-}" = deep ] && [ -z "\${CONFORMANCE_MAX_CREATES:-}" ]; then export CONFORMANCE_MAX_CREATES=${DEEP_CREATES_AGAINST_THE_FAKE}; fi`,
-  `exec ${[process.execPath, ...WITH_TSX, CONFORMANCE].map(quoted).join(" ")} "$@"`,
-].join("\n");
-const SUITE_SCRIPT = `#!/usr/bin/env bash\n${SUITE_COMMAND}\n`;
+/** The suite's command line from the sources, as the installed `agent-conformance` bin would run it (conformance-cli.ts). */
+const suiteCommand = () =>
+  [
+    `if [ "\${CONFORMANCE_PROFILE:-}" = deep ] && [ -z "\${CONFORMANCE_MAX_CREATES:-}" ]; then export CONFORMANCE_MAX_CREATES=${DEEP_CREATES_AGAINST_THE_FAKE}; fi`,
+    `exec ${[process.execPath, ...conformanceCli()].map(quoted).join(" ")} "$@"`,
+  ].join("\n");
+const suiteScript = () => `#!/usr/bin/env bash\n${suiteCommand()}\n`;
 
 async function script(path: string, body: string): Promise<void> {
   await writeFile(path, `#!/usr/bin/env bash\n${body}\n`);
@@ -36,13 +34,14 @@ async function script(path: string, body: string): Promise<void> {
 }
 
 /** Bash that writes the suite's bin into the node_modules under $1. */
-const INSTALL_INTO = [
-  "install_into() {",
-  '  mkdir -p "$1/node_modules/.bin"',
-  `  printf '%s' ${quoted(SUITE_SCRIPT)} > "$1/node_modules/.bin/agent-conformance"`,
-  '  chmod +x "$1/node_modules/.bin/agent-conformance"',
-  "}",
-].join("\n");
+const installInto = () =>
+  [
+    "install_into() {",
+    '  mkdir -p "$1/node_modules/.bin"',
+    `  printf '%s' ${quoted(suiteScript())} > "$1/node_modules/.bin/agent-conformance"`,
+    '  chmod +x "$1/node_modules/.bin/agent-conformance"',
+    "}",
+  ].join("\n");
 
 /**
  * A folder for the front of PATH with the `npm` and `npx` stand-ins; every npm command line
@@ -53,7 +52,7 @@ export async function snippetCommands(folder: string, log = join(folder, "npm.lo
   await script(
     join(folder, "npm"),
     [
-      INSTALL_INTO,
+      installInto(),
       `printf '%s\\n' "$*" >> ${quoted(log)}`,
       'prefix=""; for arg in "$@"; do [ "$previous" = "--prefix" ] && prefix="$arg"; previous="$arg"; done',
       'case "$1" in',
@@ -67,7 +66,7 @@ export async function snippetCommands(folder: string, log = join(folder, "npm.lo
   await script(
     join(folder, "npx"),
     [
-      `if [ "$1" = "agent-conformance" ]; then shift; ${SUITE_COMMAND}; fi`,
+      `if [ "$1" = "agent-conformance" ]; then shift; ${suiteCommand()}; fi`,
       'echo "npx $*: not a command the CI snippets may use" >&2; exit 127',
     ].join("\n"),
   );
@@ -78,7 +77,7 @@ export async function snippetCommands(folder: string, log = join(folder, "npm.lo
 export async function installedSuite(project: string): Promise<string> {
   const bin = join(project, "node_modules/.bin");
   await mkdir(bin, { recursive: true });
-  await writeFile(join(bin, "agent-conformance"), SUITE_SCRIPT);
+  await writeFile(join(bin, "agent-conformance"), suiteScript());
   await chmod(join(bin, "agent-conformance"), 0o755);
   return join(bin, "agent-conformance");
 }

@@ -4,11 +4,10 @@
  */
 
 import { spawn } from "node:child_process";
-import { join, resolve } from "node:path";
-import { WITH_TSX } from "../test-support/node-with-tsx.ts";
+import { resolve } from "node:path";
+import { conformanceCli } from "../test-support/conformance-cli.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
-const CLI = join(ROOT, "scripts/conformance.ts");
 
 export interface CliRun {
   /** null when the process had to be killed at the time limit. */
@@ -43,7 +42,7 @@ export function runConformanceCli(
 ): Promise<CliRun> {
   return new Promise((done, fail) => {
     const childEnv = { ...cleanEnv(), ...env };
-    const child = spawn(process.execPath, [...WITH_TSX, CLI, ...args], {
+    const child = spawn(process.execPath, [...conformanceCli(), ...args], {
       cwd: ROOT,
       env: childEnv,
       timeout: limitMs,

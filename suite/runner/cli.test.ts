@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { closedPortUrl } from "../test-support/local-servers.ts";
-import { WITH_TSX } from "../test-support/node-with-tsx.ts";
+import { conformanceCli } from "../test-support/conformance-cli.ts";
 import { readFile } from "node:fs/promises";
 import {
   checksDir,
@@ -20,7 +20,6 @@ import {
   tinyTarget,
 } from "../test-support/runner-fixtures.ts";
 
-const CLI = join(ROOT, "scripts/conformance.ts");
 const SPAWN_LIMIT_MS = 60_000;
 
 /** The environment without this process's own vitest and conformance variables. */
@@ -35,7 +34,7 @@ function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 
 function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...WITH_TSX, CLI, ...args], {
+    const child = spawn(process.execPath, [...conformanceCli(), ...args], {
       cwd: ROOT,
       env: cleanEnv(env),
       timeout: SPAWN_LIMIT_MS,

@@ -15,9 +15,8 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ROOT } from "../test-support/runner-fixtures.ts";
 import { documentedProfileCreates } from "../test-support/documented-figures.ts";
 import type { ConformanceReport } from "../report/report-types.ts";
-import { WITH_TSX } from "../test-support/node-with-tsx.ts";
+import { conformanceCli } from "../test-support/conformance-cli.ts";
 
-const CLI = join(ROOT, "scripts/conformance.ts");
 const RUN_LIMIT_MS = 180_000;
 
 interface Run {
@@ -34,7 +33,7 @@ async function runSuite(args: string[], dir: string): Promise<Run> {
     ),
   );
   const { code, stdout } = await new Promise<{ code: number | null; stdout: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [...WITH_TSX, CLI, "--report-dir", dir, ...args], {
+    const child = spawn(process.execPath, [...conformanceCli(), "--report-dir", dir, ...args], {
       cwd: ROOT,
       env: { ...env, CI: "true" },
       timeout: RUN_LIMIT_MS,

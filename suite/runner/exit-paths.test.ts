@@ -5,14 +5,14 @@
  */
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { WITH_TSX } from "../test-support/node-with-tsx.ts";
+import { conformanceCli } from "../test-support/conformance-cli.ts";
 import { describe, expect, test } from "vitest";
 import { runCommand } from "../../scripts/package/command.ts";
-import { ROOT, tempDir } from "../test-support/runner-fixtures.ts";
+import { tempDir } from "../test-support/runner-fixtures.ts";
 
 const LIMIT_MS = 60_000;
 const conformance = (args: readonly string[], cwd: string) =>
-  runCommand(process.execPath, [...WITH_TSX, join(ROOT, "scripts/conformance.ts"), ...args], {
+  runCommand(process.execPath, [...conformanceCli(), ...args], {
     cwd,
     timeoutMs: LIMIT_MS,
   });

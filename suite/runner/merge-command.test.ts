@@ -12,11 +12,10 @@ import type { ConformanceReport } from "../report/report-types.ts";
 import { runMergeCommand } from "./merge-command.ts";
 import { runConformance } from "./run.ts";
 import { readReport, ROOT, tempDir } from "../test-support/runner-fixtures.ts";
-import { WITH_TSX } from "../test-support/node-with-tsx.ts";
+import { conformanceCli } from "../test-support/conformance-cli.ts";
 
 /** Requirements no interaction check judges: the property stays out of these runs. */
 const ONLY = ["LIST-6", "LIST-9", "DEL-2"];
-const CLI = join(ROOT, "scripts/conformance.ts");
 
 let base: string;
 let shards: string[];
@@ -42,7 +41,7 @@ function cli(args: string[]): Promise<{ code: number | null; output: string }> {
     const env = Object.fromEntries(
       Object.entries(process.env).filter(([name]) => !name.startsWith("VITEST") && !name.startsWith("CONFORMANCE_")),
     );
-    const child = spawn(process.execPath, [...WITH_TSX, CLI, ...args], { cwd: ROOT, env, timeout: 60_000 });
+    const child = spawn(process.execPath, [...conformanceCli(), ...args], { cwd: ROOT, env, timeout: 60_000 });
     let output = "";
     child.stdout.on("data", (part: Buffer) => (output += part.toString()));
     child.stderr.on("data", (part: Buffer) => (output += part.toString()));

@@ -11,12 +11,11 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { serveTcp } from "../test-support/local-servers.ts";
-import { ROOT, tempDir } from "../test-support/runner-fixtures.ts";
+import { tempDir } from "../test-support/runner-fixtures.ts";
 import { documentedCreates } from "../test-support/documented-figures.ts";
 import type { ConformanceReport } from "../report/report-types.ts";
-import { WITH_TSX } from "../test-support/node-with-tsx.ts";
+import { conformanceCli } from "../test-support/conformance-cli.ts";
 
-const CLI = join(ROOT, "scripts/conformance.ts");
 const SPAWN_LIMIT_MS = 90_000;
 const SECRET_KEY = "sk-live-dry-run-secret-0123";
 const SECRET_HEADER = "gateway-secret-4567";
@@ -33,7 +32,7 @@ function cleanEnv(): NodeJS.ProcessEnv {
 
 function runCli(args: string[], cwd: string): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...WITH_TSX, CLI, ...args], {
+    const child = spawn(process.execPath, [...conformanceCli(), ...args], {
       cwd,
       env: cleanEnv(),
       timeout: SPAWN_LIMIT_MS,

@@ -7,15 +7,19 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { WITH_TSX } from "../test-support/node-with-tsx.ts";
+import { conformanceCli } from "../test-support/conformance-cli.ts";
 import { describe, expect, test } from "vitest";
 import { createFakeServer } from "../../fake-server/index.ts";
 import { runCommand } from "../../scripts/package/command.ts";
 import { ROOT, tempDir } from "../test-support/runner-fixtures.ts";
 
 const LIMIT_MS = 60_000;
-/** The repository's script from any folder: tsx's loader named by its path, not resolved from the folder. */
+/** The repository's script from any folder: tsx's loader named by its path, not resolved from the folder (the suite's, bundled). */
 const tsx = (script: string, args: readonly string[]) =>
-  [process.execPath, [...WITH_TSX, join(ROOT, script), ...args]] as const;
+  [
+    process.execPath,
+    [...(script === "scripts/conformance.ts" ? conformanceCli() : [...WITH_TSX, join(ROOT, script)]), ...args],
+  ] as const;
 
 describe.concurrent("a base URL misspelled or unset", { timeout: LIMIT_MS + 5_000 }, () => {
   test("CONFORMANCE_BASEURL beside the other variables: exit 2 naming the base URL and the variable meant, with reports, nothing sent", async ({

@@ -14,7 +14,7 @@ import { fencedBlocks } from "../../scripts/ci/markdown.ts";
 import type { ConformanceReport } from "../report/report-types.ts";
 import { fakeTargetFlags } from "../test-support/fake-target-flags.ts";
 import { ROOT } from "../test-support/runner-fixtures.ts";
-import { WITH_TSX } from "../test-support/node-with-tsx.ts";
+import { conformanceCli } from "../test-support/conformance-cli.ts";
 
 const RUN_LIMIT_MS = 120_000;
 
@@ -46,7 +46,7 @@ test(
       const code = await new Promise<number | null>((resolve, reject) => {
         const child = spawn(
           process.execPath,
-          [...WITH_TSX, join(ROOT, "scripts/conformance.ts"), ...args, "--profile", "smoke", "--report-dir", dir],
+          [...conformanceCli(), ...args, "--profile", "smoke", "--report-dir", dir],
           { cwd: ROOT, env, stdio: "ignore", timeout: RUN_LIMIT_MS },
         );
         child.on("error", reject);

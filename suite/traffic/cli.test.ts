@@ -17,7 +17,7 @@ import { runConformanceCli } from "../resilience/run-cli.ts";
 import { writeHar } from "./har.ts";
 import { judgeThroughProxy } from "./proof/judge-through-proxy.ts";
 import { runTrafficScript } from "./proof/traffic-script.ts";
-import { WITH_TSX } from "../test-support/node-with-tsx.ts";
+import { conformanceCli } from "../test-support/conformance-cli.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const LIMIT_MS = 60_000;
@@ -184,8 +184,7 @@ test("proxy: listening line first, a client violation printed as it happens, rep
   const child = spawn(
     process.execPath,
     [
-      ...WITH_TSX,
-      join(ROOT, "scripts/conformance.ts"),
+      ...conformanceCli(),
       "proxy",
       "--upstream",
       fake.url,
@@ -263,8 +262,7 @@ test("proxy: SIGTERM during a slow stream records that exchange as far as it wen
   const child = spawn(
     process.execPath,
     [
-      ...WITH_TSX,
-      join(ROOT, "scripts/conformance.ts"),
+      ...conformanceCli(),
       "proxy",
       "--upstream",
       fake.url,
@@ -354,15 +352,7 @@ test("proxy: an upstream that never answered is exit 2 with that diagnosis; its 
   const upstream = `http://127.0.0.1:${await closedPort()}`;
   const child = spawn(
     process.execPath,
-    [
-      ...WITH_TSX,
-      join(ROOT, "scripts/conformance.ts"),
-      "proxy",
-      "--upstream",
-      upstream,
-      "--report-dir",
-      join(dir, "reports"),
-    ],
+    [...conformanceCli(), "proxy", "--upstream", upstream, "--report-dir", join(dir, "reports")],
     { cwd: ROOT },
   );
   onTestFinished(() => void child.kill("SIGKILL"));
