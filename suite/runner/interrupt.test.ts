@@ -6,13 +6,15 @@
  * a short bound, leave none of its conversations on the target, write all three reports with
  * result "incomplete" and the reason, print its summary and exit 130 or 143; after a second, it
  * ends at once and names every conversation it left behind. The judge is stopped the same way.
+ * The tests run side by side (each has its own service, folder and process group): most of each
+ * is waiting for the paced service and for the processes to end.
  */
 import { spawn } from "node:child_process";
 import { writeFile, readFile } from "node:fs/promises";
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { expect, onTestFinished, test } from "vitest";
+import { test, type TestContext } from "vitest";
 import { startFakeServer, type InspectableFakeServer } from "../../fake-server/server.ts";
 import { fakeTargetFlags } from "../test-support/fake-target-flags.ts";
 import { cleanEnv } from "../../scripts/package/command.ts";
@@ -29,12 +31,12 @@ const STOP_MS = 30_000;
 const AT_ONCE_MS = 15_000;
 
 /** A standalone service whose creates take about a second each. */
-async function slowService(): Promise<InspectableFakeServer> {
+async function slowService(t: TestContext): Promise<InspectableFakeServer> {
   const fake = await startFakeServer({
     port: 0,
     pacing: { firstEventMs: 300, deltaDelayMs: 30, minDeltas: 20, maxDeltas: 30 },
   });
-  onTestFinished(() => fake.close());
+  t.onTestFinished(() => fake.close());
   return fake;
 }
 
@@ -55,7 +57,7 @@ interface Launched {
 }
 
 /** Started in a process group of its own, as a terminal starts a command; killed at the time limit. */
-function launch(command: string, args: readonly string[]): Launched {
+function launch(t: TestContext, command: string, args: readonly string[]): Launched {
   const child = spawn(command, args, { cwd: ROOT, env: cleanEnv(), stdio: ["ignore", "pipe", "pipe"], detached: true });
   const pid = child.pid;
   if (pid === undefined) throw new Error(`${command} did not start`);
@@ -66,7 +68,7 @@ function launch(command: string, args: readonly string[]): Launched {
       // The group is gone already.
     }
   };
-  onTestFinished(() => killGroup("SIGKILL"));
+  t.onTestFinished(() => killGroup("SIGKILL"));
   let output = "";
   let timedOut = false;
   const limit = setTimeout(() => {
@@ -97,129 +99,130 @@ async function until(run: Launched, ready: () => boolean): Promise<void> {
 /** Until the run has conversations on the target: checks are running, requests in flight. */
 const midRun = (fake: InspectableFakeServer, run: Launched) => until(run, () => stored(fake).length >= 2);
 
-async function exitAfterSignal(run: Launched, boundMs: number) {
+async function exitAfterSignal(t: TestContext, run: Launched, boundMs: number) {
   const sent = performance.now();
   const result = await run.finished;
-  expect(result.timedOut, result.output).toBe(false);
-  expect(performance.now() - sent, result.output).toBeLessThan(boundMs);
+  t.expect(result.timedOut, result.output).toBe(false);
+  t.expect(performance.now() - sent, result.output).toBeLessThan(boundMs);
   return result;
 }
 
-async function reportsOf(dir: string): Promise<ConformanceReport> {
+async function reportsOf(t: TestContext, dir: string): Promise<ConformanceReport> {
   const report = JSON.parse(await readFile(join(dir, "conformance.json"), "utf8")) as ConformanceReport;
   const junit = await readFile(join(dir, "junit.xml"), "utf8");
-  expect(junit).toMatch(/^<\?xml[\s\S]*<\/testsuites>\s*$/);
-  expect(await readFile(join(dir, "report.html"), "utf8")).toContain("<strong>INCOMPLETE</strong>");
+  t.expect(junit).toMatch(/^<\?xml[\s\S]*<\/testsuites>\s*$/);
+  t.expect(await readFile(join(dir, "report.html"), "utf8")).toContain("<strong>INCOMPLETE</strong>");
   return report;
 }
 
 /** What every first-signal stop must show: reason, unjudged requirements saying so, nothing left behind. */
 async function expectCleanStop(
+  t: TestContext,
   fake: InspectableFakeServer,
   reports: string,
   output: string,
   signal: "SIGINT" | "SIGTERM",
 ): Promise<void> {
-  const report = await reportsOf(reports);
-  expect(report.result).toBe("incomplete");
-  expect(report.interrupted, output).toMatchObject({
+  const report = await reportsOf(t, reports);
+  t.expect(report.result).toBe("incomplete");
+  t.expect(report.interrupted, output).toMatchObject({
     signal,
     atOnce: false,
-    reason: expect.stringMatching(new RegExp(`^interrupted by ${signal} after \\d+ of \\d+ checks$`)),
+    reason: t.expect.stringMatching(new RegExp(`^interrupted by ${signal} after \\d+ of \\d+ checks$`)),
   });
   const { done, total } = report.interrupted?.checks ?? { done: 0, total: 0 };
-  expect(done).toBeLessThan(total);
+  t.expect(done).toBeLessThan(total);
   const unjudged = report.requirements.filter((r) => r.reason === `not judged: ${report.interrupted?.reason}`);
-  expect(unjudged.length).toBeGreaterThan(0);
-  expect(report.incomplete.map((r) => r.reason)).toContain(`not judged: ${report.interrupted?.reason}`);
-  expect(report.cleanup.failed, output).toEqual([]);
-  expect(report.cleanup.deleted).toBeGreaterThan(0);
+  t.expect(unjudged.length).toBeGreaterThan(0);
+  t.expect(report.incomplete.map((r) => r.reason)).toContain(`not judged: ${report.interrupted?.reason}`);
+  t.expect(report.cleanup.failed, output).toEqual([]);
+  t.expect(report.cleanup.deleted).toBeGreaterThan(0);
   // Every conversation the run created is gone from the target.
-  expect(stored(fake), output).toEqual([]);
-  expect(output).toMatch(/^Result: INCOMPLETE/m);
-  expect(output).toContain(`Interrupted: ${report.interrupted?.reason}`);
+  t.expect(stored(fake), output).toEqual([]);
+  t.expect(output).toMatch(/^Result: INCOMPLETE/m);
+  t.expect(output).toContain(`Interrupted: ${report.interrupted?.reason}`);
 }
 
-test(
+test.concurrent(
   "Ctrl-C under npm (SIGINT to the whole group, and again from npm): exit 130, reports incomplete, nothing left on the target",
-  async () => {
-    const fake = await slowService();
-    const reports = join(await tempDir("interrupt-"), "reports");
-    const run = launch("npm", ["run", "conformance", "--", ...suiteFlags(fake.url, reports)]);
+  async (t) => {
+    const fake = await slowService(t);
+    const reports = join(await tempDir("interrupt-", t.onTestFinished), "reports");
+    const run = launch(t, "npm", ["run", "conformance", "--", ...suiteFlags(fake.url, reports)]);
     await midRun(fake, run);
     run.killGroup("SIGINT");
-    const result = await exitAfterSignal(run, STOP_MS);
-    expect(result.code, result.output).toBe(130);
-    await expectCleanStop(fake, reports, result.output, "SIGINT");
+    const result = await exitAfterSignal(t, run, STOP_MS);
+    t.expect(result.code, result.output).toBe(130);
+    await expectCleanStop(t, fake, reports, result.output, "SIGINT");
   },
   LIMIT_MS,
 );
 
-test(
+test.concurrent(
   "SIGTERM to npm's PID alone (a CI timeout): npm passes it on, exit 143, reports incomplete, nothing left",
-  async () => {
-    const fake = await slowService();
-    const reports = join(await tempDir("interrupt-"), "reports");
-    const run = launch("npm", ["run", "conformance", "--", ...suiteFlags(fake.url, reports)]);
+  async (t) => {
+    const fake = await slowService(t);
+    const reports = join(await tempDir("interrupt-", t.onTestFinished), "reports");
+    const run = launch(t, "npm", ["run", "conformance", "--", ...suiteFlags(fake.url, reports)]);
     await midRun(fake, run);
     process.kill(run.pid, "SIGTERM");
-    const result = await exitAfterSignal(run, STOP_MS);
-    expect(result.code, result.output).toBe(143);
-    await expectCleanStop(fake, reports, result.output, "SIGTERM");
+    const result = await exitAfterSignal(t, run, STOP_MS);
+    t.expect(result.code, result.output).toBe(143);
+    await expectCleanStop(t, fake, reports, result.output, "SIGTERM");
   },
   LIMIT_MS,
 );
 
-test(
+test.concurrent(
   "SIGTERM to npx's PID alone (`npx agent-conformance`, the bin under `sh -c`): the run still stops cleanly and writes its reports",
-  async () => {
-    const fake = await slowService();
-    const reports = join(await tempDir("interrupt-"), "reports");
+  async (t) => {
+    const fake = await slowService(t);
+    const reports = join(await tempDir("interrupt-", t.onTestFinished), "reports");
     // `--no`: the bin of this checkout, never one fetched from the registry.
-    const run = launch("npx", ["--no", "--", "agent-conformance", ...suiteFlags(fake.url, reports)]);
+    const run = launch(t, "npx", ["--no", "--", "agent-conformance", ...suiteFlags(fake.url, reports)]);
     await midRun(fake, run);
     process.kill(run.pid, "SIGTERM");
-    const result = await exitAfterSignal(run, STOP_MS);
-    await expectCleanStop(fake, reports, result.output, "SIGTERM");
+    const result = await exitAfterSignal(t, run, STOP_MS);
+    await expectCleanStop(t, fake, reports, result.output, "SIGTERM");
   },
   LIMIT_MS,
 );
 
-test(
+test.concurrent(
   "a second Ctrl-C stops at once: reports still written, every conversation left on the target named",
-  async () => {
-    const fake = await slowService();
+  async (t) => {
+    const fake = await slowService(t);
     // Deletes that take 5 s: whatever the first signal's cleanup has reached, conversations are left when the second comes.
     const rule = await fetch(`${fake.url}/__fake/faults`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ match: { operation: "delete" }, fault: "first-event-delay=5000", times: 0 }),
     });
-    expect(rule.status).toBe(201);
-    const reports = join(await tempDir("interrupt-"), "reports");
-    const run = launch("npm", ["run", "conformance", "--", ...suiteFlags(fake.url, reports)]);
+    t.expect(rule.status).toBe(201);
+    const reports = join(await tempDir("interrupt-", t.onTestFinished), "reports");
+    const run = launch(t, "npm", ["run", "conformance", "--", ...suiteFlags(fake.url, reports)]);
     await midRun(fake, run);
     run.killGroup("SIGINT");
     // Past the moment that makes npm's forwarded copy of the first one count as the same.
     await sleep(1_300);
     run.killGroup("SIGINT");
-    const result = await exitAfterSignal(run, AT_ONCE_MS);
-    expect(result.code, result.output).toBe(130);
-    const report = await reportsOf(reports);
-    expect(report).toMatchObject({ result: "incomplete", interrupted: { signal: "SIGINT", atOnce: true } });
+    const result = await exitAfterSignal(t, run, AT_ONCE_MS);
+    t.expect(result.code, result.output).toBe(130);
+    const report = await reportsOf(t, reports);
+    t.expect(report).toMatchObject({ result: "incomplete", interrupted: { signal: "SIGINT", atOnce: true } });
     const left = report.cleanup.failed.map((f) => f.conversationId);
-    expect(left.length, result.output).toBeGreaterThan(0);
+    t.expect(left.length, result.output).toBeGreaterThan(0);
     // Named, each of them, in the report and on the console. One whose DELETE was never sent is
     // still there; one whose DELETE was in flight may be gone (the fake finishes a request whose
     // client left), and the report says it is not confirmed rather than left.
     for (const { conversationId, reason } of report.cleanup.failed) {
-      expect(result.output).toContain(conversationId);
-      if (reason.startsWith("not deleted:")) expect(stored(fake)).toContain(conversationId);
-      else expect(reason).toMatch(/^not confirmed deleted: .*before its DELETE was answered/);
+      t.expect(result.output).toContain(conversationId);
+      if (reason.startsWith("not deleted:")) t.expect(stored(fake)).toContain(conversationId);
+      else t.expect(reason).toMatch(/^not confirmed deleted: .*before its DELETE was answered/);
     }
     // And nothing still on the target goes unnamed.
-    for (const id of stored(fake)) expect(left).toContain(id);
-    expect(result.output).toMatch(/^Left on the target \(\d+ conversation\(s\) not deleted\):/m);
+    for (const id of stored(fake)) t.expect(left).toContain(id);
+    t.expect(result.output).toMatch(/^Left on the target \(\d+ conversation\(s\) not deleted\):/m);
   },
   LIMIT_MS,
 );
@@ -290,26 +293,26 @@ async function bigHar(path: string, conversations: number): Promise<void> {
   await writeFile(path, JSON.stringify(writeHar(traffic)));
 }
 
-test(
+test.concurrent(
   "the judge, stopped by Ctrl-C while it judges a long recording: exit 130, reports of what it judged, result incomplete",
-  async () => {
-    const dir = await tempDir("interrupt-judge-");
+  async (t) => {
+    const dir = await tempDir("interrupt-judge-", t.onTestFinished);
     const har = join(dir, "long.har");
     await bigHar(har, 25_000);
     const reports = join(dir, "reports");
-    const run = launch("npm", ["run", "conformance", "--", "judge", har, "--report-dir", reports]);
+    const run = launch(t, "npm", ["run", "conformance", "--", "judge", har, "--report-dir", reports]);
     // The judge says when a long judging starts: from then on its handlers are in place.
     await until(run, () => run.output().includes("agent-conformance judge: judging 50000 exchanges"));
     run.killGroup("SIGINT");
-    const result = await exitAfterSignal(run, STOP_MS);
-    expect(result.code, result.output).toBe(130);
+    const result = await exitAfterSignal(t, run, STOP_MS);
+    t.expect(result.code, result.output).toBe(130);
     const report = JSON.parse(await readFile(join(reports, "conformance.json"), "utf8")) as ConformanceReport;
-    expect(report.result).toBe("incomplete");
-    expect(report.interrupted?.reason).toMatch(/^interrupted by SIGINT after \d+ of 50000 exchanges$/);
-    expect(report.interrupted?.checks.done).toBeLessThan(50_000);
-    expect(await readFile(join(reports, "junit.xml"), "utf8")).toContain("<testsuites");
-    expect(await readFile(join(reports, "report.html"), "utf8")).toContain("INCOMPLETE");
-    expect(result.output).toContain(`Interrupted: ${report.interrupted?.reason}`);
+    t.expect(report.result).toBe("incomplete");
+    t.expect(report.interrupted?.reason).toMatch(/^interrupted by SIGINT after \d+ of 50000 exchanges$/);
+    t.expect(report.interrupted?.checks.done).toBeLessThan(50_000);
+    t.expect(await readFile(join(reports, "junit.xml"), "utf8")).toContain("<testsuites");
+    t.expect(await readFile(join(reports, "report.html"), "utf8")).toContain("INCOMPLETE");
+    t.expect(result.output).toContain(`Interrupted: ${report.interrupted?.reason}`);
   },
   LIMIT_MS,
 );

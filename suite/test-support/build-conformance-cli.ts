@@ -3,7 +3,7 @@
  * says why): vitest's global setup (`setup`, named in vitest.config.ts), once per test run.
  */
 import { createHash } from "node:crypto";
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { build, type Plugin } from "esbuild";
@@ -62,7 +62,22 @@ export async function buildConformanceCli(): Promise<string> {
   }
   // Another run may have made the same folder first: then its copy serves.
   await rename(staging, folder).catch(() => rm(staging, { recursive: true, force: true }));
+  await removeStale(folder);
   return entry;
+}
+
+/** Bundles of earlier sources: gone once no run can still be using them (an hour after they were made). */
+async function removeStale(current: string): Promise<void> {
+  const before = Date.now() - 60 * 60_000;
+  for (const name of await readdir(CACHE)) {
+    const folder = join(CACHE, name);
+    if (folder === current) continue;
+    const made = await stat(folder).then(
+      (info) => info.mtimeMs,
+      () => Date.now(),
+    );
+    if (made < before) await rm(folder, { recursive: true, force: true });
+  }
 }
 
 /** vitest's global setup: the bundle, built once for every file of the run. */
