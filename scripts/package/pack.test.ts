@@ -227,9 +227,11 @@ describe("installed into an empty project", () => {
     STEP_LIMIT_MS,
   );
 
-  test(
+  // The three slowest tests (two runs of the suite, the guide's vitest) run side by side: each
+  // works in a folder of its own in the consumer project.
+  test.concurrent(
     "npx agent-conformance runs the built checks against its embedded fake, from any directory",
-    async () => {
+    async ({ expect }) => {
       const run = await runCommand("npx", npx("agent-conformance", ["--report-dir", "out"]), {
         cwd: app,
         timeoutMs: FULL_RUN_LIMIT_MS,
@@ -253,9 +255,9 @@ describe("installed into an empty project", () => {
     FULL_RUN_LIMIT_MS,
   );
 
-  test(
+  test.concurrent(
     "a counterexample's replay line names the bin, the target and its identities (keys as variables), and, run verbatim, fails the same way into reports of its own",
-    async ({ onTestFinished }) => {
+    async ({ expect, onTestFinished }) => {
       const service = await createFakeServer({ port: 0, mutant: "metadata-outside-fingerprint" });
       onTestFinished(() => service.close());
       const flags = [
@@ -307,42 +309,12 @@ describe("installed into an empty project", () => {
     2 * REPLAY_LIMIT_MS + 10_000,
   );
 
-  test(
-    "its exports work from an ESM script: schemas parse, the fake starts, the client talks to it",
-    async () => {
-      await writeFile(join(app, "smoke.mjs"), SMOKE_MJS);
-      const run = await runCommand(process.execPath, ["smoke.mjs"], { cwd: app, timeoutMs: STEP_LIMIT_MS });
-      expect(run.code, run.output).toBe(0);
-      const printed = JSON.parse(run.stdout.trim()) as { ok: boolean; requirements: number; openapi: string };
-      expect(printed).toMatchObject({ ok: true, openapi: expect.stringMatching(/^3\.1/) });
-      expect(printed.requirements).toBeGreaterThan(0);
-    },
-    STEP_LIMIT_MS,
-  );
-
-  test(
-    "its declarations type-check a TypeScript consumer, and still reject wrong types",
-    async () => {
-      await writeFile(join(app, "consumer.ts"), CONSUMER_TS);
-      await writeFile(join(app, "tsconfig.json"), consumerTsconfig(join(ROOT, "node_modules/@types")));
-      const tsc = join(ROOT, "node_modules/typescript/bin/tsc");
-      const run = await runCommand(process.execPath, [tsc, "-p", "tsconfig.json"], {
-        cwd: app,
-        timeoutMs: STEP_LIMIT_MS,
-      });
-      expect(run.code, run.output).toBe(0);
-    },
-    STEP_LIMIT_MS,
-  );
-});
-
-// The client-testing guide, run as printed: the ts blocks of the installed package's copy become
-// the files they name in a folder of the consumer project, type-check with the options the guide
-// asks for, and its test files pass under the consumer's own vitest.
-describe("the client-testing guide", () => {
-  test(
-    "its TypeScript blocks type-check and its tests pass against the installed package",
-    async () => {
+  // The client-testing guide, run as printed: the ts blocks of the installed package's copy become
+  // the files they name in a folder of the consumer project, type-check with the options the guide
+  // asks for, and its test files pass under the consumer's own vitest.
+  test.concurrent(
+    "the client-testing guide: its TypeScript blocks type-check and its tests pass against the installed package",
+    async ({ expect }) => {
       const guide = join(app, "guide");
       const files = guideFiles(await readFile(join(app, "node_modules", NAME, GUIDE), "utf8"));
       const tests = files
@@ -374,5 +346,33 @@ describe("the client-testing guide", () => {
       expect(results.numPassedTests).toBeGreaterThanOrEqual(tests.length);
     },
     2 * STEP_LIMIT_MS,
+  );
+
+  test(
+    "its exports work from an ESM script: schemas parse, the fake starts, the client talks to it",
+    async () => {
+      await writeFile(join(app, "smoke.mjs"), SMOKE_MJS);
+      const run = await runCommand(process.execPath, ["smoke.mjs"], { cwd: app, timeoutMs: STEP_LIMIT_MS });
+      expect(run.code, run.output).toBe(0);
+      const printed = JSON.parse(run.stdout.trim()) as { ok: boolean; requirements: number; openapi: string };
+      expect(printed).toMatchObject({ ok: true, openapi: expect.stringMatching(/^3\.1/) });
+      expect(printed.requirements).toBeGreaterThan(0);
+    },
+    STEP_LIMIT_MS,
+  );
+
+  test(
+    "its declarations type-check a TypeScript consumer, and still reject wrong types",
+    async () => {
+      await writeFile(join(app, "consumer.ts"), CONSUMER_TS);
+      await writeFile(join(app, "tsconfig.json"), consumerTsconfig(join(ROOT, "node_modules/@types")));
+      const tsc = join(ROOT, "node_modules/typescript/bin/tsc");
+      const run = await runCommand(process.execPath, [tsc, "-p", "tsconfig.json"], {
+        cwd: app,
+        timeoutMs: STEP_LIMIT_MS,
+      });
+      expect(run.code, run.output).toBe(0);
+    },
+    STEP_LIMIT_MS,
   );
 });
