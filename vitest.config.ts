@@ -14,6 +14,7 @@ const LONGEST_FILES = [
   "schemas/openapi/prism.test.ts",
   "suite/resilience/hostile-targets.test.ts",
   "suite/proof/independent/independent.test.ts",
+  "scripts/source-checks.test.ts",
   "suite/runner/interrupt.test.ts",
   "scripts/package/pack.test.ts",
   "scripts/ci/snippets.test.ts",
