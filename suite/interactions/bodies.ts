@@ -4,7 +4,7 @@
  * spec leaves open, so that when the service refuses it, the model knows which shape it refused.
  */
 import fc from "fast-check";
-import type { Who } from "../model/operation.ts";
+import { isAnonymous, type Who } from "../model/operation.ts";
 import { textKey } from "../model/items.ts";
 import { openKeyForms, type OpenKeyForm } from "../model/key-forms.ts";
 import {
@@ -27,6 +27,7 @@ import {
   OPEN_SHAPES,
   REFERENCE_CLASSES,
   REUSED_REFERENCE_CLASSES,
+  REFERENCE_USES,
   type KeyShape,
   type MessageClass,
   type NearMiss,
@@ -243,12 +244,19 @@ export function freshBody(
 }
 
 /**
- * Whether a new conversation should carry a reference of its own: while no new conversation has
- * carried one used before, and its caller has no living conversation a reference started. Only
- * such a conversation lets a later one carry its reference again (where a service that takes the
- * reference for a natural key continues it); drawn at random, few new conversations had one.
+ * Whether a create should carry a reference of its own, so that a later one can carry it again:
+ * - a caller's first create (a caller with a key), while a reference is still to be reused across scopes: drawn at
+ *   random, the other identities seldom sent one, and the owner of a conversation could not
+ *   continue it with another scope's reference (seed 1314192774: not in 30 sequences);
+ * - a new conversation, while no new conversation has carried one used before, and its caller has
+ *   no living conversation a reference started (where a service that takes the reference for a
+ *   natural key continues it); drawn at random, few new conversations had one.
  */
 function referenceToReuse(session: Session, who: Who, conversation: ConversationRecord | undefined): boolean {
+  const acrossScopes = REFERENCE_USES.some(
+    (use) => !session.covered.has(input(`external_reference:reused-in-two-scopes/${use}`)),
+  );
+  if (acrossScopes && !isAnonymous(who) && !session.references.some((r) => r.who === who)) return true;
   if (conversation !== undefined || session.covered.has(input("external_reference:reused-in-two-conversations/new")))
     return false;
   return !session.references.some((r) => r.who === who && startedLiving(session, r));
