@@ -80,7 +80,16 @@ async function removeStale(current: string): Promise<void> {
   }
 }
 
+/**
+ * One build per vitest process: every project of the configuration runs the global setup (the
+ * root and each project that extends it), each importing this file anew, so the build in flight
+ * is kept on the process.
+ */
+const BUILD = Symbol.for("agent-service-conformance.conformance-cli-build");
+const processWide = globalThis as { [BUILD]?: Promise<string> };
+
 /** vitest's global setup: the bundle, built once for every file of the run. */
 export async function setup(project: TestProject): Promise<void> {
-  project.provide("conformanceCli", await buildConformanceCli());
+  processWide[BUILD] ??= buildConformanceCli();
+  project.provide("conformanceCli", await processWide[BUILD]);
 }
