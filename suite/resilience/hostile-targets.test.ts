@@ -60,7 +60,14 @@ describe.concurrent("the conformance command against a hostile target", () => {
 
       const run = await runConformanceCli(
         [
-          ...["--base-url", url, "--api-key", KEY, "--agent-id", "agent-x", "--report-dir", reportDir],
+          "--base-url",
+          url,
+          "--api-key",
+          KEY,
+          "--agent-id",
+          "agent-x",
+          "--report-dir",
+          reportDir,
           ...LIMITS,
           ...(target.flags ?? []),
         ],
