@@ -20,13 +20,22 @@ const quoted = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
  */
 const DEEP_CREATES_AGAINST_THE_FAKE = 48;
 
-/** The suite's command line from the sources, as the installed `agent-conformance` bin would run it (conformance-cli.ts). */
-const suiteCommand = () =>
-  [
+const SHARED_RUN = join(import.meta.dirname, "shared-run.mjs");
+
+/**
+ * The suite's command line from the sources, as the installed `agent-conformance` bin would run
+ * it (conformance-cli.ts); with `sharedRuns`, through shared-run.mjs, so that snippets that come
+ * to the same command and settings share one run.
+ */
+const suiteCommand = (sharedRuns?: string) => {
+  const suite = [process.execPath, ...conformanceCli()].map(quoted).join(" ");
+  const shared = sharedRuns === undefined ? [] : [process.execPath, SHARED_RUN, sharedRuns, "--"].map(quoted);
+  return [
     `if [ "\${CONFORMANCE_PROFILE:-}" = deep ] && [ -z "\${CONFORMANCE_MAX_CREATES:-}" ]; then export CONFORMANCE_MAX_CREATES=${DEEP_CREATES_AGAINST_THE_FAKE}; fi`,
-    `exec ${[process.execPath, ...conformanceCli()].map(quoted).join(" ")} "$@"`,
+    `exec ${[...shared, suite, ...(sharedRuns === undefined ? [] : ["--"])].join(" ")} "$@"`,
   ].join("\n");
-const suiteScript = () => `#!/usr/bin/env bash\n${suiteCommand()}\n`;
+};
+const suiteScript = (sharedRuns?: string) => `#!/usr/bin/env bash\n${suiteCommand(sharedRuns)}\n`;
 
 async function script(path: string, body: string): Promise<void> {
   await writeFile(path, `#!/usr/bin/env bash\n${body}\n`);
@@ -34,25 +43,30 @@ async function script(path: string, body: string): Promise<void> {
 }
 
 /** Bash that writes the suite's bin into the node_modules under $1. */
-const installInto = () =>
+const installInto = (sharedRuns?: string) =>
   [
     "install_into() {",
     '  mkdir -p "$1/node_modules/.bin"',
-    `  printf '%s' ${quoted(suiteScript())} > "$1/node_modules/.bin/agent-conformance"`,
+    `  printf '%s' ${quoted(suiteScript(sharedRuns))} > "$1/node_modules/.bin/agent-conformance"`,
     '  chmod +x "$1/node_modules/.bin/agent-conformance"',
     "}",
   ].join("\n");
 
 /**
  * A folder for the front of PATH with the `npm` and `npx` stand-ins; every npm command line
- * is appended to `log`.
+ * is appended to `log`. With `sharedRuns` (a folder), the suite's runs with the same command
+ * and settings are run once (shared-run.mjs).
  */
-export async function snippetCommands(folder: string, log = join(folder, "npm.log")): Promise<string> {
+export async function snippetCommands(
+  folder: string,
+  log = join(folder, "npm.log"),
+  sharedRuns?: string,
+): Promise<string> {
   await mkdir(folder, { recursive: true });
   await script(
     join(folder, "npm"),
     [
-      installInto(),
+      installInto(sharedRuns),
       `printf '%s\\n' "$*" >> ${quoted(log)}`,
       'prefix=""; for arg in "$@"; do [ "$previous" = "--prefix" ] && prefix="$arg"; previous="$arg"; done',
       'case "$1" in',
@@ -66,7 +80,7 @@ export async function snippetCommands(folder: string, log = join(folder, "npm.lo
   await script(
     join(folder, "npx"),
     [
-      `if [ "$1" = "agent-conformance" ]; then shift; ${suiteCommand()}; fi`,
+      `if [ "$1" = "agent-conformance" ]; then shift; ${suiteCommand(sharedRuns)}; fi`,
       'echo "npx $*: not a command the CI snippets may use" >&2; exit 127',
     ].join("\n"),
   );

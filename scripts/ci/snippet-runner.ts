@@ -74,12 +74,15 @@ interface Workspace {
   remove(): Promise<void>;
 }
 
-/** A service repository to run in, and a PATH whose npm and npx are the stand-ins. */
-async function workspace(): Promise<Workspace> {
+/**
+ * A service repository to run in, and a PATH whose npm and npx are the stand-ins (with
+ * `sharedRuns`, the suite's runs of one command and settings run once: shared-run.mjs).
+ */
+async function workspace(sharedRuns: string | undefined): Promise<Workspace> {
   const base = await mkdtemp(join(tmpdir(), "ci-snippet-"));
   const folder = join(base, "service");
   await mkdir(folder);
-  const commands = await snippetCommands(join(base, "commands"));
+  const commands = await snippetCommands(join(base, "commands"), undefined, sharedRuns);
   return {
     folder,
     path: `${commands}${delimiter}${process.env["PATH"] ?? ""}`,
@@ -123,6 +126,7 @@ interface GitHubContext {
   readonly store: ArtifactStore;
   readonly timeoutMs: number;
   readonly actionName: string;
+  readonly sharedRuns: string | undefined;
 }
 
 /** One instance of a GitHub job (one matrix combination) in a workspace of its own. */
@@ -131,7 +135,7 @@ async function runGitHubJob(
   matrix: Readonly<Record<string, string>>,
   context: GitHubContext,
 ): Promise<SnippetRun> {
-  const space = await workspace();
+  const space = await workspace(context.sharedRuns);
   try {
     const outputs: Record<string, Record<string, string>> = {};
     const evaluate = (text: string) =>
@@ -229,7 +233,17 @@ async function plumbing(
     await store.restore(artifact, together ? into : join(into, artifact));
 }
 
-export async function runGitHubWorkflow(text: string, timeoutMs: number, actionName: string): Promise<SnippetRun> {
+/** Where snippets that come to the same suite command share its run; none: every run its own. */
+export interface SnippetOptions {
+  readonly sharedRuns?: string;
+}
+
+export async function runGitHubWorkflow(
+  text: string,
+  timeoutMs: number,
+  actionName: string,
+  options: SnippetOptions = {},
+): Promise<SnippetRun> {
   const workflow = GitHubWorkflow.parse(parse(text));
   const { fake, valueOf } = await fakeFor(workflowSettings(workflow));
   const artifacts = await artifactStore();
@@ -254,7 +268,13 @@ export async function runGitHubWorkflow(text: string, timeoutMs: number, actionN
       // A matrix's jobs run side by side, as a runner starts them.
       const runs = await Promise.all(
         combinations(job.strategy?.matrix).map((matrix) =>
-          runGitHubJob(job, matrix, { valueOf, store: artifacts.store, timeoutMs, actionName }),
+          runGitHubJob(job, matrix, {
+            valueOf,
+            store: artifacts.store,
+            timeoutMs,
+            actionName,
+            sharedRuns: options.sharedRuns,
+          }),
         ),
       );
       for (const run of runs) {
@@ -284,7 +304,11 @@ function allowed(job: z.infer<typeof GitLabJob>, code: number | null): boolean {
  * A GitLab pipeline, stage by stage: one run for the whole, which fails when a job failed that
  * was not allowed to. Earlier stages' artifacts are in every later job's workspace.
  */
-export async function runGitLabJobs(text: string, timeoutMs: number): Promise<SnippetRun[]> {
+export async function runGitLabJobs(
+  text: string,
+  timeoutMs: number,
+  options: SnippetOptions = {},
+): Promise<SnippetRun[]> {
   const parsed = parse(text) as unknown;
   const pipeline = GitLabPipeline.parse(parsed);
   const jobs = Object.entries(z.record(z.string(), z.unknown()).parse(parsed))
@@ -314,7 +338,7 @@ export async function runGitLabJobs(text: string, timeoutMs: number): Promise<Sn
       const runs = await Promise.all(
         instances.map(async ({ name, job, node }) => {
           if (failed !== undefined && job.when !== "always") return { code: 0, output: "", missing: [], passed: true };
-          const space = await workspace();
+          const space = await workspace(options.sharedRuns);
           try {
             for (const artifact of before) await artifacts.store.restore(artifact, space.folder);
             const env = Object.fromEntries(

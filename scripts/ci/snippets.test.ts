@@ -3,12 +3,15 @@
  * commands and settings as a user copies them, with only the service (URL, keys, stream-error
  * hook) mapped to the fake and `npx agent-conformance` to this checkout's suite. Each must
  * exit 0 and leave what it uploads; a sharded one (a matrix or `parallel:` job) must end in one
- * merged report of all its shards.
+ * merged report of all its shards. Snippets whose suite commands come to the same line and
+ * settings (a GitHub job and its GitLab twin) share that run: shared-run.mjs.
  */
 import { readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parse } from "yaml";
-import { expect, test } from "vitest";
+import { afterAll, expect, test } from "vitest";
 import { fencedBlocks } from "./markdown.ts";
 import { runGitHubWorkflow, runGitLabJobs } from "./snippet-runner.ts";
 
@@ -59,6 +62,9 @@ test("a snippet that uses the action names this repository at the package's vers
   for (const match of uses) expect(`${match[1]}@${match[2]}`).toBe(`${ACTION_NAME}@v${manifest.version}`);
 });
 
+const sharedRuns = mkdtemp(join(tmpdir(), "ci-shared-runs-"));
+afterAll(async () => rm(await sharedRuns, { recursive: true, force: true }));
+
 // Concurrent: a run mostly waits on the fake's pauses and the suite's settle windows.
 test.concurrent.for(snippets.filter((snippet) => snippet.kind !== undefined))(
   "the CI snippet at $name passes as printed against a conforming service, and leaves what it uploads",
@@ -66,8 +72,8 @@ test.concurrent.for(snippets.filter((snippet) => snippet.kind !== undefined))(
   async ({ text, kind }, { expect }) => {
     const runs =
       kind === "github"
-        ? [await runGitHubWorkflow(text, RUN_LIMIT_MS, ACTION_NAME)]
-        : await runGitLabJobs(text, RUN_LIMIT_MS);
+        ? [await runGitHubWorkflow(text, RUN_LIMIT_MS, ACTION_NAME, { sharedRuns: await sharedRuns })]
+        : await runGitLabJobs(text, RUN_LIMIT_MS, { sharedRuns: await sharedRuns });
     for (const run of runs) {
       expect(run.code, run.output).toBe(0);
       expect(run.output).toContain("Result: PASS");
