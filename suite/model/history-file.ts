@@ -46,6 +46,8 @@ const ListOpFile = z.strictObject({
   ...timed,
   conversationId: z.string(),
   query: z.strictObject({ page: z.number().int().optional(), pageSize: z.number().int().optional() }),
+  lagsFrom: z.number().optional(),
+  settledBefore: z.number().optional(),
   outcome: outcome(
     z.strictObject({
       conversationId: z.string(),

@@ -178,6 +178,16 @@ function judgeWithLate(
   return { worlds, ...(warnings.length === 0 ? {} : { warnings }), ...(ruledOut === undefined ? {} : { ruledOut }) };
 }
 
+/**
+ * Whether the page shows a changed copy of a message (originOf) that is not `lost`'s: then the
+ * exchange whose text was changed is the one that went wrong, and a verdict that names `lost`
+ * strays (service.ts, strayingOf).
+ */
+function anotherChangedThan(lost: ExchangeRecord, page: ListingValue, known: ReadonlySet<string>): boolean {
+  const changed = otherTexts(page.items, known).flatMap((text) => originOf(text, known) ?? []);
+  return changed.length > 0 && !changed.includes(lost.message);
+}
+
 function judgeContents(
   world: World,
   conversation: ConversationState,
@@ -223,8 +233,7 @@ function judgeContents(
     // that carry it can be the one lost (a total the service's unknown counting still explains).
     const { exchange: missing, byOrder } = underShown(conversation, marks, echo, counting);
     if (missing !== undefined) {
-      const changed = otherTexts(page.items, known).flatMap((text) => originOf(text, known) ?? []);
-      const anotherShownChanged = changed.length > 0 && !changed.includes(missing.message);
+      const anotherShownChanged = anotherChangedThan(missing, page, known);
       return {
         violation: {
           ...(byOrder ? { byOrder: true as const } : {}),
@@ -278,19 +287,22 @@ function explainTotal(
   const exchanges = conversation.exchanges;
   // The counting this service showed before this listing, which the total contradicts.
   const expected = words`${expectedTotal(world.counting, exchanges.length, MAX_BASE)} for its ${exchanges.length} exchange(s) (${opList(exchanges.map((e) => e.op))}): ${countingText(world.counting, MAX_BASE)}`;
-  const marks = marksOf(page.items, new Set(context.messages.keys()));
+  const known = new Set(context.messages.keys());
+  const marks = marksOf(page.items, known);
   const complete = page.page === 1 && page.items.length === page.total;
   const unshown =
     complete && marks.length > 0
       ? underShown(conversation, marks, typeof world.echo === "number" && world.echo > 0 ? world.echo : 1).exchange
       : undefined;
-  const missing = (lost: ExchangeRecord | undefined, how: string) =>
-    violation(
+  const missing = (lost: ExchangeRecord | undefined, how: string): Violation => ({
+    ...(lost !== undefined && anotherChangedThan(lost, page, known) ? { anotherShownChanged: true as const } : {}),
+    ...violation(
       lost === undefined ? "RESP-2" : exchangeRequirement(lost.endpoint),
       words`#${op.index} listed conversation ${conversation.id} with total ${page.total}: an exchange is missing${lost === undefined ? "" : words` (the exchange of #${lost.op} ${how})`}`,
       [...(lost === undefined ? [] : [lost.op]), op.index],
       expected,
-    );
+    ),
+  });
   if (unshown !== undefined) return { ...missing(unshown, "is not among the items"), lost: unshown.op };
   const held = exchangesHeld(world.counting, page.total, exchanges.length);
   if (held !== undefined && held < exchanges.length) return missing(exchanges.at(-1), "is the latest");
