@@ -166,11 +166,23 @@ export function freshBody(
     cells.push(input("message:normalisation-forms"));
   } else {
     tag = session.target.message(cls === "long" ? "long" : "m");
-    // More kinds of text in the same message (moreSegments): a create covers several.
-    const extras =
-      cls === "long" || cls === "normalisation-forms" ? [] : moreSegments(g, session, cls, options.endpoint);
-    const texts = [cls, ...extras].map((c) => g(() => messageText(c)));
+    // More kinds of text in the same message (moreSegments): a create covers several. The first
+    // of a normalisation pair too (a create spent on it is one a stored text can go wrong in),
+    // but not combining marks, which its composed form would absorb.
+    let extras =
+      cls === "long"
+        ? []
+        : moreSegments(g, session, cls, options.endpoint).filter(
+            (c) => cls !== "normalisation-forms" || c !== "combining",
+          );
+    let texts = [cls, ...extras].map((c) => g(() => messageText(c)));
     message = composeMessage(tag, cls, texts.join(" "));
+    // The pair's first text must be its own composed form, or no later text is its twin.
+    if (cls === "normalisation-forms" && message.normalize("NFC") !== message) {
+      extras = [];
+      texts = texts.slice(0, 1);
+      message = composeMessage(tag, cls, texts.join(" "));
+    }
     for (const c of [cls, ...extras]) if (c !== "normalisation-forms") cells.push(input(`message:${c}`));
     if (options.endpoint !== undefined) for (const c of extras) cells.push(input(`message:${c}@${options.endpoint}`));
   }
