@@ -411,7 +411,7 @@ export function nearMissKey(
 }
 
 /** Longer than this, a key may have been cut by a column: only such a key has a prefix worth sending. */
-const LONG_KEY_CHARS = 40;
+export const LONG_KEY_CHARS = 40;
 
 /**
  * Whether `key` can still give a near-miss of this kind: one never sent (a near-miss that lands on
