@@ -43,7 +43,7 @@ export interface Interruption {
   escalate(): void;
   /** Where the worker reads what was asked: written now if a signal already came, and on each change. */
   tellWorker(path: string): void;
-  /** Removes the signal handlers. */
+  /** Removes the signal handlers; after a signal, later ones are absorbed until the process exits. */
   dispose(): void;
 }
 
@@ -85,6 +85,7 @@ export function listenForStop(onSignal: (signal: StopSignal, atOnce: boolean) =>
     goNow();
     onSignal(received, true);
   };
+  const absorb = () => {};
   const onInt = () => receive("SIGINT");
   const onTerm = () => receive("SIGTERM");
   process.on("SIGINT", onInt);
@@ -112,6 +113,13 @@ export function listenForStop(onSignal: (signal: StopSignal, atOnce: boolean) =>
       process.off("SIGINT", onInt);
       process.off("SIGTERM", onTerm);
       unwatch();
+      // A process stopping on a signal absorbs late copies of it until it exits: under npm the
+      // launcher forwards the same Ctrl-C, and a copy that came once the handlers were gone ended
+      // the judge by the signal instead of its exit code 130 (npm then died of SIGINT too).
+      if (signal !== undefined) {
+        process.on("SIGINT", absorb);
+        process.on("SIGTERM", absorb);
+      }
     },
   };
 }
