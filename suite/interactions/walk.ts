@@ -1290,9 +1290,7 @@ function nearMissProposals(
   // key's first 40 characters, so it tries a column that cuts keys and a comparison that folds them
   // at once (seed 16003 missed a 40-character column: the first near miss was of a 21-character
   // key). New conversations are few; turns are many and meet long keys by their draw.
-  const first =
-    starts === "new" &&
-    !NEAR_MISSES.some((how) => session.covered.has(`inputs:idempotency-key:near-miss:${how}/${starts}/same-body`));
+  const first = starts === "new" && !sameBodyNearMissMet(session, "new");
   for (const how of NEAR_MISSES) {
     const cell = `inputs:idempotency-key:near-miss:${how}/${starts}/same-body`;
     // Met on this endpoint too: a key table is often one per endpoint.
@@ -1430,8 +1428,7 @@ const createOverdue = (session: Session, cell: string) =>
  * every continuation's races, it went unsent in half the sequences of 24 creates.
  */
 const newNearMissUnmet = (session: Session, cell: string) =>
-  /^inputs:idempotency-key:near-miss:[a-z-]+\/new\/same-body$/.test(cell) &&
-  !NEAR_MISSES.some((how) => session.covered.has(`inputs:idempotency-key:near-miss:${how}/new/same-body`));
+  /^inputs:idempotency-key:near-miss:[a-z-]+\/new\/same-body$/.test(cell) && !sameBodyNearMissMet(session, "new");
 
 /**
  * A turn under a near miss of an earlier turn's key, with its body, on an endpoint where no such
@@ -1441,13 +1438,16 @@ const newNearMissUnmet = (session: Session, cell: string) =>
  */
 const turnNearMissUnmet = (session: Session, cell: string) => {
   const endpoint = /^inputs:idempotency-key:near-miss:[a-z-]+\/continue\/same-body@([a-z]+)$/.exec(cell)?.[1];
-  return (
-    endpoint !== undefined &&
-    !NEAR_MISSES.some((how) =>
-      session.covered.has(`inputs:idempotency-key:near-miss:${how}/continue/same-body@${endpoint}`),
-    )
-  );
+  return endpoint !== undefined && !sameBodyNearMissMet(session, "continue", endpoint);
 };
+
+/** Whether a near miss of any kind, with the earlier key's body, was met for this use (on `endpoint` when one is named). */
+const sameBodyNearMissMet = (session: Session, starts: "new" | "continue", endpoint?: string) =>
+  NEAR_MISSES.some((how) =>
+    session.covered.has(
+      `inputs:idempotency-key:near-miss:${how}/${starts}/same-body${endpoint === undefined ? "" : `@${endpoint}`}`,
+    ),
+  );
 
 /**
  * The races in which a write surely lands while an exchange is generated: two exchanges of one
