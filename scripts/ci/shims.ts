@@ -28,11 +28,11 @@ const SHARED_RUN = join(import.meta.dirname, "shared-run.mjs");
  * to the same command and settings share one run.
  */
 const suiteCommand = (sharedRuns?: string) => {
-  const suite = [process.execPath, ...conformanceCli()].map(quoted).join(" ");
-  const shared = sharedRuns === undefined ? [] : [process.execPath, SHARED_RUN, sharedRuns, "--"].map(quoted);
+  const suite = [process.execPath, ...conformanceCli()];
+  const command = sharedRuns === undefined ? suite : [process.execPath, SHARED_RUN, sharedRuns, "--", ...suite, "--"];
   return [
     `if [ "\${CONFORMANCE_PROFILE:-}" = deep ] && [ -z "\${CONFORMANCE_MAX_CREATES:-}" ]; then export CONFORMANCE_MAX_CREATES=${DEEP_CREATES_AGAINST_THE_FAKE}; fi`,
-    `exec ${[...shared, suite, ...(sharedRuns === undefined ? [] : ["--"])].join(" ")} "$@"`,
+    `exec ${command.map(quoted).join(" ")} "$@"`,
   ].join("\n");
 };
 const suiteScript = (sharedRuns?: string) => `#!/usr/bin/env bash\n${suiteCommand(sharedRuns)}\n`;
