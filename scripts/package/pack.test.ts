@@ -54,19 +54,17 @@ beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "agent-conformance-pack-"));
   const stage = await stagePackage(ROOT, join(work, "stage"));
 
-  const build = await runCommand("npm", ["run", "build"], { cwd: stage, timeoutMs: STEP_LIMIT_MS });
-  expect(build.code, build.output).toBe(0);
-  // The build ran just above: the dry run need not run it again through prepack.
-  publishDryRun = await runCommand("npm", ["publish", "--dry-run", "--ignore-scripts"], {
-    cwd: stage,
-    timeoutMs: STEP_LIMIT_MS,
-  });
-
+  // npm pack builds first (prepack), as npm publish does: one build, through the script a publisher runs.
   const pack = await runCommand("npm", ["pack", "--json", "--pack-destination", work], {
     cwd: stage,
     timeoutMs: STEP_LIMIT_MS,
   });
   expect(pack.code, pack.output).toBe(0);
+  // The build ran just above: the dry run need not run it again through prepack.
+  publishDryRun = await runCommand("npm", ["publish", "--dry-run", "--ignore-scripts"], {
+    cwd: stage,
+    timeoutMs: STEP_LIMIT_MS,
+  });
   const [info] = JSON.parse(pack.stdout) as { filename: string; files: { path: string }[] }[];
   if (info === undefined) throw new Error(`npm pack described no tarball:\n${pack.output}`);
   packed = info.files.map((f) => f.path);
