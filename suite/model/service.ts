@@ -77,6 +77,7 @@ function strayingOf(world: World, violation: Violation): Rank["straying"] {
     violation.byOrder === true,
     violation.unexplained === true,
     violation.anotherShownChanged === true,
+    violation.inPartDelivered === true,
   ];
 }
 

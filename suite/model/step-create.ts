@@ -300,7 +300,17 @@ function adoptResult(world: World, op: CreateOp, record: KeyRecord, result: Crea
     next = withConversation(next, {
       id: result.conversationId,
       owner: op.who,
-      exchanges: [{ op: record.op, message: op.message, endpoint: record.endpoint, at: record.at, end: record.end }],
+      // The first request's outcome was unknown: that is why its replay tells what it was.
+      exchanges: [
+        {
+          op: record.op,
+          message: op.message,
+          endpoint: record.endpoint,
+          at: record.at,
+          end: record.end,
+          unfinished: true,
+        },
+      ],
       deletedBy: undefined,
       suspects: [],
       updatedAt: undefined,
@@ -442,7 +452,14 @@ function stepContinuation(world: World, op: CreateOp, context: StepContext): Ste
       ...current,
       exchanges: [
         ...current.exchanges,
-        { op: op.index, message: op.message, endpoint: op.endpoint, at: op.start, end: op.end },
+        {
+          op: op.index,
+          message: op.message,
+          endpoint: op.endpoint,
+          at: op.start,
+          end: op.end,
+          ...(outcome.type === "unknown" ? { unfinished: true as const } : {}),
+        },
       ],
     });
   };
@@ -498,6 +515,7 @@ function stepContinuation(world: World, op: CreateOp, context: StepContext): Ste
     endpoint: op.endpoint,
     at: op.start,
     end: op.end,
+    unfinished: true as const,
     record: keyRecordOf(op, undefined),
     answered: (outcome.status ?? 0) >= 500,
   };

@@ -174,7 +174,8 @@ function judgeWithLate(
   if (worlds.length === 0) return plain;
   // The page as it stands showed an exchange stored in part, and only a counting no listing had
   // settled yet explains it whole: should that counting fall later, the part stored explains more.
-  const ruledOut = "violation" in plain && plain.violation.inPart !== undefined ? plain.violation : undefined;
+  const ruledOut =
+    "violation" in plain ? (plain.violation.inPart !== undefined ? plain.violation : undefined) : plain.ruledOut;
   return { worlds, ...(warnings.length === 0 ? {} : { warnings }), ...(ruledOut === undefined ? {} : { ruledOut }) };
 }
 
@@ -254,7 +255,57 @@ function judgeContents(
   const updated = { ...judged.conversation, listed: exchanges.length };
   const warning = judged.warning;
   const next = withConversation({ ...world, counting, echo, order }, updated);
-  return warning === undefined ? { worlds: [next] } : { worlds: [next], warnings: [warning] };
+  const ruledOut =
+    countedByThisTotal && complete
+      ? inPartByAnotherCounting(world, counting, conversation, op, page, marks)
+      : undefined;
+  return {
+    worlds: [next],
+    ...(warning === undefined ? {} : { warnings: [warning] }),
+    ...(ruledOut === undefined ? {} : { ruledOut }),
+  };
+}
+
+/**
+ * The other reading of a total that settled the service's counting: by a counting it ruled out,
+ * an exchange stored in part (its message where that counting puts it, the total short of it by
+ * less than an exchange adds). A service that stores the question at once and the answer only
+ * once the client stayed to the end, listed first after a dropped stream, teaches the model a
+ * counting of one message per exchange after one before the first; when a later listing belies
+ * it, the part stored explains more than a total that nothing explains (linearize.ts, judgeGroup).
+ */
+function inPartByAnotherCounting(
+  world: World,
+  counting: readonly { base: number; perExchange: number }[],
+  conversation: ConversationState,
+  op: ListOp,
+  page: ListingValue,
+  marks: readonly Mark[],
+): Violation | undefined {
+  const n = conversation.exchanges.length;
+  const settled = (c: { base: number; perExchange: number }) =>
+    counting.some((k) => k.base === c.base && k.perExchange === c.perExchange);
+  // While any counting was open: those by which the total holds every exchange but one in part.
+  const open =
+    world.counting !== "any"
+      ? world.counting
+      : Array.from({ length: MAX_BASE + 1 }, (_, base) =>
+          Array.from({ length: Math.max(0, page.total - 1) }, (_, i) => ({ base, perExchange: i + 2 })),
+        ).flat();
+  const others = open.filter((c) => !settled(c) && c.perExchange >= 2);
+  if (n === 0 || others.length === 0) return undefined;
+  const partial = storedInPartInPlace({ ...world, counting: others }, conversation, page.total, marks);
+  if (partial === undefined) return undefined;
+  return {
+    ...violation(
+      exchangeRequirement(partial.endpoint),
+      words`#${op.index} listed conversation ${conversation.id} with total ${page.total}: the exchange of #${partial.op} is stored in part (its message is listed, but fewer messages than an exchange holds)`,
+      [partial.op, op.index],
+      words`each of its ${n} exchange(s) whole (${opList(conversation.exchanges.map((e) => e.op))}): ${countingText(others, MAX_BASE)}`,
+    ),
+    inPart: partial.op,
+    ...(partial.unfinished === true ? {} : { inPartDelivered: true as const }),
+  };
 }
 
 /** The (base, per exchange) pairs still possible after a listing of `total` messages for `n` exchanges. */
@@ -329,6 +380,7 @@ function explainTotal(
         expected,
       ),
       inPart: partial.op,
+      ...(partial.unfinished === true ? {} : { inPartDelivered: true as const }),
     };
   }
   return {

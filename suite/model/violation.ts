@@ -75,6 +75,12 @@ export interface Violation {
   /** The operation (#n) whose exchange a listing shows in part (its message without the rest). */
   readonly inPart?: number;
   /**
+   * Set when the exchange shown in part is one whose answer was delivered whole (not unfinished):
+   * a plainer reading names one its client left, where a service that stores the answer only once
+   * delivered loses it (service.ts, strayingOf).
+   */
+  readonly inPartDelivered?: true;
+  /**
    * Set when the verdict rests on this world's guess at an order: only the order of the items
    * contradicts its order of the exchanges, or a listing it put after an overlapping delete.
    */

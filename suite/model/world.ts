@@ -17,6 +17,11 @@ export interface ExchangeRecord {
   /** When its request was sent and when its answer ended. */
   readonly at: number;
   readonly end: number;
+  /**
+   * Its request's outcome was unknown (the client left its stream, the answer broke off): a
+   * service that stores the answer only once it was delivered stores such an exchange in part.
+   */
+  readonly unfinished?: true;
 }
 
 /** An exchange that may still arrive, with the record its key gets when it does. */
