@@ -9,7 +9,7 @@ import { marksOf, originOf, otherTexts, type Mark } from "./items.ts";
 import { countingText, expectedTotal, opList, pageHolds, settledBy } from "./listing-words.ts";
 import type { ListOp, ListingValue } from "./operation.ts";
 import { instantOf } from "./timestamps.ts";
-import { joinWords, violation, words, type Violation } from "./violation.ts";
+import { joinWords, violation, words, type Violation, type Words } from "./violation.ts";
 import {
   conversationKey,
   latePlacements,
@@ -295,13 +295,31 @@ function inPartByAnotherCounting(
   const others = open.filter((c) => !settled(c) && c.perExchange >= 2);
   if (n === 0 || others.length === 0) return undefined;
   const partial = storedInPartInPlace({ ...world, counting: others }, conversation, page.total, marks);
-  if (partial === undefined) return undefined;
+  return partial === undefined
+    ? undefined
+    : storedInPart(
+        op,
+        conversation,
+        page,
+        partial,
+        words`each of its ${n} exchange(s) whole (${opList(conversation.exchanges.map((e) => e.op))}): ${countingText(others, MAX_BASE)}`,
+      );
+}
+
+/** The verdict on an exchange a complete page shows in part; one its client left is the plainer reading. */
+function storedInPart(
+  op: ListOp,
+  conversation: ConversationState,
+  page: ListingValue,
+  partial: ExchangeRecord,
+  expected: Words,
+): Violation {
   return {
     ...violation(
       exchangeRequirement(partial.endpoint),
       words`#${op.index} listed conversation ${conversation.id} with total ${page.total}: the exchange of #${partial.op} is stored in part (its message is listed, but fewer messages than an exchange holds)`,
       [partial.op, op.index],
-      words`each of its ${n} exchange(s) whole (${opList(conversation.exchanges.map((e) => e.op))}): ${countingText(others, MAX_BASE)}`,
+      expected,
     ),
     inPart: partial.op,
     ...(partial.unfinished === true ? {} : { inPartDelivered: true as const }),
@@ -371,18 +389,7 @@ function explainTotal(
     ? (partlyStored(world, conversation, page.total, marks) ??
       storedInPartInPlace(world, conversation, page.total, marks))
     : undefined;
-  if (partial !== undefined) {
-    return {
-      ...violation(
-        exchangeRequirement(partial.endpoint),
-        words`#${op.index} listed conversation ${conversation.id} with total ${page.total}: the exchange of #${partial.op} is stored in part (its message is listed, but fewer messages than an exchange holds)`,
-        [partial.op, op.index],
-        expected,
-      ),
-      inPart: partial.op,
-      ...(partial.unfinished === true ? {} : { inPartDelivered: true as const }),
-    };
-  }
+  if (partial !== undefined) return storedInPart(op, conversation, page, partial, expected);
   return {
     ...violation(
       "LIST-5",
