@@ -375,13 +375,14 @@ export function judgeGroup<S, O extends Timed>(
   const judged = search.judged + ops.length;
   if (result.branches.length === 0) {
     // An earlier ruling against a plainer state explains it only when the last state fell for its
-    // own choice, or with a verdict that names nothing (a total it cannot explain) where the earlier
-    // one named an exchange a page showed in part: the last lived on by a guess at the service's
-    // counting that the part stored did not need and this failure belies.
+    // own choice, or with a verdict that names nothing (a total it cannot explain) or rests only on
+    // the counting, where the earlier one named an exchange a page showed in part: the last lived
+    // on by a guess at the service's counting that the part stored did not need and this failure belies.
     const last = result.ruling;
     const earlier = search.fallen;
     const inPart = search.fallenInPart;
-    const belied = last?.violation.unexplained === true && inPart !== undefined && plainer(inPart.rank, last.rank);
+    const onCounting = last?.violation.unexplained === true || last?.violation.byCounting === true;
+    const belied = onCounting && inPart !== undefined && last !== undefined && plainer(inPart.rank, last.rank);
     const ownChoice = last?.rank.againstItsChoice === true && earlier !== undefined && plainer(earlier.rank, last.rank);
     const failed = (belied ? inPart : ownChoice ? earlier : last)?.violation;
     if (failed !== undefined)

@@ -61,11 +61,15 @@ export function contestsKeyScope(world: World, ops: readonly number[]): boolean 
  * 2. only the order of the items contradicts its guess at the order in which overlapping
  *    exchanges took effect, or it put a listing after a delete the listing overlapped: another
  *    order's verdict explains more;
- * 3. its verdict names no exchange (a total it cannot explain), where another world's names the
- *    one that went wrong: a dropped stream that took effect with its text mangled is lost by the
- *    world where it took effect (SSE-8), unexplained by the one where it did not;
+ * 3. its verdict names no exchange (a total it cannot explain), or rests only on the counting the
+ *    totals taught it (an exchange on a page where that counting puts none), where another
+ *    world's names the one that went wrong: a dropped stream that took effect with its text
+ *    mangled is lost by the world where it took effect (SSE-8), unexplained by the one where it
+ *    did not;
  * 4. its verdict names an exchange lost while the page shows another exchange's text changed:
- *    the world where that other one took effect, stored changed, names the one that went wrong.
+ *    the world where that other one took effect, stored changed, names the one that went wrong;
+ * 5. its verdict names an exchange stored in part whose answer was delivered whole, where another
+ *    world's names one whose client left (a service that stores the answer once delivered).
  * The key scope weighs more: a world that reads keys as the spec does is held to the spec's own
  * rules, so its verdict, even one that fails only by its guess at an order, explains more than any
  * verdict of a world that took a reading the spec does not; between two worlds of one reading, a
@@ -75,7 +79,7 @@ function strayingOf(world: World, violation: Violation): Rank["straying"] {
   return [
     world.keyScope === "per-endpoint",
     violation.byOrder === true,
-    violation.unexplained === true,
+    violation.unexplained === true || violation.byCounting === true,
     violation.anotherShownChanged === true,
     violation.inPartDelivered === true,
   ];

@@ -639,12 +639,15 @@ function windowProblem(
       };
     }
     if (outside && shown.has(e.message)) {
-      return violation(
-        "LIST-5",
-        words`#${op.index} listed page ${page.page} (size ${page.pageSize}, total ${page.total}) of conversation ${op.conversationId} with the exchange of #${e.op} on it`,
-        [e.op, op.index],
-        holds(),
-      );
+      return {
+        ...violation(
+          "LIST-5",
+          words`#${op.index} listed page ${page.page} (size ${page.pageSize}, total ${page.total}) of conversation ${op.conversationId} with the exchange of #${e.op} on it`,
+          [e.op, op.index],
+          holds(),
+        ),
+        byCounting: true,
+      };
     }
   }
   return undefined;

@@ -88,6 +88,11 @@ export interface Violation {
   /** Set when the verdict names no exchange: a total nothing this world knows of explains. */
   readonly unexplained?: true;
   /**
+   * Set when the verdict rests only on the counting the listings' totals taught this world: an
+   * exchange on a page where that counting puts none of its messages.
+   */
+  readonly byCounting?: true;
+  /**
    * Set when the page shows a changed copy of another exchange's text (items.ts `originOf`) and
    * none of the exchange this verdict names lost: the page more likely holds that other exchange,
    * stored changed, and a world where it took effect names the right one.
