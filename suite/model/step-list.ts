@@ -378,12 +378,14 @@ function explainTotal(
   const more = held !== undefined ? held > exchanges.length : world.counting === "any" && page.total > exchanges.length;
   const suspect = more ? extraSuspect(conversation, marks, world.echo, complete) : undefined;
   if (suspect !== undefined) {
-    return violation(
+    const found = violation(
       suspect.requirement,
       words`#${op.index} listed conversation ${conversation.id} with total ${page.total}, more than its exchanges: ${suspect.why}, and it took effect`,
       [suspect.op, op.index],
       expected,
     );
+    // "More" by the counting the totals taught: that counting is all it rests on.
+    return held !== undefined ? { ...found, byCounting: true } : found;
   }
   const partial = complete
     ? (partlyStored(world, conversation, page.total, marks) ??
