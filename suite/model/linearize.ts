@@ -381,8 +381,7 @@ export function judgeGroup<S, O extends Timed>(
     const last = result.ruling;
     const earlier = search.fallen;
     const inPart = search.fallenInPart;
-    const onCounting = last?.violation.unexplained === true || last?.violation.byCounting === true;
-    const belied = onCounting && inPart !== undefined && last !== undefined && plainer(inPart.rank, last.rank);
+    const belied = last?.violation.onCounting === true && inPart !== undefined && plainer(inPart.rank, last.rank);
     const ownChoice = last?.rank.againstItsChoice === true && earlier !== undefined && plainer(earlier.rank, last.rank);
     const failed = (belied ? inPart : ownChoice ? earlier : last)?.violation;
     if (failed !== undefined)

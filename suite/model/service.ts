@@ -79,7 +79,7 @@ function strayingOf(world: World, violation: Violation): Rank["straying"] {
   return [
     world.keyScope === "per-endpoint",
     violation.byOrder === true,
-    violation.unexplained === true || violation.byCounting === true,
+    violation.onCounting === true,
     violation.anotherShownChanged === true,
     violation.inPartDelivered === true,
   ];

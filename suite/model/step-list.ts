@@ -385,7 +385,7 @@ function explainTotal(
       expected,
     );
     // "More" by the counting the totals taught: that counting is all it rests on.
-    return held !== undefined ? { ...found, byCounting: true } : found;
+    return held !== undefined ? { ...found, onCounting: true } : found;
   }
   const partial = complete
     ? (partlyStored(world, conversation, page.total, marks) ??
@@ -399,7 +399,7 @@ function explainTotal(
       [op.index],
       expected,
     ),
-    unexplained: true,
+    onCounting: true,
   };
 }
 
@@ -648,7 +648,7 @@ function windowProblem(
           [e.op, op.index],
           holds(),
         ),
-        byCounting: true,
+        onCounting: true,
       };
     }
   }

@@ -85,13 +85,12 @@ export interface Violation {
    * contradicts its order of the exchanges, or a listing it put after an overlapping delete.
    */
   readonly byOrder?: true;
-  /** Set when the verdict names no exchange: a total nothing this world knows of explains. */
-  readonly unexplained?: true;
   /**
-   * Set when the verdict rests only on the counting the listings' totals taught this world: an
-   * exchange on a page where that counting puts none of its messages.
+   * Set when the verdict rests only on the counting the listings' totals taught this world: a
+   * total nothing this world knows of explains (the verdict names no exchange), a total above
+   * what that counting allows, or an exchange on a page where it puts none of its messages.
    */
-  readonly byCounting?: true;
+  readonly onCounting?: true;
   /**
    * Set when the page shows a changed copy of another exchange's text (items.ts `originOf`) and
    * none of the exchange this verdict names lost: the page more likely holds that other exchange,
