@@ -8,7 +8,7 @@
  * towards rare states, the walk reads the state and the coverage before every draw.
  */
 import fc from "fast-check";
-import type { Endpoint, Who } from "../model/operation.ts";
+import { isAnonymous, type Endpoint, type Who } from "../model/operation.ts";
 import {
   canMissBy,
   freshBody,
@@ -226,7 +226,7 @@ function proposals(session: Session): Proposal[] {
       (k) => k.status === "completed" && k.who === "primary" && typeof k.body.conversation_id !== "string",
     );
     if (ownKeys.length > 0) out.push(...nearMissProposals(session, ownKeys, endpoint, "new"));
-    const foreignKeys = session.keys.filter((k) => k.who !== "primary" && k.who !== "noKey" && k.who !== "unknownKey");
+    const foreignKeys = session.keys.filter((k) => k.who !== "primary" && !isAnonymous(k.who));
     if (foreignKeys.length > 0) {
       out.push({
         cells: [transition("create", "none", "of-another-scope", endpoint, "own")],
@@ -302,7 +302,7 @@ function proposals(session: Session): Proposal[] {
   // Keys sent again: replays (the same payload, possibly written otherwise) and reuses (another payload).
   for (const key of session.keys) {
     const state = keyState(session, key);
-    if (state === undefined || key.who === "noKey" || key.who === "unknownKey") continue;
+    if (state === undefined || isAnonymous(key.who)) continue;
     const retryable = !key.abandoned;
     const conversation = state === "of-deleted" ? "deleted" : "live";
     for (const endpoint of ENDPOINTS) {
@@ -420,8 +420,7 @@ const holdsContinuedKey = (session: Session, conversation: ConversationRecord) =
   session.keys.some(
     (key) =>
       key.conversationId === conversation.id &&
-      key.who !== "noKey" &&
-      key.who !== "unknownKey" &&
+      !isAnonymous(key.who) &&
       !key.abandoned &&
       keyState(session, key) === "completed-then-continued",
   );
@@ -1202,7 +1201,7 @@ function deletion(session: Session, conversation: ConversationRecord, who: Who):
 /** A stream dropped by the client at `point`, then sent again at once (same or other endpoint), later, or never. */
 function droppedStream(g: fc.GeneratorValue, session: Session, point: DropPoint): Command | undefined {
   // A continuation by its owner: its listing tells whether the dropped stream took effect (a new conversation's id would stay unknown).
-  const conversations = live(session).filter((c) => c.owner !== "noKey" && c.owner !== "unknownKey");
+  const conversations = live(session).filter((c) => !isAnonymous(c.owner));
   if (conversations.length === 0) return undefined;
   const conversation = pickOne(g, conversations);
   const first = heldExchange(g, session, conversation, "stream", { drop: point });
