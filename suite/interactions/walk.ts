@@ -410,41 +410,13 @@ const canLoseOne = (session: Session) => {
   );
 };
 
-/** The free transitions only a key that a later turn of its live conversation has passed meets. */
-const CONTINUED_KEY_CELLS = TRANSITIONS.filter(
-  (t) => !t.create && t.cell.conversation === "live" && t.cell.key === "completed-then-continued",
-).map((t) => `transitions:${transitionName(t.cell)}`);
-
-/** Whether the conversation holds a key that a later turn has passed, sent on this sequence's own identities. */
-const holdsContinuedKey = (session: Session, conversation: ConversationRecord) =>
-  session.keys.some(
-    (key) =>
-      key.conversationId === conversation.id &&
-      !isAnonymous(key.who) &&
-      !key.abandoned &&
-      keyState(session, key) === "completed-then-continued",
-  );
-
 /**
- * Whether the replays and reuses that only a continued conversation meets still wait for this
- * one: it took a second paid exchange to build, and a sequence whose continued conversations all
- * went in delete races before a free replay was drawn never sent a key again after a later turn
- * (the class of a replay that answers the latest turn).
- */
-const continuedKeyCellsWaitFor = (session: Session, conversation: ConversationRecord) =>
-  CONTINUED_KEY_CELLS.some((cell) => unmetStill(session, cell)) &&
-  holdsContinuedKey(session, conversation) &&
-  !live(session).some((other) => other !== conversation && holdsContinuedKey(session, other));
-
-/**
- * Whether a delete may take this live conversation: as canLoseOne says; not the last of the
+ * Whether a delete may take this live conversation: as canLoseOne says, and not the last of the
  * primary agent's while the free requests that need one wait and the budget could not start
- * another (primaryAgentWanted); and not the last continued one while the requests only it meets
- * wait (continuedKeyCellsWaitFor).
+ * another (primaryAgentWanted).
  */
 const canLose = (session: Session, conversation: ConversationRecord) =>
   canLoseOne(session) &&
-  !continuedKeyCellsWaitFor(session, conversation) &&
   (session.createsLeft > 2 ||
     !ofPrimaryAgent(conversation) ||
     live(session).filter(ofPrimaryAgent).length > 1 ||
