@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import type { RequirementId } from "../../requirements/catalog.ts";
 import type { Caller, CreateResult, Endpoint } from "./operation.ts";
 import type { Words } from "./violation.ts";
-import { onceEach } from "./memo.ts";
+import { onceEach, TextNumbers } from "./memo.ts";
 
 export interface ExchangeRecord {
   /** The operation whose exchange this is. */
@@ -245,15 +245,15 @@ export function withSuspect(world: World, conversationId: string, suspect: Suspe
  * took effect, and keeping both would double the worlds with every retry.
  *
  * States are never changed, only copied with a change, and most of a world is shared with the
- * world it came from: each conversation's and key record's text is made once (the search asks
- * for fingerprints at every step of every state, and most of its time went here). The parts are
- * JSON, joined by a control character that JSON text never holds, so the joined text is as
- * unambiguous as one JSON text of the whole.
+ * world it came from: each conversation's and key record's text is made once, and stands in the
+ * world's text as its number (TextNumbers), so a world of a hundred conversations and
+ * keys is a text of a few hundred characters, not of kilobytes (the search asks for fingerprints
+ * at every step of every state, and most of its time went into making them).
  */
 export const fingerprint = onceEach((world: World): string =>
   [
-    [...world.conversations.values()].map(conversationPrint).join(PART),
-    [...world.keys.entries()].map(([id, k]) => `${JSON.stringify(printedText(id))}${keyPrint(k)}`).join(PART),
+    [...world.conversations.values()].map(conversationPrint).join(","),
+    [...world.keys.entries()].map(([id, k]) => keyEntryPrint(k, id)).join(","),
     JSON.stringify([
       world.counting,
       world.echo,
@@ -266,28 +266,44 @@ export const fingerprint = onceEach((world: World): string =>
   ].join(SECTION),
 );
 
-const PART = "\u0001";
 const SECTION = "\u0002";
 
-const conversationPrint = onceEach((c: ConversationState): string =>
-  JSON.stringify([
-    c.id,
-    c.owner,
-    c.exchanges.map((e) => [printedText(e.message), e.endpoint]),
-    c.deletedBy,
-    c.updatedAt?.op,
-    c.listed,
-    c.suspects.map((s) => [printedText(s.message), s.requirement]),
-  ]),
+/** The numbers conversation and key prints stand for in a world's text; a few megabytes at most. */
+const printNumbers = new TextNumbers(20_000);
+const printId = (text: string) => printNumbers.of(text);
+
+const conversationPrint = onceEach((c: ConversationState): number =>
+  printId(
+    JSON.stringify([
+      c.id,
+      c.owner,
+      c.exchanges.map((e) => [printedText(e.message), e.endpoint]),
+      c.deletedBy,
+      c.updatedAt?.op,
+      c.listed,
+      c.suspects.map((s) => [printedText(s.message), s.requirement]),
+    ]),
+  ),
 );
 
-const keyPrint = onceEach((k: KeyRecord): string =>
-  JSON.stringify([
-    printedText(k.payload),
-    k.result?.conversationId,
-    k.result?.text === undefined ? undefined : printedText(k.result.text),
-  ]),
-);
+/** A key record as it stands under one key id (a record stands under two: the key alone and its endpoint's). */
+const keyEntryPrints = new WeakMap<KeyRecord, Map<string, number>>();
+function keyEntryPrint(k: KeyRecord, id: string): number {
+  const byId = keyEntryPrints.get(k) ?? new Map<string, number>();
+  keyEntryPrints.set(k, byId);
+  const known = byId.get(id);
+  if (known !== undefined) return known;
+  const made = printId(
+    JSON.stringify([
+      printedText(id),
+      printedText(k.payload),
+      k.result?.conversationId,
+      k.result?.text === undefined ? undefined : printedText(k.result.text),
+    ]),
+  );
+  byId.set(id, made);
+  return made;
+}
 
 /**
  * A text as a fingerprint holds it: short ones as they are, long ones by their SHA-256. The
@@ -296,5 +312,14 @@ const keyPrint = onceEach((k: KeyRecord): string =>
  * fingerprints cost more than the model's steps. The first character tells the two forms apart.
  */
 function printedText(text: string): string {
-  return text.length <= 64 ? `=${text}` : `#${createHash("sha256").update(text).digest("base64")}`;
+  if (text.length <= 64) return `=${text}`;
+  const known = digests.get(text);
+  if (known !== undefined) return known;
+  if (digests.size >= MAX_DIGESTS) digests.clear();
+  const made = `#${createHash("sha256").update(text).digest("base64")}`;
+  digests.set(text, made);
+  return made;
 }
+/** Long texts' digests: a message stands in every print of its conversation made after it was sent. */
+const digests = new Map<string, string>();
+const MAX_DIGESTS = 1_024;
