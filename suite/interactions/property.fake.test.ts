@@ -100,6 +100,30 @@ test(`sequences that lose their conversations of the primary agent start another
 }, 120_000);
 
 /**
+ * Seeds whose sequences of 24 creates sent no key again while its first request was generated
+ * (18009: a service that answers such a loser 500 went untried), or, once that race was overdue,
+ * lost their continued conversations to it before their earlier keys were sent again (5002).
+ */
+const IN_FLIGHT_REPLAY_SEEDS = [18009, 5002];
+
+test(`sequences send a key again while its first request is generated, and a continued conversation's earlier keys before a race ends it (seeds ${IN_FLIGHT_REPLAY_SEEDS.join(", ")})`, async () => {
+  const runs = await Promise.all(
+    IN_FLIGHT_REPLAY_SEEDS.map((seed) => propertyAgainstFake({ fakeOptions: {}, seeds: [seed], createsPerRun: 24 })),
+  );
+  const shown = runs.map(([run]) => {
+    const coverage = run?.outcome.summary.coverage;
+    if (coverage === undefined) return "the sequence did not run";
+    return {
+      replayInFlight: ["held-plain", "held-stream-after-created"].some(
+        (a) => !coverage.orderings.missing.includes(`replay-in-flight-original/${a}`),
+      ),
+      continuedKeysUnmet: coverage.transitions.missing.filter((c) => c.includes("/completed-then-continued/")),
+    };
+  });
+  expect(shown).toEqual(IN_FLIGHT_REPLAY_SEEDS.map(() => ({ replayInFlight: true, continuedKeysUnmet: [] })));
+}, 120_000);
+
+/**
  * Seeds whose sequences of 24 creates, before a new conversation under a near miss of an earlier
  * one's key (with its body) became overdue, sent none: a key table of new conversations that
  * cuts or folds keys went untried in them.
