@@ -6,7 +6,7 @@
  * per conversation (cross-request.ts), and without this a conversation whose first listing
  * already broke the service's own choice would pass for one that shows the service's way.
  */
-import type { World } from "../model/world.ts";
+import type { Counting, World } from "../model/world.ts";
 
 export type ServiceChoices = Pick<World, "counting" | "echo" | "order" | "keyScope">;
 
@@ -26,7 +26,7 @@ export function learnedFrom(known: ServiceChoices, worlds: readonly World[]): Se
   const agreed = <K extends keyof ServiceChoices>(field: K): boolean => rest.every((w) => same(w[field], first[field]));
   return {
     counting:
-      known.counting === "any" && first.counting !== "any" && agreed("counting") ? first.counting : known.counting,
+      first.counting !== "any" && agreed("counting") ? narrowed(known.counting, first.counting) : known.counting,
     echo: known.echo === "unknown" && first.echo !== "unknown" && agreed("echo") ? first.echo : known.echo,
     order: known.order === "unknown" && first.order !== "unknown" && agreed("order") ? first.order : known.order,
     // Only keys shown shared: per endpoint may be what is left once a bug (one key run twice at
@@ -34,4 +34,16 @@ export function learnedFrom(known: ServiceChoices, worlds: readonly World[]): Se
     keyScope:
       known.keyScope === "unknown" && first.keyScope === "shared" && agreed("keyScope") ? "shared" : known.keyScope,
   };
+}
+
+/**
+ * The countings both allow: a later conversation narrows what the first ones left open (one total
+ * of 4 for 2 exchanges allows 2 per exchange or 2 before and 1 per exchange; another of 2 for 1
+ * settles it). Where they share none, the service contradicted itself, and the judge holds it to
+ * what it showed first.
+ */
+function narrowed(known: Counting, learned: Counting): Counting {
+  if (known === "any" || learned === "any") return learned === "any" ? known : learned;
+  const both = known.filter((k) => learned.some((l) => l.base === k.base && l.perExchange === k.perExchange));
+  return both.length > 0 ? both : known;
 }
