@@ -13,20 +13,29 @@ export function onceEach<K extends object, V>(compute: (key: K) => V): (key: K) 
 }
 
 /**
+ * A function of a text, computed once per text while at most `limit` are kept: past it every kept
+ * result is forgotten (a long-running judge goes on without end) and made again when asked.
+ */
+export function onceEachText<V>(limit: number, compute: (text: string) => V): (text: string) => V {
+  const made = new Map<string, V>();
+  return (text) => {
+    if (made.has(text)) return made.get(text) as V;
+    if (made.size >= limit) made.clear();
+    const value = compute(text);
+    made.set(text, value);
+    return value;
+  };
+}
+
+/**
  * A number for each text: equal texts get one number, different texts never share one. Past
- * `limit` texts it forgets them all (a long-running judge goes on without end) but never hands a
- * number out again: a text seen before and after may get two numbers, two texts never one.
+ * `limit` texts it forgets them all but never hands a number out again: a text seen before and
+ * after may get two numbers, two texts never one.
  */
 export class TextNumbers {
-  readonly #numbers = new Map<string, number>();
   #next = 0;
-  constructor(readonly limit: number) {}
-  of(text: string): number {
-    const known = this.#numbers.get(text);
-    if (known !== undefined) return known;
-    if (this.#numbers.size >= this.limit) this.#numbers.clear();
-    const made = this.#next++;
-    this.#numbers.set(text, made);
-    return made;
+  readonly of: (text: string) => number;
+  constructor(limit: number) {
+    this.of = onceEachText(limit, () => this.#next++);
   }
 }

@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import type { RequirementId } from "../../requirements/catalog.ts";
 import type { Caller, CreateResult, Endpoint } from "./operation.ts";
 import type { Words } from "./violation.ts";
-import { onceEach, TextNumbers } from "./memo.ts";
+import { onceEach, onceEachText, TextNumbers } from "./memo.ts";
 
 export interface ExchangeRecord {
   /** The operation whose exchange this is. */
@@ -270,10 +270,9 @@ const SECTION = "\u0002";
 
 /** The numbers conversation and key prints stand for in a world's text; a few megabytes at most. */
 const printNumbers = new TextNumbers(20_000);
-const printId = (text: string) => printNumbers.of(text);
 
 const conversationPrint = onceEach((c: ConversationState): number =>
-  printId(
+  printNumbers.of(
     JSON.stringify([
       c.id,
       c.owner,
@@ -287,13 +286,12 @@ const conversationPrint = onceEach((c: ConversationState): number =>
 );
 
 /** A key record as it stands under one key id (a record stands under two: the key alone and its endpoint's). */
-const keyEntryPrints = new WeakMap<KeyRecord, Map<string, number>>();
+const keyEntryPrints = onceEach((_: KeyRecord) => new Map<string, number>());
 function keyEntryPrint(k: KeyRecord, id: string): number {
-  const byId = keyEntryPrints.get(k) ?? new Map<string, number>();
-  keyEntryPrints.set(k, byId);
+  const byId = keyEntryPrints(k);
   const known = byId.get(id);
   if (known !== undefined) return known;
-  const made = printId(
+  const made = printNumbers.of(
     JSON.stringify([
       printedText(id),
       printedText(k.payload),
@@ -312,14 +310,7 @@ function keyEntryPrint(k: KeyRecord, id: string): number {
  * fingerprints cost more than the model's steps. The first character tells the two forms apart.
  */
 function printedText(text: string): string {
-  if (text.length <= 64) return `=${text}`;
-  const known = digests.get(text);
-  if (known !== undefined) return known;
-  if (digests.size >= MAX_DIGESTS) digests.clear();
-  const made = `#${createHash("sha256").update(text).digest("base64")}`;
-  digests.set(text, made);
-  return made;
+  return text.length <= 64 ? `=${text}` : digestOf(text);
 }
 /** Long texts' digests: a message stands in every print of its conversation made after it was sent. */
-const digests = new Map<string, string>();
-const MAX_DIGESTS = 1_024;
+const digestOf = onceEachText(1_024, (text) => `#${createHash("sha256").update(text).digest("base64")}`);
