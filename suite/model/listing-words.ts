@@ -5,9 +5,7 @@
  * Words only: nothing here decides a verdict.
  */
 import { joinWords, words, type Words } from "./violation.ts";
-import type { Counting, ExchangeRecord, World } from "./world.ts";
-
-type Pair = { readonly base: number; readonly perExchange: number };
+import type { Counting, CountingPair, ExchangeRecord, World } from "./world.ts";
 
 const messages = (n: number) => `${n} message${n === 1 ? "" : "s"}`;
 
@@ -21,7 +19,7 @@ export function opList(ops: readonly number[]): Words {
 }
 
 /** One counting: "2 messages per exchange" or "1 message per exchange after 2 before the first exchange". */
-function pairText(pair: Pair): string {
+function pairText(pair: CountingPair): string {
   const per = `${messages(pair.perExchange)} per exchange`;
   return pair.base === 0 ? per : `${messages(pair.base)} before the first exchange, then ${per}`;
 }
@@ -56,7 +54,7 @@ export function expectedTotal(counting: Counting, n: number, maxBase: number): s
 }
 
 /** Where exchange `j` (0-based, in the order they took effect) lies in the listing order: its first and last item, 0-based. */
-function span(pair: Pair, j: number, total: number, order: World["order"]): { first: number; last: number } {
+function span(pair: CountingPair, j: number, total: number, order: World["order"]): { first: number; last: number } {
   const start = pair.base + j * pair.perExchange;
   const end = start + pair.perExchange;
   return order === "newest-first" ? { first: total - end, last: total - start - 1 } : { first: start, last: end - 1 };
@@ -69,7 +67,7 @@ function span(pair: Pair, j: number, total: number, order: World["order"]): { fi
 export function pageHolds(
   exchanges: readonly ExchangeRecord[],
   page: { readonly page: number; readonly pageSize: number; readonly total: number; readonly length: number },
-  pair: Pair,
+  pair: CountingPair,
   order: World["order"],
   also: readonly number[],
   /** The counting was learned from this page's total alone (no earlier listing had settled it). */

@@ -11,12 +11,14 @@ import type { ListOp, ListingValue } from "./operation.ts";
 import { instantOf } from "./timestamps.ts";
 import { joinWords, violation, words, type Violation, type Words } from "./violation.ts";
 import {
+  allowsCounting,
   conversationKey,
   latePlacements,
   withConversation,
   withRecordedKey,
   type ConversationState,
   type Counting,
+  type CountingPair,
   type ExchangeRecord,
   type World,
 } from "./world.ts";
@@ -276,15 +278,13 @@ function judgeContents(
  */
 function inPartByAnotherCounting(
   world: World,
-  counting: readonly { base: number; perExchange: number }[],
+  counting: readonly CountingPair[],
   conversation: ConversationState,
   op: ListOp,
   page: ListingValue,
   marks: readonly Mark[],
 ): Violation | undefined {
   const n = conversation.exchanges.length;
-  const settled = (c: { base: number; perExchange: number }) =>
-    counting.some((k) => k.base === c.base && k.perExchange === c.perExchange);
   // While any counting was open: those by which the total holds every exchange but one in part.
   const open =
     world.counting !== "any"
@@ -292,7 +292,7 @@ function inPartByAnotherCounting(
       : Array.from({ length: MAX_BASE + 1 }, (_, base) =>
           Array.from({ length: Math.max(0, page.total - 1) }, (_, i) => ({ base, perExchange: i + 2 })),
         ).flat();
-  const others = open.filter((c) => !settled(c) && c.perExchange >= 2);
+  const others = open.filter((c) => !allowsCounting(counting, c) && c.perExchange >= 2);
   if (n === 0 || others.length === 0) return undefined;
   const partial = storedInPartInPlace({ ...world, counting: others }, conversation, page.total, marks);
   return partial === undefined
@@ -327,13 +327,9 @@ function storedInPart(
 }
 
 /** The (base, per exchange) pairs still possible after a listing of `total` messages for `n` exchanges. */
-function narrowCounting(
-  counting: Counting,
-  total: number,
-  n: number,
-): readonly { base: number; perExchange: number }[] {
+function narrowCounting(counting: Counting, total: number, n: number): readonly CountingPair[] {
   if (counting !== "any") return counting.filter((c) => c.base + c.perExchange * n === total);
-  const pairs: { base: number; perExchange: number }[] = [];
+  const pairs: CountingPair[] = [];
   for (let base = 0; base <= Math.min(MAX_BASE, total); base++) {
     const rest = total - base;
     if (n > 0 && rest >= n && rest % n === 0) pairs.push({ base, perExchange: rest / n });
@@ -546,7 +542,7 @@ function judgeMarks(
   marks: readonly Mark[],
   counts: ReadonlyMap<string, number>,
   perExchange: number,
-  counting: readonly { base: number; perExchange: number }[],
+  counting: readonly CountingPair[],
   countedByThisTotal: boolean,
   context: StepContext,
 ): World["order"] | Violation {
@@ -612,7 +608,7 @@ function windowProblem(
   op: ListOp,
   page: ListingValue,
   marks: readonly Mark[],
-  counting: readonly { base: number; perExchange: number }[],
+  counting: readonly CountingPair[],
   order: World["order"],
   /** Whether this page's total is what settled the counting (for the words only). */
   countedByThisTotal: boolean,

@@ -98,7 +98,15 @@ export interface KeyRecord {
  * chooses both (two or three messages per exchange, a greeting first or not); every pair still
  * possible is kept, and "any" until a first listing narrows it.
  */
-export type Counting = "any" | readonly { readonly base: number; readonly perExchange: number }[];
+export type Counting = "any" | readonly CountingPair[];
+export interface CountingPair {
+  readonly base: number;
+  readonly perExchange: number;
+}
+
+/** Whether a counting still open holds `pair`. */
+export const allowsCounting = (counting: readonly CountingPair[], pair: CountingPair) =>
+  counting.some((c) => c.base === pair.base && c.perExchange === pair.perExchange);
 
 export interface World {
   /** By lower-cased conversation id. */

@@ -6,7 +6,7 @@
  * per conversation (cross-request.ts), and without this a conversation whose first listing
  * already broke the service's own choice would pass for one that shows the service's way.
  */
-import type { Counting, World } from "../model/world.ts";
+import { allowsCounting, type Counting, type CountingPair, type World } from "../model/world.ts";
 
 export type ServiceChoices = Pick<World, "counting" | "echo" | "order" | "keyScope">;
 
@@ -42,8 +42,8 @@ export function learnedFrom(known: ServiceChoices, worlds: readonly World[]): Se
  * settles it). Where they share none, the service contradicted itself, and the judge holds it to
  * what it showed first.
  */
-function narrowed(known: Counting, learned: Counting): Counting {
-  if (known === "any" || learned === "any") return learned === "any" ? known : learned;
-  const both = known.filter((k) => learned.some((l) => l.base === k.base && l.perExchange === k.perExchange));
+function narrowed(known: Counting, learned: readonly CountingPair[]): Counting {
+  if (known === "any") return learned;
+  const both = known.filter((pair) => allowsCounting(learned, pair));
   return both.length > 0 ? both : known;
 }
