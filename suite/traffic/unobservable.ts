@@ -18,3 +18,6 @@ export const UNOBSERVABLE: Readonly<Partial<Record<RequirementId, string>>> = {
   "CLIENT-9": "a hang-up mid-stream looks exactly like an allowed cancellation",
   "CLIENT-10": "whether a client passes events on at once happens inside the client",
 };
+
+/** Whether traffic can show the requirement at all: one it cannot (above) is the suite's alone. */
+export const shownByTraffic = (id: string): boolean => !(id in UNOBSERVABLE);

@@ -12,10 +12,7 @@ import { runInteractionProperty } from "../../interactions/property.ts";
 import { identitiesOf, standaloneTarget } from "../../interactions/standalone.ts";
 import { inBatches, judgeThroughProxy, serviceFailures, WIDE_CLIENT_RULES } from "./judge-through-proxy.ts";
 import { DEFAULT_IDENTITIES } from "../../../fake-server/access/default-identities.ts";
-import { UNOBSERVABLE } from "../unobservable.ts";
-
-/** A requirement no traffic can show (unobservable.ts), such as RESP-6's refusal of a valid body, is the property's alone. */
-const shownByTraffic = (id: string) => !(id in UNOBSERVABLE);
+import { shownByTraffic } from "../unobservable.ts";
 
 const SEEDS = [7, 8, 9];
 /** The property waits this long for a listing to settle; the judge's window is shorter, so its last readings are judged. */

@@ -15,7 +15,7 @@ import { fakeTargetFlags } from "../../test-support/fake-target-flags.ts";
 import { MUTANTS } from "../../../fake-server/variants/mutants.ts";
 import type { ConformanceReport } from "../../report/report-types.ts";
 import { runConformanceCli } from "../../resilience/run-cli.ts";
-import { UNOBSERVABLE } from "../unobservable.ts";
+import { shownByTraffic } from "../unobservable.ts";
 import { brokenOf, inBatches, judgeThroughProxy, serviceFailures } from "./judge-through-proxy.ts";
 
 /**
@@ -37,9 +37,6 @@ const NOT_SHOWN_TO_TRAFFIC = new Set([
   "key-race-across-endpoints",
   "idempotency-per-replica",
 ]);
-
-/** A requirement no traffic can show (unobservable.ts), such as RESP-6's refusal of a valid body, is the suite's alone. */
-const shownByTraffic = (id: string) => !(id in UNOBSERVABLE);
 
 const TARGETS = MUTANTS.filter(
   (m) => m.interaction && !NOT_SHOWN_TO_TRAFFIC.has(m.name) && shownByTraffic(m.requirement),
