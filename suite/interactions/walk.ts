@@ -1574,14 +1574,14 @@ export function nextCommand(
   // A replay or reuse of a continued conversation's earlier key goes first always while its cell
   // is unmet: the state lasts only until a race deletes the conversation, and overdue races took
   // it before its keys were sent again (seeds 5002 and 866821950 left two and three such cells).
-  const freeTransitions = freeAndNew.filter((o) =>
+  const continuedKeysAgain = freeAndNew.filter((o) =>
     o.value.cells.some((c) => c.includes("/completed-then-continued/") && unmetStill(session, c)),
   );
   const options =
     opening.length > 0
       ? opening
-      : freeTransitions.length > 0
-        ? freeTransitions
+      : continuedKeysAgain.length > 0
+        ? continuedKeysAgain
         : freeAndNew.length > 0 && g(() => fc.nat(3)) > 0
           ? freeAndNew
           : all;
