@@ -124,6 +124,27 @@ test(`sequences send a key again while its first request is generated, and a con
 }, 120_000);
 
 /**
+ * Seeds whose sequences of 24 creates continued no conversation with another scope's reference:
+ * the other identities started no conversation and sent no reference before the last create
+ * (a deep walk of 30 such sequences, seed 337437947, never did), and a service that finds
+ * conversations by their reference across scopes went untried.
+ */
+const ACROSS_SCOPES_SEEDS = [41000, 41019, 41026];
+
+test(`sequences continue a conversation with a reference another scope sent (seeds ${ACROSS_SCOPES_SEEDS.join(", ")})`, async () => {
+  const runs = await Promise.all(
+    ACROSS_SCOPES_SEEDS.map((seed) => propertyAgainstFake({ fakeOptions: {}, seeds: [seed], createsPerRun: 24 })),
+  );
+  const unmet = runs.map(
+    ([run]) =>
+      run?.outcome.summary.coverage.inputs.missing.filter(
+        (c) => c === "external_reference:reused-in-two-scopes/continue",
+      ) ?? "the sequence did not run",
+  );
+  expect(unmet).toEqual(ACROSS_SCOPES_SEEDS.map(() => []));
+}, 120_000);
+
+/**
  * Seeds whose sequences of 24 creates, before a new conversation under a near miss of an earlier
  * one's key (with its body) became overdue, sent none: a key table of new conversations that
  * cuts or folds keys went untried in them.

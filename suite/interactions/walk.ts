@@ -214,6 +214,14 @@ function proposals(session: Session): Proposal[] {
         build: (g) => one(g, createNew(g, session, pickOne(g, reuse.callers), endpoint, undefined, reuse.cls)),
       });
     }
+    const opener = acrossScopesOpeners(session);
+    if (opener.length > 0) {
+      out.push({
+        cells: [transition("create", "none", "fresh", endpoint, "own"), ACROSS_SCOPES_CONTINUE],
+        charged: 1,
+        build: (g) => one(g, createNew(g, session, pickOne(g, opener), endpoint, undefined, "reused-in-two-scopes")),
+      });
+    }
     for (const who of ["noKey", "unknownKey"] as const) {
       out.push({
         cells: [transition("create", "none", "fresh", endpoint, relationOf(who, "primary"))],
@@ -1252,6 +1260,23 @@ function referenceReuses(
     if (able.length > 0 && !session.covered.has(cell)) out.push({ cell, cls, callers: able });
   }
   return out;
+}
+
+const ACROSS_SCOPES_CONTINUE = "inputs:external_reference:reused-in-two-scopes/continue";
+
+/**
+ * Who may start the conversation that a continuation carrying another scope's reference needs,
+ * while none can be continued so: the identities besides the primary one, whose new conversation
+ * carries a reference of the primary's (or one of its own, for the primary's conversations to
+ * carry). They start conversations only when a proposal asks for them: while the primary agent has
+ * a live one, a plain create is seldom drawn, and a deep walk of 30 sequences (seed 337437947) met
+ * no other identity's reference before each sequence's last create. The cell the proposal is for
+ * is not one its create carries, so it never counts as tried (attempted()).
+ */
+function acrossScopesOpeners(session: Session): Who[] {
+  if (session.covered.has(ACROSS_SCOPES_CONTINUE)) return [];
+  const continuable = live(session).some((c) => session.references.some((r) => r.who !== c.owner));
+  return continuable ? [] : callers(session).filter((who) => who !== "primary");
 }
 
 function twiceCells(session: Session, conversation: ConversationRecord): string[] {
