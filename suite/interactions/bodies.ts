@@ -199,15 +199,30 @@ export function freshBody(
 
   // Beside a shape the service may refuse, nothing else it could refuse: a refusal then names its cause.
   const use: ReferenceUse = conversation === undefined ? "new" : "continue";
-  const referenceCell = (cls: ReferenceClass) =>
-    (REUSED_REFERENCE_CLASSES as readonly string[]).includes(cls) ? `${cls}/${use}` : cls;
+  const referenceCell = (cls: ReferenceClass) => (isReused(cls) ? `${cls}/${use}` : cls);
+  // A fresh string to be reused later rides beside a shape the service may refuse (no service may
+  // refuse a string): left out there, a long first text left a sequence's new conversations
+  // without one, and seed 23000 never sent a new conversation under a reference that started
+  // another, where a service that takes it for a key shows it.
+  const seedsReference = options.reference === undefined && referenceToReuse(session, who, conversation);
   const reference =
     openShape !== undefined
-      ? "absent"
+      ? seedsReference
+        ? "string"
+        : "absent"
       : (options.reference ??
-        (referenceToReuse(session, who, conversation)
+        (seedsReference
           ? "string"
-          : pickClass(g, session, "external_reference", REFERENCE_CLASSES, options.endpoint, referenceCell)));
+          : pickClass(
+              g,
+              session,
+              "external_reference",
+              // A reuse with nothing to reuse would send a fresh string: drawn for its unmet cell
+              // again and again, it kept the other classes (null on the stream among them) waiting.
+              REFERENCE_CLASSES.filter((c) => !isReused(c) || reusable(session, c, who, conversation).length > 0),
+              options.endpoint,
+              referenceCell,
+            )));
   const value = referenceFor(g, session, reference, who, conversation);
   if (value !== undefined) {
     body.external_reference = value.value;
@@ -225,7 +240,7 @@ export function freshBody(
     body.metadata = g(() => metadataOf(metadata));
     if (OPEN_SHAPES.has(`metadata:${metadata}`)) {
       openShape = `metadata:${metadata}`;
-      if (value !== undefined) {
+      if (value !== undefined && !seedsReference) {
         delete body.external_reference;
         cells.splice(
           cells.indexOf(input(`external_reference:${referenceCell(value.cls)}`)),
@@ -278,6 +293,27 @@ function referenceToReuse(session: Session, who: Who, conversation: Conversation
 export const startedLiving = (session: Session, reference: Session["references"][number]): boolean =>
   reference.started && session.conversation(reference.conversationId)?.deleted === false;
 
+const isReused = (cls: ReferenceClass): cls is ReusedReference =>
+  (REUSED_REFERENCE_CLASSES as readonly string[]).includes(cls);
+
+/**
+ * The references a request may carry again as `cls`: its caller's own from another conversation
+ * (for a new conversation, one that started a conversation still living: one first sent on a turn
+ * would not show a service that keys conversations by their reference, and a deleted one is no
+ * longer there to be found), or another scope's.
+ */
+function reusable(
+  session: Session,
+  cls: ReusedReference,
+  who: Who,
+  conversation: ConversationRecord | undefined,
+): Session["references"] {
+  if (cls === "reused-in-two-scopes") return session.references.filter((r) => r.who !== who);
+  const id = conversation?.id.toLowerCase();
+  const earlier = session.references.filter((r) => r.who === who && r.conversationId?.toLowerCase() !== id);
+  return conversation !== undefined ? earlier : earlier.filter((r) => startedLiving(session, r));
+}
+
 function referenceFor(
   g: fc.GeneratorValue,
   session: Session,
@@ -285,19 +321,10 @@ function referenceFor(
   who: Who,
   conversation: ConversationRecord | undefined,
 ) {
-  const id = conversation?.id.toLowerCase();
   if (cls === "null") return { value: null, cls } as const;
-  if (cls === "reused-in-two-conversations") {
-    const earlier = session.references.filter((r) => r.who === who && r.conversationId?.toLowerCase() !== id);
-    // A new conversation takes a reference that started one still living (one first sent on a
-    // turn would not show a service that keys conversations by their reference; a deleted one is
-    // no longer there to be found).
-    const from = conversation !== undefined ? earlier : earlier.filter((r) => startedLiving(session, r));
+  if (cls === "reused-in-two-conversations" || cls === "reused-in-two-scopes") {
+    const from = reusable(session, cls, who, conversation);
     if (from.length > 0) return { value: g(() => fc.constantFrom(...from.map((r) => r.value))), cls } as const;
-  }
-  if (cls === "reused-in-two-scopes") {
-    const earlier = session.references.filter((r) => r.who !== who);
-    if (earlier.length > 0) return { value: g(() => fc.constantFrom(...earlier.map((r) => r.value))), cls } as const;
   }
   if (cls === "absent") return undefined;
   return { value: `${session.target.idempotencyKey("ref")}:${g(() => referenceText)}`, cls: "string" } as const;

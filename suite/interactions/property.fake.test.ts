@@ -124,24 +124,30 @@ test(`sequences send a key again while its first request is generated, and a con
 }, 120_000);
 
 /**
- * Seeds whose sequences of 24 creates continued no conversation with another scope's reference:
- * the other identities started no conversation and sent no reference before the last create
- * (a deep walk of 30 such sequences, seed 337437947, never did), and a service that finds
- * conversations by their reference across scopes went untried.
+ * Seeds whose sequences of 24 creates never sent a reference used before where a service that
+ * finds conversations by their reference shows it: no conversation continued with another scope's
+ * (the other identities started none and sent no reference before the last create; a deep walk of
+ * 30 such sequences, seed 337437947, never did), and no new conversation under a reference that
+ * started another still living (a long first text left the new conversations without one).
  */
-const ACROSS_SCOPES_SEEDS = [41000, 41019, 41026];
+const REFERENCE_REUSE_SEEDS = {
+  "external_reference:reused-in-two-scopes/continue": [41000, 41026],
+  "external_reference:reused-in-two-conversations/new": [23000, 23006, 23029],
+} as const;
+const REFERENCE_REUSES = Object.entries(REFERENCE_REUSE_SEEDS).flatMap(([cell, seeds]) =>
+  seeds.map((seed) => ({ cell, seed })),
+);
 
-test(`sequences continue a conversation with a reference another scope sent (seeds ${ACROSS_SCOPES_SEEDS.join(", ")})`, async () => {
+test(`sequences send a reference again where a service that keys conversations by it shows it (seeds ${REFERENCE_REUSES.map((r) => r.seed).join(", ")})`, async () => {
   const runs = await Promise.all(
-    ACROSS_SCOPES_SEEDS.map((seed) => propertyAgainstFake({ fakeOptions: {}, seeds: [seed], createsPerRun: 24 })),
+    REFERENCE_REUSES.map(({ seed }) => propertyAgainstFake({ fakeOptions: {}, seeds: [seed], createsPerRun: 24 })),
   );
   const unmet = runs.map(
-    ([run]) =>
-      run?.outcome.summary.coverage.inputs.missing.filter(
-        (c) => c === "external_reference:reused-in-two-scopes/continue",
-      ) ?? "the sequence did not run",
+    ([run], i) =>
+      run?.outcome.summary.coverage.inputs.missing.filter((c) => c === REFERENCE_REUSES[i]?.cell) ??
+      "the sequence did not run",
   );
-  expect(unmet).toEqual(ACROSS_SCOPES_SEEDS.map(() => []));
+  expect(unmet).toEqual(REFERENCE_REUSES.map(() => []));
 }, 120_000);
 
 /**
