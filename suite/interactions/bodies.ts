@@ -322,7 +322,7 @@ function referenceFor(
   conversation: ConversationRecord | undefined,
 ) {
   if (cls === "null") return { value: null, cls } as const;
-  if (cls === "reused-in-two-conversations" || cls === "reused-in-two-scopes") {
+  if (isReused(cls)) {
     const from = reusable(session, cls, who, conversation);
     if (from.length > 0) return { value: g(() => fc.constantFrom(...from.map((r) => r.value))), cls } as const;
   }
