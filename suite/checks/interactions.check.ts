@@ -18,12 +18,11 @@ import type { Target } from "./runtime/types.ts";
 import { LANES } from "../interactions/commands.ts";
 import { renderCounterexample } from "../interactions/counterexample.ts";
 import { runInteractionProperty, type PropertyOutcome } from "../interactions/property.ts";
+import { FULL_SEQUENCE_CREATES } from "../interactions/walk.ts";
 
 const FAMILY = INTERACTIONS_FAMILY;
 const MOST_CREATES = { full: 24, smoke: 6 } as const;
 const LEAST_CREATES = 4;
-/** Creates one sequence of the walk may spend: new conversations and keys for each. */
-const CREATES_PER_SEQUENCE = 24;
 /** A deep run walks sequences until every cell is covered; this bounds it when some never can be. */
 const DEEP_SEQUENCES = 60;
 
@@ -49,8 +48,8 @@ const propertyRun = sharedFixture(
         {
           seed: settings.seed,
           path: settings.path,
-          runs: deep ? DEEP_SEQUENCES : Math.max(1, Math.ceil(allowance / CREATES_PER_SEQUENCE)),
-          createsPerRun: Math.min(CREATES_PER_SEQUENCE, Math.max(1, allowance)),
+          runs: deep ? DEEP_SEQUENCES : Math.max(1, Math.ceil(allowance / FULL_SEQUENCE_CREATES)),
+          createsPerRun: Math.min(FULL_SEQUENCE_CREATES, Math.max(1, allowance)),
           untilCovered: deep,
           replayCommand: (_seed, path) => settings.replayCommand.replaceAll("{path}", path),
         },

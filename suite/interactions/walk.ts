@@ -1264,10 +1264,11 @@ function referenceReuses(
 
 const ACROSS_SCOPES_CONTINUE = "inputs:external_reference:reused-in-two-scopes/continue";
 /**
- * The creates of a full sequence: a shorter one (the smoke profile's six) spends none on starting
- * a conversation only for a later request to meet a cell, which the bugs of its races need more.
+ * The creates of a full sequence (what the suite's property gives each one): a shorter one (the
+ * smoke profile's six) spends none on starting a conversation only for a later request to meet a
+ * cell, which the bugs of its races need more.
  */
-const FULL_SEQUENCE = 24;
+export const FULL_SEQUENCE_CREATES = 24;
 
 /**
  * Who may start the conversation that a continuation carrying another scope's reference needs,
@@ -1279,7 +1280,7 @@ const FULL_SEQUENCE = 24;
  * is not one its create carries, so it never counts as tried (attempted()).
  */
 function acrossScopesOpeners(session: Session): Who[] {
-  if (session.covered.has(ACROSS_SCOPES_CONTINUE) || session.createsAllowed < FULL_SEQUENCE) return [];
+  if (session.covered.has(ACROSS_SCOPES_CONTINUE) || session.createsAllowed < FULL_SEQUENCE_CREATES) return [];
   const continuable = live(session).some((c) => session.references.some((r) => r.who !== c.owner));
   return continuable ? [] : callers(session).filter((who) => who !== "primary");
 }
