@@ -169,6 +169,23 @@ test(`sequences send a new conversation under a near miss of an earlier one's ke
   expect(met.map((n) => typeof n === "number" && n > 0)).toEqual(NEW_NEAR_MISS_SEEDS.map(() => true));
 }, 120_000);
 
+/**
+ * A seed whose sequence of 24 creates stored its only astral text on the plain endpoint in a
+ * conversation it deleted unlisted, and counted that kind of text as tried there: a plain endpoint
+ * that stores astral characters as "?" went unseen. A kind of text on an endpoint now counts once
+ * a listing reads it back.
+ */
+const UNREAD_TEXT_SEED = 23000;
+
+test(`sequences read back each kind of text on the endpoint that stored it (seed ${UNREAD_TEXT_SEED} against astral-characters-as-question-marks)`, async () => {
+  const [run] = await propertyAgainstFake({
+    fakeOptions: { mutant: "astral-characters-as-question-marks" },
+    seeds: [UNREAD_TEXT_SEED],
+    createsPerRun: 24,
+  });
+  expect(run?.outcome.failure?.requirement).toBe("RESP-2");
+}, 120_000);
+
 test(`a deep walk against the plain fake covers every input shape, client behaviour, free transition and race arrangement (seed ${BASE})`, async () => {
   const fake = await createFakeServer({ port: 0 });
   const { target, close } = standaloneTarget({ baseUrl: fake.url, ...identitiesOf(DEFAULT_IDENTITIES) });

@@ -60,6 +60,12 @@ export interface ConversationRecord {
   readonly messages: string[];
   /** The `total` its latest listing showed. */
   total: number | undefined;
+  /**
+   * The kinds of text its exchanges stored on each endpoint (`inputs:message:four-byte@plain`)
+   * that no complete listing by its owner has read back yet: until one does, a text stored
+   * changed goes unseen, so the kind counts as tried on that endpoint only then.
+   */
+  readonly unread: string[];
 }
 
 export type KeyStatus = "in-flight" | "completed" | "unknown-outcome" | "refused";

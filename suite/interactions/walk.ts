@@ -871,7 +871,14 @@ function turnKeys(session: Session, conversation: ConversationRecord): KeyUse[] 
 
 /** A conversation nobody created: a random UUID. */
 function unknownConversation(g: fc.GeneratorValue): ConversationRecord {
-  return { id: g(() => fc.uuid({ version: 4 })), owner: "primary", deleted: false, messages: [], total: undefined };
+  return {
+    id: g(() => fc.uuid({ version: 4 })),
+    owner: "primary",
+    deleted: false,
+    messages: [],
+    total: undefined,
+    unread: [],
+  };
 }
 
 /**

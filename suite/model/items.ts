@@ -56,6 +56,29 @@ export function originOf(text: string, known: Iterable<string>): string | undefi
   return tied || longest === 0 ? undefined : best;
 }
 
+const firstWord = (text: string) => /^\S*/.exec(text)?.[0] ?? "";
+
+/** The shortest first word a message's tag may have: a label shorter than this could begin an answer by chance. */
+const MIN_TAG_LENGTH = 8;
+
+/**
+ * The messages of which a page shows a changed copy: a string that begins with the message's
+ * first word (the history's tag for it, unique to the run and the operation) but is not the
+ * message, nor the whole message with more after it. Only a text the service was sent begins so:
+ * a service that lists the texts it was sent, and stored this one changed (characters it cannot
+ * keep, an escape applied twice, a column that truncates).
+ */
+export function changedCopiesOf(items: readonly unknown[], messages: readonly string[]): string[] {
+  const found = new Set<string>();
+  for (const item of items) strings(item, 0, found);
+  return messages.filter((message) => {
+    const sent = textKey(message);
+    const tag = firstWord(sent);
+    if (tag.length < MIN_TAG_LENGTH) return false;
+    return [...found].some((text) => firstWord(text) === tag && !text.startsWith(sent));
+  });
+}
+
 /** The items of a page that show one of `known`, in page order. */
 export function marksOf(items: readonly unknown[], known: ReadonlySet<string>): Mark[] {
   const marks: Mark[] = [];

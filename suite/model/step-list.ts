@@ -5,7 +5,7 @@
  * echoed parameters, arithmetic) is judged before, once for all worlds (model.ts).
  */
 import { exchangeRequirement, scopeRequirement } from "./requirements.ts";
-import { marksOf, originOf, otherTexts, type Mark } from "./items.ts";
+import { changedCopiesOf, marksOf, originOf, otherTexts, type Mark } from "./items.ts";
 import { countingText, expectedTotal, opList, pageHolds, settledBy } from "./listing-words.ts";
 import type { ListOp, ListingValue } from "./operation.ts";
 import { instantOf } from "./timestamps.ts";
@@ -210,12 +210,7 @@ function judgeContents(
   const counts = new Map<string, number>();
   for (const m of marks) counts.set(m.message, (counts.get(m.message) ?? 0) + 1);
   const shownCounts = exchanges.map((e) => counts.get(e.message) ?? 0).filter((c) => c > 0);
-  // The service's own choice, learned from the first complete listing that shows a message sent.
-  // One that shows none teaches nothing: a service that never lists the text sent and one that
-  // mangled the only text sent so far (an escape applied twice, a character it cannot store) list
-  // alike, and taking the second for the first would let it mangle every later text unseen.
-  const echo =
-    world.echo !== "unknown" ? world.echo : complete && shownCounts.length > 0 ? Math.min(...shownCounts) : "unknown";
+  const echo = world.echo !== "unknown" ? world.echo : learnedEcho(page, exchanges, shownCounts, complete);
 
   const order = judgeMarks(
     world,
@@ -498,6 +493,29 @@ function underShown(
   }
   const unlisted = candidates.filter((e) => conversation.exchanges.indexOf(e) >= (conversation.listed ?? 0));
   return { exchange: (unlisted.length > 0 ? unlisted : candidates).at(-1), byOrder: placesContradicted };
+}
+
+/**
+ * How many items show each exchange's message, learned from the first complete listing that shows
+ * a message sent. One that shows none teaches nothing, unless it shows a sent text changed
+ * (changedCopiesOf): a service that never lists the texts sent and one that mangled the only text
+ * sent so far (an escape applied twice, a character it cannot store) differ only there, and taking
+ * the second for the first would let it mangle every later text unseen (seed 24002 of
+ * astral-characters-as-question-marks: the only astral text on the broken path came first).
+ */
+function learnedEcho(
+  page: ListingValue,
+  exchanges: readonly ExchangeRecord[],
+  shownCounts: readonly number[],
+  complete: boolean,
+): World["echo"] {
+  if (!complete) return "unknown";
+  if (shownCounts.length > 0) return Math.min(...shownCounts);
+  const changed = changedCopiesOf(
+    page.items,
+    exchanges.map((e) => e.message),
+  );
+  return changed.length > 0 ? 1 : "unknown";
 }
 
 /** Whether the operation's exchange took effect in this world, in whichever conversation. */
