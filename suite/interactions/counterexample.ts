@@ -83,6 +83,7 @@ export function buildCounterexample(
       request: `${entry.method} ${aliases.apply(entry.path)}${sent}`,
       answer: aliases.apply(entry.answer),
       overlaps: sorted.filter((other) => other !== entry && overlaps(other.op, op)).map((other) => other.op.index),
+      who: op.who,
     };
   });
   // Its operations named as the history now numbers them (#n), at display time.

@@ -54,6 +54,11 @@ export interface CounterexampleOperation {
   readonly request: string;
   readonly answer: string;
   readonly overlaps: readonly number[];
+  /**
+   * Who sent it: "primary", "otherAgent", "otherKey" (the primary agent under another key),
+   * "noKey" or "unknownKey" (a key nobody issued), as the request's `as …` names it.
+   */
+  readonly who: string;
 }
 
 /** A minimal history that breaks a requirement, as the interaction property reports it. */

@@ -20,6 +20,7 @@ export const SAMPLE_COUNTEREXAMPLE: Counterexample = {
       request: "POST /v1/agents/agent-a/responses key=K1 message=m1",
       answer: "200 conversation C1",
       overlaps: [],
+      who: "primary",
     },
     {
       n: 2,
@@ -29,6 +30,7 @@ export const SAMPLE_COUNTEREXAMPLE: Counterexample = {
       request: "POST /v1/agents/agent-a/responses/stream key=K2 message=m2 conversation=C1",
       answer: "200 completed conversation C1",
       overlaps: [3],
+      who: "primary",
     },
     {
       n: 3,
@@ -38,6 +40,7 @@ export const SAMPLE_COUNTEREXAMPLE: Counterexample = {
       request: `POST <script>alert(1)</script>`,
       answer: "200 conversation C1",
       overlaps: [2],
+      who: "primary",
     },
     {
       n: 4,
@@ -47,6 +50,7 @@ export const SAMPLE_COUNTEREXAMPLE: Counterexample = {
       request: "GET /v1/agents/agent-a/conversations/C1/messages",
       answer: "200 total 4, 4 item(s)",
       overlaps: [],
+      who: "primary",
     },
   ],
   historyLength: 23,

@@ -21,3 +21,17 @@ export const UNOBSERVABLE: Readonly<Partial<Record<RequirementId, string>>> = {
 
 /** Whether traffic can show the requirement at all: one it cannot (above) is the suite's alone. */
 export const shownByTraffic = (id: string): boolean => !(id in UNOBSERVABLE);
+
+/**
+ * Callers whose standing traffic cannot know, and why: a finding that needs one of them to be
+ * refused is the suite's alone, whatever its requirement. (The other agent is named by the path;
+ * no key at all is refused on sight.)
+ */
+export const UNKNOWABLE_CALLERS: Readonly<Record<string, string>> = {
+  otherKey: "traffic does not show whether another key of the same agent shares the conversation's channel",
+  unknownKey: "traffic cannot tell a key nobody issued from one issued before the recording began",
+};
+
+/** Whether traffic can show a finding of `id` made by requests from `callers` (a counterexample's `who`s). */
+export const findingShownByTraffic = (id: string, callers: readonly string[]): boolean =>
+  shownByTraffic(id) && !callers.some((who) => who in UNKNOWABLE_CALLERS);

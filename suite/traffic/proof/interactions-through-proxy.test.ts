@@ -12,7 +12,7 @@ import { runInteractionProperty } from "../../interactions/property.ts";
 import { identitiesOf, standaloneTarget } from "../../interactions/standalone.ts";
 import { inBatches, judgeThroughProxy, serviceFailures, WIDE_CLIENT_RULES } from "./judge-through-proxy.ts";
 import { DEFAULT_IDENTITIES } from "../../../fake-server/access/default-identities.ts";
-import { shownByTraffic } from "../unobservable.ts";
+import { findingShownByTraffic, shownByTraffic } from "../unobservable.ts";
 
 const SEEDS = [7, 8, 9];
 /** The property waits this long for a listing to settle; the judge's window is shorter, so its last readings are judged. */
@@ -26,6 +26,7 @@ interface Target {
 
 async function propertyThroughProxy(target: Target, seed: number) {
   let found: string[] = [];
+  let hidden: string[] = [];
   const run = await judgeThroughProxy(
     { ...target.options, clientRules: WIDE_CLIENT_RULES },
     async (baseUrl) => {
@@ -42,17 +43,35 @@ async function propertyThroughProxy(target: Target, seed: number) {
           createsPerRun: 24,
           replayCommand: () => "",
         });
+        const failure = outcome.failure;
         found = [
-          ...(outcome.failure === undefined ? [] : [outcome.failure.requirement]),
+          ...(failure === undefined ? [] : [failure.requirement]),
           ...outcome.warnings.map((w) => w.violation.requirement),
         ];
+        // A failure whose counterexample needs a caller's standing that traffic cannot know
+        // (another key's channel, a key nobody issued) is the suite's alone.
+        hidden =
+          failure !== undefined &&
+          !findingShownByTraffic(
+            failure.requirement,
+            failure.operations.map((o) => o.who),
+          )
+            ? [failure.requirement]
+            : [];
       } finally {
         await close();
       }
     },
     { settleMs: target.judgeSettleMs },
   );
-  return { target: target.name, seed, property: [...new Set(found)].sort(), traffic: serviceFailures(run) };
+  return {
+    target: target.name,
+    seed,
+    property: [...new Set(found)].sort(),
+    // What the property found that traffic can show.
+    shown: [...new Set(found)].filter((id) => shownByTraffic(id) && !hidden.includes(id)).sort(),
+    traffic: serviceFailures(run),
+  };
 }
 
 const CONFORMING: Target[] = [
@@ -102,7 +121,7 @@ test(`interaction mutants: the traffic judge finds what the property found, by t
       propertyFindsIt: mine.some((r) => r.property.some((id) => own.includes(id))),
       // In each run, what the property found that traffic can show, the traffic judge found too.
       missedByTraffic: mine.flatMap((r) =>
-        r.property.filter((id) => shownByTraffic(id) && !r.traffic.includes(id)).map((id) => `seed ${r.seed}: ${id}`),
+        r.shown.filter((id) => !r.traffic.includes(id)).map((id) => `seed ${r.seed}: ${id}`),
       ),
       // Nothing the property, the mutant's own requirements or the same bug met another way (`also`) do not explain.
       unexplained: [
