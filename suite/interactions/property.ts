@@ -9,6 +9,7 @@
  * same sequences again.
  */
 import fc from "fast-check";
+import type { Op } from "../model/operation.ts";
 import type { Violation } from "../model/violation.ts";
 import { confirm } from "./confirm.ts";
 import { coverageOf, type InteractionsSummary } from "./coverage.ts";
@@ -51,6 +52,8 @@ export interface PropertyOutcome {
   /** Same-key races sent (one key on several requests at once). */
   readonly races: number;
   readonly failure: Counterexample | undefined;
+  /** The failure's minimal history, as the model judged it (what its counterexample renders). */
+  readonly failureHistory: readonly Op[] | undefined;
   readonly warnings: readonly Warning[];
   /** Runs the model could no longer judge (too many possibilities), with why. */
   readonly undecided: readonly string[];
@@ -131,24 +134,28 @@ export async function runInteractionProperty(
     entries: readonly Entry[],
     violation: Violation,
     replayOnce: boolean,
-  ): Promise<Counterexample> => {
+  ): Promise<{ counterexample: Counterexample; history: Op[] }> => {
     const shrunk = shrinkHistory(entries, violation);
     const confirmation = replayOnce
       ? await confirm(target, shrunk.entries, shrunk.violation)
       : "not replayed: the create budget is spent";
-    return buildCounterexample(shrunk.entries, shrunk.violation, {
+    const counterexample = buildCounterexample(shrunk.entries, shrunk.violation, {
       historyLength: entries.length,
       seed: options.seed,
       path,
       confirmation,
       replay: options.replayCommand(options.seed, path),
     });
+    return { counterexample, history: shrunk.entries.map((e) => e.op) };
   };
   const found = failing?.session;
-  const failure = found?.failure === undefined ? undefined : await report(found.entries, found.failure, true);
+  const reported = found?.failure === undefined ? undefined : await report(found.entries, found.failure, true);
   const shouldWarnings: Warning[] = [];
   for (const w of warnings)
-    shouldWarnings.push({ violation: w.violation, counterexample: await report(w.entries, w.violation, false) });
+    shouldWarnings.push({
+      violation: w.violation,
+      counterexample: (await report(w.entries, w.violation, false)).counterexample,
+    });
   const summary: InteractionsSummary = {
     seeds: [options.seed],
     sequences: runs,
@@ -156,5 +163,15 @@ export async function runInteractionProperty(
     creates,
     coverage: coverageOf(CELLS, covered.cells()),
   };
-  return { runs, operations, creates, races, failure, warnings: shouldWarnings, undecided, summary };
+  return {
+    runs,
+    operations,
+    creates,
+    races,
+    failure: reported?.counterexample,
+    failureHistory: reported?.history,
+    warnings: shouldWarnings,
+    undecided,
+    summary,
+  };
 }

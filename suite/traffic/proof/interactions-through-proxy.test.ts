@@ -12,7 +12,7 @@ import { runInteractionProperty } from "../../interactions/property.ts";
 import { identitiesOf, standaloneTarget } from "../../interactions/standalone.ts";
 import { inBatches, judgeThroughProxy, serviceFailures, WIDE_CLIENT_RULES } from "./judge-through-proxy.ts";
 import { DEFAULT_IDENTITIES } from "../../../fake-server/access/default-identities.ts";
-import { findingShownByTraffic, shownByTraffic } from "../unobservable.ts";
+import { findingShownByTraffic, shownByTraffic, standsWithoutClientKnowledge } from "../unobservable.ts";
 
 const SEEDS = [7, 8, 9];
 /** The property waits this long for a listing to settle; the judge's window is shorter, so its last readings are judged. */
@@ -49,13 +49,15 @@ async function propertyThroughProxy(target: Target, seed: number) {
           ...outcome.warnings.map((w) => w.violation.requirement),
         ];
         // A failure whose counterexample needs a caller's standing that traffic cannot know
-        // (another key's channel, a key nobody issued) is the suite's alone.
+        // (another key's channel, a key nobody issued), or what only the client knew (nothing
+        // else of its in flight), is the suite's alone.
         hidden =
           failure !== undefined &&
-          !findingShownByTraffic(
+          (!findingShownByTraffic(
             failure.requirement,
             failure.operations.map((o) => o.who),
-          )
+          ) ||
+            !standsWithoutClientKnowledge(outcome.failureHistory ?? [], failure.requirement))
             ? [failure.requirement]
             : [];
       } finally {
