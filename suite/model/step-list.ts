@@ -232,10 +232,12 @@ function judgeContents(
     const { exchange: missing, byOrder } = underShown(conversation, marks, echo, counting);
     if (missing !== undefined) {
       const anotherShownChanged = anotherChangedThan(missing, page, known);
+      const shownChanged = changedCopiesOf(page.items, [missing.message]).length > 0;
       return {
         violation: {
           ...(byOrder ? { byOrder: true as const } : {}),
           ...(anotherShownChanged ? { anotherShownChanged: true as const } : {}),
+          ...(shownChanged ? { shownChanged: true as const } : {}),
           ...violation(
             exchangeRequirement(missing.endpoint),
             words`#${op.index} listed conversation ${conversation.id} in full (${page.total} messages) without the exchange of #${missing.op}`,

@@ -97,6 +97,11 @@ export interface Violation {
    * stored changed, and a world where it took effect names the right one.
    */
   readonly anotherShownChanged?: true;
+  /**
+   * Set when the page shows the lost exchange's own text changed (items.ts `changedCopiesOf`):
+   * the service stored it so, which no lag explains and no later read can take back.
+   */
+  readonly shownChanged?: true;
 }
 
 export const violation = (

@@ -113,10 +113,15 @@ function heldToKeyScope(state: ModelState, known: ServiceChoices): ModelState {
   return { ...state, known: { ...state.known, worlds } };
 }
 
-/** Whether a read's violation may be the service's lag: a delete not applied yet, or an exchange a listing lacks. */
+/**
+ * Whether a read's violation may be the service's lag: a delete not applied yet, or an exchange a
+ * listing lacks, unless it shows that exchange's text changed (stored so: no lag shows that).
+ */
 function lagOf(failure: Violation, failing: Op): LagKind | undefined {
   if (HELD_AS_LAG.has(failure.requirement)) return "deleted";
-  return SHOWN_AS_LAG.has(failure.requirement) && failing.kind === "list" ? "unlisted" : undefined;
+  return SHOWN_AS_LAG.has(failure.requirement) && failing.kind === "list" && failure.shownChanged !== true
+    ? "unlisted"
+    : undefined;
 }
 
 /**
