@@ -9,7 +9,7 @@
  * same sequences again.
  */
 import fc from "fast-check";
-import type { Op } from "../model/operation.ts";
+import { breaksInSharedTraffic } from "../model/model.ts";
 import type { Violation } from "../model/violation.ts";
 import { confirm } from "./confirm.ts";
 import { coverageOf, type InteractionsSummary } from "./coverage.ts";
@@ -52,8 +52,6 @@ export interface PropertyOutcome {
   /** Same-key races sent (one key on several requests at once). */
   readonly races: number;
   readonly failure: Counterexample | undefined;
-  /** The failure's minimal history, as the model judged it (what its counterexample renders). */
-  readonly failureHistory: readonly Op[] | undefined;
   readonly warnings: readonly Warning[];
   /** Runs the model could no longer judge (too many possibilities), with why. */
   readonly undecided: readonly string[];
@@ -134,7 +132,7 @@ export async function runInteractionProperty(
     entries: readonly Entry[],
     violation: Violation,
     replayOnce: boolean,
-  ): Promise<{ counterexample: Counterexample; history: Op[] }> => {
+  ): Promise<Counterexample> => {
     const shrunk = shrinkHistory(entries, violation);
     const confirmation = replayOnce
       ? await confirm(target, shrunk.entries, shrunk.violation)
@@ -146,15 +144,20 @@ export async function runInteractionProperty(
       confirmation,
       replay: options.replayCommand(options.seed, path),
     });
-    return { counterexample, history: shrunk.entries.map((e) => e.op) };
+    return breaksInSharedTraffic(
+      shrunk.entries.map((e) => e.op),
+      shrunk.violation.requirement,
+    )
+      ? counterexample
+      : { ...counterexample, ownTrafficOnly: true };
   };
   const found = failing?.session;
-  const reported = found?.failure === undefined ? undefined : await report(found.entries, found.failure, true);
+  const failure = found?.failure === undefined ? undefined : await report(found.entries, found.failure, true);
   const shouldWarnings: Warning[] = [];
   for (const w of warnings)
     shouldWarnings.push({
       violation: w.violation,
-      counterexample: (await report(w.entries, w.violation, false)).counterexample,
+      counterexample: await report(w.entries, w.violation, false),
     });
   const summary: InteractionsSummary = {
     seeds: [options.seed],
@@ -168,8 +171,7 @@ export async function runInteractionProperty(
     operations,
     creates,
     races,
-    failure: reported?.counterexample,
-    failureHistory: reported?.history,
+    failure,
     warnings: shouldWarnings,
     undecided,
     summary,

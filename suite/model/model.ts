@@ -138,6 +138,16 @@ export function tookEffectFirst(state: ModelState, a: number, b: number): boolea
   return tookEffectBefore(state.known.worlds, a, b);
 }
 
+/**
+ * Whether a history still breaks `requirement` as traffic others share would show it: with no
+ * request known to have been alone (`exclusive`), so that a fresh key answered 409 has the excuse
+ * of a request nobody saw. A finding that needs that knowledge is its own client's alone.
+ */
+export function breaksInSharedTraffic(history: readonly Op[], requirement: string): boolean {
+  const shared = history.map((op) => (op.kind === "create" ? { ...op, exclusive: false } : op));
+  return judgeHistory(shared).violations.some((v) => v.requirement === requirement);
+}
+
 /** Judges whatever is still open at the end of the history. */
 export function finish(state: ModelState): Observation {
   return flush(state);

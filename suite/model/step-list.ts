@@ -661,6 +661,7 @@ function windowProblem(
     const holds = () => pageHolds(exchanges, { ...page, length }, only, order, [e.op], countedByThisTotal);
     if (inside && !shown.has(e.message)) {
       return {
+        ...(changedCopiesOf(page.items, [e.message]).length > 0 ? { shownChanged: true as const } : {}),
         ...violation(
           exchangeRequirement(e.endpoint),
           words`#${op.index} listed page ${page.page} (size ${page.pageSize}, total ${page.total}) of conversation ${op.conversationId} without the exchange of #${e.op}`,

@@ -74,6 +74,12 @@ export interface Counterexample {
   /** Whether one replay of the minimal history against the target showed the same violation. */
   readonly confirmation: "confirmed" | "not reproduced by one replay" | "not replayed: the create budget is spent";
   readonly replay: string;
+  /**
+   * Set when the history breaks the requirement only because the suite knew no other request of
+   * its own was in flight (a fresh key answered 409 with no excuse): traffic others share would
+   * excuse it, so the conformance proxy, watching such traffic, cannot show it.
+   */
+  readonly ownTrafficOnly?: true;
 }
 
 export interface TestReport {

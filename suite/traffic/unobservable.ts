@@ -1,6 +1,4 @@
 import type { RequirementId } from "../../requirements/catalog.ts";
-import { judgeHistory } from "../model/model.ts";
-import type { Op } from "../model/operation.ts";
 
 /**
  * Requirements no traffic can show, and why: they need a request the judge cannot know the
@@ -37,14 +35,3 @@ export const UNKNOWABLE_CALLERS: Readonly<Record<string, string>> = {
 /** Whether traffic can show a finding of `id` made by requests from `callers` (a counterexample's `who`s). */
 export const findingShownByTraffic = (id: string, callers: readonly string[]): boolean =>
   shownByTraffic(id) && !callers.some((who) => who in UNKNOWABLE_CALLERS);
-
-/**
- * Whether a minimal history still breaks `requirement` without what only its own client knew:
- * that nothing else of its was in flight when a fresh key was refused 409 (`exclusive`, which
- * rules out a service's reading of keys per endpoint). Traffic others may share has that excuse,
- * so a finding that needs it is the suite's alone.
- */
-export function standsWithoutClientKnowledge(history: readonly Op[], requirement: string): boolean {
-  const seen = history.map((op) => (op.kind === "create" ? { ...op, exclusive: false } : op));
-  return judgeHistory(seen).violations.some((v) => v.requirement === requirement);
-}

@@ -12,7 +12,7 @@ import { runInteractionProperty } from "../../interactions/property.ts";
 import { identitiesOf, standaloneTarget } from "../../interactions/standalone.ts";
 import { inBatches, judgeThroughProxy, serviceFailures, WIDE_CLIENT_RULES } from "./judge-through-proxy.ts";
 import { DEFAULT_IDENTITIES } from "../../../fake-server/access/default-identities.ts";
-import { findingShownByTraffic, shownByTraffic, standsWithoutClientKnowledge } from "../unobservable.ts";
+import { findingShownByTraffic, shownByTraffic } from "../unobservable.ts";
 
 const SEEDS = [7, 8, 9];
 /** The property waits this long for a listing to settle; the judge's window is shorter, so its last readings are judged. */
@@ -57,7 +57,7 @@ async function propertyThroughProxy(target: Target, seed: number) {
             failure.requirement,
             failure.operations.map((o) => o.who),
           ) ||
-            !standsWithoutClientKnowledge(outcome.failureHistory ?? [], failure.requirement))
+            failure.ownTrafficOnly === true)
             ? [failure.requirement]
             : [];
       } finally {

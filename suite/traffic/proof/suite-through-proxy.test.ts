@@ -15,28 +15,36 @@ import { fakeTargetFlags } from "../../test-support/fake-target-flags.ts";
 import { MUTANTS } from "../../../fake-server/variants/mutants.ts";
 import type { ConformanceReport } from "../../report/report-types.ts";
 import { runConformanceCli } from "../../resilience/run-cli.ts";
-import { shownByTraffic } from "../unobservable.ts";
+import { findingShownByTraffic, shownByTraffic } from "../unobservable.ts";
 import { brokenOf, inBatches, judgeThroughProxy, serviceFailures } from "./judge-through-proxy.ts";
 
 /**
  * Interaction mutants whose bug the proxy cannot be held to show from the suite's traffic:
- * - stream-scope-unchecked lets another key of the owner's agent continue the conversation;
- *   traffic cannot tell a key of another channel from one of the same channel, so a key the
- *   service accepted counts as the owner's (cross-request.ts), and the suite, when its
- *   counterexample uses that key, fails SCOPE-4 where the proxy cannot;
- * - key-race-across-endpoints breaks IDEM-5 only where keys are shared by both endpoints, and the
- *   suite's property often learns that from a fresh key answered 409 on the other endpoint: its
- *   history is its own, so that 409 proves it, while traffic others may share excuses it (the
- *   model's exclusive histories), and the proxy cannot tell the race from two endpoints' own keys;
- * - idempotency-per-replica picks its replica by the client's connection; behind the proxy every
- *   request reaches the fake over the proxy's own pooled connections, so its bug takes another
- *   shape from one run to the next (the suite and the proxy may name IDEM-2 or IDEM-5).
+ * idempotency-per-replica picks its replica by the client's connection; behind the proxy every
+ * request reaches the fake over the proxy's own pooled connections, so its bug takes another shape
+ * from one run to the next (the suite and the proxy may name IDEM-2 or IDEM-5). Findings that
+ * need another key's channel, a key nobody issued or the suite's knowledge of its own requests
+ * are left out run by run (shownToTraffic).
  */
-const NOT_SHOWN_TO_TRAFFIC = new Set([
-  "stream-scope-unchecked",
-  "key-race-across-endpoints",
-  "idempotency-per-replica",
-]);
+const NOT_SHOWN_TO_TRAFFIC = new Set(["idempotency-per-replica"]);
+
+/**
+ * Whether traffic can show the suite's failure of `id`: its requirement is one traffic shows, and
+ * some failing test of it needs neither a caller's standing that traffic cannot know nor what only
+ * the suite knew of its own requests (a counterexample's `who`s and `ownTrafficOnly`).
+ */
+function shownToTraffic(report: ConformanceReport, id: string): boolean {
+  const failing = report.requirements.find((r) => r.id === id)?.tests.filter((t) => t.status === "fail") ?? [];
+  return failing.some(({ counterexample: c }) =>
+    c === undefined
+      ? shownByTraffic(id)
+      : c.ownTrafficOnly !== true &&
+        findingShownByTraffic(
+          c.requirement,
+          c.operations.map((o) => o.who),
+        ),
+  );
+}
 
 const TARGETS = MUTANTS.filter(
   (m) => m.interaction && !NOT_SHOWN_TO_TRAFFIC.has(m.name) && shownByTraffic(m.requirement),
@@ -66,7 +74,7 @@ async function suiteThroughProxy(mutant: string, selection: (typeof SELECTIONS)[
   });
   const report = JSON.parse(await readFile(join(dir, "conformance.json"), "utf8")) as ConformanceReport;
   const suite = Object.keys(brokenOf(report))
-    .filter((id) => !id.startsWith("CLIENT-") && shownByTraffic(id))
+    .filter((id) => !id.startsWith("CLIENT-") && shownToTraffic(report, id))
     .sort();
   const proxy = serviceFailures(run);
   return {
