@@ -269,7 +269,7 @@ function describeOutcome(judged: Judged<unknown>, extra: string): string {
 interface SendOptions {
   /** Sent at once with others: every answer is a verdict, a 409 "in use" included. */
   readonly inGroup?: boolean;
-  /** A listing read again until the model accepts it or --settle-ms passed. */
+  /** A listing read again until the model's verdict on it settles (Session.settles) or --settle-ms passed. */
   readonly settle?: boolean;
   readonly onEvent?: (name: string | undefined) => void;
 }
@@ -332,7 +332,7 @@ export async function send(session: Session, request: Request, lane: number, opt
       if (
         options.settle !== true ||
         judged.problem !== undefined ||
-        session.accepts(entry) ||
+        session.settles(entry) ||
         now() + wait > deadline
       ) {
         recordAnswer(session, request, judged.outcome, lane);

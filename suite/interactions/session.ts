@@ -232,10 +232,15 @@ export class Session {
     this.failure = this.#model.search.failed;
   }
 
-  /** Whether the model would accept `entry` now (for reading a listing until it settles). */
-  accepts(entry: Entry): boolean {
+  /**
+   * Whether reading a listing again could not change the model's verdict on `entry` (for reading a
+   * listing until it settles): the model accepts it, or fails it by a text the service stored
+   * changed, which no lag shows and no later read takes back.
+   */
+  settles(entry: Entry): boolean {
     const observed = observe(this.#model, entry.op);
-    return observed.state.search.failed === undefined && flush(observed.state).state.search.failed === undefined;
+    const failed = observed.state.search.failed ?? flush(observed.state).state.search.failed;
+    return failed === undefined || failed.shownChanged === true;
   }
 
   /** Ends the sequence because one answer alone is wrong (a broken stream, a body that is not a result). */
