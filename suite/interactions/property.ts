@@ -155,10 +155,7 @@ export async function runInteractionProperty(
   const failure = found?.failure === undefined ? undefined : await report(found.entries, found.failure, true);
   const shouldWarnings: Warning[] = [];
   for (const w of warnings)
-    shouldWarnings.push({
-      violation: w.violation,
-      counterexample: await report(w.entries, w.violation, false),
-    });
+    shouldWarnings.push({ violation: w.violation, counterexample: await report(w.entries, w.violation, false) });
   const summary: InteractionsSummary = {
     seeds: [options.seed],
     sequences: runs,
@@ -166,14 +163,5 @@ export async function runInteractionProperty(
     creates,
     coverage: coverageOf(CELLS, covered.cells()),
   };
-  return {
-    runs,
-    operations,
-    creates,
-    races,
-    failure,
-    warnings: shouldWarnings,
-    undecided,
-    summary,
-  };
+  return { runs, operations, creates, races, failure, warnings: shouldWarnings, undecided, summary };
 }

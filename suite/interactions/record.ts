@@ -3,7 +3,13 @@
  * conversations it started, continued, listed or deleted, the keys it used and their status,
  * the external references it sent, the cells it covered.
  */
-import { canonicalJson, type CreateResult, type ListingValue, type Outcome } from "../model/operation.ts";
+import {
+  canonicalJson,
+  holdsWholeConversation,
+  type CreateResult,
+  type ListingValue,
+  type Outcome,
+} from "../model/operation.ts";
 import { openKeyForms } from "../model/key-forms.ts";
 import { VALIDATION_STATUSES } from "../model/step-create.ts";
 import type { CreateRequest, Request } from "./commands.ts";
@@ -30,7 +36,7 @@ export function recordAnswer(
     if (outcome.type === "ok" && conversation !== undefined && request.who === conversation.owner) {
       const page = outcome.value as ListingValue;
       conversation.total = page.total;
-      if (page.page === 1 && page.items.length === page.total) session.cover(conversation.unread.splice(0));
+      if (holdsWholeConversation(page)) session.cover(conversation.unread.splice(0));
     }
     return;
   }

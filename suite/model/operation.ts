@@ -99,6 +99,10 @@ export interface ListingValue {
   readonly updatedAt: unknown;
 }
 
+/** Whether the page holds the whole conversation: its first page, with every message the total counts. */
+export const holdsWholeConversation = (page: ListingValue): boolean =>
+  page.page === 1 && page.items.length === page.total;
+
 export interface ListOp extends Timed {
   readonly kind: "list";
   readonly conversationId: string;

@@ -7,7 +7,7 @@
 import { exchangeRequirement, scopeRequirement } from "./requirements.ts";
 import { changedCopiesOf, marksOf, originOf, otherTexts, type Mark } from "./items.ts";
 import { countingText, expectedTotal, opList, pageHolds, settledBy } from "./listing-words.ts";
-import type { ListOp, ListingValue } from "./operation.ts";
+import { holdsWholeConversation, type ListOp, type ListingValue } from "./operation.ts";
 import { instantOf } from "./timestamps.ts";
 import { joinWords, violation, words, type Violation, type Words } from "./violation.ts";
 import {
@@ -206,7 +206,7 @@ function judgeContents(
 
   const known = new Set(context.messages.keys());
   const marks = marksOf(page.items, known);
-  const complete = page.page === 1 && page.items.length === page.total;
+  const complete = holdsWholeConversation(page);
   const counts = new Map<string, number>();
   for (const m of marks) counts.set(m.message, (counts.get(m.message) ?? 0) + 1);
   const shownCounts = exchanges.map((e) => counts.get(e.message) ?? 0).filter((c) => c > 0);
@@ -351,7 +351,7 @@ function explainTotal(
   const expected = words`${expectedTotal(world.counting, exchanges.length, MAX_BASE)} for its ${exchanges.length} exchange(s) (${opList(exchanges.map((e) => e.op))}): ${countingText(world.counting, MAX_BASE)}`;
   const known = new Set(context.messages.keys());
   const marks = marksOf(page.items, known);
-  const complete = page.page === 1 && page.items.length === page.total;
+  const complete = holdsWholeConversation(page);
   const unshown =
     complete && marks.length > 0
       ? underShown(conversation, marks, typeof world.echo === "number" && world.echo > 0 ? world.echo : 1).exchange

@@ -1,4 +1,5 @@
 import type { RequirementId } from "../../requirements/catalog.ts";
+import type { Counterexample } from "../report/report-types.ts";
 
 /**
  * Requirements no traffic can show, and why: they need a request the judge cannot know the
@@ -32,6 +33,12 @@ export const UNKNOWABLE_CALLERS: Readonly<Record<string, string>> = {
   unknownKey: "traffic cannot tell a key nobody issued from one issued before the recording began",
 };
 
-/** Whether traffic can show a finding of `id` made by requests from `callers` (a counterexample's `who`s). */
-export const findingShownByTraffic = (id: string, callers: readonly string[]): boolean =>
-  shownByTraffic(id) && !callers.some((who) => who in UNKNOWABLE_CALLERS);
+/**
+ * Whether traffic can show a failure of `id` that `counterexample` (the property's, if any) shows:
+ * its requirement is one traffic shows, no request of it comes from a caller above, and it does not
+ * rest on what only the suite knew of its own requests (`ownTrafficOnly`).
+ */
+export const counterexampleShownByTraffic = (id: string, counterexample: Counterexample | undefined): boolean =>
+  shownByTraffic(id) &&
+  counterexample?.ownTrafficOnly !== true &&
+  !(counterexample?.operations ?? []).some((o) => o.who in UNKNOWABLE_CALLERS);

@@ -12,7 +12,7 @@ import { runInteractionProperty } from "../../interactions/property.ts";
 import { identitiesOf, standaloneTarget } from "../../interactions/standalone.ts";
 import { inBatches, judgeThroughProxy, serviceFailures, WIDE_CLIENT_RULES } from "./judge-through-proxy.ts";
 import { DEFAULT_IDENTITIES } from "../../../fake-server/access/default-identities.ts";
-import { findingShownByTraffic, shownByTraffic } from "../unobservable.ts";
+import { counterexampleShownByTraffic, shownByTraffic } from "../unobservable.ts";
 
 const SEEDS = [7, 8, 9];
 /** The property waits this long for a listing to settle; the judge's window is shorter, so its last readings are judged. */
@@ -52,14 +52,9 @@ async function propertyThroughProxy(target: Target, seed: number) {
         // (another key's channel, a key nobody issued), or what only the client knew (nothing
         // else of its in flight), is the suite's alone.
         hidden =
-          failure !== undefined &&
-          (!findingShownByTraffic(
-            failure.requirement,
-            failure.operations.map((o) => o.who),
-          ) ||
-            failure.ownTrafficOnly === true)
-            ? [failure.requirement]
-            : [];
+          failure === undefined || counterexampleShownByTraffic(failure.requirement, failure)
+            ? []
+            : [failure.requirement];
       } finally {
         await close();
       }

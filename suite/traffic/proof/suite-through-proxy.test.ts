@@ -15,7 +15,7 @@ import { fakeTargetFlags } from "../../test-support/fake-target-flags.ts";
 import { MUTANTS } from "../../../fake-server/variants/mutants.ts";
 import type { ConformanceReport } from "../../report/report-types.ts";
 import { runConformanceCli } from "../../resilience/run-cli.ts";
-import { findingShownByTraffic, shownByTraffic } from "../unobservable.ts";
+import { counterexampleShownByTraffic, shownByTraffic } from "../unobservable.ts";
 import { brokenOf, inBatches, judgeThroughProxy, serviceFailures } from "./judge-through-proxy.ts";
 
 /**
@@ -35,15 +35,7 @@ const NOT_SHOWN_TO_TRAFFIC = new Set(["idempotency-per-replica"]);
  */
 function shownToTraffic(report: ConformanceReport, id: string): boolean {
   const failing = report.requirements.find((r) => r.id === id)?.tests.filter((t) => t.status === "fail") ?? [];
-  return failing.some(({ counterexample: c }) =>
-    c === undefined
-      ? shownByTraffic(id)
-      : c.ownTrafficOnly !== true &&
-        findingShownByTraffic(
-          c.requirement,
-          c.operations.map((o) => o.who),
-        ),
-  );
+  return failing.some((t) => counterexampleShownByTraffic(id, t.counterexample));
 }
 
 const TARGETS = MUTANTS.filter(
