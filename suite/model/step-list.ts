@@ -628,7 +628,8 @@ function judgeMarks(
       };
     }
   }
-  const window = windowProblem(conversation.exchanges, op, page, marks, counting, order, countedByThisTotal);
+  const known = new Set(context.messages.keys());
+  const window = windowProblem(conversation.exchanges, op, page, marks, counting, order, countedByThisTotal, known);
   return window ?? order;
 }
 
@@ -642,6 +643,8 @@ function windowProblem(
   order: World["order"],
   /** Whether this page's total is what settled the counting (for the words only). */
   countedByThisTotal: boolean,
+  /** Every message the history sent. */
+  known: ReadonlySet<string>,
 ): Violation | undefined {
   const only = counting.length === 1 ? counting[0] : undefined;
   if (only === undefined || order === "unknown" || marks.length === 0) return undefined;
@@ -662,6 +665,7 @@ function windowProblem(
     if (inside && !shown.has(e.message)) {
       return {
         ...(changedCopiesOf(page.items, [e.message]).length > 0 ? { shownChanged: true as const } : {}),
+        ...(anotherChangedThan(e, page, known) ? { anotherShownChanged: true as const } : {}),
         ...violation(
           exchangeRequirement(e.endpoint),
           words`#${op.index} listed page ${page.page} (size ${page.pageSize}, total ${page.total}) of conversation ${op.conversationId} without the exchange of #${e.op}`,
