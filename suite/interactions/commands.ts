@@ -65,6 +65,8 @@ export type Command =
       readonly kind: "one";
       readonly request: Request;
       readonly lane: number;
+      /** The same request sent again on each of these lanes, one after another, once the first is answered. */
+      readonly alsoOn?: readonly number[];
       /** A dropped stream sent again under its key at once, while it may still be running (client rule 1). */
       readonly retrySoon?: CreateRequest;
       /** A dropped stream sent again under its key once it has surely finished: its only retry, or the next after a soon one was refused (client rule 1). */

@@ -53,7 +53,13 @@ async function runOne(session: Session, command: Extract<Command, { kind: "one" 
   if (!reserve(session, command.request)) return [];
   const first = await send(session, command.request, command.lane, {});
   const entries = [first];
-  if (first.sent?.dropped === undefined) return entries;
+  if (first.sent?.dropped === undefined) {
+    for (const lane of command.alsoOn ?? []) {
+      if (session.failure !== undefined) break;
+      entries.push(await send(session, command.request, lane, {}));
+    }
+    return entries;
+  }
   const otherLane = (command.lane + 1) % LANES;
   // Sent again under the same key at once: the first may still be running (client rule 1).
   const soon =

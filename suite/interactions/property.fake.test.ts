@@ -186,6 +186,23 @@ test(`sequences read back each kind of text on the endpoint that stored it (seed
   expect(run?.outcome.failure?.requirement).toBe("RESP-2");
 }, 120_000);
 
+/**
+ * A seed whose sequence of 24 creates sent each replay of a finished key on one connection only,
+ * each landing on the replica that wrote the key: replicas that each remember in their own memory
+ * which keys' exchanges they wrote went unseen. A replay that costs nothing now goes to every
+ * other connection in turn.
+ */
+const ONE_CONNECTION_REPLAY_SEED = 27005;
+
+test(`sequences send a replay to every other connection (seed ${ONE_CONNECTION_REPLAY_SEED} against idempotency-per-replica)`, async () => {
+  const [run] = await propertyAgainstFake({
+    fakeOptions: { mutant: "idempotency-per-replica" },
+    seeds: [ONE_CONNECTION_REPLAY_SEED],
+    createsPerRun: 24,
+  });
+  expect(run?.outcome.failure?.requirement).toBe("IDEM-2");
+}, 120_000);
+
 test(`a deep walk against the plain fake covers every input shape, client behaviour, free transition and race arrangement (seed ${BASE})`, async () => {
   const fake = await createFakeServer({ port: 0 });
   const { target, close } = standaloneTarget({ baseUrl: fake.url, ...identitiesOf(DEFAULT_IDENTITIES) });
