@@ -52,8 +52,8 @@ const input = (name: string) => `inputs:${name}`;
 
 /**
  * A class: one the run has not covered yet if there is one; else one not yet sent on this
- * endpoint (`@endpoint` tallies, not reported: a bug may live on one path only), unless it
- * `ridesAlong` on whatever this request carries anyway; else the ones covered least, weighted up.
+ * endpoint (`@endpoint` tallies, not reported: a bug may live on one path only); else the ones
+ * covered least, weighted up.
  */
 function pickClass<T extends string>(
   g: fc.GeneratorValue,
@@ -62,16 +62,13 @@ function pickClass<T extends string>(
   classes: readonly T[],
   endpoint?: string,
   cellOf: (c: T) => string = (c) => c,
-  ridesAlong: (c: T) => boolean = () => false,
 ): T {
   return pickWeighted(
     g,
     classes.map((c) => {
       const count = session.covered.count(input(`${prefix}:${cellOf(c)}`));
       const onEndpoint =
-        endpoint === undefined || ridesAlong(c)
-          ? 1
-          : session.covered.count(input(`${prefix}:${cellOf(c)}@${endpoint}`));
+        endpoint === undefined ? 1 : session.covered.count(input(`${prefix}:${cellOf(c)}@${endpoint}`));
       return { value: c, weight: count === 0 ? 1000 : onEndpoint === 0 ? 100 : 8 / (1 + 2 * count) };
     }),
   );
@@ -141,8 +138,6 @@ export function freshBody(
     reference?: ReusedReference;
     /** The request must be refused: its text is its own, so a listing that shows it names it. */
     refused?: boolean;
-    /** The kind of text the create was drawn for: taken when the body may carry it. */
-    aim?: MessageClass;
   } = {},
 ): Body {
   const cells: string[] = [];
@@ -157,12 +152,7 @@ export function freshBody(
   const classes = MESSAGE_CLASSES.filter(
     (c) => (c !== "same-text-twice" || repeatable.length > 0) && (open || !OPEN_SHAPES.has(`message:${c}`)),
   );
-  // A kind of text that rides along on any message (moreSegments) needs no create of its own on
-  // an endpoint; a long text, spaces around it, a repeat and a normalisation twin do: they go first.
-  const cls: MessageClass =
-    options.aim !== undefined && classes.includes(options.aim)
-      ? options.aim
-      : pickClass(g, session, "message", classes, options.endpoint, undefined, (c) => SEGMENTS.includes(c));
+  const cls: MessageClass = pickClass(g, session, "message", classes, options.endpoint);
   let message: string;
   let tag: string;
   const twin = options.refused === true ? undefined : normalisable(conversation, options.distinctFrom);
@@ -444,16 +434,11 @@ export function nearMissKey(
     const cell = input(`idempotency-key:near-miss:${kind}/${use}`);
     return endpoint === undefined ? [cell] : [cell, `${cell}@${endpoint}`];
   });
-  // A tally, not a reported cell: a near miss of a key long enough for a column to have cut it.
-  if (earlier.key.length > LONG_KEY_CHARS) cells.push(longKeyNearMiss(use));
   return { key, cells };
 }
 
 /** Longer than this, a key may have been cut by a column: only such a key has a prefix worth sending. */
 export const LONG_KEY_CHARS = 40;
-
-/** The tally of a near miss, sent with this use, of a key longer than LONG_KEY_CHARS. */
-export const longKeyNearMiss = (use: NearMissUse) => input(`idempotency-key:near-miss:long-key/${use}`);
 
 /**
  * Whether `key` can still give a near-miss of this kind: one never sent (a near-miss that lands on

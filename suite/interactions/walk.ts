@@ -14,7 +14,6 @@ import {
   freshBody,
   freshKey,
   LONG_KEY_CHARS,
-  longKeyNearMiss,
   longFirst,
   nearMissKey,
   sameText,
@@ -53,7 +52,6 @@ import {
   type QueryShape,
   type Relation,
   type ReusedReference,
-  type MessageClass,
 } from "./space.ts";
 import { pickOne, pickWeighted } from "./weights.ts";
 
@@ -139,10 +137,7 @@ const uncoveredInputs = (session: Session, accepted = false) => {
 /**
  * A message shape the run met, but not yet on this endpoint (its `@endpoint` tally): a column or
  * a request schema may be wrong on one path only (a stream's storage that cuts long texts). Only
- * a create of its own takes the shapes a service may refuse, so its pull goes there. And a long
- * text while none was sent: the fresh inputs a create offers name one unmet shape per field, and
- * behind another kind of text a long one went unsent until the last creates (seed 22006 of
- * stream-messages-cut-at-1024), too late to send one on each endpoint.
+ * a create of its own takes the shapes a service may refuse, so its pull goes there.
  */
 const unmetHere = (session: Session, endpoint: Endpoint): string[] => {
   const cls = LONG_FIRST.find(
@@ -151,25 +146,8 @@ const unmetHere = (session: Session, endpoint: Endpoint): string[] => {
       session.covered.has(`inputs:message:${c}`) &&
       !session.covered.has(`inputs:message:${c}@${endpoint}`),
   );
-  return [
-    ...(session.covered.has("inputs:message:long") ? [] : ["inputs:message:long"]),
-    ...(cls === undefined ? [] : [`inputs:message:${cls}@${endpoint}`]),
-  ];
+  return cls === undefined ? [] : [`inputs:message:${cls}@${endpoint}`];
 };
-
-/**
- * The kind of text a create on this endpoint is drawn for when its cell is overdue (a long text
- * never sent, or a kind not yet stored on this endpoint): the body takes it. Left to the body's
- * own draw, a create drawn for a long text on the stream carried another kind that needed a create
- * of its own as much, and whole sequences sent no long text there (seeds 24006, 25008 and 27006
- * of stream-messages-cut-at-1024).
- */
-function overdueText(session: Session, endpoint: Endpoint): MessageClass | undefined {
-  const cell = [...unmetHere(session, endpoint), "inputs:message:long"].find((c) => createOverdue(session, c));
-  return cell === undefined ? undefined : (cell.slice("inputs:message:".length).split("@")[0] as MessageClass);
-}
-
-const withoutRepeats = (cells: readonly string[]) => [...new Set(cells)];
 
 /** The kinds of text, a long one first: the others also ride on any create's text (moreSegments), a long one never. */
 const LONG_FIRST = [...MESSAGE_CLASSES.filter((c) => c === "long"), ...MESSAGE_CLASSES.filter((c) => c !== "long")];
@@ -223,18 +201,10 @@ function proposals(session: Session): Proposal[] {
   for (const endpoint of ENDPOINTS) {
     // New conversations, by each identity the target has.
     out.push({
-      cells: withoutRepeats([
-        transition("create", "none", "fresh", endpoint, "own"),
-        ...inputs,
-        ...unmetHere(session, endpoint),
-      ]),
+      cells: [transition("create", "none", "fresh", endpoint, "own"), ...inputs, ...unmetHere(session, endpoint)],
       charged: 1,
       startsNeededOwner: true,
-      build: (g) =>
-        one(
-          g,
-          createNew(g, session, newOwner(g, session), endpoint, undefined, undefined, overdueText(session, endpoint)),
-        ),
+      build: (g) => one(g, createNew(g, session, newOwner(g, session), endpoint)),
     });
     // A new conversation carrying a reference used before, by an identity that has one to reuse.
     for (const reuse of referenceReuses(session, undefined)) {
@@ -275,20 +245,14 @@ function proposals(session: Session): Proposal[] {
     // Continuing: the live conversations by anyone, the deleted ones and an unknown id by their owner.
     for (const conversation of conversations) {
       out.push({
-        cells: withoutRepeats([
+        cells: [
           transition("continue", "live", "fresh", endpoint, "own"),
           ...inputs,
           ...unmetHere(session, endpoint),
           ...twiceCells(session, conversation),
-        ]),
+        ],
         charged: 1,
-        build: (g) =>
-          one(
-            g,
-            continuation(g, session, conversation, conversation.owner, endpoint, {
-              aim: overdueText(session, endpoint),
-            }),
-          ),
+        build: (g) => one(g, continuation(g, session, conversation, conversation.owner, endpoint)),
       });
       for (const reuse of referenceReuses(session, conversation)) {
         out.push({
@@ -824,7 +788,6 @@ function createNew(
   endpoint: Endpoint,
   drop?: DropPoint,
   reference?: ReusedReference,
-  aim?: MessageClass,
 ): CreateRequest {
   const key = freshKey(g, session, who, "new", endpoint);
   const relation: Relation = who === "noKey" ? "no-key" : who === "unknownKey" ? "unknown-key" : "own";
@@ -834,7 +797,6 @@ function createNew(
     endpoint,
     ...(relation === "own" ? {} : { openAllowed: false, refused: true }),
     ...(reference === undefined ? {} : { reference }),
-    ...(aim === undefined ? {} : { aim }),
   });
   return {
     kind: "create",
@@ -863,8 +825,6 @@ interface ContinuationOptions {
   readonly accepted?: boolean;
   /** The external_reference used again, of this class. */
   readonly reference?: ReusedReference;
-  /** The kind of text the create was drawn for (overdueText). */
-  readonly aim?: MessageClass | undefined;
 }
 
 function continuation(
@@ -875,7 +835,7 @@ function continuation(
   endpoint: Endpoint,
   options: ContinuationOptions = {},
 ): CreateRequest {
-  const { drop, distinctFrom, accepted, reference, aim } = options;
+  const { drop, distinctFrom, accepted, reference } = options;
   const state: ConversationState =
     session.conversation(conversation.id) === undefined ? "unknown" : conversation.deleted ? "deleted" : "live";
   const relation = relationOf(who, conversation.owner);
@@ -890,7 +850,6 @@ function continuation(
     ...(plainBody ? { openAllowed: false } : {}),
     ...(refused ? { refused: true } : {}),
     ...(reference === undefined ? {} : { reference }),
-    ...(aim === undefined ? {} : { aim }),
   });
   return {
     kind: "create",
@@ -1375,37 +1334,23 @@ function nearMissProposals(
   const sent = sentKeys(session);
   // The same body again may meet one more cell: then a key whose body meets it, when there is one.
   const repeats = [REPEATED_BODY[starts]].filter((c) => !session.covered.has(c));
-  // New conversations take a long key when one can give it, until a long key's near miss with its
-  // body was met: it keeps the key's first 40 characters, so it tries a column that cuts keys and a
-  // comparison that folds them at once. A short key's near miss went first in some sequences (seed
-  // 16003: a 21-character key), and once it met every same-body cell none of a long key followed
-  // (seeds 27005 and 29009 of new-conversation-keys-truncated). New conversations are few; turns are
-  // many and meet long keys by their draw.
-  const first = starts === "new" && !session.covered.has(LONG_NEW_NEAR_MISS);
-  // A turn's first near miss with the earlier body on this endpoint is a case change at the key's
-  // end, which is a one-character change too: it tries a turns table that folds case (a
-  // case-insensitive collation, MySQL's default) and one that ignores a character at once. Drawn
-  // among the four kinds, a prefix or a suffix met the rule first in some sequences, and no case
-  // change followed on that endpoint (seeds 28002, 29004 and 29009 of turn-keys-case-insensitive).
-  // New conversations keep the four: there a long key's cut end is what matters most.
-  const caseFirst =
-    starts === "continue" &&
-    !sameBodyNearMissMet(session, "continue", endpoint) &&
-    earlier.some((k) => canMissBy(k.key, "case-changed", sent));
-  for (const how of caseFirst ? (["case-changed"] as const) : NEAR_MISSES) {
+  // A new conversation's first takes a long key when one can give it: its near miss keeps the
+  // key's first 40 characters, so it tries a column that cuts keys and a comparison that folds them
+  // at once (seed 16003 missed a 40-character column: the first near miss was of a 21-character
+  // key). New conversations are few; turns are many and meet long keys by their draw.
+  const first = starts === "new" && !sameBodyNearMissMet(session, "new");
+  for (const how of NEAR_MISSES) {
     const cell = `inputs:idempotency-key:near-miss:${how}/${starts}/same-body`;
+    // Met on this endpoint too: a key table is often one per endpoint.
+    const pending = [cell, `${cell}@${endpoint}`].filter((c) => !session.covered.has(c));
+    if (pending.length === 0) continue;
     // A key whose near-miss of this kind was sent already cannot give it again (nearMissKey).
     const missable = earlier.filter((k) => canMissBy(k.key, how, sent));
-    const long = first ? missable.filter((k) => k.key.length > LONG_KEY_CHARS) : [];
-    // Met on this endpoint too: a key table is often one per endpoint.
-    const pending = [cell, `${cell}@${endpoint}`, ...(long.length > 0 ? [LONG_NEW_NEAR_MISS] : [])].filter(
-      (c) => !session.covered.has(c),
-    );
-    if (pending.length === 0) continue;
-    const preferred = long.length > 0 ? long : missable;
     // A key of this endpoint when there is one: its near-miss meets the same key table.
-    const here = preferred.filter((k) => k.endpoint === endpoint);
-    const pool = here.length > 0 ? here : preferred;
+    const here = missable.filter((k) => k.endpoint === endpoint);
+    const candidates = here.length > 0 ? here : missable;
+    const long = first ? candidates.filter((k) => k.key.length > LONG_KEY_CHARS) : [];
+    const pool = long.length > 0 ? long : candidates;
     const carrying = repeats.length > 0 ? pool.filter((k) => repeatedBy(session, k, starts).length > 0) : [];
     const able = carrying.length > 0 ? carrying : pool;
     if (able.length === 0) continue;
@@ -1521,7 +1466,6 @@ const dropOverdue = (session: Session) =>
  */
 const createOverdue = (session: Session, cell: string) =>
   (/^inputs:(message:long$|message:[a-z-]+@|external_reference:reused-in-two-)/.test(cell) ||
-    cell === LONG_NEW_NEAR_MISS ||
     newNearMissUnmet(session, cell) ||
     turnNearMissUnmet(session, cell)) &&
   !session.covered.has(cell) &&
@@ -1547,9 +1491,6 @@ const turnNearMissUnmet = (session: Session, cell: string) => {
   const endpoint = /^inputs:idempotency-key:near-miss:[a-z-]+\/continue\/same-body@([a-z]+)$/.exec(cell)?.[1];
   return endpoint !== undefined && !sameBodyNearMissMet(session, "continue", endpoint);
 };
-
-/** A near miss of a long key on a new conversation with its body (a tally): what shows a column that cuts new keys. */
-const LONG_NEW_NEAR_MISS = longKeyNearMiss("new/same-body");
 
 /** Whether a near miss of any kind, with the earlier key's body, was met for this use (on `endpoint` when one is named). */
 const sameBodyNearMissMet = (session: Session, starts: "new" | "continue", endpoint?: string) =>
