@@ -169,6 +169,12 @@ test(`sequences send a new conversation under a near miss of an earlier one's ke
   expect(met.map((n) => typeof n === "number" && n > 0)).toEqual(NEW_NEAR_MISS_SEEDS.map(() => true));
 }, 120_000);
 
+/** The requirement a sequence of the full profile's 24 creates fails against a mutant of the fake, if any. */
+async function requirementFailedBy(mutant: string, seed: number): Promise<string | undefined> {
+  const [run] = await propertyAgainstFake({ fakeOptions: { mutant }, seeds: [seed], createsPerRun: 24 });
+  return run?.outcome.failure?.requirement;
+}
+
 /**
  * A seed whose sequence of 24 creates stored its only astral text on the plain endpoint in a
  * conversation it deleted unlisted, and counted that kind of text as tried there: a plain endpoint
@@ -178,12 +184,7 @@ test(`sequences send a new conversation under a near miss of an earlier one's ke
 const UNREAD_TEXT_SEED = 23000;
 
 test(`sequences read back each kind of text on the endpoint that stored it (seed ${UNREAD_TEXT_SEED} against astral-characters-as-question-marks)`, async () => {
-  const [run] = await propertyAgainstFake({
-    fakeOptions: { mutant: "astral-characters-as-question-marks" },
-    seeds: [UNREAD_TEXT_SEED],
-    createsPerRun: 24,
-  });
-  expect(run?.outcome.failure?.requirement).toBe("RESP-2");
+  expect(await requirementFailedBy("astral-characters-as-question-marks", UNREAD_TEXT_SEED)).toBe("RESP-2");
 }, 120_000);
 
 /**
@@ -195,12 +196,7 @@ test(`sequences read back each kind of text on the endpoint that stored it (seed
 const ONE_CONNECTION_REPLAY_SEED = 27005;
 
 test(`sequences send a replay to every other connection (seed ${ONE_CONNECTION_REPLAY_SEED} against idempotency-per-replica)`, async () => {
-  const [run] = await propertyAgainstFake({
-    fakeOptions: { mutant: "idempotency-per-replica" },
-    seeds: [ONE_CONNECTION_REPLAY_SEED],
-    createsPerRun: 24,
-  });
-  expect(run?.outcome.failure?.requirement).toBe("IDEM-2");
+  expect(await requirementFailedBy("idempotency-per-replica", ONE_CONNECTION_REPLAY_SEED)).toBe("IDEM-2");
 }, 120_000);
 
 test(`a deep walk against the plain fake covers every input shape, client behaviour, free transition and race arrangement (seed ${BASE})`, async () => {

@@ -316,6 +316,8 @@ function proposals(session: Session): Proposal[] {
     for (const endpoint of ENDPOINTS) {
       const retry = retryCells(key, state, endpoint);
       const reordered = canReorder(key, endpoint) ? ["inputs:metadata:reordered-keys"] : [];
+      // A replay of an unknown outcome may run for the first time: the service may charge for it.
+      const replayCharged = state === "unknown-outcome" ? 1 : 0;
       if (retryable)
         out.push({
           cells: [
@@ -324,8 +326,8 @@ function proposals(session: Session): Proposal[] {
             ...reordered,
             ...afterLaterTurns(session, key, endpoint),
           ],
-          charged: state === "unknown-outcome" ? 1 : 0,
-          build: (g) => onAnotherConnection(g, key, replayOf(g, session, key, endpoint), state !== "unknown-outcome"),
+          charged: replayCharged,
+          build: (g) => onAnotherConnection(g, key, replayOf(g, session, key, endpoint), replayCharged === 0),
         });
       const changes = PAYLOAD_CHANGES.filter(
         (f) => f !== "conversation_id" || conversationChange(session, key) !== undefined,

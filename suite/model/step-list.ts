@@ -223,6 +223,7 @@ function judgeContents(
     counting,
     countedByThisTotal,
     context,
+    known,
   );
   if (typeof order !== "string") return { violation: order };
 
@@ -578,6 +579,8 @@ function judgeMarks(
   counting: readonly CountingPair[],
   countedByThisTotal: boolean,
   context: StepContext,
+  /** Every message the history sent (context.messages' keys), as the caller read the marks with. */
+  known: ReadonlySet<string>,
 ): World["order"] | Violation {
   const index = new Map(conversation.exchanges.map((e, i) => [e.message, i]));
   // Two exchanges may carry one message (a key each endpoint ran once, where keys are per endpoint).
@@ -637,7 +640,6 @@ function judgeMarks(
       };
     }
   }
-  const known = new Set(context.messages.keys());
   const window = windowProblem(conversation.exchanges, op, page, marks, counting, order, countedByThisTotal, known);
   return window ?? order;
 }
