@@ -38,8 +38,13 @@ export async function runCommand(session: Session, command: Command): Promise<vo
   session.judge(entries);
   await readBack(session, entries, command.kind === "one" ? (command.lane + 1) % LANES : 0);
   if (command.kind === "race" && command.ordering !== undefined) {
-    // The race ran (a tally the walk reads, not a reported cell), whichever order it showed.
-    session.cover([`race:${command.ordering}`]);
+    // The race ran (a tally the walk reads, not a reported cell), whichever order it showed; and
+    // whether the other request was answered before the held one ended: what a write during
+    // generation needs, which a slow hop or a loaded machine can take away from any arrangement.
+    session.cover([
+      `race:${command.ordering}`,
+      ...(answeredWhileHeld(entries) ? [`race:${command.ordering}:answered-while-held`] : []),
+    ]);
     const arrangement =
       command.held.kind === "create"
         ? arrangementOf(command.ordering, command.held.endpoint, command.timing)
@@ -217,6 +222,12 @@ async function quiet(session: Session, request: Request, lane: number): Promise<
     if (now() + QUIET_MS > deadline) return now();
     await sleep(QUIET_MS);
   }
+}
+
+/** Whether a race's other request was answered while its held request still ran. */
+function answeredWhileHeld(entries: readonly Entry[]): boolean {
+  const [held, other] = entries.map((e) => e.op);
+  return held !== undefined && other !== undefined && other.end < held.end;
 }
 
 /** Covers the ordering cell of a race once the model (or the answers) tell which of its first two requests took effect first. */
