@@ -616,7 +616,10 @@ function turnNearMisses(
   );
   const most = Math.max(0, ...options.map((o) => o.cells.length));
   if (most === 0) return [];
-  const best = options.filter((o) => o.cells.length === most);
+  // A case change while it is owed (turnNearMissUnmet): a race that offered it and drew another
+  // kind never counted it as tried, and kept pulling races of two creates for it (seed 34002).
+  const owed = options.filter((o) => o.cells.some((c) => turnNearMissUnmet(session, c)));
+  const best = owed.length > 0 ? owed : options.filter((o) => o.cells.length === most);
   return NEAR_MISSES.flatMap((how) => {
     const of = best.filter((o) => o.how === how);
     const first = of[0];
