@@ -115,13 +115,15 @@ function heldToKeyScope(state: ModelState, known: ServiceChoices): ModelState {
 
 /**
  * Whether a read's violation may be the service's lag: a delete not applied yet, or an exchange a
- * listing lacks, unless it shows that exchange's text changed (stored so: no lag shows that).
+ * listing lacks, unless it shows that exchange's text changed or the exchange stored in part (its
+ * message listed without the rest). The model reads a lagging listing as showing an exchange whole
+ * or not at all, and the suite fails a partial one at once: held here, the verdict on a stream whose
+ * client left and whose answer was never stored stayed undecided through the proxy.
  */
 function lagOf(failure: Violation, failing: Op): LagKind | undefined {
   if (HELD_AS_LAG.has(failure.requirement)) return "deleted";
-  return SHOWN_AS_LAG.has(failure.requirement) && failing.kind === "list" && failure.shownChanged !== true
-    ? "unlisted"
-    : undefined;
+  const storedOtherwise = failure.shownChanged === true || failure.inPart !== undefined;
+  return SHOWN_AS_LAG.has(failure.requirement) && failing.kind === "list" && !storedOtherwise ? "unlisted" : undefined;
 }
 
 /**

@@ -93,6 +93,34 @@ function listed(n: number, at: number, messages: readonly string[]): ObservedExc
   return exchange(n, at, "GET", `/conversations/${A}/messages`, 200, { response: JSON.stringify(page) });
 }
 
+/** A plain continuation of the conversation. */
+const continued = (n: number, at: number, message: string) =>
+  exchange(n, at, "POST", "/responses", 200, {
+    body: { message, conversation_id: A },
+    key: `k-${message}`,
+    response: JSON.stringify({ conversation_id: A, response: `answer to ${message}`, citations: [] }),
+  });
+
+/** A listing of two exchanges whole and of the streamed continuation's message alone (stored in part). */
+function listedInPart(n: number, at: number): ObservedExchange {
+  const items = [
+    { role: "user", content: "m1" },
+    { role: "assistant", content: "answer to m1" },
+    { role: "user", content: "m0" },
+    { role: "assistant", content: "answer to m0" },
+    { role: "user", content: "m2" },
+  ];
+  const page = {
+    conversation: { id: A, created_at: "2026-11-25T10:00:00Z", updated_at: "2026-11-25T10:00:00Z" },
+    items,
+    page: 1,
+    page_size: 50,
+    total: items.length,
+    has_more: false,
+  };
+  return exchange(n, at, "GET", `/conversations/${A}/messages`, 200, { response: JSON.stringify(page) });
+}
+
 const deleted = (n: number, at: number) => exchange(n, at, "DELETE", `/conversations/${A}`, 204);
 /** Not an operation of the spec: the traffic goes on until then. */
 const health = (n: number, at: number) => exchange(n, at, "GET", "/health", 200, { response: "{}" });
@@ -211,5 +239,32 @@ describe("a listing inside --settle-ms that lacks a streamed continuation", () =
         /<dd id="undecided"><ul><li><strong>SSE-8<\/strong> GET [^<]*\(#3\), GET [^<]*\(#4\), GET [^<]*\(#5\)/,
       );
     }
+  });
+});
+
+describe("a listing inside --settle-ms that shows a dropped stream's message without its answer", () => {
+  test("fails at once, as the suite's model fails it: a lagging listing shows an exchange whole or not at all", () => {
+    const dropped = streamed(3, 150);
+    const cut = {
+      ...dropped,
+      response: {
+        ...dropped.response,
+        // The client left after the first delta: what it received, and no end.
+        body: dropped.response.body.split("\n\n").slice(0, 2).join("\n\n") + "\n\n",
+        complete: false,
+      },
+    };
+    const { violations, status, report } = judged([
+      created(0, 0),
+      listed(1, 50, ["m1"]),
+      continued(2, 60, "m0"),
+      cut,
+      listedInPart(4, 300),
+      deleted(5, 400),
+    ]);
+    expect(violations.map((v) => v.requirement)).toEqual(["SSE-8"]);
+    expect(violations[0]?.detail).toMatch(/the exchange of #3 is stored in part/);
+    expect(status("SSE-8")).toBe("fail");
+    expect(report.traffic.undecided).toEqual([]);
   });
 });
