@@ -244,16 +244,20 @@ describe("a listing inside --settle-ms that lacks a streamed continuation", () =
 
 describe("a listing inside --settle-ms that shows a dropped stream's message without its answer", () => {
   test("fails at once, as the suite's model fails it: a lagging listing shows an exchange whole or not at all", () => {
-    const dropped = streamed(3, 150);
-    const cut = {
-      ...dropped,
-      response: {
-        ...dropped.response,
-        // The client left after the first delta: what it received, and no end.
-        body: dropped.response.body.split("\n\n").slice(0, 2).join("\n\n") + "\n\n",
-        complete: false,
-      },
-    };
+    const whole = streamed(3, 150);
+    const received = whole.response?.body ?? "";
+    // The client left after the first delta: what it received, and no end.
+    const cut: ObservedExchange =
+      whole.response === undefined
+        ? whole
+        : {
+            ...whole,
+            response: {
+              ...whole.response,
+              body: `${received.split("\n\n").slice(0, 2).join("\n\n")}\n\n`,
+              complete: false,
+            },
+          };
     const { violations, status, report } = judged([
       created(0, 0),
       listed(1, 50, ["m1"]),
