@@ -135,7 +135,8 @@ export function freshBody(
     openAllowed?: boolean;
     endpoint?: string;
     distinctFrom?: string;
-    reference?: ReusedReference;
+    /** The external_reference's class, when the walk chose it (one used before, or one not yet sent on this endpoint). */
+    reference?: ReferenceClass;
     /** The request must be refused: its text is its own, so a listing that shows it names it. */
     refused?: boolean;
   } = {},

@@ -45,12 +45,12 @@ export const dropOverdue = (session: Session) =>
  * Whether a cell that only a create of its own meets is still unmet once a third of the creates
  * are spent (each at most twice without meeting it): a long text (a shape a service may refuse,
  * so only a single create takes it), a kind of text the service accepted on one endpoint, not
- * yet sent on the other, and a reference used again by another conversation. Single creates competed with
+ * yet sent on the other (and a class of reference), and a reference used again by another conversation. Single creates competed with
  * dozens of races' arrangements: a stream's storage that cuts long texts, and a service that takes
  * a reference for a natural key, went untried.
  */
 export const createOverdue = (session: Session, cell: string) =>
-  (/^inputs:(message:long$|message:[a-z-]+@|external_reference:reused-in-two-)/.test(cell) ||
+  (/^inputs:(message:long$|message:[a-z-]+@|external_reference:(reused-in-two-|(absent|null|string)@))/.test(cell) ||
     newNearMissUnmet(session, cell) ||
     turnNearMissUnmet(session, cell)) &&
   !session.covered.has(cell) &&

@@ -63,6 +63,7 @@ import {
   type Operation,
   type QueryShape,
   type Relation,
+  type ReferenceClass,
   type ReusedReference,
 } from "./space.ts";
 import { pickOne, pickWeighted } from "./weights.ts";
@@ -161,6 +162,20 @@ const unmetHere = (session: Session, endpoint: Endpoint): string[] => {
   return cls === undefined ? [] : [`inputs:message:${cls}@${endpoint}`];
 };
 
+/**
+ * A class of external_reference the service accepted on one endpoint and not yet on this one: a
+ * request schema may be wrong on one path only (a stream's that declares the field a string, not
+ * nullable). A body draws its reference's class among five, and a sequence that spent its stream
+ * creates on races and near keys (each repeating an earlier body, or seeding a reference to reuse)
+ * sent no null to the stream in some runs of the full kill rate (seeds 32008 and 38003).
+ */
+const referenceUnmetHere = (session: Session, endpoint: Endpoint): ReferenceClass | undefined =>
+  (["null", "string", "absent"] as const).find(
+    (c) =>
+      session.covered.has(`inputs:external_reference:${c}`) &&
+      !session.covered.has(`inputs:external_reference:${c}@${endpoint}`),
+  );
+
 /** The kinds of text, a long one first: the others also ride on any create's text (moreSegments), a long one never. */
 const LONG_FIRST = [...MESSAGE_CLASSES.filter((c) => c === "long"), ...MESSAGE_CLASSES.filter((c) => c !== "long")];
 
@@ -225,6 +240,30 @@ function proposals(session: Session): Proposal[] {
         charged: 1,
         build: (g) => one(g, createNew(g, session, pickOne(g, reuse.callers), endpoint, undefined, reuse.cls)),
       });
+    }
+    // A reference class the service accepted on the other endpoint, not yet on this one: on a turn
+    // of a live conversation when there is one (a new conversation instead took the turns that
+    // replays after later turns need: replay-answers-latest-turn fell to 18 of 20 runs from 38000).
+    const unmetReference = referenceUnmetHere(session, endpoint);
+    if (unmetReference !== undefined) {
+      const cell = `inputs:external_reference:${unmetReference}@${endpoint}`;
+      out.push(
+        conversations.length > 0
+          ? {
+              cells: [transition("continue", "live", "fresh", endpoint, "own"), cell],
+              charged: 1,
+              build: (g) => {
+                const conversation = pickOne(g, conversations);
+                const options = { reference: unmetReference };
+                return one(g, continuation(g, session, conversation, conversation.owner, endpoint, options));
+              },
+            }
+          : {
+              cells: [transition("create", "none", "fresh", endpoint, "own"), cell],
+              charged: 1,
+              build: (g) => one(g, createNew(g, session, newOwner(g, session), endpoint, undefined, unmetReference)),
+            },
+      );
     }
     const opener = acrossScopesOpeners(session);
     if (opener.length > 0) {
@@ -804,7 +843,7 @@ function createNew(
   who: Who,
   endpoint: Endpoint,
   drop?: DropPoint,
-  reference?: ReusedReference,
+  reference?: ReferenceClass,
 ): CreateRequest {
   const key = freshKey(g, session, who, "new", endpoint);
   const relation: Relation = who === "noKey" ? "no-key" : who === "unknownKey" ? "unknown-key" : "own";
@@ -840,8 +879,8 @@ interface ContinuationOptions {
   readonly distinctFrom?: string;
   /** Only shapes every service accepts: a race or a drop needs its exchange to run. */
   readonly accepted?: boolean;
-  /** The external_reference used again, of this class. */
-  readonly reference?: ReusedReference;
+  /** The external_reference's class: one used again, or one not yet sent on this endpoint. */
+  readonly reference?: ReferenceClass;
 }
 
 function continuation(
