@@ -519,7 +519,10 @@ function races(session: Session, conversation: ConversationRecord): Proposal[] {
             ...ordering("two-exchanges", "sent-first-first", "sent-second-first"),
             ...arranged("two-exchanges", held, timing),
             ...inputs,
-            ...new Set([...nearMissOn[held], ...nearMissOn[endpoint]]),
+            // What the build below carries: the held exchange's near key, else the second's (one
+            // near key at a time). Offered both, a race held on the stream offered a case change on
+            // the plain endpoint that it never sent, and took two creates again for it (seed 42006).
+            ...(nearMissOn[held].length > 0 ? nearMissOn[held] : nearMissOn[endpoint]),
           ],
           charged: 2,
           build: (g) => {
