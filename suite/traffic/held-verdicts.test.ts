@@ -77,11 +77,8 @@ function streamed(n: number, at: number): ObservedExchange {
   });
 }
 
-function listed(n: number, at: number, messages: readonly string[]): ObservedExchange {
-  const items = messages.flatMap((m) => [
-    { role: "user", content: m },
-    { role: "assistant", content: `answer to ${m}` },
-  ]);
+/** A listing of these items, all on one page. */
+function listedItems(n: number, at: number, items: readonly { role: string; content: string }[]): ObservedExchange {
   const page = {
     conversation: { id: A, created_at: "2026-11-25T10:00:00Z", updated_at: "2026-11-25T10:00:00Z" },
     items,
@@ -92,6 +89,14 @@ function listed(n: number, at: number, messages: readonly string[]): ObservedExc
   };
   return exchange(n, at, "GET", `/conversations/${A}/messages`, 200, { response: JSON.stringify(page) });
 }
+
+const exchangeItems = (messages: readonly string[]) =>
+  messages.flatMap((m) => [
+    { role: "user", content: m },
+    { role: "assistant", content: `answer to ${m}` },
+  ]);
+
+const listed = (n: number, at: number, messages: readonly string[]) => listedItems(n, at, exchangeItems(messages));
 
 /** A plain continuation of the conversation. */
 const continued = (n: number, at: number, message: string) =>
@@ -102,24 +107,8 @@ const continued = (n: number, at: number, message: string) =>
   });
 
 /** A listing of two exchanges whole and of the streamed continuation's message alone (stored in part). */
-function listedInPart(n: number, at: number): ObservedExchange {
-  const items = [
-    { role: "user", content: "m1" },
-    { role: "assistant", content: "answer to m1" },
-    { role: "user", content: "m0" },
-    { role: "assistant", content: "answer to m0" },
-    { role: "user", content: "m2" },
-  ];
-  const page = {
-    conversation: { id: A, created_at: "2026-11-25T10:00:00Z", updated_at: "2026-11-25T10:00:00Z" },
-    items,
-    page: 1,
-    page_size: 50,
-    total: items.length,
-    has_more: false,
-  };
-  return exchange(n, at, "GET", `/conversations/${A}/messages`, 200, { response: JSON.stringify(page) });
-}
+const listedInPart = (n: number, at: number) =>
+  listedItems(n, at, [...exchangeItems(["m1", "m0"]), { role: "user", content: "m2" }]);
 
 const deleted = (n: number, at: number) => exchange(n, at, "DELETE", `/conversations/${A}`, 204);
 /** Not an operation of the spec: the traffic goes on until then. */
