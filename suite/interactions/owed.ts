@@ -8,7 +8,7 @@
  * creates on what is owed only.
  */
 import type { Session } from "./session.ts";
-import { DROP_POINTS, NEAR_MISSES } from "./space.ts";
+import { DROP_POINTS, NEAR_MISSES, OWN_REFERENCE_CLASSES } from "./space.ts";
 
 /**
  * How often the walk chose a command for this cell without meeting it. A cell this target never
@@ -41,6 +41,11 @@ export const dropOverdue = (session: Session) =>
   !session.keys.some((k) => k.dropped && !k.abandoned) &&
   DROP_POINTS.reduce((sum, point) => sum + misses(session, `client:drop:${point}`), 0) < 2;
 
+/** Input cells owed by their shape alone: a long text, a kind of text or of reference on an endpoint, a reference used again. */
+const OWED_INPUT = new RegExp(
+  `^inputs:(message:long$|message:[a-z-]+@|external_reference:(reused-in-two-|(${OWN_REFERENCE_CLASSES.join("|")})@))`,
+);
+
 /**
  * Whether a cell that only a create of its own meets is still unmet once a third of the creates
  * are spent (each at most twice without meeting it): a long text (a shape a service may refuse,
@@ -50,9 +55,7 @@ export const dropOverdue = (session: Session) =>
  * a reference for a natural key, went untried.
  */
 export const createOverdue = (session: Session, cell: string) =>
-  (/^inputs:(message:long$|message:[a-z-]+@|external_reference:(reused-in-two-|(absent|null|string)@))/.test(cell) ||
-    newNearMissUnmet(session, cell) ||
-    turnNearMissUnmet(session, cell)) &&
+  (OWED_INPUT.test(cell) || newNearMissUnmet(session, cell) || turnNearMissUnmet(session, cell)) &&
   !session.covered.has(cell) &&
   thirdSpent(session) &&
   misses(session, cell) < 2;

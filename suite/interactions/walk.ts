@@ -51,6 +51,7 @@ import {
   NEAR_MISSES,
   NEAR_MISS_USES,
   OPEN_SHAPES,
+  OWN_REFERENCE_CLASSES,
   PAYLOAD_CHANGES,
   TRANSITIONS,
   transitionName,
@@ -170,7 +171,7 @@ const unmetHere = (session: Session, endpoint: Endpoint): string[] => {
  * sent no null to the stream in some runs of the full kill rate (seeds 32008 and 38003).
  */
 const referenceUnmetHere = (session: Session, endpoint: Endpoint): ReferenceClass | undefined =>
-  (["null", "string", "absent"] as const).find(
+  OWN_REFERENCE_CLASSES.find(
     (c) =>
       session.covered.has(`inputs:external_reference:${c}`) &&
       !session.covered.has(`inputs:external_reference:${c}@${endpoint}`),
