@@ -1,13 +1,14 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { expect, test } from "vitest";
+import { afterAll, expect, test } from "vitest";
 import { createFakeServer } from "../fake-server/index.ts";
 import { AnswersFileError, answerRulesFromFile } from "./fake-answers-file.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const folder = mkdtempSync(join(tmpdir(), "answers-file-"));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
 const fileWith = (name: string, text: string) => {
   const path = join(folder, name);
   writeFileSync(path, text);

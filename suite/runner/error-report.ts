@@ -14,6 +14,7 @@ import { writeReport } from "./conformance-reporter.ts";
 import { writeErrorJunit } from "./junit-verdicts.ts";
 import type { Shard } from "./shards.ts";
 import { suiteVersion } from "./suite-version.ts";
+import { writeHtmlReport } from "../report/html.ts";
 
 export interface ErrorReportFacts {
   /** The diagnosis lines, already redacted. */
@@ -64,7 +65,6 @@ export async function writeErrorReports(dir: string, report: ConformanceReport):
         report.target,
       );
     else await writeFile(join(dir, "junit.xml"), junitOfReport(report));
-    const { writeHtmlReport } = await import("../report/html.ts");
     await writeHtmlReport(report, dir);
     return undefined;
   } catch (error) {

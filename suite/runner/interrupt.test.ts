@@ -10,7 +10,7 @@
  * is waiting for the paced service and for the processes to end.
  */
 import { spawn } from "node:child_process";
-import { writeFile, readFile } from "node:fs/promises";
+import { writeFile, readFile, readdir } from "node:fs/promises";
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -57,8 +57,13 @@ interface Launched {
 }
 
 /** Started in a process group of its own, as a terminal starts a command; killed at the time limit. */
-function launch(t: TestContext, command: string, args: readonly string[]): Launched {
-  const child = spawn(command, args, { cwd: ROOT, env: cleanEnv(), stdio: ["ignore", "pipe", "pipe"], detached: true });
+function launch(t: TestContext, command: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): Launched {
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    env: cleanEnv(env),
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
   const pid = child.pid;
   if (pid === undefined) throw new Error(`${command} did not start`);
   const killGroup = (signal: NodeJS.Signals) => {
@@ -85,6 +90,15 @@ function launch(t: TestContext, command: string, args: readonly string[]): Launc
   );
   return { pid, output: () => output, finished, killGroup };
 }
+
+/**
+ * A temporary folder of the run's own (TMPDIR), to see what the run leaves there. The TypeScript
+ * loader's cache lives there too, so the run compiles every module it loads, after the signal
+ * as well, as on a fresh clone.
+ */
+const ownTemp = (t: TestContext) => tempDir("interrupt-tmp-", t.onTestFinished);
+const leftIn = async (folder: string) =>
+  (await readdir(folder)).filter((name) => name.startsWith("agent-conformance-"));
 
 /** Waits until `ready` holds; fails if the command ended first. */
 async function until(run: Launched, ready: () => boolean): Promise<void> {
@@ -148,12 +162,14 @@ test.concurrent(
   async (t) => {
     const fake = await slowService(t);
     const reports = join(await tempDir("interrupt-", t.onTestFinished), "reports");
-    const run = launch(t, "npm", ["run", "conformance", "--", ...suiteFlags(fake.url, reports)]);
+    const scratch = await ownTemp(t);
+    const run = launch(t, "npm", ["run", "conformance", "--", ...suiteFlags(fake.url, reports)], { TMPDIR: scratch });
     await midRun(fake, run);
     run.killGroup("SIGINT");
     const result = await exitAfterSignal(t, run, STOP_MS);
     t.expect(result.code, result.output).toBe(130);
     await expectCleanStop(t, fake, reports, result.output, "SIGINT");
+    t.expect(await leftIn(scratch)).toEqual([]);
   },
   LIMIT_MS,
 );
@@ -200,7 +216,8 @@ test.concurrent(
     });
     t.expect(rule.status).toBe(201);
     const reports = join(await tempDir("interrupt-", t.onTestFinished), "reports");
-    const run = launch(t, "npm", ["run", "conformance", "--", ...suiteFlags(fake.url, reports)]);
+    const scratch = await ownTemp(t);
+    const run = launch(t, "npm", ["run", "conformance", "--", ...suiteFlags(fake.url, reports)], { TMPDIR: scratch });
     await midRun(fake, run);
     run.killGroup("SIGINT");
     // Past the moment that makes npm's forwarded copy of the first one count as the same.
@@ -223,6 +240,8 @@ test.concurrent(
     // And nothing still on the target goes unnamed.
     for (const id of stored(fake)) t.expect(left).toContain(id);
     t.expect(result.output).toMatch(/^Left on the target \(\d+ conversation\(s\) not deleted\):/m);
+    // Stopped at once, it still removes its journal.
+    t.expect(await leftIn(scratch)).toEqual([]);
   },
   LIMIT_MS,
 );

@@ -26,6 +26,7 @@ import { errorReport, writeErrorReports } from "./error-report.ts";
 import { readJsonFile } from "./read-json-file.ts";
 import { mergeJunit } from "./merge-junit.ts";
 import { mergeReports, refusal, ShardReportSchema, type ShardInput } from "./merge-reports.ts";
+import { writeHtmlReport } from "../report/html.ts";
 
 const FLAGS = {
   reportDir: {
@@ -139,7 +140,6 @@ export async function runMergeCommand(argv: readonly string[], output: Output = 
     ),
   );
   try {
-    const { writeHtmlReport } = await import("../report/html.ts");
     await writeHtmlReport(report, reportDir);
   } catch (error) {
     printError(

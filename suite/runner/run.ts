@@ -48,6 +48,9 @@ import type { Interruption, StopSignal } from "./interruption.ts";
 import { interruptedLines } from "./interrupted-report.ts";
 import { atOnceReason, mustStopNow, writeReportNow } from "./stopped-run.ts";
 import { DEFAULT_IDENTITIES } from "../../fake-server/access/default-identities.ts";
+// Imported with the run, never lazily: after Ctrl-C, the TypeScript loader's compiler (in the
+// same process group) has had the signal too, and a module not compiled before fails to load.
+import { writeHtmlReport } from "../report/html.ts";
 
 export interface RunOptions {
   /** Where the runner's own lines go (default: stdout). */
@@ -272,10 +275,12 @@ export async function runConformance(input: ConformanceInput, options: RunOption
     };
   } finally {
     // Stopped at once: what is still open (the worker's connections to the embedded fake) is not waited for.
-    const closing = closeAll(open);
+    const closing = closeConnections(open);
     await (stop?.atOnce === true
       ? Promise.race([closing, new Promise((resolve) => setTimeout(resolve, 1_000).unref())])
       : closing);
+    // Even then the journal goes: a run stopped at once leaves nothing in the temporary folder.
+    if (open.journalDir !== undefined) await rm(open.journalDir, { recursive: true, force: true });
   }
 }
 
@@ -447,10 +452,9 @@ interface OpenResources {
   journalDir?: string;
 }
 
-async function closeAll(open: OpenResources): Promise<void> {
+async function closeConnections(open: OpenResources): Promise<void> {
   await open.pool?.close().catch(() => {});
   await open.fake?.close().catch(() => {});
-  if (open.journalDir !== undefined) await rm(open.journalDir, { recursive: true, force: true });
 }
 
 /** The runner's own client (preflight and cleanup), on the run's connection pool. */
@@ -660,7 +664,6 @@ async function writeOtherReports(
     printError(`agent-conformance: junit.xml was not completed: ${messageOf(error)}`);
   }
   try {
-    const { writeHtmlReport } = await import("../report/html.ts");
     await writeHtmlReport(report, reportDir);
   } catch (error) {
     printError(`agent-conformance: report.html was not written: ${messageOf(error)}`);
