@@ -79,8 +79,11 @@ function stepShaped(world: World, op: CreateOp, context: StepContext): Step {
     }
   }
   const earlier = op.key === null ? undefined : world.indeterminate.get(keyId(op.who, op.key));
+  const fresh = conflictOnOtherEndpoint(world, op) ? { ...op, exclusive: true } : op;
   const step =
-    op.conversationId === null ? stepNewConversation(world, op, context) : stepContinuation(world, op, context);
+    fresh.conversationId === null
+      ? stepNewConversation(world, fresh, context)
+      : stepContinuation(world, fresh, context);
   if (earlier === undefined) return step;
   const retried: Step =
     "violation" in step
@@ -92,6 +95,21 @@ function stepShaped(world: World, op: CreateOp, context: StepContext): Step {
     retried,
     arrivedLate(world, earlier).map((w) => stepShaped(w, op, context)),
   );
+}
+
+/**
+ * In a world that scopes keys per endpoint, a 409 to a key the other endpoint holds with another
+ * payload: the service answered as if it shares the key. Traffic excuses a fresh key's 409 by a
+ * request nobody saw (notNow); here the other endpoint's record explains it, so that excuse is not
+ * taken, and the reading the service contradicted goes. Kept, it explained away a later race of
+ * one key on both endpoints that the service ran twice (IDEM-5), which the property, having seen
+ * the same 409, failed.
+ */
+function conflictOnOtherEndpoint(world: World, op: CreateOp): boolean {
+  if (op.key === null || world.keyScope !== "per-endpoint") return false;
+  if (op.outcome.type !== "refused" || op.outcome.status !== 409) return false;
+  const other = world.keys.get(keyId(op.who, op.key, op.endpoint === "plain" ? "stream" : "plain"));
+  return other !== undefined && other.payload !== op.payload;
 }
 
 /** Every world any of the steps leads to; when none leads anywhere, the first step's violation. */

@@ -188,6 +188,43 @@ describe("interaction bugs traffic shows, each by its own requirement", () => {
     expect(t.judged().failed).toEqual(["IDEM-5"]);
   });
 
+  test("a 409 on one endpoint for a key the other used with another payload shows the keys shared: a later race of one key on both, run twice, is IDEM-5", () => {
+    for (const [shown, failed] of [
+      [true, ["IDEM-5"]],
+      [false, []],
+    ] as const) {
+      const t = new Traffic();
+      t.stream({ at: 0 }, "m1", "k1", { id: A });
+      // Under keys scoped per endpoint, k1 is fresh on the plain endpoint: only a shared key explains the 409.
+      if (shown) t.create({ at: 50 }, "another", "k1", 409);
+      t.create({ at: 100, ms: 300 }, "m2", "k2", { id: A }, A);
+      t.stream({ at: 110, ms: 300 }, "m2", "k2", { id: A }, A);
+      t.list({ at: 2_000 }, A, ["m1", "m2", "m2"]);
+      expect({ shown, failed: t.judged().failed }).toEqual({ shown, failed });
+    }
+  });
+
+  test("a replay on the other endpoint that listings inside --settle-ms show stored once shows the keys shared once the conversation is deleted", () => {
+    for (const [deleted, failed] of [
+      [true, ["IDEM-5"]],
+      [false, []],
+    ] as const) {
+      const t = new Traffic();
+      t.create({ at: 0 }, "b0", "k0", { id: B });
+      t.stream({ at: 20 }, "b1", "k1", { id: B }, B);
+      t.create({ at: 50 }, "b1", "k1", { id: B }, B);
+      // Soon after the replay: under keys scoped per endpoint, the page may lag behind its second exchange.
+      t.list({ at: 100 }, B, ["b0", "b1"]);
+      // Deleted, no read can show that exchange any more.
+      if (deleted) t.remove({ at: 150 }, B);
+      t.create({ at: 2_000 }, "m1", "k3", { id: A });
+      t.create({ at: 2_100, ms: 300 }, "m2", "k4", { id: A }, A);
+      t.stream({ at: 2_110, ms: 300 }, "m2", "k4", { id: A }, A);
+      t.list({ at: 4_000 }, A, ["m1", "m2", "m2"]);
+      expect({ deleted, failed: t.judged().failed }).toEqual({ deleted, failed });
+    }
+  });
+
   test("a delete during a running exchange, undone when the exchange stores its answer: DEL-1; a delete that holds: nothing", () => {
     for (const [gone, failed] of [
       [false, ["DEL-1"]],

@@ -89,6 +89,11 @@ interface Partition {
   contentsUnknown: boolean;
   /** It grew too uncertain (too many possible states, too many requests at once): nothing more is judged in it. */
   closed: boolean;
+  /**
+   * Its listings, read as settled, showed that both endpoints share a key; only their reading as
+   * the service's lag kept the other reading. Its delete decides, as it decides held verdicts.
+   */
+  keysSharedUnlessLag: boolean;
 }
 
 const HELD_AS_LAG = new Set(["DEL-1", "DEL-3"]);
@@ -274,6 +279,7 @@ export class CrossRequestJudge {
       keys: new Set(),
       contentsUnknown: false,
       closed: false,
+      keysSharedUnlessLag: false,
     };
     // The oldest conversation is about to be forgotten: what it held can no longer be decided.
     const oldest = this.partitions.size >= MAX_REMEMBERED ? this.partitions.keys().next().value : undefined;
@@ -412,12 +418,17 @@ export class CrossRequestJudge {
         }
       }
     } else {
+      const settled = outcome;
       outcome = orLagged(outcome);
+      if (outcome !== settled && sharesKeys(settled)) p.keysSharedUnlessLag = true;
       // A later read agrees with the model: what it answers was the service's lag.
       if (p.held.length > 0) p.held = afterAgreeingReads(p.held, group, isRead);
     }
     // A delete answered 2xx ends the conversation, whatever the model made of it: no read can show what the earlier ones lacked any more.
     const ended = group.find((op) => op.kind === "delete" && op.outcome.type === "ok");
+    // No read can show the other reading's exchanges any more: the keys were shown shared.
+    if (ended !== undefined && p.keysSharedUnlessLag && this.choices.keyScope === "unknown")
+      this.choices = { ...this.choices, keyScope: "shared" };
     if (ended !== undefined && p.held.length > 0)
       this.decide(p, `the conversation's delete, ${p.pending.get(ended.index)?.line ?? `#${ended.index}`}`);
     for (const op of judged)
@@ -457,6 +468,9 @@ export class CrossRequestJudge {
     );
   }
 }
+
+/** Whether every world still possible reads keys as shared by both endpoints. */
+const sharesKeys = (observation: Observation) => worldsOf(observation.state).every((w) => w.keyScope === "shared");
 
 /** An operation as the judge names its exchange ("POST … → 200 (#9)"), or by its number once the exchange is gone. */
 const lineOf = (p: Partition, index: number | undefined) => p.pending.get(index ?? -1)?.line ?? `#${index}`;
