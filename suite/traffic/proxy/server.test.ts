@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import zlib from "node:zlib";
-import { request } from "undici";
+import { Pool, request } from "undici";
 import { expect, onTestFinished, test } from "vitest";
 import type { ObservedExchange } from "../exchange.ts";
 import { acceptConnectTunnels } from "../../../test-support/connect-tunnel.ts";
@@ -97,6 +97,46 @@ test("a client that hangs up cancels the upstream request; the exchange says so"
   await until(() => exchanges.length === 1, "the exchange");
   expect(exchanges[0]?.failure).toBe("the client hung up");
   expect(exchanges[0]?.response?.complete).toBe(false);
+});
+
+test("a client that hangs up and at once sends its retry on another open connection: the exchange it left ended before the retry began", async () => {
+  const target = await upstream((req, res) => {
+    res.writeHead(200, { "content-type": "text/event-stream" });
+    res.write("event: one\ndata: {}\n\n");
+    // The first request streams on; the retry is answered at once.
+    if (req.url?.endsWith("retry")) res.end();
+  });
+  const { url, exchanges } = await proxyTo(target);
+  const pool = new Pool(url, { connections: 4 });
+  onTestFinished(() => pool.destroy());
+  const retry = async () =>
+    (await pool.request({ path: "/v1/agents/a/responses/stream?retry", method: "POST", body: "{}" })).body.text();
+  // Connections open and idle, as a client's pool keeps them: the retry goes out on one at once.
+  await Promise.all([retry(), retry(), retry()]);
+  // Several times: which of the two the proxy's loop reads first is a matter of chance.
+  const TRIES = 20;
+  for (let i = 0; i < TRIES; i++) {
+    const controller = new AbortController();
+    const response = await pool.request({
+      path: "/v1/agents/a/responses/stream",
+      method: "POST",
+      body: "{}",
+      signal: controller.signal,
+    });
+    await (response.body as AsyncIterable<Buffer>)[Symbol.asyncIterator]().next();
+    controller.abort();
+    await retry();
+  }
+  await until(() => exchanges.length === 3 + 2 * TRIES, "the exchanges");
+  const bySequence = [...exchanges].sort((a, b) => a.sequence - b.sequence).slice(3);
+  const overlapping: number[] = [];
+  for (let i = 0; i < TRIES; i++) {
+    const [left, again] = [bySequence[2 * i], bySequence[2 * i + 1]] as [ObservedExchange, ObservedExchange];
+    expect(left.failure).toBe("the client hung up");
+    // As the judge reads whole-millisecond starts: an end is the earliest it may have been (model-ops.ts).
+    if (left.startedAt + left.durationMs - 1 > again.startedAt) overlapping.push(i);
+  }
+  expect(overlapping).toEqual([]);
 });
 
 test("the stop cuts what still runs and hands each exchange over, marked incomplete, with what had arrived, before close returns", async () => {

@@ -140,8 +140,22 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const abort = new AbortController();
     let clientGone = false;
     let stopped = false;
+    /**
+     * When the client hung up (or the stop cut it): the exchange ended then, not once the upstream
+     * was let go. A client that only half-closed its side and read the whole answer did not hang up.
+     */
+    let cutAt: number | undefined;
+    // The socket's end or error comes as the client hangs up; the response's close only after the
+    // loop has read what else arrived (a retry the client sent right after hanging up).
+    const hungUp = () => {
+      if (!res.writableFinished) cutAt ??= performance.now();
+    };
+    req.socket.once("end", hungUp).once("error", hungUp);
+    res.once("finish", () => req.socket.off("end", hungUp).off("error", hungUp));
     res.on("close", () => {
+      req.socket.off("end", hungUp).off("error", hungUp);
       if (!res.writableFinished) {
+        cutAt ??= performance.now();
         if (cutting) stopped = true;
         else clientGone = true;
         abort.abort();
@@ -215,7 +229,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     } finally {
       running.delete(res);
     }
-    const durationMs = performance.now() - started;
+    // A retry the client sent right after hanging up began after this ended, as the client saw it.
+    const durationMs = ((clientGone || stopped ? cutAt : undefined) ?? performance.now()) - started;
     const sentBytes = noBody ? undefined : requestBody === undefined ? Buffer.alloc(0) : requestBody.copied();
     const sentBody = sentBytes === undefined ? undefined : decodeBody(sentBytes, requestHeaders["content-encoding"]);
     const answerBody = decodeBody(Buffer.concat(copy), responseHeaders["content-encoding"]);
