@@ -68,6 +68,11 @@ async function propertyThroughProxy(target: Target, seed: number) {
     // What the property found that traffic can show.
     shown: [...new Set(found)].filter((id) => shownByTraffic(id) && !hidden.includes(id)).sort(),
     traffic: serviceFailures(run),
+    /** How the judge left each requirement it did not fail: the next disagreement can be read from the test's output. */
+    verdictOf: (id: string) => {
+      const judged = run.report.requirements.find((r) => r.id === id);
+      return `${judged?.status}${judged?.reason === undefined ? "" : ` (${judged.reason})`}`;
+    },
   };
 }
 
@@ -118,7 +123,7 @@ test(`interaction mutants: the traffic judge finds what the property found, by t
       propertyFindsIt: mine.some((r) => r.property.some((id) => own.includes(id))),
       // In each run, what the property found that traffic can show, the traffic judge found too.
       missedByTraffic: mine.flatMap((r) =>
-        r.shown.filter((id) => !r.traffic.includes(id)).map((id) => `seed ${r.seed}: ${id}`),
+        r.shown.filter((id) => !r.traffic.includes(id)).map((id) => `seed ${r.seed}: ${id} ${r.verdictOf(id)}`),
       ),
       // Nothing the property, the mutant's own requirements or the same bug met another way (`also`) do not explain.
       unexplained: [

@@ -77,7 +77,11 @@ async function suiteThroughProxy(mutant: string, selection: (typeof SELECTIONS)[
     // What the suite failed the mutant by and the proxy did not (passed, undecided or not observed).
     missedByProxy: suite
       .filter((id) => !proxy.includes(id))
-      .map((id) => `${id}: ${run.report.requirements.find((r) => r.id === id)?.status}`),
+      .map((id) => {
+        const judged = run.report.requirements.find((r) => r.id === id);
+        // An undecided verdict says why: the next disagreement can be read from the test's output.
+        return `${id}: ${judged?.status}${judged?.reason === undefined ? "" : ` (${judged.reason})`}`;
+      }),
   };
 }
 
