@@ -79,8 +79,9 @@ async function suiteThroughProxy(mutant: string, selection: (typeof SELECTIONS)[
       .filter((id) => !proxy.includes(id))
       .map((id) => {
         const judged = run.report.requirements.find((r) => r.id === id);
-        // An undecided verdict says why: the next disagreement can be read from the test's output.
-        return `${id}: ${judged?.status}${judged?.reason === undefined ? "" : ` (${judged.reason})`}`;
+        // Why the judge left it undecided, and what the suite saw: the next disagreement can be read from the test's output.
+        const failing = report.requirements.find((r) => r.id === id)?.tests.find((t) => t.status === "fail");
+        return `${id}: ${judged?.status}${judged?.reason === undefined ? "" : ` (${judged.reason})`}; the suite: ${failing?.name ?? ""}: ${(failing?.message ?? "").slice(0, 1_500)}`;
       }),
   };
 }
