@@ -67,7 +67,7 @@ import {
   type ReferenceClass,
   type ReusedReference,
 } from "./space.ts";
-import { pickOne, pickWeighted } from "./weights.ts";
+import { pickOne, pickWeighted, type Weighted } from "./weights.ts";
 
 /** A command the state enables, before its inputs are drawn. */
 interface Proposal {
@@ -625,6 +625,9 @@ function races(session: Session, conversation: ConversationRecord): Proposal[] {
                   replay: true,
                   charged: false,
                   cells: [transition("replay", "live", "in-flight", endpoint, "own")],
+                  // A replay's answer says nothing of its body's shapes: the first's, tallied per
+                  // endpoint, counted on the stream when a plain replay was answered (seed 22006).
+                  acceptedCells: [],
                 },
               ],
               timing,
@@ -797,6 +800,17 @@ function sentWhileHeld(request: Request): Request {
   return { ...request, cells: request.cells.map(inFlight) };
 }
 
+/**
+ * The body's shapes a retry on `endpoint` covers once accepted: a kind tallied per endpoint
+ * (`…@stream`) counts for that endpoint. Not the key's: sent again, it is a retry, no longer a
+ * near miss of an earlier key (a plain retry of a stream's case-changed key was counted as the
+ * case change tried on the plain endpoint, seed 42004).
+ */
+const retriedShapes = (cells: readonly string[], endpoint: Endpoint) =>
+  cells
+    .filter((cell) => !cell.startsWith("inputs:idempotency-key:"))
+    .map((cell) => cell.replace(/@(plain|stream)$/, `@${endpoint}`));
+
 function one(g: fc.GeneratorValue, request: Request | undefined): Command | undefined {
   return request === undefined ? undefined : { kind: "one", request, lane: g(() => fc.nat(LANES - 1)) };
 }
@@ -805,9 +819,11 @@ function one(g: fc.GeneratorValue, request: Request | undefined): Command | unde
  * A key sent again on a connection other than its first request's, three times in four: a
  * service whose replicas or workers each keep what a key did in their own memory shows it only to
  * a request that lands elsewhere, as a client's retry on a new connection does. A replay that costs
- * nothing goes to every other connection in turn: behind a balancer that spreads connections over
+ * nothing goes to every connection in turn, always: behind a balancer that spreads connections over
  * replicas, one connection other than the first may still land on the first's replica (the full
- * kill rate missed idempotency-per-replica in one run of ten at seeds 22000, 24000 and 27000).
+ * kill rate missed idempotency-per-replica in one run of ten at seeds 22000, 24000 and 27000), and
+ * a sequence whose few plain replays each went to their first connection alone never showed it
+ * (seeds 22007 and 42005).
  */
 function onAnotherConnection(
   g: fc.GeneratorValue,
@@ -816,11 +832,21 @@ function onAnotherConnection(
   free = false,
 ): Command | undefined {
   if (request === undefined) return undefined;
+  const lanes = Array.from({ length: LANES }, (_, lane) => lane);
+  if (free) {
+    // Every connection, the first's too, beginning with any of them.
+    const lane = pickOne(g, lanes);
+    return { kind: "one", request, lane, alsoOn: lanes.filter((other) => other !== lane) };
+  }
   if (g(() => fc.nat(3)) === 0) return { kind: "one", request, lane: key.lane };
-  const others = Array.from({ length: LANES }, (_, lane) => lane).filter((lane) => lane !== key.lane);
-  const lane = pickOne(g, others);
-  const alsoOn = free ? others.filter((other) => other !== lane) : [];
-  return { kind: "one", request, lane, ...(alsoOn.length === 0 ? {} : { alsoOn }) };
+  return {
+    kind: "one",
+    request,
+    lane: pickOne(
+      g,
+      lanes.filter((lane) => lane !== key.lane),
+    ),
+  };
 }
 
 function race(
@@ -1281,6 +1307,7 @@ function droppedStream(g: fc.GeneratorValue, session: Session, point: DropPoint)
     ...again,
     endpoint,
     cells: [`client:retry-${when}:${endpoint === "stream" ? "same" : "other"}-endpoint`],
+    acceptedCells: retriedShapes(again.acceptedCells ?? [], endpoint),
   });
   if (retry === "later") {
     // Once every late retry was met, a later replay of its key, chosen by the walk among the rest, is the late retry.
@@ -1553,6 +1580,27 @@ function attempted(offered: readonly string[], command: Command): string[] {
   return offered.filter((cell) => !cell.startsWith("inputs:") || carried.has(cell));
 }
 
+/**
+ * The owed creates, each owed cell with an equal share of the draw however many proposals offer
+ * it. Drawn a proposal each, a shape that every live conversation and endpoint offers outweighed
+ * the one race that meets its own cell: at seed 42001 a delete during generation was one proposal
+ * among 32 owed through ten creates, and never sent. What weighs above OVERDUE (a drop) keeps its
+ * weight: it goes first.
+ */
+function owedShares(session: Session, owed: readonly Weighted<Proposal>[]): Weighted<Proposal>[] {
+  if (owed.some((o) => o.weight > OVERDUE)) return [...owed];
+  const cellsOf = (o: Weighted<Proposal>) =>
+    o.value.cells.filter((c) => createOverdue(session, c) || raceOverdue(session, c));
+  const offers = new Map<string, number>();
+  for (const o of owed) for (const c of cellsOf(o)) offers.set(c, (offers.get(c) ?? 0) + 1);
+  // A create owed for no cell of its own (the first conversation) is a share of its own.
+  return owed.map((o) => {
+    const cells = cellsOf(o);
+    const weight = cells.length === 0 ? 1 : cells.reduce((sum, c) => sum + 1 / (offers.get(c) ?? 1), 0);
+    return { value: o.value, weight };
+  });
+}
+
 /** The next command, drawn among those the state enables; undefined when nothing is left to do. */
 export function nextCommand(
   g: fc.GeneratorValue,
@@ -1587,7 +1635,10 @@ export function nextCommand(
   // Once a create is owed, the budget goes to what is owed only. Drawn among every proposal, an
   // overdue race at 10,000 lost to the sum of hundreds of free requests and dozens of creates of
   // lesser weight: seed 22009 left a delete during generation owed through its last six creates.
-  const owed = all.filter((o) => o.value.charged > 0 && o.weight >= OVERDUE);
+  const owed = owedShares(
+    session,
+    all.filter((o) => o.value.charged > 0 && o.weight >= OVERDUE),
+  );
   const options =
     opening.length > 0
       ? opening
