@@ -1,7 +1,7 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect, test } from "vitest";
+import { expect, onTestFinished, test } from "vitest";
 import { createResponse, listMessages, streamResponse } from "../test-support/client.ts";
 import { expectError } from "../test-support/expect.ts";
 import { fakeServer } from "../test-support/server.ts";
@@ -123,6 +123,7 @@ test("the built-in answers keep the fake's own citation shape", async () => {
 
 test("citations of any shape survive a --state file round trip", async () => {
   const folder = mkdtempSync(join(tmpdir(), "citations-state-"));
+  onTestFinished(() => rmSync(folder, { recursive: true, force: true }));
   const stateFile = join(folder, "state.json");
   const first = await fakeServer({ stateFile });
   const messages = `[{"role":"user","content":"q"},{"role":"assistant","content":"a","citations":${WIRE}}]`;
