@@ -186,12 +186,12 @@ export const REFERENCE_CLASSES = [
   "reused-in-two-scopes",
 ] as const;
 export type ReferenceClass = (typeof REFERENCE_CLASSES)[number];
+/** The reference classes a body carries of its own, tallied per endpoint: owed on one once the other accepted it. */
+export const OWN_REFERENCE_CLASSES = ["null", "string", "absent"] as const satisfies readonly ReferenceClass[];
 /**
  * A reused reference is a cell per request that carries it again: one that starts a conversation
  * (a service that takes the reference for a natural key continues the earlier one) and a continuation.
  */
-/** The reference classes a body carries of its own, tallied per endpoint: owed on one once the other accepted it. */
-export const OWN_REFERENCE_CLASSES = ["null", "string", "absent"] as const satisfies readonly ReferenceClass[];
 export const REUSED_REFERENCE_CLASSES = ["reused-in-two-conversations", "reused-in-two-scopes"] as const;
 export type ReusedReference = (typeof REUSED_REFERENCE_CLASSES)[number];
 export const REFERENCE_USES = ["new", "continue"] as const;

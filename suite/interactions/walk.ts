@@ -1635,10 +1635,7 @@ export function nextCommand(
   // Once a create is owed, the budget goes to what is owed only. Drawn among every proposal, an
   // overdue race at 10,000 lost to the sum of hundreds of free requests and dozens of creates of
   // lesser weight: seed 22009 left a delete during generation owed through its last six creates.
-  const owed = owedShares(
-    session,
-    all.filter((o) => o.value.charged > 0 && o.weight >= OVERDUE),
-  );
+  const owed = all.filter((o) => o.value.charged > 0 && o.weight >= OVERDUE);
   const options =
     opening.length > 0
       ? opening
@@ -1647,7 +1644,7 @@ export function nextCommand(
         : freeAndNew.length > 0 && g(() => fc.nat(3)) > 0
           ? freeAndNew
           : owed.length > 0
-            ? owed
+            ? owedShares(session, owed)
             : all;
   // A proposal whose inputs turn out impossible (no such key any more) yields nothing: draw again, a bounded number of times.
   for (let attempt = 0; attempt < 5; attempt++) {

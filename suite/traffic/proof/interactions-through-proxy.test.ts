@@ -10,7 +10,7 @@ import { expect, test } from "vitest";
 import { MUTANTS } from "../../../fake-server/variants/mutants.ts";
 import { runInteractionProperty } from "../../interactions/property.ts";
 import { identitiesOf, standaloneTarget } from "../../interactions/standalone.ts";
-import { inBatches, judgeThroughProxy, serviceFailures, WIDE_CLIENT_RULES } from "./judge-through-proxy.ts";
+import { inBatches, judgeThroughProxy, serviceFailures, verdictOf, WIDE_CLIENT_RULES } from "./judge-through-proxy.ts";
 import { DEFAULT_IDENTITIES } from "../../../fake-server/access/default-identities.ts";
 import { counterexampleShownByTraffic, shownByTraffic } from "../unobservable.ts";
 
@@ -68,11 +68,8 @@ async function propertyThroughProxy(target: Target, seed: number) {
     // What the property found that traffic can show.
     shown: [...new Set(found)].filter((id) => shownByTraffic(id) && !hidden.includes(id)).sort(),
     traffic: serviceFailures(run),
-    /** How the judge left each requirement it did not fail: the next disagreement can be read from the test's output. */
-    verdictOf: (id: string) => {
-      const judged = run.report.requirements.find((r) => r.id === id);
-      return `${judged?.status}${judged?.reason === undefined ? "" : ` (${judged.reason})`}`;
-    },
+    // How the judge left each requirement it did not fail: the next disagreement can be read from the test's output.
+    verdict: (id: string) => verdictOf(run, id),
   };
 }
 
@@ -123,7 +120,7 @@ test(`interaction mutants: the traffic judge finds what the property found, by t
       propertyFindsIt: mine.some((r) => r.property.some((id) => own.includes(id))),
       // In each run, what the property found that traffic can show, the traffic judge found too.
       missedByTraffic: mine.flatMap((r) =>
-        r.shown.filter((id) => !r.traffic.includes(id)).map((id) => `seed ${r.seed}: ${id} ${r.verdictOf(id)}`),
+        r.shown.filter((id) => !r.traffic.includes(id)).map((id) => `seed ${r.seed}: ${id} ${r.verdict(id)}`),
       ),
       // Nothing the property, the mutant's own requirements or the same bug met another way (`also`) do not explain.
       unexplained: [

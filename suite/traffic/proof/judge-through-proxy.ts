@@ -46,6 +46,12 @@ export async function inBatches<T, R>(items: readonly T[], count: number, run: (
   return results;
 }
 
+/** How the judge left a requirement: its status, and why when it says (an undecided verdict's reason). */
+export function verdictOf(run: ProofRun, id: string): string {
+  const judged = run.report.requirements.find((r) => r.id === id);
+  return `${judged?.status}${judged?.reason === undefined ? "" : ` (${judged.reason})`}`;
+}
+
 export const brokenOf = (report: { readonly requirements: readonly RequirementReport[] }): Record<string, string> =>
   Object.fromEntries(
     report.requirements.filter((r) => r.status === "fail" || r.status === "warn").map((r) => [r.id, r.status]),

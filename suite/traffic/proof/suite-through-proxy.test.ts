@@ -16,7 +16,7 @@ import { MUTANTS } from "../../../fake-server/variants/mutants.ts";
 import type { ConformanceReport } from "../../report/report-types.ts";
 import { runConformanceCli } from "../../resilience/run-cli.ts";
 import { counterexampleShownByTraffic, shownByTraffic } from "../unobservable.ts";
-import { brokenOf, inBatches, judgeThroughProxy, serviceFailures } from "./judge-through-proxy.ts";
+import { brokenOf, inBatches, judgeThroughProxy, serviceFailures, verdictOf } from "./judge-through-proxy.ts";
 
 /**
  * Interaction mutants whose bug the proxy cannot be held to show from the suite's traffic:
@@ -78,10 +78,9 @@ async function suiteThroughProxy(mutant: string, selection: (typeof SELECTIONS)[
     missedByProxy: suite
       .filter((id) => !proxy.includes(id))
       .map((id) => {
-        const judged = run.report.requirements.find((r) => r.id === id);
         // Why the judge left it undecided, and what the suite saw: the next disagreement can be read from the test's output.
         const failing = report.requirements.find((r) => r.id === id)?.tests.find((t) => t.status === "fail");
-        return `${id}: ${judged?.status}${judged?.reason === undefined ? "" : ` (${judged.reason})`}; the suite: ${failing?.name ?? ""}: ${(failing?.message ?? "").slice(0, 1_500)}`;
+        return `${id}: ${verdictOf(run, id)}; the suite: ${failing?.name ?? ""}: ${(failing?.message ?? "").slice(0, 1_500)}`;
       }),
   };
 }

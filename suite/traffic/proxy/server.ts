@@ -151,7 +151,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       if (!res.writableFinished) cutAt ??= performance.now();
     };
     req.socket.once("end", hungUp).once("error", hungUp);
-    res.once("finish", () => req.socket.off("end", hungUp).off("error", hungUp));
+    // The response closes after it finished too: the kept-alive socket serves the next request without them.
     res.on("close", () => {
       req.socket.off("end", hungUp).off("error", hungUp);
       if (!res.writableFinished) {
